@@ -1,0 +1,18 @@
+import { tsr } from '@ts-rest/serverless/next';
+import { botContract } from '@/contracts/bot';
+import { getDb } from '@/db/client';
+import { authorize } from '@/lib/auth/authorize';
+import { ok } from '@/lib/http/respond';
+
+export const authRouter = tsr.router(botContract.auth, {
+  authorize: async ({ body }, { responseHeaders }) => {
+    const token = await authorize(await getDb(), { apiKey: body.api_key });
+    responseHeaders.set('access_token', token.accessToken);
+    return ok(4300, {
+      access_token: token.accessToken,
+      token_type: 'access_token' as const,
+      expires_in: token.expiresIn,
+      expires_at: token.expiresAt.toISOString(),
+    });
+  },
+});

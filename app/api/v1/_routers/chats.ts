@@ -1,0 +1,56 @@
+import { tsr } from '@ts-rest/serverless/next';
+import { botContract } from '@/contracts/bot';
+import { getDb } from '@/db/client';
+import { loadChatOrFail } from '@/lib/chats/chat-view';
+import { createChat } from '@/lib/chats/create-chat';
+import { listChats } from '@/lib/chats/list-chats';
+import { transferChat } from '@/lib/chats/transfer-chat';
+import { updateChat } from '@/lib/chats/update-chat';
+import { fingerprintOf } from '@/lib/idempotency/with-idempotency';
+import { botAuth } from '@/lib/http/request-context';
+import { ok } from '@/lib/http/respond';
+
+export const chatsRouter = tsr.router(botContract.chats, {
+  createChat: async ({ body, headers }) => {
+    const { accountId, loginId } = botAuth();
+    const { chat } = await createChat(await getDb(), {
+      accountId,
+      actorLoginId: loginId,
+      body,
+      idempotency: { key: headers['idempotency-key'], fingerprint: fingerprintOf('POST', '/chats', body) },
+    });
+    return ok(4302, chat);
+  },
+  listChats: async ({ query }) => {
+    const { chats, nextCursor } = await listChats(await getDb(), {
+      accountId: botAuth().accountId,
+      filters: {
+        status: query.status,
+        channel: query.channel,
+        assignee: query.assignee,
+        tag: query.tag,
+        teamId: query.team_id,
+        updatedSince: query.updated_since,
+        pageSize: query.page_size,
+        cursor: query.cursor,
+      },
+    });
+    return ok(4303, { chats, next_cursor: nextCursor });
+  },
+  getChat: async ({ params }) =>
+    ok(4304, await loadChatOrFail(await getDb(), { accountId: botAuth().accountId, chatId: params.chat_id })),
+  updateChat: async ({ params, headers, body }) =>
+    ok(
+      4304,
+      await updateChat(await getDb(), { accountId: botAuth().accountId, chatId: params.chat_id, teamId: headers.team_id, patch: body }),
+    ),
+  transferChat: async ({ params, body }) => {
+    await transferChat(await getDb(), {
+      accountId: botAuth().accountId,
+      chatId: params.chat_id,
+      teamId: Number(body.transfer.teamid),
+      skillName: body.transfer.skill_name,
+    });
+    return ok(4342, '' as const);
+  },
+});

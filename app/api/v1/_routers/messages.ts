@@ -1,0 +1,34 @@
+import { tsr } from '@ts-rest/serverless/next';
+import { botContract } from '@/contracts/bot';
+import { getDb } from '@/db/client';
+import { appendMessage } from '@/lib/messages/append-message';
+import { listMessages } from '@/lib/messages/list-messages';
+import { fingerprintOf } from '@/lib/idempotency/with-idempotency';
+import { botAuth } from '@/lib/http/request-context';
+import { ok } from '@/lib/http/respond';
+
+export const messagesRouter = tsr.router(botContract.messages, {
+  listMessages: async ({ params, query }) => {
+    const page = await listMessages(await getDb(), {
+      accountId: botAuth().accountId,
+      chatId: params.chat_id,
+      pageSize: query.page_size,
+      cursor: query.cursor,
+    });
+    return ok(4305, { messages: page.messages, next_cursor: page.nextCursor });
+  },
+  postMessage: async ({ params, body, headers }) => {
+    const { accountId, loginId } = botAuth();
+    const { message } = await appendMessage(await getDb(), {
+      accountId,
+      chatId: params.chat_id,
+      actorLoginId: loginId,
+      input: body,
+      idempotency: {
+        key: headers['idempotency-key'],
+        fingerprint: fingerprintOf('POST', `/chats/${params.chat_id}/messages`, body),
+      },
+    });
+    return ok(4306, message);
+  },
+});

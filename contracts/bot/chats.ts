@@ -1,0 +1,92 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { CHANNELS, CHAT_STATUSES } from '../enums';
+import { cursorQuery, envelope, errorEnvelopeSchema, isoDateTime, pageSizeQuery } from '../schemas/common';
+import { chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
+import { AUTH_CODES, BODY_CODES, authErrors, authHeaders, idempotentHeaders, meta } from './common';
+
+const c = initContract();
+const chatIdParams = z.object({ chat_id: z.string().min(1).max(100) });
+
+export const chatsContract = c.router({
+  createChat: {
+    method: 'POST',
+    path: '/chats',
+    summary: 'Create a chat',
+    description:
+      'Creates a chat on a channel asset for a customer (found or created by `destination_id`). With `assignee` the chat is assigned at once (a VA then receives `chat.assigned`); with `team_id` it waits in that team; with neither, routing rules choose the team.',
+    headers: idempotentHeaders,
+    body: createChatBodySchema,
+    responses: { 201: envelope(4302, chatSchema), 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, ...authErrors },
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2013, 2020, 2032, 2033, 2034),
+  },
+  listChats: {
+    method: 'GET',
+    path: '/chats',
+    summary: 'List chats, most recently updated first',
+    headers: authHeaders,
+    query: z
+      .object({
+        status: z.enum(CHAT_STATUSES).optional(),
+        channel: z.enum(CHANNELS).optional(),
+        assignee: z.string().max(200).optional().describe('Login ID of the assignee'),
+        tag: z.string().max(100).optional().describe('Only chats carrying this tag'),
+        team_id: z.coerce.number().int().positive().optional(),
+        updated_since: isoDateTime.optional().describe('Only chats updated at or after this time'),
+        page_size: pageSizeQuery,
+        cursor: cursorQuery,
+      })
+      .strict(),
+    responses: {
+      200: envelope(
+        4303,
+        z.object({
+          chats: z.array(chatSchema),
+          next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+        }),
+      ),
+      ...authErrors,
+    },
+    metadata: meta(...AUTH_CODES, 2001),
+  },
+  getChat: {
+    method: 'GET',
+    path: '/chats/:chat_id',
+    summary: 'Get a chat',
+    headers: authHeaders,
+    pathParams: chatIdParams,
+    responses: { 200: envelope(4304, chatSchema), 404: errorEnvelopeSchema, ...authErrors },
+    metadata: meta(...AUTH_CODES, 2031, 4108),
+  },
+  updateChat: {
+    method: 'PATCH',
+    path: '/chats/:chat_id',
+    summary: 'Update a chat: tags, status, assignee, alias, other details',
+    description:
+      'Only the fields sent change. `tags` replaces all tags. Setting `assignee` to a VA\'s login ID assigns the chat to it (`chat.assigned`); `status: closed` closes it, with `outcome` as the reason. The `team_id` header must name the team the chat is in.',
+    headers: authHeaders.extend({
+      team_id: z.coerce.number().int().positive().describe('ID of the team the chat is currently in'),
+    }),
+    pathParams: chatIdParams,
+    body: updateChatBodySchema,
+    responses: { 200: envelope(4304, chatSchema), 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, ...authErrors },
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2031, 2033, 4108),
+  },
+  transferChat: {
+    method: 'PATCH',
+    path: '/internal/chats/:chat_id',
+    summary: "Hand a chat over to a team's queue or a skill",
+    description:
+      "Moves the chat to the team's queue, or to a skill of that team. The chat leaves its assignee. Chats that are `onhold` or `closed` cannot be transferred (2041). To hand over to a specific user, use PATCH /chats/{chat_id} with `assignee`.",
+    headers: authHeaders,
+    pathParams: chatIdParams,
+    body: transferBodySchema,
+    responses: {
+      202: envelope(4342, z.literal('')),
+      404: errorEnvelopeSchema,
+      409: errorEnvelopeSchema,
+      ...authErrors,
+    },
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2031, 2034, 2041),
+  },
+});

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import type { Code } from '../codes';
+import { errorEnvelopeSchema } from '../schemas/common';
+
+export const authHeaders = z.object({
+  access_token: z.string().describe('Token from POST /authorize'),
+});
+
+export const idempotentHeaders = authHeaders.extend({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Retrying a POST with the same key returns the first answer instead of acting twice (kept 24 h)'),
+});
+
+/** Error responses every authenticated route can give, by HTTP status. */
+export const authErrors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  405: errorEnvelopeSchema,
+  413: errorEnvelopeSchema,
+  429: errorEnvelopeSchema,
+  500: errorEnvelopeSchema,
+} as const;
+
+/** The codes each route can answer with; the OpenAPI generator prints them per HTTP status. */
+export const AUTH_CODES: Code[] = [2002, 2003, 2004, 2012, 2099, 2007];
+export const BODY_CODES: Code[] = [2000, 2006, 2008, 2009];
+
+export type RouteMeta = { codes: Code[] };
+export const meta = (...codes: Code[]): RouteMeta => ({ codes });

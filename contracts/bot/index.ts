@@ -1,0 +1,14 @@
+import { initContract } from '@ts-rest/core';
+import { authContract } from './auth';
+import { chatsContract } from './chats';
+import { messagesContract } from './messages';
+import { teamsContract } from './teams';
+
+const c = initContract();
+
+export const BOT_API_PREFIX = '/api/v1';
+
+export const botContract = c.router(
+  { auth: authContract, teams: teamsContract, chats: chatsContract, messages: messagesContract },
+  { pathPrefix: BOT_API_PREFIX, strictStatusCodes: true },
+);

@@ -1,0 +1,42 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { cursorQuery, envelope, errorEnvelopeSchema, pageSizeQuery } from '../schemas/common';
+import { messageInputSchema, messageSchema } from '../schemas/message';
+import { AUTH_CODES, BODY_CODES, authErrors, authHeaders, idempotentHeaders, meta } from './common';
+
+const c = initContract();
+const chatIdParams = z.object({ chat_id: z.string().min(1).max(100) });
+
+export const messagesContract = c.router({
+  listMessages: {
+    method: 'GET',
+    path: '/chats/:chat_id/messages',
+    summary: "Read a chat's transcript, oldest first",
+    headers: authHeaders,
+    pathParams: chatIdParams,
+    query: z.object({ page_size: pageSizeQuery, cursor: cursorQuery }).strict(),
+    responses: {
+      200: envelope(4305, z.object({ messages: z.array(messageSchema), next_cursor: z.string().nullable() })),
+      404: errorEnvelopeSchema,
+      ...authErrors,
+    },
+    metadata: meta(...AUTH_CODES, 2001, 2031),
+  },
+  postMessage: {
+    method: 'POST',
+    path: '/chats/:chat_id/messages',
+    summary: 'Send a message to the customer, add an announcement, or append an inbound message',
+    description:
+      "`outbound` goes to the customer; `announcement` is visible only to agents and administrators; `inbound` appends a customer message and emits `message.received` to the assigned VA. Fields must suit the chat's channel and the direction (2020 names the offending fields): quick replies only outbound on livechat, quick-reply answers only inbound on livechat, list/time-picker answers only inbound on abc, templates only outbound on abc and messenger, `hsm` only on messenger with `template_name`.",
+    headers: idempotentHeaders,
+    pathParams: chatIdParams,
+    body: messageInputSchema,
+    responses: {
+      201: envelope(4306, messageSchema),
+      404: errorEnvelopeSchema,
+      409: errorEnvelopeSchema,
+      ...authErrors,
+    },
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2013, 2020, 2031, 2040),
+  },
+});

@@ -1,0 +1,61 @@
+/**
+ * Every status_code the service answers with, its HTTP status and its description. The codes of
+ * the spec keep their meaning; the others are ours. The OpenAPI document and the README both print
+ * this table, so it is the one place to change.
+ */
+export const CODES = {
+  // Success
+  4300: { http: 200, description: 'Access token issued' },
+  4301: { http: 200, description: 'Teams listed' },
+  4302: { http: 201, description: 'Chat created' },
+  4303: { http: 200, description: 'Chats listed' },
+  4304: { http: 200, description: 'Chat details retrieved successfully' },
+  4305: { http: 200, description: 'Messages listed' },
+  4306: { http: 201, description: 'Message stored' },
+  4342: { http: 202, description: 'Chat transferred successfully' },
+  4400: { http: 200, description: 'OK' },
+  4401: { http: 201, description: 'Created' },
+  // Request errors
+  2000: { http: 400, description: 'Invalid request body' },
+  2001: { http: 400, description: 'Invalid query parameter' },
+  2002: { http: 400, description: 'Invalid header parameter: mandatory header parameters missing' },
+  2003: { http: 400, description: 'Invalid access token' },
+  2004: { http: 401, description: 'Access token expired' },
+  2005: { http: 401, description: 'Invalid API key' },
+  2006: { http: 400, description: 'Malformed JSON body' },
+  2007: { http: 500, description: 'Internal server error' },
+  2008: { http: 413, description: 'Request body too large' },
+  2009: { http: 415, description: 'Unsupported content type: send application/json' },
+  2010: { http: 404, description: 'No team found for the given team ID' },
+  2011: { http: 404, description: 'No such endpoint' },
+  2012: { http: 429, description: 'Rate limit exceeded' },
+  2013: { http: 409, description: 'Idempotency-Key already used with a different request' },
+  2014: { http: 400, description: 'Invalid path parameter' },
+  2020: { http: 400, description: 'Message not valid for this channel and direction' },
+  2031: { http: 404, description: 'Given chat ID does not exist' },
+  2032: { http: 400, description: 'No asset found for the given asset ID and channel' },
+  2033: { http: 400, description: 'No user found for the given assignee login ID' },
+  2034: { http: 400, description: 'No such skill in the team' },
+  2040: { http: 409, description: 'Chat is closed' },
+  2041: { http: 409, description: 'Transfer refused: the chat is on hold or closed' },
+  2099: { http: 405, description: 'Method not allowed' },
+  4108: { http: 500, description: 'Unable to get the chat details' },
+  // Admin API
+  3001: { http: 401, description: 'Sign in required' },
+  3002: { http: 401, description: 'Invalid email or password' },
+  3003: { http: 403, description: 'Forbidden' },
+  3004: { http: 409, description: 'Name already in use' },
+  3005: { http: 400, description: 'Field cannot be changed after creation' },
+  3006: { http: 404, description: 'Not found' },
+  3007: { http: 400, description: 'Webhook URL refused' },
+  3008: { http: 409, description: 'Conflict with the current state' },
+} as const satisfies Record<number, { http: number; description: string }>;
+
+export type Code = keyof typeof CODES;
+export type ErrorCode = {
+  [K in Code]: (typeof CODES)[K]['http'] extends 200 | 201 | 202 ? never : K;
+}[Code];
+
+export function httpStatusOf(code: Code): number {
+  return CODES[code].http;
+}

@@ -1,0 +1,15 @@
+export const CHANNELS = ['sms', 'social1', 'social2', 'livechat', 'email', 'abc', 'messenger', 'api'] as const;
+export const CHAT_STATUSES = ['queued', 'picked', 'onhold', 'closed'] as const;
+export const MESSAGE_TYPES = ['inbound', 'outbound', 'announcement'] as const;
+export const USER_KINDS = ['agent', 'manager', 'virtual_agent'] as const;
+export const AVAILABILITIES = ['available', 'unavailable'] as const;
+export const EVENT_TYPES = ['chat.assigned', 'message.received', 'chat.closed'] as const;
+export const EVENT_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export const ATTACHMENT_TYPES = ['image', 'audio', 'video', 'file'] as const;
+
+export type Channel = (typeof CHANNELS)[number];
+export type ChatStatus = (typeof CHAT_STATUSES)[number];
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+export type UserKind = (typeof USER_KINDS)[number];
+export type EventType = (typeof EVENT_TYPES)[number];
+export type EventStatus = (typeof EVENT_STATUSES)[number];

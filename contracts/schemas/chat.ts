@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { CHANNELS, CHAT_STATUSES } from '../enums';
+import { isoDateTime, otherDetailsSchema } from './common';
+import { messageInputSchema, messageSchema } from './message';
+
+export const assetSchema = z.object({ id: z.number().int(), name: z.string() });
+export const customerSchema = z.object({
+  id: z.number().int(),
+  destination_id: z.string().describe('Customer address on the channel'),
+  name: z.string(),
+});
+
+export const chatSchema = z.object({
+  chat_id: z.string(),
+  alias_id: z.string().nullable(),
+  team_id: z.number().int(),
+  team_name: z.string(),
+  skill: z.string().nullable().describe('Skill of the team the chat waits for, if any'),
+  created_at: isoDateTime,
+  updated_at: isoDateTime,
+  status: z.enum(CHAT_STATUSES),
+  channel: z.enum(CHANNELS),
+  subject: z.string().nullable().describe('Email channel only'),
+  thread_id: z.string().nullable().describe('livechat only'),
+  browserfingerprint: z.string().nullable().describe('livechat only'),
+  asset: assetSchema,
+  customer: customerSchema,
+  messages: z
+    .array(messageSchema)
+    .describe('The latest messages, oldest first (up to 20 in a chat read, the last one in a list); the whole transcript is at GET /chats/{chat_id}/messages'),
+  assignee: z.string().nullable().describe('Login ID of the assigned user'),
+  flag: z.string().nullable(),
+  tag: z.array(z.string()).describe('Tags currently applied (update them with `tags`)'),
+  other_details: otherDetailsSchema,
+  outcome: z.string().nullable().describe('Reason for closure'),
+});
+
+export type Chat = z.infer<typeof chatSchema>;
+
+const tagsSchema = z.array(z.string().trim().min(1).max(100)).max(50);
+
+export const createChatBodySchema = z
+  .object({
+    channel: z.enum(CHANNELS),
+    asset_id: z.number().int().positive().describe('Channel asset the chat is created on'),
+    customer: z
+      .object({
+        destination_id: z.string().trim().min(1).max(320),
+        name: z.string().max(200).optional(),
+      })
+      .strict(),
+    team_id: z.number().int().positive().optional().describe('Team to put the chat in; routing rules decide when omitted'),
+    assignee: z.string().min(1).max(200).optional().describe('Login ID to assign the chat to, e.g. a VA'),
+    skill: z.string().min(1).max(100).optional(),
+    alias_id: z.string().min(1).max(200).optional(),
+    subject: z.string().max(998).optional().describe('Email only'),
+    thread_id: z.string().max(200).optional().describe('livechat only'),
+    browserfingerprint: z.string().max(200).optional().describe('livechat only'),
+    tags: tagsSchema.optional(),
+    route_params: z.record(z.string().max(100), z.string().max(500)).optional().describe('Attributes routing rules may match on'),
+    other_details: otherDetailsSchema.optional(),
+    messages: z.array(messageInputSchema).max(50).optional().describe('Initial messages, oldest first'),
+  })
+  .strict();
+
+export type CreateChatBody = z.infer<typeof createChatBodySchema>;
+
+export const updateChatBodySchema = z
+  .object({
+    alias_id: z.string().min(1).max(200).nullable().optional(),
+    tags: tagsSchema.optional().describe('Replaces all existing tags'),
+    status: z.enum(CHAT_STATUSES).optional(),
+    assignee: z.string().min(1).max(200).nullable().optional().describe('Login ID to assign to; null unassigns'),
+    outcome: z.string().min(1).max(500).optional().describe('Reason for closure, with `status: closed`'),
+    other_details: otherDetailsSchema.optional().describe('Merged into the existing pairs; a null value removes a key'),
+  })
+  .strict();
+
+export type UpdateChatBody = z.infer<typeof updateChatBodySchema>;
+
+export const transferBodySchema = z
+  .object({
+    transfer: z
+      .object({
+        teamid: z
+          .union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,9}$/, 'must be a positive integer')])
+          .describe('Target team ID (an integer, or a numeric string)'),
+        skill_name: z.string().min(1).max(100).optional().describe("Skill in the team; omitted: the team's queue"),
+      })
+      .strict(),
+  })
+  .strict();
+
+export type TransferBody = z.infer<typeof transferBodySchema>;

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { ATTACHMENT_TYPES, MESSAGE_TYPES } from '../enums';
+import { isoDateTime } from './common';
+
+export const attachmentSchema = z
+  .object({
+    type: z.enum(ATTACHMENT_TYPES),
+    url: z.string().url().max(2048).describe('Hosted URL of the attachment'),
+  })
+  .strict();
+
+export const quickRepliesSchema = z
+  .object({
+    request_identifier: z.string().min(1).max(200).describe('Identifies the request, preferably a GUID'),
+    options: z
+      .array(z.object({ title: z.string().min(1).max(200), payload: z.string().max(1000) }).strict())
+      .min(1)
+      .max(13),
+  })
+  .strict()
+  .describe('Quick replies offered to the customer (livechat, outbound only)');
+
+export const quickReplyResponseSchema = z
+  .object({
+    request_identifier: z.string().min(1).max(200),
+    options: z.array(z.object({ title: z.string().min(1).max(200) }).strict()).min(1).max(13),
+  })
+  .strict()
+  .describe("The customer's answer to quick replies (livechat, inbound only)");
+
+const listPicker = z.array(z.string().min(1).max(200)).min(1).max(50);
+
+/**
+ * A message as a bot sends it. Structure and types are checked here; which fields are allowed
+ * for the chat's channel and the message's direction is checked against the chat (code 2020).
+ * The spec's sample spellings are accepted as aliases: `listpicker_response`, `timepicker_response`,
+ * sub types `listpicker_response`/`timepicker_response` (abc) and `quick_replies` (livechat).
+ */
+export const messageInputSchema = z
+  .object({
+    type: z.enum(MESSAGE_TYPES).describe('`inbound` (from the customer), `outbound` (to the customer) or `announcement` (agents and admins only)'),
+    text: z.string().min(1).max(4096).optional(),
+    attachment: attachmentSchema.optional(),
+    abc_sub_type: z.enum(['text', 'listpicker', 'timepicker', 'listpicker_response', 'timepicker_response']).optional(),
+    livechat_sub_type: z.enum(['text', 'quick_replies', 'quick_reply_response']).optional(),
+    messenger_sub_type: z.enum(['text', 'hsm']).optional(),
+    list_picker_response: listPicker.optional().describe('Item titles chosen on abc (inbound)'),
+    listpicker_response: listPicker.optional().describe('Alias of `list_picker_response`'),
+    time_picker_response: isoDateTime.optional().describe('Start of the slot chosen on abc (inbound)'),
+    timepicker_response: isoDateTime.optional().describe('Alias of `time_picker_response`'),
+    template_name: z.string().min(1).max(200).optional().describe('Outbound template (abc, messenger)'),
+    quick_replies: quickRepliesSchema.optional(),
+    quick_reply_response: quickReplyResponseSchema.optional(),
+    timestamp: isoDateTime.optional().describe('When the message was sent or received; defaults to now'),
+  })
+  .strict();
+
+export type MessageInput = z.infer<typeof messageInputSchema>;
+
+/** A stored message, as the API returns it (aliases resolved to the spec's field names). */
+export const messageSchema = z.object({
+  transid: z.string().describe('Unique trace of the message; keep it for support'),
+  type: z.enum(MESSAGE_TYPES),
+  text: z.string().optional(),
+  attachment: attachmentSchema.optional(),
+  abc_sub_type: z.enum(['text', 'listpicker', 'timepicker']).optional(),
+  livechat_sub_type: z.enum(['text', 'quick_replies', 'quick_reply_response']).optional(),
+  messenger_sub_type: z.enum(['text', 'hsm']).optional(),
+  list_picker_response: z.array(z.string()).optional(),
+  time_picker_response: isoDateTime.optional(),
+  template_name: z.string().optional(),
+  quick_replies: quickRepliesSchema.optional(),
+  quick_reply_response: quickReplyResponseSchema.optional(),
+  author: z.string().nullable().describe('Login ID of the user who wrote it; null for the customer'),
+  timestamp: isoDateTime,
+});
+
+export type Message = z.infer<typeof messageSchema>;

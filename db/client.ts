@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { env } from '@/lib/env';
+import * as schema from './schema';
+
+/** One type for both drivers, so domain code never knows which one it runs on. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+type Handle = { db: Db; driver: 'postgres' | 'pglite'; close: () => Promise<void> };
+
+const MIGRATIONS = path.join(process.cwd(), 'db', 'migrations');
+
+// The handle lives on globalThis: the instrumentation hook, each route bundle and hot reloads
+// would otherwise each open their own database.
+const store = globalThis as unknown as { __vaDb?: Promise<Handle> };
+
+export function getDb(): Promise<Db> {
+  return getHandle().then((h) => h.db);
+}
+
+export function getHandle(): Promise<Handle> {
+  if (!store.__vaDb) {
+    store.__vaDb = openDatabase().catch((err) => {
+      store.__vaDb = undefined;
+      throw err;
+    });
+  }
+  return store.__vaDb;
+}
+
+/** Use an already opened handle (tests open a fresh database per file). */
+export function setHandle(handle: Handle): void {
+  store.__vaDb = Promise.resolve(handle);
+}
+
+export async function closeDb(): Promise<void> {
+  const h = store.__vaDb;
+  store.__vaDb = undefined;
+  if (h) await (await h).close();
+}
+
+async function openDatabase(): Promise<Handle> {
+  const url = env().DATABASE_URL;
+  return url ? openPostgres(url, { migrate: true }) : openPglite(env().DATA_DIR);
+}
+
+export async function openPostgres(url: string, { migrate }: { migrate: boolean }): Promise<Handle> {
+  const { default: postgres } = await import('postgres');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const client = postgres(url, { max: env().DATABASE_POOL_SIZE, onnotice: () => {} });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  if (migrate) {
+    const { migrate: run } = await import('drizzle-orm/postgres-js/migrator');
+    await run(db as never, { migrationsFolder: MIGRATIONS });
+  }
+  return { db, driver: 'postgres', close: () => client.end({ timeout: 5 }) };
+}
+
+/** `dataDir` undefined: an in-memory database (tests). */
+export async function openPglite(dataDir: string | undefined): Promise<Handle> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  let releaseLock = () => {};
+  if (dataDir) {
+    const dir = path.resolve(dataDir);
+    // PGlite creates only the last directory of its path.
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    releaseLock = lockDirectory(dir);
+  }
+  const client = new PGlite(dataDir ? path.resolve(dataDir) : undefined);
+  await client.waitReady;
+  const db = drizzle(client, { schema }) as unknown as Db;
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  await migrate(db as never, { migrationsFolder: MIGRATIONS });
+  return {
+    db,
+    driver: 'pglite',
+    close: async () => {
+      await client.close();
+      releaseLock();
+    },
+  };
+}
+
+/**
+ * Two processes can open one PGlite directory without an error and silently diverge, so the
+ * directory is guarded by a lock file naming the owner's pid. A lock left by a dead process is taken over.
+ */
+function lockDirectory(dir: string): () => void {
+  const lockFile = `${dir}.lock`;
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      const release = () => fs.rmSync(lockFile, { force: true });
+      process.once('exit', release);
+      return release;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = Number(fs.readFileSync(lockFile, 'utf8'));
+      if (owner === process.pid) return () => fs.rmSync(lockFile, { force: true });
+      if (owner && isAlive(owner)) {
+        throw new Error(
+          `The embedded database ${dir} is in use by process ${owner}. Stop it, or set DATA_DIR to another directory.`,
+        );
+      }
+      fs.rmSync(lockFile, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${dir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,39 @@
+import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './_columns';
+import { accounts } from './accounts';
+import { channelEnum } from './enums';
+
+/** A channel asset: an sms long code, a social page, a business email address, a livechat app... */
+export const assets = pgTable(
+  'assets',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    channel: channelEnum('channel').notNull(),
+    name: text('name').notNull(),
+    /** The channel's own address of the asset (long code, page ID, From address, app ID), if any. */
+    address: text('address'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('assets_account_idx').on(t.accountId, t.channel)],
+);
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    channel: channelEnum('channel').notNull(),
+    /** Customer address on the channel (mobile number, page-scoped ID, email address...). */
+    destinationId: text('destination_id').notNull(),
+    name: text('name').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('customers_account_channel_destination_key').on(t.accountId, t.channel, t.destinationId)],
+);

@@ -1,0 +1,69 @@
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, tstz, updatedAt } from './_columns';
+import { accounts } from './accounts';
+import { chats } from './chats';
+import { eventStatusEnum, eventTypeEnum } from './enums';
+import { users } from './users';
+
+/**
+ * The outbox: one row per event per virtual agent, written in the transaction of the change that
+ * caused it. `seq` orders a chat's events; only the lowest pending `seq` of a (chat, VA) is sent.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** Stable across retries and redeliveries; also the `webhook-id` header. */
+    transactionId: text('transaction_id').notNull().unique(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    virtualAgentId: integer('virtual_agent_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    eventType: eventTypeEnum('event_type').notNull(),
+    seq: integer('seq').notNull(),
+    /** The event body without `posted_on`, which is stamped on each attempt. */
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    status: eventStatusEnum('status').notNull().default('pending'),
+    attemptCount: integer('attempt_count').notNull().default(0),
+    nextAttemptAt: tstz('next_attempt_at').notNull().defaultNow(),
+    /** A worker holding the event until this time; others skip it. */
+    lockedUntil: tstz('locked_until'),
+    lastError: text('last_error'),
+    deliveredAt: tstz('delivered_at'),
+    failedAt: tstz('failed_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('events_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('events_chat_va_seq_idx').on(t.chatId, t.virtualAgentId, t.seq),
+    index('events_account_created_idx').on(t.accountId, t.createdAt.desc()),
+    index('events_va_created_idx').on(t.virtualAgentId, t.createdAt.desc()),
+  ],
+);
+
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    attemptNumber: integer('attempt_number').notNull(),
+    startedAt: tstz('started_at').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    /** HTTP status of the answer; null when no answer came (network error, timeout, refused address). */
+    httpStatus: integer('http_status'),
+    error: text('error'),
+    /** First bytes of the answer body. */
+    responseExcerpt: text('response_excerpt'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('delivery_attempts_event_idx').on(t.eventId, t.attemptNumber), index('delivery_attempts_started_idx').on(t.startedAt)],
+);

@@ -1,0 +1,121 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, tstz, updatedAt } from './_columns';
+import { accounts } from './accounts';
+import { availabilityEnum, userKindEnum } from './enums';
+import { skills, teams } from './teams';
+
+/** Agents, managers and virtual agents: anyone a chat can be assigned to. */
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    kind: userKindEnum('kind').notNull(),
+    /** The login ID that chats name in `assignee`. Unique within the account. */
+    loginId: text('login_id').notNull(),
+    name: text('name').notNull(),
+    email: text('email'),
+    availability: availabilityEnum('availability').notNull().default('unavailable'),
+    /** Most chats the user holds at once (auto-assign never exceeds it). */
+    capacity: integer('capacity').notNull().default(3),
+    enabled: boolean('enabled').notNull().default(true),
+    customAttributes: jsonb('custom_attributes').$type<Record<string, string>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_account_login_key').on(t.accountId, t.loginId),
+    uniqueIndex('users_account_kind_name_key').on(t.accountId, t.kind, t.name),
+  ],
+);
+
+export const teamMemberships = pgTable(
+  'team_memberships',
+  {
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_memberships_user_idx').on(t.userId)],
+);
+
+export const userSkills = pgTable(
+  'user_skills',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    skillId: integer('skill_id')
+      .notNull()
+      .references(() => skills.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.skillId] }), index('user_skills_skill_idx').on(t.skillId)],
+);
+
+/** Settings of a user whose kind is `virtual_agent`. */
+export const virtualAgents = pgTable(
+  'virtual_agents',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    description: text('description').notNull(),
+    /** Exactly one team, as the spec requires. */
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
+    webhookUrl: text('webhook_url').notNull(),
+    webhookHeaders: jsonb('webhook_headers').$type<Record<string, string>>().notNull().default({}),
+    subscriptions: text('subscriptions')
+      .array()
+      .notNull()
+      .default(sql`ARRAY['chat.assigned','message.received']::text[]`),
+    apiKeyHash: text('api_key_hash').notNull(),
+    /** First characters of the key, so admins can tell keys apart. */
+    apiKeyPrefix: text('api_key_prefix').notNull(),
+    /** `whsec_...`; kept in clear because every delivery is signed with it. */
+    signingSecret: text('signing_secret').notNull(),
+    fallbackTeamId: integer('fallback_team_id').references(() => teams.id, { onDelete: 'set null' }),
+    fallbackSkill: text('fallback_skill'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('virtual_agents_api_key_hash_key').on(t.apiKeyHash), index('virtual_agents_account_idx').on(t.accountId)],
+);
+
+/** Bot access tokens issued by POST /authorize; only their hashes are stored. */
+export const accessTokens = pgTable(
+  'access_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    expiresAt: tstz('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('access_tokens_expires_idx').on(t.expiresAt), index('access_tokens_user_idx').on(t.userId)],
+);

@@ -1,0 +1,30 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { accessTokens, users } from '@/db/schema';
+import { ApiError } from '@/lib/errors';
+import type { BotAuth } from '@/lib/http/request-context';
+import { sha256 } from '@/lib/util/ids';
+import { prepared } from '@/lib/util/prepared';
+
+const lookup = prepared('auth_token_lookup', (db: Db) =>
+  db
+    .select({
+      accountId: accessTokens.accountId,
+      userId: accessTokens.userId,
+      expiresAt: accessTokens.expiresAt,
+      loginId: users.loginId,
+      enabled: users.enabled,
+    })
+    .from(accessTokens)
+    .innerJoin(users, eq(users.id, accessTokens.userId))
+    .where(eq(accessTokens.tokenHash, sql.placeholder('hash'))),
+);
+
+/** Resolves the `access_token` header: missing 2002, unknown 2003, expired 2004. */
+export async function authenticateToken(db: Db, { token }: { token: string | null }): Promise<BotAuth> {
+  if (!token) throw new ApiError(2002, { detail: 'access_token header is required', errors: [{ field: 'header.access_token', message: 'Required' }] });
+  const [row] = await lookup(db).execute({ hash: sha256(token) });
+  if (!row || !row.enabled) throw new ApiError(2003);
+  if (row.expiresAt.getTime() <= Date.now()) throw new ApiError(2004, { detail: 'call /authorize for a new token' });
+  return { accountId: row.accountId, userId: row.userId, loginId: row.loginId };
+}

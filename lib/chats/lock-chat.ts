@@ -1,0 +1,56 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { assets, chats, customers, teams } from '@/db/schema';
+import { ApiError } from '@/lib/errors';
+import type { EventChat } from '@/lib/events/event-body';
+
+/** Locks the account's chat for the rest of the transaction; 2031 when there is none. */
+export async function lockChat(tx: Db, { accountId, chatId }: { accountId: number; chatId: string }) {
+  const [row] = await tx
+    .select({ chat: chats, destinationId: customers.destinationId })
+    .from(chats)
+    .innerJoin(customers, eq(customers.id, chats.customerId))
+    .where(and(eq(chats.id, chatId), eq(chats.accountId, accountId)))
+    .for('update', { of: chats });
+  if (!row) throw new ApiError(2031);
+  return { ...row.chat, destinationId: row.destinationId };
+}
+
+export type LockedChat = Awaited<ReturnType<typeof lockChat>>;
+
+export function eventChatOf(chat: LockedChat): EventChat {
+  return {
+    id: chat.id,
+    channel: chat.channel,
+    assetId: chat.assetId,
+    destinationId: chat.destinationId,
+    threadId: chat.threadId,
+    browserFingerprint: chat.browserFingerprint,
+    subject: chat.subject,
+    skill: chat.skill,
+  };
+}
+
+/** The account's team, or 2010. */
+export async function requireTeam(tx: Db, { accountId, teamId }: { accountId: number; teamId: number }) {
+  const [team] = await tx
+    .select()
+    .from(teams)
+    .where(and(eq(teams.id, teamId), eq(teams.accountId, accountId)));
+  if (!team) throw new ApiError(2010, { detail: `team ${teamId}` });
+  return team;
+}
+
+export async function requireAsset(tx: Db, { accountId, assetId, channel }: { accountId: number; assetId: number; channel: string }) {
+  const [asset] = await tx
+    .select()
+    .from(assets)
+    .where(and(eq(assets.id, assetId), eq(assets.accountId, accountId)));
+  if (!asset || asset.channel !== channel) {
+    throw new ApiError(2032, {
+      detail: asset ? `asset ${assetId} is on ${asset.channel}, not ${channel}` : `asset ${assetId}`,
+      errors: [{ field: 'asset_id', message: asset ? `asset is on ${asset.channel}` : 'no such asset' }],
+    });
+  }
+  return asset;
+}

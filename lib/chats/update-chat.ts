@@ -1,0 +1,102 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { chats } from '@/db/schema';
+import type { Chat, UpdateChatBody } from '@/contracts/schemas/chat';
+import { ApiError } from '@/lib/errors';
+import { type EventCause, enqueueEvent } from '@/lib/events/enqueue-event';
+import { signalOutbox } from '@/lib/events/signal';
+import { type Assignee, lastMessageOf, resolveAssignee, teamForAssignee } from './assignment';
+import { loadChatOrFail } from './chat-view';
+import { dropNulls } from './create-chat';
+import { eventChatOf, lockChat, requireTeam } from './lock-chat';
+
+export type UpdateChatInput = { accountId: number; chatId: string; teamId: number; patch: UpdateChatBody };
+
+const UPDATABLE = ['alias_id', 'tags', 'status', 'assignee', 'outcome', 'other_details'] as const;
+
+/**
+ * PATCH /chats/{chat_id}. The `team_id` header must name the chat's current team (2010 when the
+ * account has no such team, 2031 when the chat is elsewhere). Assignment rules:
+ * - a new assignee takes the chat (status `picked` unless another is sent), moving it to the
+ *   assignee's team when it is not a member of the current one; a VA receives `chat.assigned`;
+ * - `assignee: null` or `status: queued` puts the chat back in its team's queue, unassigned;
+ * - `status: closed` closes it (with `outcome`); an assigned VA receives `chat.closed`;
+ * - leaving `closed` reopens it and clears the outcome.
+ */
+export async function updateChat(db: Db, { accountId, chatId, teamId, patch }: UpdateChatInput): Promise<Chat> {
+  if (!UPDATABLE.some((k) => patch[k] !== undefined)) {
+    throw new ApiError(2000, { detail: `send at least one of ${UPDATABLE.join(', ')}`, errors: [{ field: '(body)', message: 'no updatable field' }] });
+  }
+  if (patch.outcome !== undefined && patch.status !== 'closed') {
+    throw new ApiError(2000, { detail: 'outcome is only accepted with status closed', errors: [{ field: 'outcome', message: 'requires status: closed' }] });
+  }
+  const eventIds: number[] = [];
+  await db.transaction(async (tx) => {
+    let chat: Awaited<ReturnType<typeof lockChat>>;
+    try {
+      chat = await lockChat(tx, { accountId, chatId });
+    } catch (err) {
+      // The team header is checked first: a wrong team is 2010 whether or not the chat exists.
+      await requireTeam(tx, { accountId, teamId });
+      throw err;
+    }
+    if (chat.teamId !== teamId) {
+      await requireTeam(tx, { accountId, teamId });
+      throw new ApiError(2031, { detail: `chat ${chatId} is not in team ${teamId}` });
+    }
+
+    const now = new Date();
+    const set: Partial<typeof chats.$inferInsert> = { updatedAt: now };
+    if (patch.alias_id !== undefined) set.aliasId = patch.alias_id;
+    if (patch.tags !== undefined) set.tags = [...new Set(patch.tags)];
+    if (patch.other_details !== undefined) set.otherDetails = dropNulls({ ...chat.otherDetails, ...patch.other_details });
+
+    let assignee: Assignee | null | undefined;
+    if (patch.assignee === null) assignee = null;
+    else if (patch.assignee !== undefined) assignee = await resolveAssignee(tx, { accountId, loginId: patch.assignee });
+
+    let status = patch.status ?? chat.status;
+    let assigneeId = chat.assigneeId;
+    const newlyAssigned = assignee && assignee.id !== chat.assigneeId ? assignee : null;
+    if (assignee === null || patch.status === 'queued') {
+      assigneeId = null;
+      if (patch.status === undefined && chat.status !== 'closed') status = 'queued';
+    }
+    if (newlyAssigned) {
+      if (chat.status === 'closed' && patch.status === undefined) {
+        throw new ApiError(2040, { detail: 'reopen it with a status to assign it' });
+      }
+      assigneeId = newlyAssigned.id;
+      set.teamId = teamForAssignee(newlyAssigned, chat.teamId) ?? chat.teamId;
+      if (patch.status === undefined) status = 'picked';
+    }
+    if (status === 'queued' && patch.status === 'queued') assigneeId = null;
+    set.status = status;
+    set.assigneeId = assigneeId;
+    if (status === 'closed' && chat.status !== 'closed') {
+      set.closedAt = now;
+      set.outcome = patch.outcome ?? null;
+    } else if (status === 'closed' && patch.outcome !== undefined) {
+      set.outcome = patch.outcome;
+    } else if (status !== 'closed' && chat.status === 'closed') {
+      set.closedAt = null;
+      set.outcome = null;
+    }
+
+    await tx.update(chats).set(set).where(eq(chats.id, chat.id));
+
+    const eventChat = eventChatOf({ ...chat, teamId: set.teamId ?? chat.teamId });
+    const emit = async (vaUserId: number, cause: EventCause) => {
+      const id = await enqueueEvent(tx, { accountId, chat: eventChat, vaUserId, cause });
+      if (id) eventIds.push(id);
+    };
+    if (newlyAssigned?.kind === 'virtual_agent') {
+      await emit(newlyAssigned.id, { type: 'chat.assigned', lastMessage: await lastMessageOf(tx, chat.id) });
+    }
+    if (set.closedAt && assigneeId !== null) {
+      await emit(assigneeId, { type: 'chat.closed', outcome: set.outcome ?? null, at: now });
+    }
+  });
+  signalOutbox(eventIds);
+  return loadChatOrFail(db, { accountId, chatId });
+}

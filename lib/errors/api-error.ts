@@ -1,0 +1,48 @@
+import { CODES, type ErrorCode } from '@/contracts/codes';
+
+export type FieldError = { field: string; message: string };
+
+/** An expected failure. One handler turns it into the envelope; domain code only throws it. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly httpStatus: number;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    opts: { detail?: string; errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    const base = CODES[code].description;
+    super(opts.detail ? `${base}: ${opts.detail}` : base);
+    this.name = 'ApiError';
+    this.code = code;
+    this.httpStatus = CODES[code].http;
+    this.errors = opts.errors;
+    this.headers = opts.headers;
+  }
+
+  toEnvelope() {
+    return {
+      status_code: this.code,
+      description: this.message,
+      response: this.errors ? { errors: this.errors } : null,
+    };
+  }
+}
+
+/** Field errors of a zod failure, with dotted paths (`customer.destination_id`, `messages.0.text`). */
+export function fieldErrorsOf(
+  issues: ReadonlyArray<{ path: ReadonlyArray<string | number>; message: string }>,
+  prefix?: string,
+): FieldError[] {
+  return issues.map((i) => ({
+    field: [prefix, ...i.path].filter((p) => p !== undefined && p !== '').join('.') || (prefix ?? '(body)'),
+    message: i.message,
+  }));
+}
+
+export function describeFields(errors: FieldError[]): string {
+  const shown = errors.slice(0, 5).map((e) => `${e.field} (${e.message})`);
+  return errors.length > 5 ? `${shown.join('; ')}; and ${errors.length - 5} more` : shown.join('; ');
+}

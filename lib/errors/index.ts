@@ -1,0 +1,2 @@
+export * from '@/contracts/codes';
+export * from './api-error';

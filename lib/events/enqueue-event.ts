@@ -1,0 +1,54 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { chats, events, users, virtualAgents } from '@/db/schema';
+import type { EventType } from '@/contracts/enums';
+import type { Message } from '@/contracts/schemas/message';
+import { newTraceId } from '@/lib/util/ids';
+import { buildEventBody, type EventChat, toEventEntry } from './event-body';
+
+export type EventCause =
+  | { type: 'chat.assigned'; lastMessage: Message | null }
+  | { type: 'message.received'; message: Message }
+  | { type: 'chat.closed'; outcome: string | null; at: Date };
+
+/**
+ * Writes an event for the VA `vaUserId` into the outbox, inside the caller's transaction, if that
+ * user is an enabled VA subscribed to the type. Returns the new event's id, or null.
+ * The chat's `event_seq` is bumped in the same statement order, so the chat row lock the caller
+ * holds also orders the events.
+ */
+export async function enqueueEvent(
+  tx: Db,
+  { accountId, chat, vaUserId, cause }: { accountId: number; chat: EventChat; vaUserId: number; cause: EventCause },
+): Promise<number | null> {
+  const [va] = await tx
+    .select({ subscriptions: virtualAgents.subscriptions, enabled: users.enabled })
+    .from(virtualAgents)
+    .innerJoin(users, eq(users.id, virtualAgents.userId))
+    .where(eq(virtualAgents.userId, vaUserId));
+  if (!va || !va.enabled || !va.subscriptions.includes(cause.type)) return null;
+
+  const [{ seq }] = await tx
+    .update(chats)
+    .set({ eventSeq: sql`${chats.eventSeq} + 1` })
+    .where(eq(chats.id, chat.id))
+    .returning({ seq: chats.eventSeq });
+  const transactionId = newTraceId();
+  const body = buildEventBody(cause.type as EventType, chat, transactionId, payloadOf(cause, chat));
+  const [row] = await tx
+    .insert(events)
+    .values({ transactionId, accountId, chatId: chat.id, virtualAgentId: vaUserId, eventType: cause.type, seq, body })
+    .returning({ id: events.id });
+  return row.id;
+}
+
+function payloadOf(cause: EventCause, chat: EventChat): Record<string, unknown> {
+  switch (cause.type) {
+    case 'chat.assigned':
+      return { skill: chat.skill, messages: cause.lastMessage ? [toEventEntry(cause.lastMessage)] : [] };
+    case 'message.received':
+      return { messages: [toEventEntry(cause.message)] };
+    case 'chat.closed':
+      return { timestamp: cause.at.toISOString(), chat_outcome: cause.outcome ?? '' };
+  }
+}

@@ -1,0 +1,47 @@
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { env } from '@/lib/env';
+import { ApiError } from '@/lib/errors';
+
+export type RateLimitState = { limit: number; remaining: number; resetSeconds: number };
+
+const store = globalThis as unknown as { __vaRateLimiter?: { limiter: RateLimiterMemory; points: number } };
+
+function limiter() {
+  const points = env().RATE_LIMIT_PER_MINUTE;
+  if (!store.__vaRateLimiter || store.__vaRateLimiter.points !== points) {
+    store.__vaRateLimiter = { limiter: new RateLimiterMemory({ points, duration: 60 }), points };
+  }
+  return store.__vaRateLimiter;
+}
+
+/**
+ * Counts one request against the key's per-minute budget (per account for authenticated calls).
+ * Over the budget: 2012/429 with Retry-After. The state feeds the Rate-Limit-* headers.
+ */
+export async function consumeRateLimit(key: string): Promise<RateLimitState> {
+  const { limiter: l, points } = limiter();
+  try {
+    const res = await l.consume(key, 1);
+    return { limit: points, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    const resetSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+    throw new ApiError(2012, {
+      detail: `at most ${points} requests per minute; retry in ${resetSeconds} s`,
+      headers: {
+        'Retry-After': String(resetSeconds),
+        'Rate-Limit-Limit': String(points),
+        'Rate-Limit-Remaining': '0',
+        'Rate-Limit-Reset': String(resetSeconds),
+      },
+    });
+  }
+}
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    'Rate-Limit-Limit': String(state.limit),
+    'Rate-Limit-Remaining': String(state.remaining),
+    'Rate-Limit-Reset': String(state.resetSeconds),
+  };
+}

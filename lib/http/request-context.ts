@@ -1,0 +1,42 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export type BotAuth = { accountId: number; userId: number; loginId: string };
+export type AdminAuth = { accountId: number; adminId: number; email: string; isPlatformAdmin: boolean };
+
+export type RequestContext = {
+  trxid: string;
+  bot?: BotAuth;
+  admin?: AdminAuth;
+  rateLimit?: { limit: number; remaining: number; resetSeconds: number };
+  setCookies?: string[];
+};
+
+// The outer handler runs each request inside this store, so handlers and the error mapping read
+// what the guard established without threading it through ts-rest.
+const storage = new AsyncLocalStorage<RequestContext>();
+
+export function runWithContext<T>(ctx: RequestContext, fn: () => Promise<T>): Promise<T> {
+  return storage.run(ctx, fn);
+}
+
+export function currentContext(): RequestContext {
+  const ctx = storage.getStore();
+  if (!ctx) throw new Error('no request context');
+  return ctx;
+}
+
+export function currentTrxid(): string {
+  return storage.getStore()?.trxid ?? 'none';
+}
+
+export function botAuth(): BotAuth {
+  const auth = currentContext().bot;
+  if (!auth) throw new Error('bot route reached without authentication');
+  return auth;
+}
+
+export function adminAuth(): AdminAuth {
+  const auth = currentContext().admin;
+  if (!auth) throw new Error('admin route reached without a session');
+  return auth;
+}

@@ -1,0 +1,61 @@
+import { TsRestResponse } from '@ts-rest/serverless/next';
+import { ZodError } from 'zod';
+import { ApiError, CODES, type Code, describeFields, fieldErrorsOf } from '@/lib/errors';
+import { logger } from '@/lib/util/logger';
+import { currentTrxid } from './request-context';
+
+/** A success envelope for a ts-rest handler: `{status, body}` with the code's HTTP status. */
+export function ok<C extends Code, T>(code: C, response: T) {
+  return {
+    status: CODES[code].http as (typeof CODES)[C]['http'],
+    body: { status_code: code, description: CODES[code].description, response },
+  } as const;
+}
+
+export function errorResponse(err: ApiError): TsRestResponse {
+  const headers = new Headers({ 'content-type': 'application/json' });
+  for (const [k, v] of Object.entries(err.headers ?? {})) headers.set(k, v);
+  return new TsRestResponse(JSON.stringify(err.toEnvelope()), { status: err.httpStatus, headers });
+}
+
+type ValidationLike = {
+  pathParamsError: ZodError | null;
+  headersError: ZodError | null;
+  queryError: ZodError | null;
+  bodyError: ZodError | null;
+};
+
+function isValidationError(err: unknown): err is ValidationLike {
+  return typeof err === 'object' && err !== null && 'bodyError' in err && 'headersError' in err;
+}
+
+/** Turns anything a handler threw into an ApiError; unexpected failures are logged with the trxid. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (isValidationError(err)) {
+    // Header problems first: the spec's 2002 is what a bot missing `team_id` must see.
+    if (err.headersError) {
+      const errors = fieldErrorsOf(err.headersError.issues, 'header');
+      return new ApiError(2002, { detail: describeFields(errors), errors });
+    }
+    if (err.pathParamsError) {
+      const errors = fieldErrorsOf(err.pathParamsError.issues, 'path');
+      return new ApiError(2014, { detail: describeFields(errors), errors });
+    }
+    if (err.queryError) {
+      const errors = fieldErrorsOf(err.queryError.issues, 'query');
+      return new ApiError(2001, { detail: describeFields(errors), errors });
+    }
+    if (err.bodyError) {
+      const errors = fieldErrorsOf(err.bodyError.issues);
+      return new ApiError(2000, { detail: describeFields(errors), errors });
+    }
+  }
+  if (err instanceof SyntaxError) return new ApiError(2006, { detail: err.message });
+  if (err instanceof ZodError) {
+    const errors = fieldErrorsOf(err.issues);
+    return new ApiError(2000, { detail: describeFields(errors), errors });
+  }
+  logger.error('unhandled error', { trxid: currentTrxid(), err });
+  return new ApiError(2007);
+}

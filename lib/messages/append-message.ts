@@ -1,0 +1,65 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { chats, messages } from '@/db/schema';
+import type { Message, MessageInput } from '@/contracts/schemas/message';
+import { ApiError } from '@/lib/errors';
+import { eventChatOf, lockChat } from '@/lib/chats/lock-chat';
+import { enqueueEvent } from '@/lib/events/enqueue-event';
+import { signalOutbox } from '@/lib/events/signal';
+import { type Idempotency, withIdempotency } from '@/lib/idempotency/with-idempotency';
+import { newTraceId } from '@/lib/util/ids';
+import { toMessageView } from './message-view';
+import { normalizeMessage } from './normalize-message';
+
+export type AppendMessageInput = {
+  accountId: number;
+  chatId: string;
+  /** Login ID written as the author of outbound messages and announcements. */
+  actorLoginId: string | null;
+  input: MessageInput;
+  idempotency?: Idempotency;
+};
+
+/**
+ * Adds a message to a chat. An inbound message on a chat assigned to a VA emits
+ * `message.received`. Closed chats take announcements only (2040 otherwise).
+ */
+export async function appendMessage(db: Db, { accountId, chatId, actorLoginId, input, idempotency }: AppendMessageInput): Promise<{ message: Message; replayed: boolean }> {
+  const eventIds: number[] = [];
+  const out = await db.transaction((tx) =>
+    withIdempotency(tx, { accountId, key: idempotency?.key, fingerprint: idempotency?.fingerprint ?? '' }, async () => {
+      const chat = await lockChat(tx, { accountId, chatId });
+      if (chat.status === 'closed' && input.type !== 'announcement') {
+        throw new ApiError(2040, { detail: 'only announcements can be added to a closed chat' });
+      }
+      const body = normalizeMessage(input, chat.channel);
+      const now = new Date();
+      const [row] = await tx
+        .insert(messages)
+        .values({
+          chatId,
+          accountId,
+          transid: newTraceId(),
+          type: input.type,
+          body,
+          authorLoginId: input.type === 'inbound' ? null : actorLoginId,
+          sentAt: input.timestamp ? new Date(input.timestamp) : now,
+        })
+        .returning();
+      await tx.update(chats).set({ updatedAt: now }).where(eq(chats.id, chatId));
+      const message = toMessageView(row);
+      if (input.type === 'inbound' && chat.assigneeId !== null) {
+        const id = await enqueueEvent(tx, {
+          accountId,
+          chat: eventChatOf(chat),
+          vaUserId: chat.assigneeId,
+          cause: { type: 'message.received', message },
+        });
+        if (id) eventIds.push(id);
+      }
+      return message;
+    }),
+  );
+  signalOutbox(eventIds);
+  return { message: out.result, replayed: out.replayed };
+}

@@ -1,0 +1,31 @@
+import { and, asc, eq, gt } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { chats, messages } from '@/db/schema';
+import type { Message } from '@/contracts/schemas/message';
+import { ApiError } from '@/lib/errors';
+import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
+import { toMessageView } from './message-view';
+
+/** A chat's transcript, oldest first, paginated by message order. */
+export async function listMessages(
+  db: Db,
+  { accountId, chatId, pageSize = 50, cursor }: { accountId: number; chatId: string; pageSize?: number; cursor?: string },
+): Promise<{ messages: Message[]; nextCursor: string | null }> {
+  const [chat] = await db
+    .select({ id: chats.id })
+    .from(chats)
+    .where(and(eq(chats.id, chatId), eq(chats.accountId, accountId)));
+  if (!chat) throw new ApiError(2031);
+  const after = cursor ? decodeCursor(cursor, (p): p is [number] => p.length === 1 && Number.isInteger(p[0]))[0] : 0;
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.chatId, chatId), gt(messages.id, after)))
+    .orderBy(asc(messages.id))
+    .limit(pageSize + 1);
+  const page = rows.slice(0, pageSize);
+  return {
+    messages: page.map(toMessageView),
+    nextCursor: rows.length > pageSize ? encodeCursor([page[page.length - 1].id]) : null,
+  };
+}

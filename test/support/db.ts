@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
+import { closeDb, type Db, getHandle, openPglite, openPostgres, setHandle } from '@/db/client';
+import { env } from '@/lib/env';
+
+/**
+ * Call at the top of a suite: opens a fresh database before its tests and closes it after them.
+ */
+export function setupTestDatabase(): { readonly db: Db } {
+  let db: Db | undefined;
+  before(async () => {
+    db = await openTestDatabase();
+  });
+  after(() => closeDb());
+  return {
+    get db() {
+      if (!db) throw new Error('test database not open yet');
+      return db;
+    },
+  };
+}
+
+/**
+ * A fresh, migrated database for one test file, installed as the app's database: PGlite in memory,
+ * or a new PostgreSQL database beside DATABASE_URL's (dropped when the file ends).
+ */
+export async function openTestDatabase(): Promise<Db> {
+  const url = env().DATABASE_URL;
+  if (!url) {
+    setHandle(await openPglite(undefined));
+  } else {
+    const { default: postgres } = await import('postgres');
+    const name = `va_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = postgres(url, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    const dbUrl = new URL(url);
+    dbUrl.pathname = `/${name}`;
+    const handle = await openPostgres(dbUrl.toString(), { migrate: true });
+    setHandle({
+      ...handle,
+      close: async () => {
+        await handle.close();
+        await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      },
+    });
+  }
+  return (await getHandle()).db;
+}
