@@ -1,0 +1,114 @@
+import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+import { env } from '@/lib/env';
+
+export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+
+/**
+ * Whether an IP address may receive webhooks: only globally routable unicast. Loopback, private,
+ * link-local (cloud metadata), CGNAT, unique-local, multicast, reserved, `0.0.0.0` and the
+ * IPv6 forms that embed an IPv4 address are refused, whatever notation they arrive in.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  return ip.range() === 'unicast';
+}
+
+function allowPrivate(): boolean {
+  return env().WEBHOOK_ALLOW_PRIVATE;
+}
+
+/**
+ * The registration check. The URL must be absolute https (http too when private addresses are
+ * allowed), without credentials, and its host must not be, or resolve to, a refused address.
+ * The WHATWG parser has already turned numeric forms (`2130706433`, `0x7f.1`) into dotted IPv4.
+ */
+export async function checkWebhookUrl(raw: string, opts: { resolve?: boolean } = {}): Promise<UrlVerdict> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'not an absolute URL' };
+  }
+  const permissive = allowPrivate();
+  if (url.protocol !== 'https:' && !(permissive && url.protocol === 'http:')) {
+    return { ok: false, reason: permissive ? 'only http and https URLs are accepted' : 'webhook URLs must use https' };
+  }
+  if (url.username || url.password) return { ok: false, reason: 'credentials in the URL are not allowed; use a static header' };
+  if (permissive) return { ok: true, url };
+
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host)) {
+    return isPublicAddress(host) ? { ok: true, url } : { ok: false, reason: `${host} is a private, loopback, link-local or reserved address` };
+  }
+  if (host === 'localhost' || host.endsWith('.localhost') || !host.includes('.')) {
+    return { ok: false, reason: `${host} is not a public host name` };
+  }
+  if (opts.resolve === false) return { ok: true, url };
+  try {
+    await resolvePublic(host);
+  } catch (err) {
+    return { ok: false, reason: (err as Error).message };
+  }
+  return { ok: true, url };
+}
+
+/**
+ * The delivery-time check, after DNS: resolves the host and returns one public address to connect
+ * to (pinned, so a second lookup cannot swap in a private one). Throws when none may be used.
+ */
+export async function resolvePublic(host: string): Promise<{ address: string; family: 4 | 6 }> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(bare)) {
+    if (!allowPrivate() && !isPublicAddress(bare)) throw new Error(`${bare} is a refused address`);
+    return { address: bare, family: ipaddr.parse(bare).kind() === 'ipv6' ? 6 : 4 };
+  }
+  let found: { address: string; family: number }[];
+  try {
+    found = await lookup(bare, { all: true, verbatim: true });
+  } catch {
+    throw new Error(`${bare} could not be resolved`);
+  }
+  if (!found.length) throw new Error(`${bare} could not be resolved`);
+  if (!allowPrivate()) {
+    const refused = found.find((a) => !isPublicAddress(a.address));
+    if (refused) throw new Error(`${bare} resolves to ${refused.address}, a refused address`);
+  }
+  return { address: found[0].address, family: found[0].family === 6 ? 6 : 4 };
+}
+
+/** Header names a VA's static headers may not set: ours, and those that would break the request. */
+export const RESERVED_HEADERS = new Set([
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+  'content-type',
+  'content-length',
+  'host',
+  'transfer-encoding',
+  'connection',
+  'user-agent',
+  'expect',
+  'upgrade',
+  'te',
+  'trailer',
+  'keep-alive',
+  'proxy-authorization',
+]);
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Problems with static headers, one per offending name; empty when all are acceptable. */
+export function checkStaticHeaders(headers: Record<string, string>): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const field = `webhook_headers.${name}`;
+    if (!HEADER_NAME.test(name)) problems.push({ field, message: 'not a valid header name' });
+    else if (RESERVED_HEADERS.has(name.toLowerCase())) problems.push({ field, message: 'reserved: set by the service' });
+    else if (/[\r\n\0]/.test(value)) problems.push({ field, message: 'value may not contain line breaks' });
+    else if (value.length > 4096) problems.push({ field, message: 'value longer than 4096 characters' });
+  }
+  return problems;
+}
