@@ -19,7 +19,7 @@ export async function createTenant(db: Db, opts: { webhookUrl?: string; subscrip
   const channels = ['sms', 'social1', 'social2', 'livechat', 'email', 'abc', 'messenger', 'api'] as const;
   const assets = Object.fromEntries(
     await Promise.all(channels.map(async (ch) => [ch, await createAsset(db, { accountId: account.id, channel: ch, name: `${ch} asset` })] as const)),
-  ) as Record<(typeof channels)[number], { id: number; name: string }>;
+  ) as unknown as Record<(typeof channels)[number], { id: number; name: string }>;
   const bot = await createVirtualAgent(db, {
     accountId: account.id,
     name: `Helper ${tag}`,
