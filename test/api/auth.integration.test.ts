@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { accessTokens } from '@/db/schema';
+import { botApi } from '../support/bot-api';
+import { setupTestDatabase } from '../support/db';
+import { createTenant, type Tenant } from '../support/tenant';
+
+describe('bot authentication', () => {
+  const ctx = setupTestDatabase();
+  let t: Tenant;
+  before(async () => {
+    t = await createTenant(ctx.db);
+  });
+
+  it('issues a token for a valid API key, in the body and the access_token header', async () => {
+    const res = await botApi('POST', '/authorize', { body: { api_key: t.bot.apiKey } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.status_code, 4300);
+    const token = res.body.response.access_token;
+    assert.equal(res.headers.get('access_token'), token);
+    assert.equal(res.body.response.token_type, 'access_token');
+    assert.equal(res.body.response.expires_in, 3600);
+    assert.ok(Date.parse(res.body.response.expires_at) > Date.now() + 3500_000);
+    const teams = await botApi('GET', '/teams', { token });
+    assert.equal(teams.status, 200);
+    assert.equal(teams.body.status_code, 4301);
+  });
+
+  it('refuses an unknown API key with 2005', async () => {
+    const res = await botApi('POST', '/authorize', { body: { api_key: 'vak_nope' } });
+    assert.equal(res.status, 401);
+    assert.equal(res.body.status_code, 2005);
+  });
+
+  it('answers 2002 when access_token is missing', async () => {
+    const res = await botApi('GET', '/teams');
+    assert.equal(res.status, 400);
+    assert.equal(res.body.status_code, 2002);
+    assert.deepEqual(res.body.response.errors, [{ field: 'header.access_token', message: 'Required' }]);
+  });
+
+  it('answers 2003 for a token it never issued', async () => {
+    const res = await botApi('GET', '/teams', { token: 'not-a-token' });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.status_code, 2003);
+  });
+
+  it('answers 2004 for an expired token', async () => {
+    const fresh = (await botApi('POST', '/authorize', { body: { api_key: t.bot.apiKey } })).body.response.access_token;
+    await ctx.db.update(accessTokens).set({ expiresAt: sql`now() - interval '1 second'` });
+    const res = await botApi('GET', '/teams', { token: fresh });
+    assert.equal(res.status, 401);
+    assert.equal(res.body.status_code, 2004);
+  });
+
+  it('puts a trxid and the rate-limit headers on answers, errors included', async () => {
+    const ok = await botApi('POST', '/authorize', { body: { api_key: t.bot.apiKey } });
+    const bad = await botApi('GET', '/teams', { token: 'x' });
+    for (const res of [ok, bad]) {
+      assert.match(res.headers.get('trxid') ?? '', /^[0-9a-f-]{36}$/);
+    }
+    assert.ok(Number(ok.headers.get('rate-limit-limit')) > 0);
+    assert.ok(ok.headers.get('rate-limit-remaining') !== null);
+    assert.ok(ok.headers.get('rate-limit-reset') !== null);
+    assert.notEqual(ok.headers.get('trxid'), bad.headers.get('trxid'));
+  });
+});

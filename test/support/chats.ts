@@ -1,0 +1,23 @@
+import type { Tenant } from './tenant';
+import { botApi } from './bot-api';
+
+/** Creates a chat through the API and returns its body's `response`; throws on anything but 201. */
+export async function newChat(t: Tenant, overrides: Record<string, unknown> = {}, token = t.token) {
+  const channel = (overrides.channel as keyof Tenant['assets']) ?? 'sms';
+  const res = await botApi('POST', '/chats', {
+    token,
+    body: {
+      channel,
+      asset_id: t.assets[channel].id,
+      customer: { destination_id: `+1555${Math.floor(Math.random() * 1e7)}`, name: 'Ann' },
+      team_id: t.botTeam.id,
+      ...overrides,
+    },
+  });
+  if (res.status !== 201) throw new Error(`create chat failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.response;
+}
+
+export function patchChat(t: Tenant, chatId: string, body: unknown, teamId: number = t.botTeam.id, token = t.token) {
+  return botApi('PATCH', `/chats/${chatId}`, { token, headers: { team_id: String(teamId) }, body });
+}
