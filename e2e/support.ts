@@ -1,0 +1,62 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIRequestContext } from '@playwright/test';
+import { E2E_ADMIN } from '../playwright.config';
+
+export type Received = { headers: IncomingMessage['headers']; raw: string; body: any };
+
+/** A real webhook receiver on 127.0.0.1 that answers with the statuses queued in `replies` (then 200). */
+export async function startReceiver(): Promise<{ url: string; received: Received[]; replies: number[]; server: Server; waitFor: (n: number, ms?: number) => Promise<Received[]> }> {
+  const received: Received[] = [];
+  const replies: number[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const status = replies.shift() ?? 200;
+      if (status === 200) received.push({ headers: req.headers, raw, body: JSON.parse(raw) });
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'not now');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const waitFor = async (n: number, ms = 20_000) => {
+    const deadline = Date.now() + ms;
+    while (received.length < n) {
+      if (Date.now() > deadline) throw new Error(`expected ${n} deliveries, got ${received.length}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return received;
+  };
+  return { url: `http://127.0.0.1:${port}/hook`, received, replies, server, waitFor };
+}
+
+export async function adminLogin(request: APIRequestContext) {
+  const res = await request.post('/api/admin/login', { data: E2E_ADMIN });
+  if (res.status() !== 200) throw new Error(`admin login failed: ${res.status()} ${await res.text()}`);
+}
+
+/** Sets up a tenant's team, asset and VA through the admin API; returns what a bot needs. */
+export async function registerBot(request: APIRequestContext, webhookUrl: string) {
+  const suffix = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  await adminLogin(request);
+  const team = (await (await request.post('/api/admin/teams', { data: { name: `Bots ${suffix}`, auto_assign: false } })).json()).response;
+  const other = (await (await request.post('/api/admin/teams', { data: { name: `Humans ${suffix}`, auto_assign: false, skills: ['billing'] } })).json()).response;
+  const asset = (await (await request.post('/api/admin/assets', { data: { channel: 'livechat', name: `Widget ${suffix}` } })).json()).response;
+  const vaRes = await request.post('/api/admin/virtual-agents', {
+    data: {
+      name: `E2E Bot ${suffix}`,
+      description: 'end-to-end bot',
+      webhook_url: webhookUrl,
+      webhook_headers: { 'X-Bot-Secret': 'static-value' },
+      subscriptions: ['chat.assigned', 'message.received', 'chat.closed'],
+      team_id: team.id,
+      skills: [],
+      custom_attributes: {},
+    },
+  });
+  if (vaRes.status() !== 201) throw new Error(`VA registration failed: ${vaRes.status()} ${await vaRes.text()}`);
+  const va = (await vaRes.json()).response;
+  return { team, other, asset, va };
+}

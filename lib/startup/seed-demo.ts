@@ -1,0 +1,62 @@
+import type { Db } from '@/db/client';
+import { accounts } from '@/db/schema';
+import { eq } from 'drizzle-orm';
+import { createAsset } from '@/lib/assets/create-asset';
+import { createChat } from '@/lib/chats/create-chat';
+import { createTeam } from '@/lib/teams/create-team';
+import { createUser } from '@/lib/users/create-user';
+import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
+import { CHANNELS } from '@/contracts/enums';
+
+/**
+ * Sample data showing the spec's dedicated-team pattern: the "Virtual Agents" team holds the bot
+ * and its (unavailable) manager, so inbound chats reach the bot first; "Support" holds live agents
+ * with skills and auto-assign on. The bot's webhook points at a local address nothing listens on
+ * until you start a receiver there (its deliveries then show as retried in the admin pages).
+ */
+export async function seedDemo(db: Db, { accountId }: { accountId: number }) {
+  const vaTeam = await createTeam(db, { accountId, name: 'Virtual Agents', skillNames: ['triage'] });
+  const support = await createTeam(db, { accountId, name: 'Support', autoAssign: true, skillNames: ['billing', 'technical'] });
+  await db.update(accounts).set({ defaultTeamId: vaTeam.id }).where(eq(accounts.id, accountId));
+  await createUser(db, { accountId, kind: 'manager', loginId: 'maria.manager', name: 'Maria Manager', teamIds: [vaTeam.id, support.id], availability: 'unavailable' });
+  await createUser(db, { accountId, kind: 'agent', loginId: 'alex.agent', name: 'Alex Agent', teamIds: [support.id], availability: 'available', capacity: 3 });
+  await createUser(db, { accountId, kind: 'agent', loginId: 'sam.agent', name: 'Sam Agent', teamIds: [support.id], availability: 'unavailable', capacity: 2 });
+  const assets = new Map<string, number>();
+  for (const channel of CHANNELS) assets.set(channel, (await createAsset(db, { accountId, channel, name: `Demo ${channel}` })).id);
+  const bot = await createVirtualAgent(db, {
+    accountId,
+    name: 'Demo Bot',
+    description: 'Greets customers and hands over to Support',
+    webhookUrl: 'http://127.0.0.1:4000/webhook',
+    teamId: vaTeam.id,
+    subscriptions: ['chat.assigned', 'message.received', 'chat.closed'],
+  });
+  await createChat(db, {
+    accountId,
+    actorLoginId: bot.user.loginId,
+    body: {
+      channel: 'livechat',
+      asset_id: assets.get('livechat')!,
+      customer: { destination_id: 'lc-visitor-1', name: 'Ada Visitor' },
+      assignee: bot.user.loginId,
+      thread_id: 'thread-1',
+      messages: [{ type: 'inbound', text: 'Hi, I need help with my invoice.' }],
+    },
+    idempotency: { key: undefined, fingerprint: '' },
+  });
+  await createChat(db, {
+    accountId,
+    actorLoginId: bot.user.loginId,
+    body: {
+      channel: 'sms',
+      asset_id: assets.get('sms')!,
+      customer: { destination_id: '+15550100', name: 'Ben Texter' },
+      team_id: support.id,
+      skill: 'billing',
+      tags: ['vip'],
+      messages: [{ type: 'inbound', text: 'My card was charged twice.' }],
+    },
+    idempotency: { key: undefined, fingerprint: '' },
+  });
+  return { apiKey: bot.apiKey, signingSecret: bot.signingSecret };
+}

@@ -1,0 +1,58 @@
+import { defineConfig } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_ADMIN = { email: 'e2e-admin@example.test', password: 'e2e-password-123' };
+
+/**
+ * Two projects against one real server (`npm start` on a fresh embedded database):
+ * `api` drives the HTTP API without a browser, `admin` drives the pages in Debian's Chromium.
+ */
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  use: { baseURL: `http://127.0.0.1:${PORT}`, trace: 'retain-on-failure' },
+  projects: [
+    { name: 'api', testDir: './e2e/api' },
+    {
+      name: 'admin',
+      testDir: './e2e/admin',
+      use: {
+        browserName: 'chromium',
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+            '--disable-quic',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'rm -rf .data/e2e && node scripts/start.mjs',
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: '.data/e2e/pglite',
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      DELIVERY_RETRY_DELAYS_MS: '200,400,800',
+      DELIVERY_TIMEOUT_MS: '2000',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
