@@ -52,10 +52,28 @@ export const chatClosedEventSchema = z
   })
   .describe("Sent when a chat assigned to the VA is closed, by anyone");
 
+export const UNASSIGN_REASONS = ['transferred', 'reassigned', 'requeued', 'closed'] as const;
+
+export const chatUnassignedEventSchema = z
+  .object({
+    event_type: z.literal('chat.unassigned'),
+    ...envelopeBase,
+    payload: z.object({
+      timestamp: isoDateTime,
+      reason: z.enum(UNASSIGN_REASONS).describe('Why the VA lost the chat'),
+      team_id: z.number().int().describe('Team the chat is in now'),
+      assignee: z.string().nullable().describe('Login ID of the new assignee, if any'),
+    }),
+  })
+  .describe(
+    'Lost control: sent when a chat assigned to the VA is taken from it by someone else (transferred, reassigned, re-queued or closed). Stop sending messages to that chat.',
+  );
+
 export const webhookEventSchema = z.discriminatedUnion('event_type', [
   chatAssignedEventSchema,
   messageReceivedEventSchema,
   chatClosedEventSchema,
+  chatUnassignedEventSchema,
 ]);
 
 /** Published as OpenAPI components and served on their own as JSON Schema. */
@@ -63,4 +81,5 @@ export const eventSchemas = {
   ChatAssignedEvent: chatAssignedEventSchema,
   MessageReceivedEvent: messageReceivedEventSchema,
   ChatClosedEvent: chatClosedEventSchema,
+  ChatUnassignedEvent: chatUnassignedEventSchema,
 } as const;

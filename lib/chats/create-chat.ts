@@ -8,6 +8,7 @@ import { signalOutbox } from '@/lib/events/signal';
 import { type Idempotency, withIdempotency } from '@/lib/idempotency/with-idempotency';
 import { normalizeMessage } from '@/lib/messages/normalize-message';
 import { toMessageView } from '@/lib/messages/message-view';
+import { assignQueuedChat } from '@/lib/routing/auto-assign';
 import { chooseTeam } from '@/lib/routing/choose-team';
 import { newChatId, newTraceId } from '@/lib/util/ids';
 import { type Assignee, requireSkill, resolveAssignee, teamForAssignee } from './assignment';
@@ -100,6 +101,11 @@ export async function createChat(db: Db, { accountId, actorLoginId, body, idempo
             .returning()
         : [];
 
+      if (!assignee) {
+        // Queued in a team with auto-assign on: hand it to a ready member now, if one has a seat.
+        const auto = await assignQueuedChat(tx, { accountId, chatId, teamId, skill });
+        if (auto) eventIds.push(...auto.eventIds);
+      }
       if (assignee?.kind === 'virtual_agent') {
         const last = inserted.at(-1);
         const id = await enqueueEvent(tx, {

@@ -2,16 +2,29 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
+import { signalOutbox } from '@/lib/events/signal';
+import { assignQueuedChat, fillFreeSeats } from '@/lib/routing/auto-assign';
 import { requireSkill } from './assignment';
+import { notifyLostControl } from './notify-lost-control';
 import { lockChat, requireTeam } from './lock-chat';
 
-export type TransferInput = { accountId: number; chatId: string; teamId: number; skillName?: string };
+export type TransferInput = {
+  accountId: number;
+  chatId: string;
+  teamId: number;
+  skillName?: string;
+  /** The user making the transfer (a VA through the bot API), or null for an administrator. */
+  actorUserId: number | null;
+};
 
 /**
  * Hands a chat over to a team's queue, or to a skill of that team: the chat leaves its assignee
- * and waits, `queued`, in the target team. Chats `onhold` or `closed` are refused (2041).
+ * and waits, `queued`, in the target team, where auto-assign (if on) picks a member at once.
+ * Chats `onhold` or `closed` are refused (2041). A VA that loses the chat to someone else's
+ * transfer receives `chat.unassigned`; the seat it frees is offered to the queue.
  */
-export async function transferChat(db: Db, { accountId, chatId, teamId, skillName }: TransferInput): Promise<void> {
+export async function transferChat(db: Db, { accountId, chatId, teamId, skillName, actorUserId }: TransferInput): Promise<void> {
+  const eventIds: number[] = [];
   await db.transaction(async (tx) => {
     const chat = await lockChat(tx, { accountId, chatId });
     if (chat.status === 'onhold' || chat.status === 'closed') {
@@ -19,9 +32,27 @@ export async function transferChat(db: Db, { accountId, chatId, teamId, skillNam
     }
     await requireTeam(tx, { accountId, teamId });
     if (skillName) await requireSkill(tx, { teamId, name: skillName, field: 'transfer.skill_name' });
+    const now = new Date();
     await tx
       .update(chats)
-      .set({ teamId, skill: skillName ?? null, assigneeId: null, status: 'queued', updatedAt: new Date() })
+      .set({ teamId, skill: skillName ?? null, assigneeId: null, status: 'queued', updatedAt: now })
       .where(eq(chats.id, chat.id));
+    const auto = await assignQueuedChat(tx, { accountId, chatId, teamId, skill: skillName ?? null });
+    if (auto) eventIds.push(...auto.eventIds);
+    if (chat.assigneeId !== null) {
+      eventIds.push(
+        ...(await notifyLostControl(tx, {
+          accountId,
+          chat: { ...chat, teamId, skill: skillName ?? null },
+          previousAssigneeId: chat.assigneeId,
+          actorUserId,
+          reason: 'transferred',
+          newAssignee: auto?.assignee.loginId ?? null,
+          at: now,
+        })),
+      );
+      eventIds.push(...(await fillFreeSeats(tx, { accountId, userId: chat.assigneeId })));
+    }
   });
+  signalOutbox(eventIds);
 }

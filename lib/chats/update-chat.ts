@@ -5,12 +5,21 @@ import type { Chat, UpdateChatBody } from '@/contracts/schemas/chat';
 import { ApiError } from '@/lib/errors';
 import { type EventCause, enqueueEvent } from '@/lib/events/enqueue-event';
 import { signalOutbox } from '@/lib/events/signal';
+import { assignQueuedChat, fillFreeSeats } from '@/lib/routing/auto-assign';
 import { type Assignee, lastMessageOf, resolveAssignee, teamForAssignee } from './assignment';
 import { loadChatOrFail } from './chat-view';
 import { dropNulls } from './create-chat';
 import { eventChatOf, lockChat, requireTeam } from './lock-chat';
+import { notifyLostControl } from './notify-lost-control';
 
-export type UpdateChatInput = { accountId: number; chatId: string; teamId: number; patch: UpdateChatBody };
+export type UpdateChatInput = {
+  accountId: number;
+  chatId: string;
+  teamId: number;
+  patch: UpdateChatBody;
+  /** The user making the change (the VA, through the bot API), or null for an administrator. */
+  actorUserId: number | null;
+};
 
 const UPDATABLE = ['alias_id', 'tags', 'status', 'assignee', 'outcome', 'other_details'] as const;
 
@@ -22,8 +31,10 @@ const UPDATABLE = ['alias_id', 'tags', 'status', 'assignee', 'outcome', 'other_d
  * - `assignee: null` or `status: queued` puts the chat back in its team's queue, unassigned;
  * - `status: closed` closes it (with `outcome`); an assigned VA receives `chat.closed`;
  * - leaving `closed` reopens it and clears the outcome.
+ * A chat back in the queue is offered to auto-assign; a seat freed by the change is offered to
+ * the queue; a VA that loses the chat through someone else's change receives `chat.unassigned`.
  */
-export async function updateChat(db: Db, { accountId, chatId, teamId, patch }: UpdateChatInput): Promise<Chat> {
+export async function updateChat(db: Db, { accountId, chatId, teamId, patch, actorUserId }: UpdateChatInput): Promise<Chat> {
   if (!UPDATABLE.some((k) => patch[k] !== undefined)) {
     throw new ApiError(2000, { detail: `send at least one of ${UPDATABLE.join(', ')}`, errors: [{ field: '(body)', message: 'no updatable field' }] });
   }
@@ -95,6 +106,32 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch }: U
     }
     if (set.closedAt && assigneeId !== null) {
       await emit(assigneeId, { type: 'chat.closed', outcome: set.outcome ?? null, at: now });
+    }
+
+    let autoAssignee: string | null = null;
+    if (status === 'queued' && assigneeId === null) {
+      const auto = await assignQueuedChat(tx, { accountId, chatId: chat.id, teamId: set.teamId ?? chat.teamId, skill: chat.skill });
+      if (auto) {
+        eventIds.push(...auto.eventIds);
+        autoAssignee = auto.assignee.loginId;
+      }
+    }
+    const previous = chat.assigneeId;
+    const released = previous !== null && chat.status !== 'closed' && (assigneeId !== previous || status === 'closed');
+    if (released) {
+      const reason = status === 'closed' ? 'closed' : assigneeId !== null ? 'reassigned' : 'requeued';
+      eventIds.push(
+        ...(await notifyLostControl(tx, {
+          accountId,
+          chat: { ...chat, teamId: set.teamId ?? chat.teamId },
+          previousAssigneeId: previous,
+          actorUserId,
+          reason,
+          newAssignee: newlyAssigned?.loginId ?? autoAssignee,
+          at: now,
+        })),
+      );
+      eventIds.push(...(await fillFreeSeats(tx, { accountId, userId: previous })));
     }
   });
   signalOutbox(eventIds);

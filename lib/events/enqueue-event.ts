@@ -2,14 +2,18 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, events, users, virtualAgents } from '@/db/schema';
 import type { EventType } from '@/contracts/enums';
+import type { UNASSIGN_REASONS } from '@/contracts/schemas/events';
 import type { Message } from '@/contracts/schemas/message';
+
+export type UnassignReason = (typeof UNASSIGN_REASONS)[number];
 import { newTraceId } from '@/lib/util/ids';
 import { buildEventBody, type EventChat, toEventEntry } from './event-body';
 
 export type EventCause =
   | { type: 'chat.assigned'; lastMessage: Message | null }
   | { type: 'message.received'; message: Message }
-  | { type: 'chat.closed'; outcome: string | null; at: Date };
+  | { type: 'chat.closed'; outcome: string | null; at: Date }
+  | { type: 'chat.unassigned'; reason: UnassignReason; at: Date; teamId: number; assignee: string | null };
 
 /**
  * Writes an event for the VA `vaUserId` into the outbox, inside the caller's transaction, if that
@@ -50,5 +54,7 @@ function payloadOf(cause: EventCause, chat: EventChat): Record<string, unknown> 
       return { messages: [toEventEntry(cause.message)] };
     case 'chat.closed':
       return { timestamp: cause.at.toISOString(), chat_outcome: cause.outcome ?? '' };
+    case 'chat.unassigned':
+      return { timestamp: cause.at.toISOString(), reason: cause.reason, team_id: cause.teamId, assignee: cause.assignee };
   }
 }

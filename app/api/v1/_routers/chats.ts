@@ -39,14 +39,15 @@ export const chatsRouter = tsr.router(botContract.chats, {
   },
   getChat: async ({ params }) =>
     ok(4304, await loadChatOrFail(await getDb(), { accountId: botAuth().accountId, chatId: params.chat_id })),
-  updateChat: async ({ params, headers, body }) =>
-    ok(
-      4304,
-      await updateChat(await getDb(), { accountId: botAuth().accountId, chatId: params.chat_id, teamId: headers.team_id, patch: body }),
-    ),
+  updateChat: async ({ params, headers, body }) => {
+    const { accountId, userId } = botAuth();
+    return ok(4304, await updateChat(await getDb(), { accountId, chatId: params.chat_id, teamId: headers.team_id, patch: body, actorUserId: userId }));
+  },
   transferChat: async ({ params, body }) => {
+    const { accountId, userId } = botAuth();
     await transferChat(await getDb(), {
-      accountId: botAuth().accountId,
+      accountId,
+      actorUserId: userId,
       chatId: params.chat_id,
       teamId: Number(body.transfer.teamid),
       skillName: body.transfer.skill_name,

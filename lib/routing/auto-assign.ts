@@ -1,0 +1,127 @@
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { chats, customers, skills, teamMemberships, teams, userSkills, users } from '@/db/schema';
+import { lastMessageOf } from '@/lib/chats/assignment';
+import { enqueueEvent } from '@/lib/events/enqueue-event';
+
+type Candidate = { id: number; loginId: string; kind: 'agent' | 'manager' | 'virtual_agent'; capacity: number };
+
+/** Chats a user holds: assigned and not closed (closing releases the seat). */
+const loadOf = (userId: number | typeof users.id) =>
+  sql<number>`(select count(*)::int from ${chats} where ${chats.assigneeId} = ${userId} and ${chats.status} <> 'closed')`;
+
+/** Members who can take work: enabled, and available (a VA is available while enabled). */
+const isReady = and(eq(users.enabled, true), or(eq(users.kind, 'virtual_agent'), eq(users.availability, 'available')));
+
+/**
+ * Auto-assign for one queued, unassigned chat of a team whose toggle is on: the ready member who
+ * has the chat's skill (if any) and the fewest open chats below their capacity; ties go to the
+ * lowest user id, so the outcome is deterministic. Each candidate's row is locked before its load
+ * is counted, so concurrent assignments cannot both take a user's last free seat. Returns the
+ * new assignee, or null when nobody can take the chat (it stays queued).
+ */
+export async function assignQueuedChat(
+  tx: Db,
+  { accountId, chatId, teamId, skill }: { accountId: number; chatId: string; teamId: number; skill: string | null },
+): Promise<{ assignee: Candidate; eventIds: number[] } | null> {
+  const [team] = await tx.select({ autoAssign: teams.autoAssign }).from(teams).where(and(eq(teams.id, teamId), eq(teams.accountId, accountId)));
+  if (!team?.autoAssign) return null;
+  const withSkill = skill
+    ? inArray(
+        users.id,
+        tx
+          .select({ id: userSkills.userId })
+          .from(userSkills)
+          .innerJoin(skills, eq(skills.id, userSkills.skillId))
+          .where(and(eq(skills.teamId, teamId), eq(skills.name, skill))),
+      )
+    : undefined;
+  const candidates = await tx
+    .select({ id: users.id, loginId: users.loginId, kind: users.kind, capacity: users.capacity, load: loadOf(users.id) })
+    .from(teamMemberships)
+    .innerJoin(users, eq(users.id, teamMemberships.userId))
+    .where(and(eq(teamMemberships.teamId, teamId), isReady, withSkill))
+    .orderBy(asc(loadOf(users.id)), asc(users.id));
+  for (const c of candidates) {
+    if (c.load >= c.capacity) continue;
+    if (!(await claimSeat(tx, c))) continue;
+    const eventIds = await assignChat(tx, { accountId, chatId, user: c });
+    return { assignee: c, eventIds };
+  }
+  return null;
+}
+
+/**
+ * Gives a user who has free seats the oldest queued chats they can take, in the auto-assign
+ * teams they belong to (after they become available, or a chat of theirs is released/closed).
+ * Queued chats another transaction is assigning are skipped, not waited for.
+ */
+export async function fillFreeSeats(tx: Db, { accountId, userId }: { accountId: number; userId: number }): Promise<number[]> {
+  const [user] = await tx
+    .select({ id: users.id, loginId: users.loginId, kind: users.kind, capacity: users.capacity })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.accountId, accountId), isReady))
+    .for('update');
+  if (!user) return [];
+  const [{ load }] = await tx.select({ load: loadOf(user.id) }).from(users).where(eq(users.id, user.id));
+  const free = user.capacity - load;
+  if (free <= 0) return [];
+  const myTeams = tx.select({ id: teamMemberships.teamId }).from(teamMemberships).where(eq(teamMemberships.userId, user.id));
+  const mySkills = tx
+    .select({ name: skills.name })
+    .from(userSkills)
+    .innerJoin(skills, eq(skills.id, userSkills.skillId))
+    .where(and(eq(userSkills.userId, user.id), eq(skills.teamId, chats.teamId)));
+  const queued = await tx
+    .select({ id: chats.id })
+    .from(chats)
+    .innerJoin(teams, eq(teams.id, chats.teamId))
+    .where(
+      and(
+        eq(chats.accountId, accountId),
+        eq(chats.status, 'queued'),
+        isNull(chats.assigneeId),
+        eq(teams.autoAssign, true),
+        inArray(chats.teamId, myTeams),
+        or(isNull(chats.skill), inArray(chats.skill, mySkills)),
+      ),
+    )
+    .orderBy(asc(chats.createdAt), asc(chats.id))
+    .limit(Math.min(free, 1000))
+    .for('update', { of: chats, skipLocked: true });
+  const eventIds: number[] = [];
+  for (const chat of queued) eventIds.push(...(await assignChat(tx, { accountId, chatId: chat.id, user })));
+  return eventIds;
+}
+
+async function claimSeat(tx: Db, c: Candidate): Promise<boolean> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, c.id)).for('update');
+  const [{ load }] = await tx.select({ load: loadOf(c.id) }).from(users).where(eq(users.id, c.id));
+  return load < c.capacity;
+}
+
+async function assignChat(tx: Db, { accountId, chatId, user }: { accountId: number; chatId: string; user: Candidate }): Promise<number[]> {
+  const [chat] = await tx
+    .update(chats)
+    .set({ assigneeId: user.id, status: 'picked', updatedAt: new Date() })
+    .where(eq(chats.id, chatId))
+    .returning();
+  if (user.kind !== 'virtual_agent') return [];
+  const [customer] = await tx.select({ destinationId: customers.destinationId }).from(customers).where(eq(customers.id, chat.customerId));
+  const id = await enqueueEvent(tx, {
+    accountId,
+    chat: {
+      id: chat.id,
+      channel: chat.channel,
+      assetId: chat.assetId,
+      destinationId: customer.destinationId,
+      threadId: chat.threadId,
+      browserFingerprint: chat.browserFingerprint,
+      subject: chat.subject,
+      skill: chat.skill,
+    },
+    vaUserId: user.id,
+    cause: { type: 'chat.assigned', lastMessage: await lastMessageOf(tx, chat.id) },
+  });
+  return id ? [id] : [];
+}
