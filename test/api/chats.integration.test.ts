@@ -230,3 +230,29 @@ describe('chats', () => {
     assert.deepEqual(after.body.response.tag, ['keep']);
   });
 });
+
+describe('request bodies without Content-Length', () => {
+  const ctx = setupTestDatabase();
+  it('refuses a chunked body past the size limit with 2008 before parsing it', async () => {
+    const t = await createTenant(ctx.db);
+    const { NextRequest } = await import('next/server');
+    const { botApiHandler } = await import('@/app/api/v1/_routers');
+    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 8) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const req = new NextRequest('http://localhost/api/v1/chats', {
+      method: 'POST',
+      headers: { access_token: t.token, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit & { duplex: 'half' });
+    const res = await botApiHandler(req);
+    assert.equal(res.status, 413);
+    assert.equal((await res.json()).status_code, 2008);
+  });
+});
