@@ -250,7 +250,7 @@ describe('request bodies without Content-Length', () => {
       headers: { access_token: t.token, 'content-type': 'application/json' },
       body,
       duplex: 'half',
-    } as RequestInit & { duplex: 'half' });
+    } as never);
     const res = await botApiHandler(req);
     assert.equal(res.status, 413);
     assert.equal((await res.json()).status_code, 2008);
