@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
 import type { Chat } from '@/contracts/schemas/chat';
@@ -54,6 +54,22 @@ export async function loadChatOrFail(db: Db, where: { accountId: number; chatId:
 }
 
 export const chatListWith = chatWith(1);
+
+/**
+ * The latest messages of a chat as one JSON value, newest first, shaped as `ChatRow['messages']`
+ * (what the relational read above returns), for statements that answer the chat view themselves.
+ */
+export function latestMessagesJson(chatId: SQLWrapper) {
+  return sql<ChatRow['messages']>`(
+    select coalesce(json_agg(json_build_object(
+      'transid', m.transid, 'type', m.type, 'body', m.body, 'authorLoginId', m.author_login_id, 'sentAt', m.sent_at
+    ) order by m.id desc), '[]'::json)
+    from (
+      select ${messages.id} as id, ${messages.transid} as transid, ${messages.type} as type, ${messages.body} as body,
+        ${messages.authorLoginId} as author_login_id, ${messages.sentAt} as sent_at
+      from ${messages} where ${messages.chatId} = ${chatId} order by ${messages.id} desc limit ${sql.raw(String(CHAT_READ_MESSAGES))}
+    ) m)`;
+}
 
 export function toChatView(row: Omit<ChatRow, 'messages'> & { messages: ChatRow['messages'] }): Chat {
   return {

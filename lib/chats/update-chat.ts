@@ -1,13 +1,14 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { chats } from '@/db/schema';
+import { assets, chats, customers, teams, users } from '@/db/schema';
 import type { Chat, UpdateChatBody } from '@/contracts/schemas/chat';
 import { ApiError } from '@/lib/errors';
 import { type EventCause, enqueueEvent } from '@/lib/events/enqueue-event';
 import { signalOutbox } from '@/lib/events/signal';
 import { assignQueuedChat, fillFreeSeats } from '@/lib/routing/auto-assign';
+import { prepared } from '@/lib/util/prepared';
 import { type Assignee, lastMessageOf, resolveAssignee, teamForAssignee } from './assignment';
-import { loadChatOrFail } from './chat-view';
+import { latestMessagesJson, loadChatOrFail, toChatView } from './chat-view';
 import { dropNulls } from './create-chat';
 import { eventChatOf, lockChat, requireTeam } from './lock-chat';
 import { notifyLostControl } from './notify-lost-control';
@@ -40,6 +41,10 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
   }
   if (patch.outcome !== undefined && patch.status !== 'closed') {
     throw new ApiError(2000, { detail: 'outcome is only accepted with status closed', errors: [{ field: 'outcome', message: 'requires status: closed' }] });
+  }
+  if (isTagsOnly(patch)) {
+    const chat = await setTagsOnly(db, { accountId, chatId, teamId, tags: patch.tags });
+    if (chat) return chat;
   }
   const eventIds: number[] = [];
   await db.transaction(async (tx) => {
@@ -136,4 +141,76 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
   });
   signalOutbox(eventIds);
   return loadChatOrFail(db, { accountId, chatId });
+}
+
+/**
+ * The common bot call, a tags-only change, as one prepared statement that also answers the chat:
+ * no transaction (the row lock is the UPDATE's own), no lock query, no second read. The path above
+ * would lock the row, rewrite the same status and assignee, emit nothing, then read the chat.
+ * The WHERE clause holds that path's precondition (the chat is in the header's team) and leaves to
+ * it every case where a tag change does more than write tags: a queued, unassigned chat is offered
+ * to auto-assign. Keep the two in step when a tag change gains a side effect.
+ * Null (no row, or the statement failed) sends the caller down the full path, which answers
+ * precisely: 2010/2031, or, when only the read part is broken, the update committed and 4108.
+ */
+async function setTagsOnly(db: Db, input: { accountId: number; chatId: string; teamId: number; tags: string[] }): Promise<Chat | null> {
+  let row: Awaited<ReturnType<ReturnType<typeof setTagsStatement>['execute']>>[number] | undefined;
+  try {
+    [row] = await setTagsStatement(db).execute({ ...input, tags: [...new Set(input.tags)], now: new Date() });
+  } catch {
+    return null;
+  }
+  return row ? toChatView(row) : null;
+}
+
+const setTagsStatement = prepared('chat_set_tags', (db: Db) => {
+  const updated = db.$with('updated').as(
+    db
+      .update(chats)
+      // Placeholders in `set` go through the column's encoder (text[] literal, ISO timestamp).
+      .set({ tags: sql.placeholder('tags') as unknown as string[], updatedAt: sql.placeholder('now') as unknown as Date })
+      .where(
+        and(
+          eq(chats.id, sql.placeholder('chatId')),
+          eq(chats.accountId, sql.placeholder('accountId')),
+          eq(chats.teamId, sql.placeholder('teamId')),
+          or(ne(chats.status, 'queued'), isNotNull(chats.assigneeId)),
+        ),
+      )
+      .returning(),
+  );
+  // The columns of chat-view.ts's relational read, from the updated row (toChatView maps both).
+  return db
+    .with(updated)
+    .select({
+      id: updated.id,
+      aliasId: updated.aliasId,
+      teamId: updated.teamId,
+      skill: updated.skill,
+      createdAt: updated.createdAt,
+      updatedAt: updated.updatedAt,
+      status: updated.status,
+      channel: updated.channel,
+      subject: updated.subject,
+      threadId: updated.threadId,
+      browserFingerprint: updated.browserFingerprint,
+      flag: updated.flag,
+      tags: updated.tags,
+      otherDetails: updated.otherDetails,
+      outcome: updated.outcome,
+      team: { name: teams.name },
+      asset: { id: assets.id, name: assets.name },
+      customer: { id: customers.id, destinationId: customers.destinationId, name: customers.name },
+      assignee: { loginId: users.loginId },
+      messages: latestMessagesJson(updated.id),
+    })
+    .from(updated)
+    .innerJoin(teams, eq(teams.id, updated.teamId))
+    .innerJoin(assets, eq(assets.id, updated.assetId))
+    .innerJoin(customers, eq(customers.id, updated.customerId))
+    .leftJoin(users, eq(users.id, updated.assigneeId));
+});
+
+function isTagsOnly(patch: UpdateChatBody): patch is UpdateChatBody & { tags: string[] } {
+  return patch.tags !== undefined && UPDATABLE.every((k) => k === 'tags' || patch[k] === undefined);
 }

@@ -1,10 +1,18 @@
-import type { AppRouter } from '@ts-rest/core';
-import { createNextHandler } from '@ts-rest/serverless/next';
+import {
+  type AppRoute,
+  type AppRouter,
+  checkZodSchema,
+  isAppRoute,
+  isAppRouteNoBody,
+  isAppRouteOtherResponse,
+  TsRestResponseError,
+} from '@ts-rest/core';
+import { createNextHandler, RequestValidationError, TsRestResponse } from '@ts-rest/serverless/next';
 import { NextRequest } from 'next/server';
 import { env } from '@/lib/env';
 import { ApiError } from '@/lib/errors';
 import { newTraceId } from '@/lib/util/ids';
-import { rateLimitHeaders } from './rate-limit';
+import type { RateLimitState } from './rate-limit';
 import { type RequestContext, runWithContext } from './request-context';
 import { errorResponse, toApiError } from './respond';
 import { matchRoute, type RouteEntry, routeTable } from './route-table';
@@ -32,6 +40,7 @@ export function createApiHandler<T extends AppRouter>(opts: ApiHandlerOptions<T>
     responseValidation: false,
     errorHandler: (err) => errorResponse(toApiError(err)),
   });
+  const direct = directHandlers(opts.contract, opts.router);
 
   return function handle(incoming: NextRequest): Promise<Response> {
     const ctx: RequestContext = { trxid: newTraceId() };
@@ -51,19 +60,115 @@ export function createApiHandler<T extends AppRouter>(opts: ApiHandlerOptions<T>
         });
       }
       await opts.guard(req, match.entry, ctx);
-      response = await tsRest(req);
+      const handler = direct.get(match.entry.route);
+      response = handler ? await dispatch(req, match.entry, handler) : await tsRest(req);
     } catch (err) {
       response = errorResponse(toApiError(err));
     }
-    response.headers.set('trxid', ctx.trxid);
-    if (ctx.rateLimit) {
-      for (const [k, v] of Object.entries(rateLimitHeaders(ctx.rateLimit))) {
-        if (!response.headers.has(k)) response.headers.set(k, v);
-      }
-    }
-    for (const cookie of ctx.setCookies ?? []) response.headers.append('set-cookie', cookie);
+    const headers = response.headers;
+    headers.set('trxid', ctx.trxid);
+    if (ctx.rateLimit) setRateLimitHeaders(headers, ctx.rateLimit);
+    if (ctx.setCookies) for (const cookie of ctx.setCookies) headers.append('set-cookie', cookie);
     return response;
   }
+}
+
+function setRateLimitHeaders(headers: Headers, state: RateLimitState) {
+  if (!headers.has('Rate-Limit-Limit')) headers.set('Rate-Limit-Limit', String(state.limit));
+  if (!headers.has('Rate-Limit-Remaining')) headers.set('Rate-Limit-Remaining', String(state.remaining));
+  if (!headers.has('Rate-Limit-Reset')) headers.set('Rate-Limit-Reset', String(state.resetSeconds));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dispatch without ts-rest's serverless router. Its fetch handler costs a second Request per call
+// (`new TsRestRequest(url, nextRequest)`: URL parse, header copy, AbortSignal, body stream
+// re-wrapped), a Proxy per request and a regex walk over every route, all after we have matched the
+// route ourselves. This does what its route handler does (same validation through @ts-rest/core's
+// checkZodSchema, same RequestValidationError, same response building, response validation off)
+// for the plain handler functions of our routers; anything else still goes through ts-rest.
+
+type RouteArgs = { params: unknown; body: unknown; query: unknown; headers: unknown };
+type RouteResult = { status: number; body: unknown };
+type PlainHandler = (args: RouteArgs, extra: Record<string, unknown>) => Promise<RouteResult>;
+type DirectHandler = { run: PlainHandler; params: RegExp };
+
+function directHandlers(contract: AppRouter, router: unknown): Map<AppRoute, DirectHandler> {
+  const out = new Map<AppRoute, DirectHandler>();
+  const walk = (schema: AppRouter | AppRoute, impl: unknown) => {
+    if (isAppRoute(schema)) {
+      const run = typeof impl === 'function' ? impl : null;
+      // `{handler, middleware}` implementations and RouterBuilders keep ts-rest's own path.
+      if (run) out.set(schema, { run: run as PlainHandler, params: paramPattern(schema.path) });
+      return;
+    }
+    if (!impl || typeof impl !== 'object') return;
+    for (const key of Object.keys(schema)) walk(schema[key] as AppRouter | AppRoute, (impl as Record<string, unknown>)[key]);
+  };
+  walk(contract, router);
+  return out;
+}
+
+/** itty-router's pattern for a path: named groups, values left percent-encoded as it leaves them. */
+function paramPattern(path: string): RegExp {
+  return new RegExp(`^${path.replace(/(\/?\.?):(\w+)/g, '($1(?<$2>[^$1/]+?))').replace(/\./g, '\\.')}/*$`);
+}
+
+async function dispatch(req: NextRequest, entry: RouteEntry, handler: DirectHandler): Promise<Response> {
+  const route = entry.route;
+  const url = req.nextUrl;
+  const params = url.pathname.match(handler.params)?.groups ?? {};
+  const query: Record<string, string | string[]> = Object.create(null);
+  for (const [k, v] of url.searchParams) query[k] = query[k] ? ([] as string[]).concat(query[k], v) : v;
+  let content: unknown;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    const type = req.headers.get('content-type');
+    if (type?.includes('json')) content = await req.json();
+    else if (type?.startsWith('text/')) content = await req.text();
+  }
+  const headers: Record<string, string> = {};
+  req.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+
+  const p = checkZodSchema(params, route.pathParams, { passThroughExtraKeys: true });
+  const h = checkZodSchema(headers, route.headers, { passThroughExtraKeys: true });
+  const q = checkZodSchema(query, route.query);
+  const b = checkZodSchema(content, 'body' in route ? route.body : null);
+  if (!p.success || !h.success || !q.success || !b.success) {
+    throw new RequestValidationError(
+      p.success ? null : p.error,
+      h.success ? null : h.error,
+      q.success ? null : q.error,
+      b.success ? null : b.error,
+    );
+  }
+
+  const responseHeaders = new Headers();
+  let result: RouteResult;
+  try {
+    result = await handler.run(
+      { params: p.data, body: b.data, query: q.data, headers: h.data },
+      { appRoute: route, request: req, responseHeaders, nextRequest: req },
+    );
+  } catch (err) {
+    if (!(err instanceof TsRestResponseError)) throw err;
+    result = { status: err.statusCode, body: err.body };
+  }
+
+  const status = Number(result.status);
+  const responseType = route.responses[status];
+  if (isAppRouteNoBody(responseType)) return new TsRestResponse(null, { status, headers: responseHeaders });
+  if (isAppRouteOtherResponse(responseType)) {
+    let body = result.body as BodyInit;
+    if (body instanceof Blob) {
+      responseHeaders.set('content-type', body.type || responseType.contentType);
+      body = await body.arrayBuffer();
+    } else {
+      responseHeaders.set('content-type', responseType.contentType);
+    }
+    return new TsRestResponse(body as never, { status, headers: responseHeaders });
+  }
+  return TsRestResponse.fromJson(result.body, { status, headers: responseHeaders });
 }
 
 /** Size and content-type checks before anything parses the body. */

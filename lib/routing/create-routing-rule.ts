@@ -1,8 +1,8 @@
 import { eq, max } from 'drizzle-orm';
+import type { AdminRoutingRule, CreateRoutingRuleBody, RoutingConditionInput } from '@/contracts/schemas/admin-routing';
 import type { Db } from '@/db/client';
 import { routingRules } from '@/db/schema';
 import type { RoutingCondition } from '@/db/schema/routing';
-import type { AdminRoutingRule, CreateRoutingRuleBody, RoutingConditionInput } from '@/contracts/schemas/admin-routing';
 import { requireSkill } from '@/lib/chats/assignment';
 import { requireAccountTeam } from '@/lib/teams/check-references';
 import { loadRoutingRuleOrFail } from './list-routing-rules';
@@ -11,7 +11,10 @@ import { loadRoutingRuleOrFail } from './list-routing-rules';
 export const toConditions = (c: RoutingConditionInput[]): RoutingCondition[] => c satisfies RoutingCondition[];
 
 /** Appends a rule after the last one unless a `position` is given. */
-export async function createRoutingRule(db: Db, { accountId, body }: { accountId: number; body: CreateRoutingRuleBody }): Promise<AdminRoutingRule> {
+export async function createRoutingRule(
+  db: Db,
+  { accountId, body }: { accountId: number; body: CreateRoutingRuleBody },
+): Promise<AdminRoutingRule> {
   const id = await db.transaction(async (tx) => {
     await requireAccountTeam(tx, { accountId, teamId: body.team_id, field: 'team_id' });
     if (body.skill) await requireSkill(tx, { teamId: body.team_id, name: body.skill, field: 'skill' });
@@ -33,6 +36,9 @@ export async function createRoutingRule(db: Db, { accountId, body }: { accountId
 }
 
 async function nextPosition(tx: Db, accountId: number): Promise<number> {
-  const [row] = await tx.select({ last: max(routingRules.position) }).from(routingRules).where(eq(routingRules.accountId, accountId));
+  const [row] = await tx
+    .select({ last: max(routingRules.position) })
+    .from(routingRules)
+    .where(eq(routingRules.accountId, accountId));
   return row.last === null ? 0 : row.last + 1;
 }

@@ -1,11 +1,14 @@
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { AdminRoutingRule } from '@/contracts/schemas/admin-routing';
 import type { Db } from '@/db/client';
 import { routingRules, teams } from '@/db/schema';
-import type { AdminRoutingRule } from '@/contracts/schemas/admin-routing';
 import { ApiError } from '@/lib/errors';
 
 /** The account's rules in the order `chooseTeam` tries them. */
-export async function listRoutingRules(db: Db, { accountId, ruleIds }: { accountId: number; ruleIds?: number[] }): Promise<AdminRoutingRule[]> {
+export async function listRoutingRules(
+  db: Db,
+  { accountId, ruleIds }: { accountId: number; ruleIds?: number[] },
+): Promise<AdminRoutingRule[]> {
   const where: SQL[] = [eq(routingRules.accountId, accountId)];
   if (ruleIds) where.push(inArray(routingRules.id, ruleIds));
   const rows = await db
@@ -28,7 +31,10 @@ export async function listRoutingRules(db: Db, { accountId, ruleIds }: { account
   }));
 }
 
-export async function loadRoutingRuleOrFail(db: Db, { accountId, ruleId }: { accountId: number; ruleId: number }): Promise<AdminRoutingRule> {
+export async function loadRoutingRuleOrFail(
+  db: Db,
+  { accountId, ruleId }: { accountId: number; ruleId: number },
+): Promise<AdminRoutingRule> {
   const [rule] = await listRoutingRules(db, { accountId, ruleIds: [ruleId] });
   if (!rule) throw new ApiError(3006, { detail: `no routing rule ${ruleId}` });
   return rule;

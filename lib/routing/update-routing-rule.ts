@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
+import type { AdminRoutingRule, UpdateRoutingRuleBody } from '@/contracts/schemas/admin-routing';
 import type { Db } from '@/db/client';
 import { routingRules } from '@/db/schema';
-import type { AdminRoutingRule, UpdateRoutingRuleBody } from '@/contracts/schemas/admin-routing';
 import { requireSkill } from '@/lib/chats/assignment';
 import { ApiError } from '@/lib/errors';
 import { requireAccountTeam } from '@/lib/teams/check-references';
@@ -23,7 +23,8 @@ export async function updateRoutingRule(
     const teamId = patch.team_id ?? current.teamId;
     const skill = patch.skill === undefined ? current.skill : patch.skill;
     if (patch.team_id !== undefined) await requireAccountTeam(tx, { accountId, teamId, field: 'team_id' });
-    if (skill && (patch.team_id !== undefined || patch.skill !== undefined)) await requireSkill(tx, { teamId, name: skill, field: 'skill' });
+    const skillChecked = patch.team_id !== undefined || patch.skill !== undefined;
+    if (skill && skillChecked) await requireSkill(tx, { teamId, name: skill, field: 'skill' });
     const set: Partial<typeof routingRules.$inferInsert> = { teamId, skill, updatedAt: new Date() };
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.conditions !== undefined) set.conditions = toConditions(patch.conditions);

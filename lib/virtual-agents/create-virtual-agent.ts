@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Db } from '@/db/client';
 import { teamMemberships, users, virtualAgents } from '@/db/schema';
 import type { EventType } from '@/contracts/enums';
@@ -32,8 +33,9 @@ export function newApiKey(): string {
   return `vak_${randomToken(32)}`;
 }
 
+/** Standard Webhooks secrets are standard base64 after `whsec_`; its libraries reject base64url. */
 export function newSigningSecret(): string {
-  return `whsec_${randomToken(32)}`;
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
 /**

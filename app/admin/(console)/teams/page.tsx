@@ -1,0 +1,8 @@
+import type { Metadata } from 'next';
+import { TeamsView } from '@/components/admin/teams/teams-view';
+
+export const metadata: Metadata = { title: 'Teams & skills' };
+
+export default function TeamsPage() {
+  return <TeamsView />;
+}

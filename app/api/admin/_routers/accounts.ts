@@ -1,0 +1,22 @@
+import { tsr } from '@ts-rest/serverless/next';
+import { adminContract } from '@/contracts/admin';
+import { getDb } from '@/db/client';
+import { createAccount } from '@/lib/accounts/create-account';
+import { listAccounts } from '@/lib/accounts/list-accounts';
+import { requirePlatformAdmin } from '@/lib/admin-auth/require-platform-admin';
+import { adminAuth } from '@/lib/http/request-context';
+import { ok } from '@/lib/http/respond';
+
+export const accountsRouter = tsr.router(adminContract.accounts, {
+  listAccounts: async () => {
+    const admin = adminAuth();
+    return ok(4400, await listAccounts(await getDb(), { accountId: admin.isPlatformAdmin ? undefined : admin.accountId }));
+  },
+  createAccount: async ({ body }) => {
+    requirePlatformAdmin(adminAuth());
+    const db = await getDb();
+    const { account } = await createAccount(db, { name: body.name, adminEmail: body.admin_email, adminPassword: body.admin_password });
+    const [view] = await listAccounts(db, { accountId: account.id });
+    return ok(4401, view);
+  },
+});

@@ -1,0 +1,20 @@
+import { tsr } from '@ts-rest/serverless/next';
+import { adminContract } from '@/contracts/admin';
+import { getDb } from '@/db/client';
+import { createAsset } from '@/lib/assets/create-asset';
+import { listAssets, toAssetView } from '@/lib/assets/list-assets';
+import { adminAuth } from '@/lib/http/request-context';
+import { ok } from '@/lib/http/respond';
+
+export const assetsRouter = tsr.router(adminContract.assets, {
+  listAssets: async () => ok(4400, await listAssets(await getDb(), { accountId: adminAuth().accountId })),
+  createAsset: async ({ body }) => {
+    const asset = await createAsset(await getDb(), {
+      accountId: adminAuth().accountId,
+      channel: body.channel,
+      name: body.name,
+      address: body.address,
+    });
+    return ok(4401, toAssetView(asset));
+  },
+});

@@ -1,0 +1,20 @@
+import { tsr } from '@ts-rest/serverless/next';
+import { adminContract } from '@/contracts/admin';
+import { getDb } from '@/db/client';
+import { inspectChat } from '@/lib/admin-chats/inspect-chat';
+import { postAdminMessage } from '@/lib/admin-chats/post-admin-message';
+import { searchChats } from '@/lib/admin-chats/search-chats';
+import { adminAuth } from '@/lib/http/request-context';
+import { ok } from '@/lib/http/respond';
+
+export const chatsRouter = tsr.router(adminContract.chats, {
+  listChats: async ({ query }) => {
+    const { chats, nextCursor } = await searchChats(await getDb(), { accountId: adminAuth().accountId, query });
+    return ok(4400, { chats, next_cursor: nextCursor });
+  },
+  getChat: async ({ params }) => ok(4400, await inspectChat(await getDb(), { accountId: adminAuth().accountId, chatId: params.chat_id })),
+  postMessage: async ({ params, body }) => {
+    const { accountId, email } = adminAuth();
+    return ok(4401, await postAdminMessage(await getDb(), { accountId, chatId: params.chat_id, adminEmail: email, input: body }));
+  },
+});

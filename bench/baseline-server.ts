@@ -1,0 +1,81 @@
+/**
+ * bench:api case (a), the ceiling: the least a server can do for `PATCH /api/v1/chats/{chat_id}`
+ * with `{"tags": [...]}` on this machine. node:http and postgres.js (which prepares its statements)
+ * do the same token lookup and the same UPDATE as the real route, and answer a small JSON. No
+ * framework, no validation library, no ORM, no transaction, no re-read of the chat.
+ *
+ * Env: PORT, DATABASE_URL, DATABASE_POOL_SIZE (default 10, as the app). Listens on 127.0.0.1 only.
+ */
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import postgres from 'postgres';
+
+const port = Number(process.env.PORT ?? 0);
+const url = process.env.DATABASE_URL;
+if (!url) throw new Error('DATABASE_URL is required');
+const sql = postgres(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
+
+const PATH = /^\/api\/v1\/chats\/([^/]+)\/?$/;
+
+function reply(res: http.ServerResponse, status: number, code: number, response: unknown) {
+  const body = JSON.stringify({ status_code: code, description: status === 200 ? 'Chat details' : 'error', response });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+async function patchChat(req: http.IncomingMessage, res: http.ServerResponse, chatId: string) {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let body: { tags?: unknown };
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return reply(res, 400, 2006, null);
+  }
+  const tags = body.tags;
+  if (!Array.isArray(tags) || !tags.every((t) => typeof t === 'string')) return reply(res, 400, 2000, null);
+
+  const token = req.headers.access_token;
+  const teamId = Number(req.headers.team_id);
+  if (typeof token !== 'string' || !Number.isInteger(teamId)) return reply(res, 400, 2002, null);
+  const hash = createHash('sha256').update(token).digest('hex');
+  const [auth] = await sql`
+    select t.account_id, t.user_id, t.expires_at, u.login_id, u.enabled
+    from access_tokens t join users u on u.id = t.user_id
+    where t.token_hash = ${hash}`;
+  if (!auth?.enabled) return reply(res, 400, 2003, null);
+  if ((auth.expires_at as Date).getTime() <= Date.now()) return reply(res, 401, 2004, null);
+
+  const [chat] = await sql`
+    update chats set tags = ${[...new Set(tags as string[])]}::text[], updated_at = now()
+    where id = ${chatId} and account_id = ${auth.account_id} and team_id = ${teamId}
+    returning id, tags, updated_at`;
+  if (!chat) return reply(res, 404, 2031, null);
+  reply(res, 200, 4304, { chat_id: chat.id, tag: chat.tags, updated_at: (chat.updated_at as Date).toISOString() });
+}
+
+const server = http.createServer((req, res) => {
+  const m = req.method === 'PATCH' ? PATH.exec(req.url ?? '') : null;
+  if (!m) {
+    if (req.url === '/health') return reply(res, 200, 0, 'ok');
+    return reply(res, 404, 2011, null);
+  }
+  patchChat(req, res, decodeURIComponent(m[1])).catch((err) => {
+    console.error(err);
+    if (!res.headersSent) reply(res, 500, 2007, null);
+  });
+});
+server.keepAliveTimeout = 65_000;
+
+server.listen(port, '127.0.0.1', () => {
+  const addr = server.address();
+  // The parent reads the chosen port from this line.
+  console.log(`baseline listening ${typeof addr === 'object' && addr ? addr.port : port}`);
+});
+
+const stop = () => {
+  server.close();
+  sql.end({ timeout: 2 }).finally(() => process.exit(0));
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

@@ -1,0 +1,132 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useToast } from '@/components/admin/toast';
+import type { AdminEvent } from '@/contracts/schemas/admin-chat';
+import { keys, tsr } from '@/lib/admin-ui/client';
+import { failureOf } from '@/lib/admin-ui/errors';
+import { formatDateTime, formatMs } from '@/lib/admin-ui/format';
+import { StatusBadge } from './status-badge';
+
+/** The message trace IDs an event carried, as the bot was told to keep them. */
+function transidsOf(e: AdminEvent): string[] {
+  const messages = (e.body.payload as { messages?: { transid?: string }[] } | undefined)?.messages ?? [];
+  return messages.map((m) => m.transid).filter((t): t is string => typeof t === 'string');
+}
+
+function Redeliver({ event, chatId }: { event: AdminEvent; chatId: string }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const redeliver = tsr.events.redeliverEvent.useMutation({
+    onSuccess: () => {
+      toast.success(`Event ${event.event_type} queued for delivery again.`);
+      qc.invalidateQueries({ queryKey: keys.chat(chatId) });
+    },
+    onError: (err) => toast.error(`Not redelivered: ${failureOf(err)?.description}`),
+  });
+  if (event.status === 'pending') return null;
+  return (
+    <button type="button" className="btn btn-small" disabled={redeliver.isPending} onClick={() => redeliver.mutate({ params: { id: event.id } })}>
+      {redeliver.isPending ? 'Redelivering…' : 'Redeliver'}
+      <span className="sr-only"> event {event.seq}</span>
+    </button>
+  );
+}
+
+/** Every event of the chat, in order, with every delivery attempt. */
+export function EventTimeline({ events, chatId }: { events: AdminEvent[]; chatId: string }) {
+  if (!events.length) return <p className="muted">No events: the chat was never assigned to a Virtual Agent.</p>;
+  return (
+    <ol className="timeline" aria-label="Events">
+      {events.map((e) => {
+        const transids = transidsOf(e);
+        return (
+          <li key={e.id} className={`event event-${e.status}`} data-testid="event" data-status={e.status} data-event-type={e.event_type}>
+            <div className="event-head">
+              <strong>
+                #{e.seq} <code>{e.event_type}</code>
+              </strong>
+              <StatusBadge status={e.status} />
+              <span className="muted small">to {e.virtual_agent_login_id}</span>
+              <span className="event-actions">
+                <Redeliver event={e} chatId={chatId} />
+              </span>
+            </div>
+            <dl className="facts small">
+              <dt>transaction_id</dt>
+              <dd className="mono">{e.transaction_id}</dd>
+              {transids.length > 0 && (
+                <>
+                  <dt>transid</dt>
+                  <dd className="mono">{transids.join(', ')}</dd>
+                </>
+              )}
+              <dt>Created</dt>
+              <dd>{formatDateTime(e.created_at)}</dd>
+              {e.status === 'pending' && e.attempt_count > 0 && (
+                <>
+                  <dt>Next attempt</dt>
+                  <dd>{formatDateTime(e.next_attempt_at)}</dd>
+                </>
+              )}
+              {e.delivered_at && (
+                <>
+                  <dt>Delivered</dt>
+                  <dd>{formatDateTime(e.delivered_at)}</dd>
+                </>
+              )}
+              {e.failed_at && (
+                <>
+                  <dt>Failed for good</dt>
+                  <dd>{formatDateTime(e.failed_at)}</dd>
+                </>
+              )}
+            </dl>
+            {e.attempts.length === 0 ? (
+              <p className="muted small">No attempts yet.</p>
+            ) : (
+              <div className="table-wrap attempts">
+                <table>
+                  <caption className="sr-only">Delivery attempts of event {e.seq}</caption>
+                  <thead>
+                    <tr>
+                      <th className="num">#</th>
+                      <th>Time</th>
+                      <th>Result</th>
+                      <th className="num">Latency</th>
+                      <th>Response</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {e.attempts.map((a) => (
+                      <tr key={a.attempt_number} data-testid="attempt">
+                        <td className="num">{a.attempt_number}</td>
+                        <td className="small">{formatDateTime(a.started_at)}</td>
+                        <td>
+                          {a.http_status === 200 ? (
+                            <span className="badge badge-ok">HTTP 200</span>
+                          ) : a.http_status !== null ? (
+                            <span className="badge badge-bad">HTTP {a.http_status}</span>
+                          ) : (
+                            <span className="badge badge-bad">no answer</span>
+                          )}
+                          {a.error && <div className="small">{a.error}</div>}
+                        </td>
+                        <td className="num small">{formatMs(a.duration_ms)}</td>
+                        <td className="mono small excerpt">{a.response_excerpt || <span className="muted">(empty)</span>}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+            <details className="small">
+              <summary>Event body</summary>
+              <pre className="json">{JSON.stringify(e.body, null, 2)}</pre>
+            </details>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

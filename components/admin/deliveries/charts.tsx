@@ -1,0 +1,83 @@
+'use client';
+
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { DeliveryStats } from '@/contracts/schemas/admin-delivery';
+import { formatMs, formatTime } from '@/lib/admin-ui/format';
+
+const COLORS = { delivered: '#1a7f37', retried: '#d4a72c', failed: '#c4312a', p50: '#7aa7ee', p95: '#1f5fbf', p99: '#0f2a4f' };
+
+/** Attempts per bucket, stacked: delivered, retried and failed. */
+export function DeliveriesChart({ stats }: { stats: DeliveryStats }) {
+  const per = stats.bucket_seconds === 60 ? 'minute' : `${stats.bucket_seconds / 60} minutes`;
+  const data = stats.buckets.map((b) => ({ ...b, label: formatTime(b.minute) }));
+  return (
+    <figure className="chart" aria-label={`Deliveries per ${per}`}>
+      <div
+        role="img"
+        aria-label={`Deliveries per ${per}: ${stats.totals.delivered} delivered, ${stats.totals.retried} retried, ${stats.totals.failed} failed`}
+      >
+        <ResponsiveContainer width="100%" height={260}>
+          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} />
+            <XAxis dataKey="label" tick={{ fontSize: 11 }} minTickGap={24} />
+            <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
+            <Tooltip />
+            <Legend />
+            <Bar dataKey="delivered" name="Delivered" stackId="a" fill={COLORS.delivered} isAnimationActive={false} />
+            <Bar dataKey="retried" name="Retried" stackId="a" fill={COLORS.retried} isAnimationActive={false} />
+            <Bar dataKey="failed" name="Failed" stackId="a" fill={COLORS.failed} isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <figcaption className="muted small">Attempts per {per}, by outcome</figcaption>
+    </figure>
+  );
+}
+
+/** p50, p95 and p99 of attempt latency. */
+export function LatencyChart({ stats }: { stats: DeliveryStats }) {
+  const { p50, p95, p99 } = stats.latency_ms;
+  const data = [
+    { name: 'p50', ms: p50 ?? 0, fill: COLORS.p50 },
+    { name: 'p95', ms: p95 ?? 0, fill: COLORS.p95 },
+    { name: 'p99', ms: p99 ?? 0, fill: COLORS.p99 },
+  ];
+  return (
+    <figure className="chart" aria-label="Latency percentiles">
+      <div role="img" aria-label={`Latency: p50 ${formatMs(p50)}, p95 ${formatMs(p95)}, p99 ${formatMs(p99)}`}>
+        <ResponsiveContainer width="100%" height={200}>
+          <BarChart data={data} layout="vertical" margin={{ top: 4, right: 24, bottom: 0, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+            <XAxis type="number" tick={{ fontSize: 11 }} unit=" ms" />
+            <YAxis type="category" dataKey="name" tick={{ fontSize: 12 }} width={40} />
+            <Tooltip formatter={(v) => formatMs(Number(v))} />
+            <Bar dataKey="ms" name="Latency" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <figcaption className="muted small">Latency of the attempts in the window</figcaption>
+    </figure>
+  );
+}
+
+/** The VAs with the most unsuccessful attempts. */
+export function FailingChart({ stats }: { stats: DeliveryStats }) {
+  const data = stats.top_failing.map((f) => ({ name: f.name, failed: f.failed_attempts, ok: f.attempts - f.failed_attempts }));
+  return (
+    <figure className="chart" aria-label="Virtual Agents failing most">
+      <div role="img" aria-label={stats.top_failing.map((f) => `${f.name}: ${f.failed_attempts} failed attempts`).join('; ')}>
+        <ResponsiveContainer width="100%" height={Math.max(120, data.length * 44 + 40)}>
+          <BarChart data={data} layout="vertical" margin={{ top: 4, right: 24, bottom: 0, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+            <XAxis type="number" allowDecimals={false} tick={{ fontSize: 11 }} />
+            <YAxis type="category" dataKey="name" tick={{ fontSize: 12 }} width={110} />
+            <Tooltip />
+            <Legend />
+            <Bar dataKey="failed" name="Failed attempts" stackId="a" fill={COLORS.failed} isAnimationActive={false} />
+            <Bar dataKey="ok" name="Delivered" stackId="a" fill={COLORS.delivered} isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+    </figure>
+  );
+}

@@ -1,0 +1,125 @@
+'use client';
+
+import Link from 'next/link';
+import { useState } from 'react';
+import { DELIVERY_WINDOWS, type DeliveryWindow } from '@/contracts/schemas/admin-delivery';
+import { keys, tsr } from '@/lib/admin-ui/client';
+import { failureOf } from '@/lib/admin-ui/errors';
+import { formatAgo, formatMs, formatPercent } from '@/lib/admin-ui/format';
+import { DeliveriesChart, FailingChart, LatencyChart } from './charts';
+
+const LABELS: Record<DeliveryWindow, string> = { '15m': '15 min', '1h': '1 hour', '24h': '24 hours' };
+
+function Stat({ label, value, tone }: { label: string; value: string | number; tone?: string }) {
+  return (
+    <div className={`stat ${tone ?? ''}`}>
+      <div className="stat-value">{value}</div>
+      <div className="stat-label">{label}</div>
+    </div>
+  );
+}
+
+/** Webhook deliveries of the account over a window, refreshing every 10 s. */
+export function DeliveriesView() {
+  const [window, setWindow] = useState<DeliveryWindow>('1h');
+  const query = tsr.deliveries.getDeliveryStats.useQuery({
+    queryKey: keys.deliveryStats(window),
+    queryData: { query: { window } },
+    refetchInterval: 10_000,
+    placeholderData: (prev) => prev,
+  });
+  const stats = query.data?.body.response;
+  const t = stats?.totals;
+  const rate = t && t.attempts ? t.delivered / t.attempts : null;
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Deliveries</h1>
+          <p className="muted">Webhook attempts to the Virtual Agents. Refreshes every 10 s.</p>
+        </div>
+        <fieldset className="segmented">
+          <legend className="sr-only">Window</legend>
+          {DELIVERY_WINDOWS.map((w) => (
+            <label key={w} className={w === window ? 'segmented-on' : ''}>
+              <input type="radio" name="window" value={w} checked={w === window} onChange={() => setWindow(w)} />
+              {LABELS[w]}
+            </label>
+          ))}
+        </fieldset>
+      </div>
+      {query.error && <p className="form-error">Could not load: {failureOf(query.error)?.description}</p>}
+      {query.isPending && <p className="muted">Loading…</p>}
+      {stats && t && (
+        <>
+          <div className="stats">
+            <Stat label="Delivered" value={t.delivered} tone="stat-ok" />
+            <Stat label="Retried" value={t.retried} tone={t.retried ? 'stat-warn' : ''} />
+            <Stat label="Failed for good" value={t.failed} tone={t.failed ? 'stat-bad' : ''} />
+            <Stat label="Success rate" value={formatPercent(rate)} />
+            <Stat label="p50 / p95 / p99" value={`${formatMs(stats.latency_ms.p50)} / ${formatMs(stats.latency_ms.p95)} / ${formatMs(stats.latency_ms.p99)}`} />
+            <Stat label="Backlog (pending now)" value={stats.backlog.pending} tone={stats.backlog.pending ? 'stat-warn' : ''} />
+          </div>
+          <section className="card" aria-labelledby="per-minute-title">
+            <h2 id="per-minute-title">Deliveries over the last {LABELS[stats.window]}</h2>
+            <DeliveriesChart stats={stats} />
+          </section>
+          <div className="grid-2 deliveries-grid">
+            <section className="card" aria-labelledby="latency-title">
+              <h2 id="latency-title">Latency percentiles</h2>
+              {t.attempts ? <LatencyChart stats={stats} /> : <p className="muted">No attempts in this window.</p>}
+            </section>
+            <section className="card" aria-labelledby="backlog-title">
+              <h2 id="backlog-title">Backlog</h2>
+              <dl className="facts">
+                <dt>Pending events</dt>
+                <dd>{stats.backlog.pending}</dd>
+                <dt>Of which retrying</dt>
+                <dd>{stats.backlog.retrying}</dd>
+                <dt>Oldest waiting since</dt>
+                <dd>{formatAgo(stats.backlog.oldest_pending_since)}</dd>
+              </dl>
+            </section>
+          </div>
+          <section className="card" aria-labelledby="failing-title">
+            <h2 id="failing-title">Virtual Agents failing most</h2>
+            {stats.top_failing.length === 0 ? (
+              <p className="muted">No failed attempts in this window.</p>
+            ) : (
+              <>
+                <FailingChart stats={stats} />
+                <div className="table-wrap">
+                  <table>
+                    <thead>
+                      <tr>
+                        <th>Virtual Agent</th>
+                        <th className="num">Failed / attempts</th>
+                        <th>Last error</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {stats.top_failing.map((f) => (
+                        <tr key={f.virtual_agent_id}>
+                          <td>
+                            <Link href={`/admin/users/virtual-agents/${f.virtual_agent_id}`}>{f.name}</Link>
+                          </td>
+                          <td className="num">
+                            {f.failed_attempts} / {f.attempts}
+                          </td>
+                          <td className="small">
+                            <span className="mono">{f.last_error ?? '—'}</span> {f.last_error_at && <span className="muted">({formatAgo(f.last_error_at)})</span>}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              </>
+            )}
+          </section>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,126 @@
+'use client';
+
+import type { ReactNode } from 'react';
+import type { Failure } from '@/lib/admin-ui/errors';
+
+/** A labelled form control with its hint and error, wired with aria-describedby. */
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  required,
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string | null;
+  required?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      <label htmlFor={id}>
+        {label}
+        {required && (
+          <span className="required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
+      </label>
+      {children}
+      {hint && (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Props that tie an input to its Field's hint and error. */
+export function described(id: string, { error, hint }: { error?: string | null; hint?: boolean }) {
+  const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ');
+  return { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': ids || undefined } as const;
+}
+
+/** The envelope's description of a refused request, above the form. */
+export function FormError({ failure, title = 'Not saved' }: { failure: Failure | null; title?: string }) {
+  if (!failure) return null;
+  const unplaced = Object.entries(failure.fields);
+  return (
+    <div className="form-error" role="alert">
+      <strong>{title}.</strong> {failure.description}
+      {failure.code !== null && <span className="muted"> (code {failure.code})</span>}
+      {unplaced.length > 0 && (
+        <ul>
+          {unplaced.map(([field, message]) => (
+            <li key={field}>
+              <code>{field}</code>: {message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** A submit button that says what it is doing and cannot be pressed twice. */
+export function SubmitButton({
+  pending,
+  children,
+  pendingText = 'Saving…',
+  className = 'btn btn-primary',
+  type = 'submit',
+  onClick,
+  disabled,
+}: {
+  pending: boolean;
+  children: ReactNode;
+  pendingText?: string;
+  className?: string;
+  type?: 'submit' | 'button';
+  onClick?: () => void;
+  disabled?: boolean;
+}) {
+  return (
+    <button type={type} className={className} disabled={pending || disabled} aria-busy={pending || undefined} onClick={onClick}>
+      {pending ? pendingText : children}
+    </button>
+  );
+}
+
+/** A toggle switch: a button with aria-pressed, labelled by its purpose. */
+export function Switch({
+  on,
+  label,
+  pending,
+  onToggle,
+}: {
+  on: boolean;
+  label: string;
+  pending?: boolean;
+  onToggle: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={on}
+      aria-label={label}
+      className={`switch${on ? ' switch-on' : ''}`}
+      disabled={pending}
+      onClick={onToggle}
+    >
+      <span className="switch-knob" aria-hidden="true" />
+      <span className="switch-text">{pending ? 'Saving…' : on ? 'On' : 'Off'}</span>
+    </button>
+  );
+}

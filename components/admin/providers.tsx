@@ -1,0 +1,32 @@
+'use client';
+
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { tsr } from '@/lib/admin-ui/client';
+import { isUnauthorized, shouldRetry } from '@/lib/admin-ui/errors';
+import { ToastProvider } from './toast';
+
+/** An expired session anywhere sends the administrator back to the sign-in page, then here again. */
+function toLogin(err: unknown) {
+  if (!isUnauthorized(err) || window.location.pathname.startsWith('/admin/login')) return;
+  const next = `${window.location.pathname}${window.location.search}`;
+  window.location.assign(`/admin/login?next=${encodeURIComponent(next)}`);
+}
+
+export function AdminProviders({ children }: { children: ReactNode }) {
+  const [client] = useState(
+    () =>
+      new QueryClient({
+        queryCache: new QueryCache({ onError: toLogin }),
+        mutationCache: new MutationCache({ onError: toLogin }),
+        defaultOptions: { queries: { retry: shouldRetry, staleTime: 2_000, refetchOnWindowFocus: true } },
+      }),
+  );
+  return (
+    <QueryClientProvider client={client}>
+      <tsr.ReactQueryProvider>
+        <ToastProvider>{children}</ToastProvider>
+      </tsr.ReactQueryProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,121 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Switch } from '@/components/admin/form';
+import { useToast } from '@/components/admin/toast';
+import type { AdminRoutingRule } from '@/contracts/schemas/admin-routing';
+import { keys, tsr } from '@/lib/admin-ui/client';
+import { failureOf } from '@/lib/admin-ui/errors';
+import { RuleForm } from './rule-form';
+
+function describeCondition(c: AdminRoutingRule['conditions'][number]) {
+  return `${c.field} ${c.op.replace('_', ' ')} ${Array.isArray(c.value) ? `[${c.value.join(', ')}]` : `"${c.value}"`}`;
+}
+
+function RuleRow({ rule, onEdit }: { rule: AdminRoutingRule; onEdit: () => void }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [confirming, setConfirming] = useState(false);
+  const onError = (err: unknown) => toast.error(`Not saved: ${failureOf(err)?.description}`);
+  const toggle = tsr.routingRules.updateRoutingRule.useMutation({
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.routingRules }),
+    onError,
+  });
+  const remove = tsr.routingRules.deleteRoutingRule.useMutation({
+    onSuccess: () => {
+      qc.invalidateQueries({ queryKey: keys.routingRules });
+      toast.success(`Rule ${rule.name} deleted.`);
+    },
+    onError,
+  });
+  return (
+    <tr>
+      <td className="num">{rule.position}</td>
+      <td>{rule.name}</td>
+      <td className="small">{rule.conditions.length ? rule.conditions.map(describeCondition).join(' and ') : <em>every chat</em>}</td>
+      <td>
+        {rule.team_name}
+        {rule.skill && <div className="muted small">skill {rule.skill}</div>}
+      </td>
+      <td>
+        <Switch
+          on={rule.enabled}
+          pending={toggle.isPending}
+          label={`Rule ${rule.name} enabled`}
+          onToggle={() => toggle.mutate({ params: { id: rule.id }, body: { enabled: !rule.enabled } })}
+        />
+      </td>
+      <td>
+        <div className="row">
+          <button type="button" className="btn btn-small" onClick={onEdit}>
+            Edit<span className="sr-only"> {rule.name}</span>
+          </button>
+          {confirming ? (
+            <>
+              <button type="button" className="btn btn-small btn-danger" disabled={remove.isPending} onClick={() => remove.mutate({ params: { id: rule.id } })}>
+                {remove.isPending ? 'Deleting…' : 'Confirm delete'}
+              </button>
+              <button type="button" className="btn btn-small" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            <button type="button" className="btn btn-small btn-danger" onClick={() => setConfirming(true)}>
+              Delete<span className="sr-only"> {rule.name}</span>
+            </button>
+          )}
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+export function RoutingView() {
+  const rules = tsr.routingRules.listRoutingRules.useQuery({ queryKey: keys.routingRules });
+  const teams = tsr.teams.listTeams.useQuery({ queryKey: keys.teams }).data?.body.response ?? [];
+  const [editing, setEditing] = useState<number | 'new' | null>(null);
+  const list = rules.data?.body.response ?? [];
+  const current = list.find((r) => r.id === editing);
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Routing rules</h1>
+          <p className="muted">A chat created without a team or assignee goes to the team of the first enabled rule that matches.</p>
+        </div>
+        <button type="button" className="btn btn-primary" onClick={() => setEditing('new')} disabled={editing === 'new'}>
+          New rule
+        </button>
+      </div>
+      {editing === 'new' && <RuleForm teams={teams} onDone={() => setEditing(null)} />}
+      {current && <RuleForm key={current.id} rule={current} teams={teams} onDone={() => setEditing(null)} />}
+      {rules.isPending && <p className="muted">Loading…</p>}
+      {rules.error && <p className="form-error">Could not load: {failureOf(rules.error)?.description}</p>}
+      {rules.data && list.length === 0 && <p className="muted">No rules: chats go to the default team.</p>}
+      {list.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th className="num">Position</th>
+                <th>Name</th>
+                <th>Conditions</th>
+                <th>Team</th>
+                <th>Enabled</th>
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((r) => (
+                <RuleRow key={r.id} rule={r} onEdit={() => setEditing(r.id)} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import { type ReactNode, useEffect, useState } from 'react';
+import { keys, tsr } from '@/lib/admin-ui/client';
+import { useToast } from './toast';
+
+const NAV = [
+  { href: '/admin/users', label: 'Users' },
+  { href: '/admin/teams', label: 'Teams & skills' },
+  { href: '/admin/routing', label: 'Routing rules' },
+  { href: '/admin/chats', label: 'Chats' },
+  { href: '/admin/deliveries', label: 'Deliveries' },
+];
+
+/** Header, navigation and sign-out around every signed-in page. */
+export function Shell({ children }: { children: ReactNode }) {
+  const pathname = usePathname();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const me = tsr.session.me.useQuery({ queryKey: keys.me, staleTime: 60_000 });
+  const logout = tsr.session.logout.useMutation({
+    onSuccess: () => {
+      queryClient.clear();
+      router.replace('/admin/login');
+    },
+    onError: () => toast.error('Sign-out failed; try again.'),
+  });
+
+  // Close the phone menu after navigating.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on path change only
+  useEffect(() => setMenuOpen(false), [pathname]);
+
+  const profile = me.data?.body.response;
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link href="/admin/chats" className="brand">
+          VA Chat <span>admin</span>
+        </Link>
+        <button
+          type="button"
+          className="btn btn-ghost menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="admin-nav"
+          onClick={() => setMenuOpen((o) => !o)}
+        >
+          Menu
+        </button>
+        <div className="whoami">
+          {profile && (
+            <span className="muted" title={profile.email}>
+              {profile.account.name} · {profile.email}
+            </span>
+          )}
+          <button type="button" className="btn btn-small" disabled={logout.isPending} onClick={() => logout.mutate({})}>
+            {logout.isPending ? 'Signing out…' : 'Sign out'}
+          </button>
+        </div>
+      </header>
+      <div className="shell-body">
+        <nav id="admin-nav" aria-label="Admin" className={`sidenav${menuOpen ? ' sidenav-open' : ''}`}>
+          <ul>
+            {NAV.map((item) => {
+              const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
+              return (
+                <li key={item.href}>
+                  <Link href={item.href} aria-current={active ? 'page' : undefined}>
+                    {item.label}
+                  </Link>
+                </li>
+              );
+            })}
+            <li>
+              <a href="/docs">API reference</a>
+            </li>
+          </ul>
+        </nav>
+        <main id="main" className="content">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
+import { useToast } from '@/components/admin/toast';
+import { keys, tsr } from '@/lib/admin-ui/client';
+import { failureOf, fieldError } from '@/lib/admin-ui/errors';
+import { TeamCard } from './team-card';
+
+function NewTeam() {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [name, setName] = useState('');
+  const [autoAssign, setAutoAssign] = useState(false);
+  const [skills, setSkills] = useState('');
+  const create = tsr.teams.createTeam.useMutation({
+    onSuccess: (res) => {
+      qc.invalidateQueries({ queryKey: keys.teams });
+      toast.success(`Team ${res.body.response.name} created.`);
+      setName('');
+      setSkills('');
+    },
+  });
+  const failure = failureOf(create.error);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const list = skills
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    create.mutate({ body: { name: name.trim(), auto_assign: autoAssign, ...(list.length ? { skills: list } : {}) } });
+  };
+  return (
+    <form className="card" onSubmit={submit} noValidate aria-label="New team">
+      <h2>New team</h2>
+      <FormError failure={failure} />
+      <div className="grid-3">
+        <Field id="new-team-name" label="Name" required error={fieldError(failure, 'name')}>
+          <input {...described('new-team-name', { error: fieldError(failure, 'name') })} value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
+        <Field id="new-team-skills" label="Skills" hint="Comma-separated, optional" error={fieldError(failure, 'skills')}>
+          <input {...described('new-team-skills', { error: fieldError(failure, 'skills'), hint: true })} value={skills} onChange={(e) => setSkills(e.target.value)} />
+        </Field>
+        <div className="field">
+          <span className="checks" style={{ marginTop: '1.8rem' }}>
+            <label>
+              <input type="checkbox" checked={autoAssign} onChange={(e) => setAutoAssign(e.target.checked)} /> Auto-assign to available members
+            </label>
+          </span>
+        </div>
+      </div>
+      <SubmitButton pending={create.isPending}>Create team</SubmitButton>
+    </form>
+  );
+}
+
+/** The team that takes chats no routing rule matched. */
+function DefaultTeam({ current }: { current: number | null }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const teams = tsr.teams.listTeams.useQuery({ queryKey: keys.teams }).data?.body.response ?? [];
+  const set = tsr.routingRules.setDefaultTeam.useMutation({
+    onSuccess: (res) => {
+      qc.invalidateQueries({ queryKey: keys.me });
+      toast.success(`Default team: ${res.body.response.team_name ?? 'the oldest team'}.`);
+    },
+    onError: (err) => toast.error(`Not saved: ${failureOf(err)?.description}`),
+  });
+  return (
+    <div className="field" style={{ maxWidth: 360 }}>
+      <label htmlFor="default-team">Default team (chats no routing rule matched)</label>
+      <select
+        id="default-team"
+        value={current ?? ''}
+        disabled={set.isPending}
+        onChange={(e) => set.mutate({ body: { team_id: e.target.value ? Number(e.target.value) : null } })}
+      >
+        <option value="">The oldest team</option>
+        {teams.map((t) => (
+          <option key={t.id} value={t.id}>
+            {t.name}
+          </option>
+        ))}
+      </select>
+      {set.isPending && <p className="hint">Saving…</p>}
+    </div>
+  );
+}
+
+export function TeamsView() {
+  const teams = tsr.teams.listTeams.useQuery({ queryKey: keys.teams });
+  const me = tsr.session.me.useQuery({ queryKey: keys.me });
+  const defaultTeam = me.data?.body.response.account.default_team_id ?? null;
+  const list = teams.data?.body.response ?? [];
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Teams &amp; skills</h1>
+          <p className="muted">Chats wait in a team&apos;s queue, optionally for a skill. Keep Virtual Agents in a team of their own.</p>
+        </div>
+        {me.data && <DefaultTeam current={defaultTeam} />}
+      </div>
+      <NewTeam />
+      {teams.isPending && <p className="muted">Loading…</p>}
+      {teams.error && <p className="form-error">Could not load: {failureOf(teams.error)?.description}</p>}
+      {list.map((t) => (
+        <TeamCard key={t.id} team={t} isDefault={t.id === defaultTeam} />
+      ))}
+      <p className="muted small">Teams cannot be deleted; rename one to reuse it.</p>
+    </>
+  );
+}

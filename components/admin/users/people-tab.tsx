@@ -1,0 +1,108 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Switch } from '@/components/admin/form';
+import { useToast } from '@/components/admin/toast';
+import type { AdminUser } from '@/contracts/schemas/admin-user';
+import { keys, tsr } from '@/lib/admin-ui/client';
+import { failureOf } from '@/lib/admin-ui/errors';
+import { PersonForm } from './person-form';
+
+function AvailabilitySwitch({ user }: { user: AdminUser }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const update = tsr.users.updateUser.useMutation({
+    onSuccess: (res) => {
+      toast.success(`${user.name} is now ${res.body.response.availability}.`);
+      qc.invalidateQueries({ queryKey: keys.users() });
+    },
+    onError: (err) => toast.error(`Not saved: ${failureOf(err)?.description}`),
+  });
+  const on = user.availability === 'available';
+  return (
+    <Switch
+      on={on}
+      pending={update.isPending}
+      label={`${user.name} available`}
+      onToggle={() => update.mutate({ params: { id: user.id }, body: { availability: on ? 'unavailable' : 'available' } })}
+    />
+  );
+}
+
+/** Agents or managers: the list with availability toggles, and the add and edit forms. */
+export function PeopleTab({ kind }: { kind: 'agent' | 'manager' }) {
+  const users = tsr.users.listUsers.useQuery({ queryKey: keys.users(kind), queryData: { query: { kind } } });
+  const teams = tsr.teams.listTeams.useQuery({ queryKey: keys.teams });
+  const [editing, setEditing] = useState<number | 'new' | null>(null);
+  const teamList = teams.data?.body.response ?? [];
+  const teamName = (id: number) => teamList.find((t) => t.id === id)?.name ?? `#${id}`;
+  const list = users.data?.body.response ?? [];
+  const label = kind === 'agent' ? 'agent' : 'manager';
+
+  return (
+    <div>
+      <div className="row" style={{ marginBottom: '1rem' }}>
+        <button type="button" className="btn btn-primary" onClick={() => setEditing('new')} disabled={editing === 'new'}>
+          Add {label}
+        </button>
+      </div>
+      {editing === 'new' && <PersonForm kind={kind} teams={teamList} onDone={() => setEditing(null)} />}
+      {typeof editing === 'number' && (
+        <div>
+          {list
+            .filter((u) => u.id === editing)
+            .map((u) => (
+              <PersonForm key={u.id} kind={kind} user={u} teams={teamList} onDone={() => setEditing(null)} />
+            ))}
+        </div>
+      )}
+      {users.isPending && <p className="muted">Loading…</p>}
+      {users.error && <p className="form-error">Could not load: {failureOf(users.error)?.description}</p>}
+      {users.data && list.length === 0 && <p className="muted">No {label}s yet.</p>}
+      {list.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Login ID</th>
+                <th>Teams</th>
+                <th>Skills</th>
+                <th className="num">Capacity</th>
+                <th>Available</th>
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((u) => (
+                <tr key={u.id}>
+                  <td>
+                    {u.name} {!u.enabled && <span className="badge">disabled</span>}
+                    {u.email && <div className="muted small">{u.email}</div>}
+                  </td>
+                  <td>
+                    <code>{u.login_id}</code>
+                  </td>
+                  <td>{u.team_ids.map(teamName).join(', ') || '—'}</td>
+                  <td>{u.skills.map((s) => s.name).join(', ') || '—'}</td>
+                  <td className="num">{u.capacity}</td>
+                  <td>
+                    <AvailabilitySwitch user={u} />
+                  </td>
+                  <td>
+                    <button type="button" className="btn btn-small" onClick={() => setEditing(u.id)}>
+                      Edit<span className="sr-only"> {u.name}</span>
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,152 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormError, SubmitButton } from '@/components/admin/form';
+import { useToast } from '@/components/admin/toast';
+import type { TestEventResult } from '@/contracts/schemas/admin-delivery';
+import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
+import { keys, tsr } from '@/lib/admin-ui/client';
+import { failureOf } from '@/lib/admin-ui/errors';
+import { formatMs } from '@/lib/admin-ui/format';
+import { reveal } from '@/lib/admin-ui/revealed-secrets';
+
+function TestResult({ result }: { result: TestEventResult }) {
+  return (
+    <div className={result.ok ? 'form-ok' : 'form-error'} role="status" data-testid="test-event-result">
+      <strong>{result.ok ? 'Delivered: the webhook answered HTTP 200.' : 'Not delivered.'}</strong>
+      <dl className="facts small" style={{ marginTop: '0.4rem' }}>
+        <dt>HTTP status</dt>
+        <dd>{result.http_status ?? 'no answer'}</dd>
+        {result.error && (
+          <>
+            <dt>Error</dt>
+            <dd>{result.error}</dd>
+          </>
+        )}
+        <dt>Latency</dt>
+        <dd>{formatMs(result.duration_ms)}</dd>
+        <dt>Answer</dt>
+        <dd className="mono">{result.response_excerpt ? result.response_excerpt.slice(0, 300) : '(empty)'}</dd>
+        <dt>transaction_id</dt>
+        <dd className="mono">{result.transaction_id}</dd>
+      </dl>
+    </div>
+  );
+}
+
+/** A rotation behind a confirmation, since the old value stops working at once. */
+function Rotate({ label, warning, pending, onConfirm }: { label: string; warning: string; pending: boolean; onConfirm: () => void }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking || pending) {
+    return (
+      <SubmitButton type="button" className="btn" pending={pending} pendingText="Rotating…" onClick={() => setAsking(true)}>
+        {label}…
+      </SubmitButton>
+    );
+  }
+  return (
+    <div className="confirm" role="group" aria-label={`Confirm: ${label}`}>
+      <p className="small" style={{ margin: '0 0 0.4rem' }}>
+        {warning}
+      </p>
+      <div className="row">
+        <button
+          type="button"
+          className="btn btn-danger"
+          onClick={() => {
+            setAsking(false);
+            onConfirm();
+          }}
+        >
+          {label} now
+        </button>
+        <button type="button" className="btn" onClick={() => setAsking(false)}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Test event, enable or disable, and key rotations of one VA. */
+export function VaActions({ va }: { va: AdminVirtualAgent }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [result, setResult] = useState<TestEventResult | null>(null);
+  const test = tsr.vaTools.sendTestEvent.useMutation({ onSuccess: (res) => setResult(res.body.response) });
+  const toggle = tsr.virtualAgents.updateVirtualAgent.useMutation({
+    onSuccess: (res) => {
+      qc.setQueryData(keys.virtualAgent(va.id), res);
+      qc.invalidateQueries({ queryKey: keys.virtualAgents });
+      toast.success(res.body.response.enabled ? `${va.name} enabled.` : `${va.name} disabled: no chats, events or tokens.`);
+    },
+  });
+  const rotateKey = tsr.virtualAgents.rotateApiKey.useMutation({
+    onSuccess: (res) => {
+      reveal(va.id, { apiKey: res.body.response.api_key });
+      qc.invalidateQueries({ queryKey: keys.virtualAgent(va.id) });
+      toast.success('New API key issued; the old one no longer works.');
+    },
+  });
+  const rotateSecret = tsr.virtualAgents.rotateSigningSecret.useMutation({
+    onSuccess: (res) => {
+      reveal(va.id, { signingSecret: res.body.response.signing_secret });
+      toast.success('New signing secret issued.');
+    },
+  });
+  const failure = failureOf(toggle.error ?? rotateKey.error ?? rotateSecret.error);
+  const testFailure = failureOf(test.error);
+
+  return (
+    <section className="card" aria-labelledby="va-actions-title">
+      <h2 id="va-actions-title">Actions</h2>
+      <FormError failure={failure} title="Failed" />
+      <div className="actions-grid">
+        <div>
+          <h3>Webhook check</h3>
+          <p className="small muted">Sends one signed chat.assigned event with &quot;test&quot;: true for a made-up chat. Not retried.</p>
+          <SubmitButton type="button" pending={test.isPending} pendingText="Sending…" onClick={() => test.mutate({ params: { id: va.id } })}>
+            Send test event
+          </SubmitButton>
+        </div>
+        <div>
+          <h3>{va.enabled ? 'Enabled' : 'Disabled'}</h3>
+          <p className="small muted">A disabled VA gets no chats, no events and no access tokens.</p>
+          <SubmitButton
+            type="button"
+            className={va.enabled ? 'btn btn-danger' : 'btn btn-primary'}
+            pending={toggle.isPending}
+            onClick={() => toggle.mutate({ params: { id: va.id }, body: { enabled: !va.enabled } })}
+          >
+            {va.enabled ? 'Disable' : 'Enable'}
+          </SubmitButton>
+        </div>
+        <div>
+          <h3>API key</h3>
+          <p className="small muted">
+            Current key starts with <code>{va.api_key_prefix}</code>.
+          </p>
+          <Rotate
+            label="Rotate API key"
+            warning="The old key and every access token issued with it stop working at once."
+            pending={rotateKey.isPending}
+            onConfirm={() => rotateKey.mutate({ params: { id: va.id } })}
+          />
+        </div>
+        <div>
+          <h3>Signing secret</h3>
+          <p className="small muted">Verifies the webhook-signature header of each event.</p>
+          <Rotate
+            label="Rotate signing secret"
+            warning="Events from now on are signed with the new secret only: update the bot first."
+            pending={rotateSecret.isPending}
+            onConfirm={() => rotateSecret.mutate({ params: { id: va.id } })}
+          />
+        </div>
+      </div>
+      <FormError failure={testFailure} title="Test event not sent" />
+      {result && <TestResult result={result} />}
+    </section>
+  );
+}

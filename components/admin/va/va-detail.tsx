@@ -1,0 +1,75 @@
+'use client';
+
+import Link from 'next/link';
+import { SecretReveal } from '@/components/admin/secret-reveal';
+import { keys, tsr } from '@/lib/admin-ui/client';
+import { failureOf } from '@/lib/admin-ui/errors';
+import { formatAgo, formatDateTime, formatPercent } from '@/lib/admin-ui/format';
+import { forget, useRevealed } from '@/lib/admin-ui/revealed-secrets';
+import { VaActions } from './va-actions';
+import { VaForm } from './va-form';
+
+function HealthCard({ id }: { id: number }) {
+  const health = tsr.deliveries.listVirtualAgentHealth.useQuery({ queryKey: keys.vaHealth, refetchInterval: 15_000 });
+  const h = health.data?.body.response.find((x) => x.virtual_agent_id === id);
+  return (
+    <section className="card" aria-labelledby="va-health-title">
+      <h2 id="va-health-title">Delivery health, last 24 h</h2>
+      {!h ? (
+        <p className="muted">{health.isPending ? 'Loading…' : 'No data.'}</p>
+      ) : (
+        <dl className="facts">
+          <dt>Success rate</dt>
+          <dd>{h.attempts ? `${formatPercent(h.success_rate)} (${h.delivered} of ${h.attempts} attempts)` : 'No deliveries yet'}</dd>
+          <dt>Failed events</dt>
+          <dd>{h.failed_events}</dd>
+          <dt>Pending now</dt>
+          <dd>{h.pending}</dd>
+          <dt>Last attempt</dt>
+          <dd>{formatAgo(h.last_attempt_at)}</dd>
+          <dt>Last error</dt>
+          <dd>{h.last_error ? `${h.last_error} (${formatAgo(h.last_error_at)})` : 'None'}</dd>
+        </dl>
+      )}
+    </section>
+  );
+}
+
+/** One Virtual Agent: credentials just issued (once), actions, health and settings. */
+export function VaDetail({ id }: { id: number }) {
+  const query = tsr.virtualAgents.getVirtualAgent.useQuery({ queryKey: keys.virtualAgent(id), queryData: { params: { id } } });
+  const revealed = useRevealed(id);
+  const va = query.data?.body.response;
+
+  if (query.isPending) return <p className="muted">Loading…</p>;
+  if (!va) return <p className="form-error">Could not load this Virtual Agent: {failureOf(query.error)?.description}</p>;
+  return (
+    <>
+      <p className="small">
+        <Link href="/admin/users?tab=virtual-agents">← Virtual Agents</Link>
+      </p>
+      <div className="page-head">
+        <div>
+          <h1>
+            {va.name} {va.enabled ? <span className="badge badge-ok">enabled</span> : <span className="badge">disabled</span>}
+          </h1>
+          <p className="muted">
+            Login ID <code>{va.login_id}</code> · team {va.team_name} · registered {formatDateTime(va.created_at)}
+          </p>
+        </div>
+      </div>
+      {revealed && (revealed.apiKey || revealed.signingSecret) && (
+        <SecretReveal
+          title={revealed.apiKey && revealed.signingSecret ? 'Virtual Agent registered: its credentials' : 'New credential issued'}
+          apiKey={revealed.apiKey}
+          signingSecret={revealed.signingSecret}
+          onDone={() => forget(id)}
+        />
+      )}
+      <VaActions va={va} />
+      <HealthCard id={va.id} />
+      <h2>Settings</h2>
+      <VaForm key={va.id} va={va} />
+    </>
+  );
+}

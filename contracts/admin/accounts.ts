@@ -1,0 +1,29 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { adminAccountSchema, createAccountBodySchema } from '../schemas/admin-account';
+import { envelope } from '../schemas/common';
+import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+
+const c = initContract();
+
+const CREATE_CODES = [...WRITE_CODES, 3004] as const;
+
+export const accountsContract = c.router({
+  listAccounts: {
+    method: 'GET',
+    path: '/accounts',
+    summary: 'List accounts (tenants)',
+    description: 'A platform administrator sees every account; any other administrator sees only their own.',
+    responses: { 200: envelope(4400, z.array(adminAccountSchema)), ...errorsFor(READ_CODES) },
+    metadata: meta(...READ_CODES),
+  },
+  createAccount: {
+    method: 'POST',
+    path: '/accounts',
+    summary: 'Create an account with its first administrator (platform administrators only)',
+    description: 'Others get 3003. An administrator email already in use anywhere gets 3004.',
+    body: createAccountBodySchema,
+    responses: { 201: envelope(4401, adminAccountSchema), ...errorsFor(CREATE_CODES) },
+    metadata: meta(...CREATE_CODES),
+  },
+});

@@ -1,0 +1,53 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { adminChatDetailSchema, adminMessageBodySchema, listAdminChatsQuerySchema } from '../schemas/admin-chat';
+import { chatSchema } from '../schemas/chat';
+import { envelope } from '../schemas/common';
+import { messageSchema } from '../schemas/message';
+import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+
+const c = initContract();
+const chatIdParams = z.object({ chat_id: z.string().min(1).max(100) });
+
+const LIST_CODES = [...READ_CODES, 2001] as const;
+const GET_CODES = [...READ_CODES, 2014, 3006] as const;
+const POST_CODES = [...WRITE_CODES, 2014, 2020, 2040, 3006] as const;
+
+export const chatsContract = c.router({
+  listChats: {
+    method: 'GET',
+    path: '/chats',
+    summary: 'Search chats, most recently updated first',
+    query: listAdminChatsQuerySchema,
+    responses: {
+      200: envelope(
+        4400,
+        z.object({
+          chats: z.array(chatSchema),
+          next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+        }),
+      ),
+      ...errorsFor(LIST_CODES),
+    },
+    metadata: meta(...LIST_CODES),
+  },
+  getChat: {
+    method: 'GET',
+    path: '/chats/:chat_id',
+    summary: 'Get a chat with its whole transcript, its events and every delivery attempt',
+    pathParams: chatIdParams,
+    responses: { 200: envelope(4400, adminChatDetailSchema), ...errorsFor(GET_CODES) },
+    metadata: meta(...GET_CODES),
+  },
+  postMessage: {
+    method: 'POST',
+    path: '/chats/:chat_id/messages',
+    summary: 'Append a message as the customer, or an announcement',
+    description:
+      "`inbound` is stored as if the customer wrote it and emits `message.received` to an assigned VA (handy to test a bot); `announcement` is a note visible to agents and admins, written by `admin:<email>`. Fields must suit the chat's channel (2020). A closed chat takes announcements only (2040).",
+    pathParams: chatIdParams,
+    body: adminMessageBodySchema,
+    responses: { 201: envelope(4401, messageSchema), ...errorsFor(POST_CODES) },
+    metadata: meta(...POST_CODES),
+  },
+});

@@ -1,0 +1,30 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { deliveryStatsQuerySchema, deliveryStatsSchema, virtualAgentHealthSchema } from '../schemas/admin-delivery';
+import { envelope } from '../schemas/common';
+import { errorsFor, meta, READ_CODES } from './common';
+
+const c = initContract();
+
+const STATS_CODES = [...READ_CODES, 2001] as const;
+
+export const deliveriesContract = c.router({
+  getDeliveryStats: {
+    method: 'GET',
+    path: '/deliveries/stats',
+    summary: 'Webhook delivery statistics over a window',
+    description:
+      'Attempts per bucket (delivered, retried, failed), latency percentiles of the attempts, the VAs failing most and the backlog of pending events. Buckets are one minute wide for `15m` and `1h`, ten minutes for `24h`.',
+    query: deliveryStatsQuerySchema,
+    responses: { 200: envelope(4400, deliveryStatsSchema), ...errorsFor(STATS_CODES) },
+    metadata: meta(...STATS_CODES),
+  },
+  listVirtualAgentHealth: {
+    method: 'GET',
+    path: '/deliveries/virtual-agents',
+    summary: 'Delivery health of every virtual agent over the last 24 hours',
+    description: 'One entry per VA of the account: success rate of its attempts, its latest error and its backlog.',
+    responses: { 200: envelope(4400, z.array(virtualAgentHealthSchema)), ...errorsFor(READ_CODES) },
+    metadata: meta(...READ_CODES),
+  },
+});

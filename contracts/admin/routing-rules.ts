@@ -1,0 +1,66 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { idParams } from '../schemas/admin-common';
+import {
+  adminRoutingRuleSchema,
+  createRoutingRuleBodySchema,
+  defaultTeamBodySchema,
+  defaultTeamSchema,
+  updateRoutingRuleBodySchema,
+} from '../schemas/admin-routing';
+import { envelope } from '../schemas/common';
+import { ACTION_CODES, errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+
+const c = initContract();
+
+const CREATE_CODES = [...WRITE_CODES, 2034, 3006] as const;
+const UPDATE_CODES = [...WRITE_CODES, 2014, 2034, 3006] as const;
+const DELETE_CODES = [...ACTION_CODES, 2014, 3006] as const;
+const DEFAULT_TEAM_CODES = [...WRITE_CODES, 3006] as const;
+
+export const routingRulesContract = c.router({
+  listRoutingRules: {
+    method: 'GET',
+    path: '/routing-rules',
+    summary: 'List routing rules in the order they are tried',
+    description:
+      'A chat created without `team_id` or `assignee` goes to the team of the first enabled rule whose conditions all hold; else to the default team (PUT /default-team); else to the oldest team.',
+    responses: { 200: envelope(4400, z.array(adminRoutingRuleSchema)), ...errorsFor(READ_CODES) },
+    metadata: meta(...READ_CODES),
+  },
+  createRoutingRule: {
+    method: 'POST',
+    path: '/routing-rules',
+    summary: 'Create a routing rule',
+    body: createRoutingRuleBodySchema,
+    responses: { 201: envelope(4401, adminRoutingRuleSchema), ...errorsFor(CREATE_CODES) },
+    metadata: meta(...CREATE_CODES),
+  },
+  updateRoutingRule: {
+    method: 'PATCH',
+    path: '/routing-rules/:id',
+    summary: 'Update a routing rule',
+    description: 'Only the fields sent change; `conditions` replaces all conditions.',
+    pathParams: idParams,
+    body: updateRoutingRuleBodySchema,
+    responses: { 200: envelope(4400, adminRoutingRuleSchema), ...errorsFor(UPDATE_CODES) },
+    metadata: meta(...UPDATE_CODES),
+  },
+  deleteRoutingRule: {
+    method: 'DELETE',
+    path: '/routing-rules/:id',
+    summary: 'Delete a routing rule',
+    pathParams: idParams,
+    body: c.noBody(),
+    responses: { 200: envelope(4400, z.null()), ...errorsFor(DELETE_CODES) },
+    metadata: meta(...DELETE_CODES),
+  },
+  setDefaultTeam: {
+    method: 'PUT',
+    path: '/default-team',
+    summary: 'Set the team that receives chats no routing rule matched',
+    body: defaultTeamBodySchema,
+    responses: { 200: envelope(4400, defaultTeamSchema), ...errorsFor(DEFAULT_TEAM_CODES) },
+    metadata: meta(...DEFAULT_TEAM_CODES),
+  },
+});

@@ -1,0 +1,37 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { adminProfileSchema, loginBodySchema } from '../schemas/admin-session';
+import { envelope } from '../schemas/common';
+import { ACTION_CODES, errorsFor, meta, READ_CODES } from './common';
+
+const c = initContract();
+
+const LOGIN_CODES = [3002, 3003, 2000, 2006, 2008, 2009, 2012, 2099, 2007] as const;
+
+export const sessionContract = c.router({
+  login: {
+    method: 'POST',
+    path: '/login',
+    summary: 'Sign in as an administrator',
+    description:
+      'Checks the email and password and sets the `va_session` cookie (HttpOnly, SameSite=Lax, Secure over https) that every other admin route needs. An unknown email and a wrong password get the same answer, 3002. Rate limited per client address.',
+    body: loginBodySchema,
+    responses: { 200: envelope(4400, adminProfileSchema), ...errorsFor(LOGIN_CODES) },
+    metadata: meta(...LOGIN_CODES),
+  },
+  logout: {
+    method: 'POST',
+    path: '/logout',
+    summary: 'Sign out: end the session and clear its cookie',
+    body: c.noBody(),
+    responses: { 200: envelope(4400, z.null()), ...errorsFor(ACTION_CODES) },
+    metadata: meta(...ACTION_CODES),
+  },
+  me: {
+    method: 'GET',
+    path: '/me',
+    summary: 'The signed-in administrator and their account',
+    responses: { 200: envelope(4400, adminProfileSchema), ...errorsFor(READ_CODES) },
+    metadata: meta(...READ_CODES),
+  },
+});

@@ -1,0 +1,73 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { idParams } from '../schemas/admin-common';
+import {
+  adminSkillSchema,
+  adminTeamSchema,
+  createSkillBodySchema,
+  createTeamBodySchema,
+  updateTeamBodySchema,
+} from '../schemas/admin-team';
+import { envelope } from '../schemas/common';
+import { ACTION_CODES, errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+
+const c = initContract();
+
+const CREATE_TEAM_CODES = [...WRITE_CODES, 3004] as const;
+const UPDATE_TEAM_CODES = [...WRITE_CODES, 2014, 3004, 3006] as const;
+const ADD_SKILL_CODES = [...WRITE_CODES, 2014, 3004, 3006] as const;
+const REMOVE_SKILL_CODES = [...ACTION_CODES, 2014, 3006, 3008] as const;
+
+export const teamsContract = c.router({
+  listTeams: {
+    method: 'GET',
+    path: '/teams',
+    summary: 'List teams with their skills and member counts',
+    responses: { 200: envelope(4400, z.array(adminTeamSchema)), ...errorsFor(READ_CODES) },
+    metadata: meta(...READ_CODES),
+  },
+  createTeam: {
+    method: 'POST',
+    path: '/teams',
+    summary: 'Create a team, optionally with skills',
+    body: createTeamBodySchema,
+    responses: { 201: envelope(4401, adminTeamSchema), ...errorsFor(CREATE_TEAM_CODES) },
+    metadata: meta(...CREATE_TEAM_CODES),
+  },
+  updateTeam: {
+    method: 'PATCH',
+    path: '/teams/:id',
+    summary: 'Rename a team or switch its auto-assign toggle',
+    pathParams: idParams,
+    body: updateTeamBodySchema,
+    responses: { 200: envelope(4400, adminTeamSchema), ...errorsFor(UPDATE_TEAM_CODES) },
+    metadata: meta(...UPDATE_TEAM_CODES),
+  },
+  addSkill: {
+    method: 'POST',
+    path: '/teams/:id/skills',
+    summary: 'Add a skill to a team',
+    pathParams: idParams,
+    body: createSkillBodySchema,
+    responses: { 201: envelope(4401, adminSkillSchema), ...errorsFor(ADD_SKILL_CODES) },
+    metadata: meta(...ADD_SKILL_CODES),
+  },
+  removeSkill: {
+    method: 'DELETE',
+    path: '/teams/:id/skills/:skill_id',
+    summary: 'Remove a skill from a team',
+    description:
+      "Users lose the skill. Refused with 3008 while a routing rule or a virtual agent's fallback names it; chats that wait for it keep the name.",
+    pathParams: idParams.extend({ skill_id: z.coerce.number().int().positive().max(2_147_483_647) }),
+    body: c.noBody(),
+    responses: { 200: envelope(4400, z.null()), ...errorsFor(REMOVE_SKILL_CODES) },
+    metadata: meta(...REMOVE_SKILL_CODES),
+  },
+  listSkills: {
+    method: 'GET',
+    path: '/skills',
+    summary: 'List every skill with its team',
+    responses: { 200: envelope(4400, z.array(adminSkillSchema)), ...errorsFor(READ_CODES) },
+    metadata: meta(...READ_CODES),
+  },
+});

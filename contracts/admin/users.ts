@@ -1,0 +1,43 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { idParams } from '../schemas/admin-common';
+import { adminUserSchema, createUserBodySchema, listUsersQuerySchema, updateUserBodySchema } from '../schemas/admin-user';
+import { envelope } from '../schemas/common';
+import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+
+const c = initContract();
+
+const LIST_CODES = [...READ_CODES, 2001] as const;
+const CREATE_CODES = [...WRITE_CODES, 3004, 3006] as const;
+const UPDATE_CODES = [...WRITE_CODES, 2014, 3004, 3005, 3006, 3008] as const;
+
+export const usersContract = c.router({
+  listUsers: {
+    method: 'GET',
+    path: '/users',
+    summary: 'List users: agents, managers and virtual agents',
+    query: listUsersQuerySchema,
+    responses: { 200: envelope(4400, z.array(adminUserSchema)), ...errorsFor(LIST_CODES) },
+    metadata: meta(...LIST_CODES),
+  },
+  createUser: {
+    method: 'POST',
+    path: '/users',
+    summary: 'Create an agent or a manager',
+    description: 'Team and skill IDs must belong to the account (3006 names the field). A login ID or name in use answers 3004.',
+    body: createUserBodySchema,
+    responses: { 201: envelope(4401, adminUserSchema), ...errorsFor(CREATE_CODES) },
+    metadata: meta(...CREATE_CODES),
+  },
+  updateUser: {
+    method: 'PATCH',
+    path: '/users/:id',
+    summary: 'Update an agent or a manager',
+    description:
+      'Only the fields sent change; lists replace the current ones. `login_id` and `kind` cannot change (3005). Virtual agents are changed at /virtual-agents/{id} (3008 here).',
+    pathParams: idParams,
+    body: updateUserBodySchema,
+    responses: { 200: envelope(4400, adminUserSchema), ...errorsFor(UPDATE_CODES) },
+    metadata: meta(...UPDATE_CODES),
+  },
+});

@@ -1,0 +1,80 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { idParams } from '../schemas/admin-common';
+import {
+  adminVirtualAgentSchema,
+  createdVirtualAgentSchema,
+  createVirtualAgentBodySchema,
+  rotatedApiKeySchema,
+  rotatedSigningSecretSchema,
+  updateVirtualAgentBodySchema,
+} from '../schemas/admin-virtual-agent';
+import { envelope } from '../schemas/common';
+import { ACTION_CODES, errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+
+const c = initContract();
+
+const GET_CODES = [...READ_CODES, 2014, 3006] as const;
+const CREATE_CODES = [...WRITE_CODES, 2034, 3004, 3006, 3007] as const;
+const UPDATE_CODES = [...WRITE_CODES, 2014, 2034, 3005, 3006, 3007] as const;
+const ROTATE_CODES = [...ACTION_CODES, 2014, 3006] as const;
+
+export const virtualAgentsContract = c.router({
+  listVirtualAgents: {
+    method: 'GET',
+    path: '/virtual-agents',
+    summary: 'List virtual agents',
+    description: 'API keys and signing secrets are never shown here; see `api_key_prefix`.',
+    responses: { 200: envelope(4400, z.array(adminVirtualAgentSchema)), ...errorsFor(READ_CODES) },
+    metadata: meta(...READ_CODES),
+  },
+  getVirtualAgent: {
+    method: 'GET',
+    path: '/virtual-agents/:id',
+    summary: 'Get a virtual agent',
+    pathParams: idParams,
+    responses: { 200: envelope(4400, adminVirtualAgentSchema), ...errorsFor(GET_CODES) },
+    metadata: meta(...GET_CODES),
+  },
+  createVirtualAgent: {
+    method: 'POST',
+    path: '/virtual-agents',
+    summary: 'Register a virtual agent',
+    description:
+      "Returns the VA with its `api_key` and `signing_secret`: store them now, they are never shown again (rotate them if lost). The webhook URL is checked (3007 with the reason, on `webhook_url`); reserved or malformed static headers answer 2000. `skills` are skill names of the VA's team. A name in use answers 3004.",
+    body: createVirtualAgentBodySchema,
+    responses: { 201: envelope(4401, createdVirtualAgentSchema), ...errorsFor(CREATE_CODES) },
+    metadata: meta(...CREATE_CODES),
+  },
+  updateVirtualAgent: {
+    method: 'PATCH',
+    path: '/virtual-agents/:id',
+    summary: 'Update a virtual agent',
+    description:
+      'Only the fields sent change; `webhook_headers`, `skills` and `custom_attributes` replace the current ones. `name` and `description` cannot change after creation (3005).',
+    pathParams: idParams,
+    body: updateVirtualAgentBodySchema,
+    responses: { 200: envelope(4400, adminVirtualAgentSchema), ...errorsFor(UPDATE_CODES) },
+    metadata: meta(...UPDATE_CODES),
+  },
+  rotateApiKey: {
+    method: 'POST',
+    path: '/virtual-agents/:id/rotate-key',
+    summary: 'Issue a new API key',
+    description: 'The old key stops working at once and every access token issued with it is revoked.',
+    pathParams: idParams,
+    body: c.noBody(),
+    responses: { 200: envelope(4400, rotatedApiKeySchema), ...errorsFor(ROTATE_CODES) },
+    metadata: meta(...ROTATE_CODES),
+  },
+  rotateSigningSecret: {
+    method: 'POST',
+    path: '/virtual-agents/:id/rotate-secret',
+    summary: 'Issue a new webhook signing secret',
+    description: 'Deliveries from now on are signed with the new secret only.',
+    pathParams: idParams,
+    body: c.noBody(),
+    responses: { 200: envelope(4400, rotatedSigningSecretSchema), ...errorsFor(ROTATE_CODES) },
+    metadata: meta(...ROTATE_CODES),
+  },
+});

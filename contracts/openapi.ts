@@ -1,0 +1,328 @@
+import { type AppRoute, type AppRouter, extractZodObjectShape, isAppRoute, isZodObject } from '@ts-rest/core';
+import { generateOpenApi } from '@ts-rest/open-api';
+import { adminContract } from './admin';
+import { botContract } from './bot';
+import type { RouteMeta } from './bot/common';
+import { CODES, type Code } from './codes';
+import { ADMIN_REQUEST_EXAMPLES, ADMIN_SUCCESS_EXAMPLES } from './reference/admin-examples';
+import { eventComponents, sharedComponents } from './reference/components';
+import {
+  type ErrorExampleContext,
+  errorEnvelopeExample,
+  PARAMETER_EXAMPLES,
+  REQUEST_EXAMPLES,
+  SUCCESS_EXAMPLES,
+  successEnvelopeExample,
+} from './reference/examples';
+import { infoDescription, statusCodeCatalogue } from './reference/overview';
+import { sampleFromSchema } from './reference/sample';
+import { fixSchema, referenceComponents } from './reference/schema-tools';
+import type {
+  OpenApiDocument,
+  OperationObject,
+  ParameterObject,
+  PathItemObject,
+  Ref,
+  ResponseObject,
+  SchemaObject,
+} from './reference/types';
+import { fixedComponents, webhooks } from './reference/webhooks';
+
+/**
+ * The APIs the document covers, by group; GROUPS says how each group's operations are tagged,
+ * named and secured. Adding an API is one line here (and its import).
+ */
+const APIS: Partial<Record<GroupName, AppRouter>> = {
+  bot: botContract,
+  admin: adminContract,
+};
+
+type GroupName = 'bot' | 'admin';
+type Security = Record<string, string[]>[];
+type GroupRules = {
+  tag: (routerKey: string, routeKey: string) => string;
+  operationId: (routeKey: string) => string;
+  security: (route: AppRoute, routeKey: string) => Security;
+  /** Whether answers carry the Rate-Limit-* headers. */
+  rateLimited: boolean;
+};
+
+const GROUPS: Record<GroupName, GroupRules> = {
+  bot: {
+    tag: (routerKey, routeKey) => (routeKey === 'transferChat' ? 'transfer' : routerKey),
+    operationId: (routeKey) => routeKey,
+    security: (route) => (headerNames(route).includes('access_token') ? [{ accessToken: [] }] : []),
+    rateLimited: true,
+  },
+  admin: {
+    tag: () => 'admin',
+    operationId: (routeKey) => (routeKey.startsWith('admin') ? routeKey : `admin${routeKey[0].toUpperCase()}${routeKey.slice(1)}`),
+    security: (_route, routeKey) => (/^(admin)?login$/i.test(routeKey) ? [] : [{ adminSession: [] }]),
+    rateLimited: false,
+  },
+};
+
+const TAGS = [
+  { name: 'auth', description: 'Exchange the API key for an access token.' },
+  { name: 'teams', description: "The account's teams and their skills: the targets of transfers and the `team_id` header." },
+  { name: 'chats', description: 'Create, list, read and update chats: tags, status, assignee, alias and other details.' },
+  { name: 'messages', description: "A chat's transcript; replies, announcements and inbound messages." },
+  { name: 'transfer', description: "Hand a chat over to a team's queue or a skill (private beta in the original product)." },
+  {
+    name: 'admin',
+    description:
+      "The administrators' API behind the admin pages: accounts, teams, users, skills, Virtual Agents, assets, routing rules, chats and event deliveries.",
+  },
+  { name: 'webhooks', description: "Requests the service sends to the VA's webhook (see **Webhooks** above). Reply HTTP 200 within 5 s." },
+];
+
+const PARAMETER_DESCRIPTIONS: Record<string, string> = {
+  chat_id: "The chat's `chat_id`",
+};
+
+/** Statuses answered before the rate limiter counts the request (2099, 2008, 2009). */
+const UNCOUNTED_STATUSES = new Set([405, 413, 415]);
+
+const HTTP_TEXT: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  429: 'Too many requests',
+  500: 'Internal server error',
+};
+
+/** Hand-written examples, by operationId; operations without one get an example synthesised from the schema. */
+export const RESPONSE_EXAMPLES: Record<string, unknown> = { ...SUCCESS_EXAMPLES, ...ADMIN_SUCCESS_EXAMPLES };
+export const BODY_EXAMPLES: Record<string, unknown> = { ...REQUEST_EXAMPLES, ...ADMIN_REQUEST_EXAMPLES };
+
+const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
+const schemaRef = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` });
+
+function headerNames(route: AppRoute): string[] {
+  return isZodObject(route.headers) ? Object.keys(extractZodObjectShape(route.headers)) : [];
+}
+
+function fieldNames(schema: unknown): string[] {
+  return isZodObject(schema) ? Object.keys(extractZodObjectShape(schema)) : [];
+}
+
+/**
+ * The status codes a route can answer with: its `metadata.codes`, plus 2014 for routes with path
+ * parameters (the handler maps every path-parameter failure to it), in numeric order.
+ */
+export function codesOfRoute(route: AppRoute): Code[] {
+  const declared = (route.metadata as RouteMeta | undefined)?.codes ?? [];
+  const implied: Code[] = route.pathParams ? [2014] : [];
+  return [...new Set([...declared, ...implied])].sort((a, b) => a - b);
+}
+
+type RouteInfo = { group: GroupName; routerKey: string; routeKey: string; route: AppRoute };
+
+/** Every route of APIS, keyed by the id @ts-rest/open-api gives it with 'concatenated-path'. */
+function routeIndex(): Map<string, RouteInfo> {
+  const out = new Map<string, RouteInfo>();
+  const walk = (router: AppRouter, trail: string[]) => {
+    for (const [key, value] of Object.entries(router)) {
+      if (isAppRoute(value)) {
+        const [group, routerKey = key] = trail;
+        out.set([...trail, key].join('.'), { group: group as GroupName, routerKey, routeKey: key, route: value });
+      } else walk(value as AppRouter, [...trail, key]);
+    }
+  };
+  walk(APIS as AppRouter, []);
+  return out;
+}
+
+function allowedMethods(index: Map<string, RouteInfo>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const { route } of index.values()) out.set(route.path, [...(out.get(route.path) ?? []), route.method]);
+  return out;
+}
+
+/** Every documented route with its operationId: what the tests check the document against. */
+export function documentedRoutes(): { operationId: string; route: AppRoute }[] {
+  return [...routeIndex().values()].map((info) => ({ operationId: GROUPS[info.group].operationId(info.routeKey), route: info.route }));
+}
+
+type BuildContext = {
+  index: Map<string, RouteInfo>;
+  allow: Map<string, string[]>;
+  plain: Record<string, SchemaObject>;
+  defined: Record<string, SchemaObject>;
+};
+
+function mapParameters(params: ParameterObject[], dropHeaders: string[]): ParameterObject[] {
+  return params
+    .filter((p) => !(p.in === 'header' && dropHeaders.includes(p.name)))
+    .map((p) => {
+      const { description: schemaDescription, ...schema } = fixSchema(p.schema ?? {});
+      const name = p.in === 'header' && p.name.toLowerCase() === 'idempotency-key' ? 'Idempotency-Key' : p.name;
+      const description = p.description ?? schemaDescription ?? PARAMETER_DESCRIPTIONS[name];
+      const example = PARAMETER_EXAMPLES[name];
+      return {
+        name,
+        in: p.in,
+        ...(description && { description }),
+        ...(p.required && { required: true }),
+        schema,
+        ...(example !== undefined && { example }),
+        ...(p.style && { style: p.style }),
+      };
+    });
+}
+
+/** The field a 2000 example complains about: the first required one, else the first one sent with the wrong type. */
+function bodyFieldForExample(body: SchemaObject | undefined): ErrorExampleContext['bodyField'] {
+  const properties = Object.entries(body?.properties ?? {});
+  const required = properties.find(([name]) => body?.required?.includes(name));
+  if (required) return { name: required[0], message: 'Required' };
+  const [name, schema] = properties.find(([, s]) => s.type) ?? [];
+  return name && schema
+    ? {
+        name,
+        message: `Expected ${schema.type === 'integer' ? 'number' : schema.type}, received ${schema.type === 'string' ? 'number' : 'string'}`,
+      }
+    : undefined;
+}
+
+function mapResponses(
+  raw: Record<string, ResponseObject>,
+  info: RouteInfo,
+  operationId: string,
+  bodySchema: SchemaObject | undefined,
+  ctx: BuildContext,
+) {
+  const { route, group } = info;
+  const codes = codesOfRoute(route);
+  const statuses = new Set([...Object.keys(raw).map(Number), ...codes.map((c) => CODES[c].http)]);
+  const exampleContext: ErrorExampleContext = {
+    bodyField: bodyFieldForExample(bodySchema),
+    queryField: fieldNames(route.query).includes('page_size') ? 'page_size' : fieldNames(route.query)[0],
+    pathField: fieldNames(route.pathParams)[0],
+    allow: ctx.allow.get(route.path) ?? [route.method],
+    path: route.path,
+  };
+  const rateHeaders: Record<string, Ref> = {};
+  if (GROUPS[group].rateLimited) {
+    for (const h of ['Rate-Limit-Limit', 'Rate-Limit-Remaining', 'Rate-Limit-Reset']) rateHeaders[h] = headerRef(h);
+  }
+
+  const out: Record<string, ResponseObject> = {};
+  for (const status of [...statuses].sort((a, b) => a - b)) {
+    const rawSchema = raw[status]?.content?.['application/json']?.schema;
+    const schema = rawSchema ? fixSchema(structuredClone(rawSchema)) : schemaRef('ErrorEnvelope');
+    // Wrong methods and refused bodies are answered before the request is counted, so without Rate-Limit-*.
+    const counted = !UNCOUNTED_STATUSES.has(status);
+    const headers: Record<string, Ref> = { trxid: headerRef('trxid'), ...(counted && rateHeaders) };
+    if (status === 429) headers['Retry-After'] = headerRef('Retry-After');
+    if (status === 405) headers.Allow = headerRef('Allow');
+
+    let statusCodes: number[];
+    let examples: Record<string, { summary: string; value: unknown }>;
+    if (status < 300) {
+      const literal = (schema.properties?.status_code?.enum?.[0] as Code | undefined) ?? codes.find((c) => CODES[c].http === status);
+      if (literal === undefined) throw new Error(`${operationId}: no status_code for HTTP ${status}`);
+      const sample =
+        operationId in RESPONSE_EXAMPLES
+          ? RESPONSE_EXAMPLES[operationId]
+          : sampleFromSchema(schema.properties?.response ?? {}, ctx.plain, 'response');
+      statusCodes = [literal];
+      examples = { [literal]: { summary: `${literal} ${CODES[literal].description}`, value: successEnvelopeExample(literal, sample) } };
+      if (route.path.endsWith('/authorize')) headers.access_token = headerRef('access_token');
+    } else {
+      statusCodes = codes.filter((c) => CODES[c].http === status);
+      examples = Object.fromEntries(
+        statusCodes.map((c) => [
+          c,
+          { summary: `${c} ${CODES[c as Code].description}`, value: errorEnvelopeExample(c as Code, exampleContext) },
+        ]),
+      );
+    }
+    out[status] = {
+      description: statusCodes.length
+        ? statusCodes.map((c) => `${c} ${CODES[c as Code].description}`).join('; ')
+        : (HTTP_TEXT[status] ?? String(status)),
+      headers,
+      content: { 'application/json': { schema: referenceComponents(schema, ctx.plain), ...(statusCodes.length && { examples }) } },
+      'x-status-codes': statusCodes,
+    };
+  }
+  return out;
+}
+
+function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject {
+  const info = ctx.index.get(raw.operationId ?? '');
+  if (!info) throw new Error(`unknown route ${raw.operationId}`);
+  const rules = GROUPS[info.group];
+  const operationId = rules.operationId(info.routeKey);
+  const security = rules.security(info.route, info.routeKey);
+  // The token is described once, as the accessToken security scheme, rather than as a parameter of each operation.
+  const dropHeaders = security.some((s) => 'accessToken' in s) ? ['access_token'] : [];
+  const rawBody = raw.requestBody?.content?.['application/json']?.schema;
+  const bodySchema = rawBody && fixSchema(structuredClone(rawBody));
+  return {
+    operationId,
+    summary: raw.summary,
+    ...(raw.description && { description: raw.description }),
+    tags: [rules.tag(info.routerKey, info.routeKey)],
+    ...(raw.deprecated && { deprecated: true }),
+    security,
+    parameters: mapParameters((raw.parameters ?? []) as ParameterObject[], dropHeaders),
+    ...(bodySchema && {
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: referenceComponents(bodySchema, ctx.plain),
+            example: operationId in BODY_EXAMPLES ? BODY_EXAMPLES[operationId] : sampleFromSchema(bodySchema, ctx.plain),
+          },
+        },
+      },
+    }),
+    responses: mapResponses(raw.responses, info, operationId, bodySchema, ctx),
+  };
+}
+
+/**
+ * The OpenAPI 3.0 document of the APIs in APIS, generated from the ts-rest contract: operations
+ * with their parameters, bodies, every response with the status codes it can carry and examples,
+ * the shared schemas and the webhook event bodies as components, and the code catalogue.
+ */
+export function buildOpenApiDocument(): OpenApiDocument {
+  const index = routeIndex();
+  const { plain, defined } = sharedComponents();
+  const ctx: BuildContext = { index, allow: allowedMethods(index), plain, defined };
+  const generated = generateOpenApi(
+    APIS as AppRouter,
+    { info: { title: '', version: '' } },
+    {
+      setOperationId: 'concatenated-path',
+      operationMapper: (operation) => mapOperation(operation as unknown as OperationObject, ctx) as never,
+    },
+  );
+  const paths = generated.paths as Record<string, PathItemObject>;
+  const ids = Object.values(paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+  const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (duplicate) throw new Error(`operationId ${duplicate} is used twice`);
+
+  const used = new Set([...Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags ?? [])), 'webhooks']);
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'VA Chat API',
+      version: '1.0.0',
+      description: infoDescription({ admin: Boolean(APIS.admin) }),
+    },
+    servers: [{ url: '/', description: 'This service (the paths include /api/v1)' }],
+    tags: TAGS.filter((t) => used.has(t.name)),
+    paths,
+    'x-webhooks': webhooks(),
+    components: { schemas: { ...defined, ...eventComponents() }, ...fixedComponents({ admin: Boolean(APIS.admin) }) },
+    'x-status-codes': statusCodeCatalogue(),
+  };
+}

@@ -1,0 +1,52 @@
+/** Examples of the admin delivery tools (test event, delivery stats, VA health), by operationId. */
+
+const minute = (i: number) => new Date(Date.UTC(2026, 2, 2, 9, i)).toISOString();
+
+export const ADMIN_DELIVERY_SUCCESS_EXAMPLES: Record<string, unknown> = {
+  adminSendTestEvent: {
+    ok: true,
+    http_status: 200,
+    error: null,
+    duration_ms: 87,
+    response_excerpt: '{"ok":true}',
+    event_type: 'chat.assigned',
+    chat_id: 'test-3c1e9f0a-7b2d-4e5f-9a8b-1c2d3e4f5a6b',
+    transaction_id: '0b8e4c9a-2f1d-4e3b-8a7c-6d5e4f3a2b1c',
+    sent_at: '2026-03-02T09:14:07.512Z',
+  },
+  adminGetDeliveryStats: {
+    window: '15m',
+    from: minute(0),
+    to: '2026-03-02T09:14:31.000Z',
+    bucket_seconds: 60,
+    buckets: Array.from({ length: 15 }, (_, i) => ({ minute: minute(i), delivered: [12, 9, 14][i % 3], retried: i === 13 ? 3 : 0, failed: i === 14 ? 1 : 0 })),
+    totals: { attempts: 179, delivered: 175, retried: 3, failed: 1 },
+    latency_ms: { p50: 84, p95: 412.5, p99: 1980.2 },
+    top_failing: [
+      {
+        virtual_agent_id: 40,
+        login_id: 'va-billing-bot',
+        name: 'Billing bot',
+        attempts: 61,
+        failed_attempts: 4,
+        last_error: 'HTTP 503',
+        last_error_at: '2026-03-02T09:14:02.000Z',
+      },
+    ],
+    backlog: { pending: 2, retrying: 1, oldest_pending_since: '2026-03-02T09:13:40.000Z' },
+  },
+  adminListVirtualAgentHealth: [
+    {
+      virtual_agent_id: 40,
+      login_id: 'va-billing-bot',
+      attempts: 1204,
+      delivered: 1198,
+      success_rate: 0.995,
+      failed_events: 1,
+      pending: 2,
+      last_attempt_at: '2026-03-02T09:14:07.000Z',
+      last_error: 'timed out after 5000 ms',
+      last_error_at: '2026-03-02T08:51:19.000Z',
+    },
+  ],
+};

@@ -1,0 +1,87 @@
+import type { z } from 'zod';
+import { assetSchema, chatSchema, createChatBodySchema, customerSchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
+import { errorEnvelopeSchema, fieldErrorSchema } from '../schemas/common';
+import { eventSchemas } from '../schemas/events';
+import { attachmentSchema, messageInputSchema, messageSchema, quickRepliesSchema, quickReplyResponseSchema } from '../schemas/message';
+import { teamSchema } from '../schemas/team';
+import { referenceComponents, toJsonSchema, toOpenApiSchema } from './schema-tools';
+import type { SchemaObject } from './types';
+
+/**
+ * Shapes the document names once and refers to. Wherever a route's schema contains exactly one of
+ * these, the document says `$ref` instead of repeating it; a client generator turns each into a type.
+ */
+const SHARED: Record<string, z.ZodTypeAny> = {
+  ErrorEnvelope: errorEnvelopeSchema,
+  FieldError: fieldErrorSchema,
+  Chat: chatSchema,
+  Asset: assetSchema,
+  Customer: customerSchema,
+  Message: messageSchema,
+  MessageInput: messageInputSchema,
+  Attachment: attachmentSchema,
+  QuickReplies: quickRepliesSchema,
+  QuickReplyResponse: quickReplyResponseSchema,
+  Team: teamSchema,
+  CreateChatBody: createChatBodySchema,
+  UpdateChatBody: updateChatBodySchema,
+  TransferBody: transferBodySchema,
+};
+
+/** Event bodies sent to the VA's webhook, self-contained so each can be used on its own. */
+export const EVENT_COMPONENTS = eventSchemas;
+export type EventComponentName = keyof typeof EVENT_COMPONENTS;
+
+/** The event type each event component describes (`chat.assigned` ...). */
+export function eventTypeOf(name: EventComponentName): string {
+  return EVENT_COMPONENTS[name].shape.event_type.value;
+}
+
+/**
+ * The shared shapes: `plain` as the converter emits them (what route schemas are matched
+ * against), `defined` as the document lists them (with their own parts as `$ref`s).
+ */
+export function sharedComponents(): { plain: Record<string, SchemaObject>; defined: Record<string, SchemaObject> } {
+  const plain = Object.fromEntries(Object.entries(SHARED).map(([name, schema]) => [name, toOpenApiSchema(schema)]));
+  const defined = Object.fromEntries(Object.entries(plain).map(([name, schema]) => [name, referenceComponents(schema, plain, name)]));
+  return { plain, defined };
+}
+
+export function eventComponents(): Record<EventComponentName, SchemaObject> {
+  const out = {} as Record<EventComponentName, SchemaObject>;
+  for (const name of Object.keys(EVENT_COMPONENTS) as EventComponentName[]) {
+    out[name] = { title: name, ...toOpenApiSchema(EVENT_COMPONENTS[name]) };
+  }
+  return out;
+}
+
+export const EVENT_SCHEMAS_PATH = '/api/v1/schemas/events.json';
+export const eventSchemaPath = (eventType: string) => `/api/v1/schemas/events/${eventType}.json`;
+
+/**
+ * The event bodies as JSON Schema (draft 2020-12), served at EVENT_SCHEMAS_PATH: one document with
+ * each event under `$defs` and a `oneOf` over them, discriminated by `event_type`.
+ * `baseUrl` (the origin serving them) makes the `$id`s absolute.
+ */
+export function eventJsonSchemas(baseUrl = '') {
+  const defs = Object.fromEntries(Object.entries(eventComponents()).map(([name, schema]) => [name, toJsonSchema(schema)]));
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: `${baseUrl}${EVENT_SCHEMAS_PATH}`,
+    title: 'VA Chat webhook events',
+    description: 'The body of every request the service sends to a Virtual Agent webhook, by `event_type`.',
+    oneOf: Object.keys(defs).map((name) => ({ $ref: `#/$defs/${name}` })),
+    $defs: defs,
+  };
+}
+
+/** One event body as a standalone JSON Schema document, or null for an unknown event type. */
+export function eventJsonSchema(eventType: string, baseUrl = ''): Record<string, unknown> | null {
+  const name = (Object.keys(EVENT_COMPONENTS) as EventComponentName[]).find((n) => eventTypeOf(n) === eventType);
+  if (!name) return null;
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: `${baseUrl}${eventSchemaPath(eventType)}`,
+    ...toJsonSchema(eventComponents()[name]),
+  };
+}

@@ -1,0 +1,132 @@
+import type { AppRouter } from '@ts-rest/core';
+import { generateOpenApi } from '@ts-rest/open-api';
+import type { z } from 'zod';
+import type { SchemaObject } from './types';
+
+const COMPOSITIONS = ['oneOf', 'anyOf', 'allOf'] as const;
+
+/**
+ * A zod schema as an OpenAPI 3.0 schema object, converted exactly as the routes are: through
+ * @ts-rest/open-api's public `generateOpenApi` on a one-route contract (as a response, i.e. the
+ * output type). Its converter (@anatine/zod-openapi) is not a dependency of ours, so we do not
+ * import it directly.
+ */
+export function toOpenApiSchema(schema: z.ZodTypeAny): SchemaObject {
+  const router = { probe: { method: 'GET', path: '/', responses: { 200: schema } } } as unknown as AppRouter;
+  const doc = generateOpenApi(router, { info: { title: '', version: '' } });
+  const converted = doc.paths['/'].get.responses['200'].content['application/json'].schema as SchemaObject;
+  return fixSchema(structuredClone(converted));
+}
+
+/**
+ * Repairs what the converter emits in JSON Schema 2019+ style but OpenAPI 3.0 spells otherwise:
+ * - numeric `exclusiveMinimum`/`exclusiveMaximum` (3.0 wants booleans next to minimum/maximum);
+ *   on integers the bound simply moves by one (`positive()` becomes `minimum: 1`);
+ * - `z.null()` in a union, emitted as `{type: string, format: null, nullable: true}`: in 3.0 the
+ *   null member is `{type: string, nullable: true, enum: [null]}`, and the union itself, which has
+ *   no `type`, may not carry `nullable` (null already matches exactly one member).
+ * Mutates and returns the schema.
+ */
+export function fixSchema(schema: SchemaObject): SchemaObject {
+  for (const [key, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    const value = schema[key];
+    if (typeof value !== 'number') continue;
+    if (schema.type === 'integer') {
+      schema[bound] = key === 'exclusiveMinimum' ? value + 1 : value - 1;
+      delete schema[key];
+    } else {
+      schema[bound] = value;
+      schema[key] = true;
+    }
+  }
+  if (schema.format === 'null' && schema.nullable) {
+    delete schema.format;
+    schema.type = 'string';
+    schema.enum = [null];
+  }
+  if (schema.nullable && !schema.type && !schema.$ref) delete schema.nullable;
+  forEachSubschema(schema, fixSchema);
+  return schema;
+}
+
+/** Calls `fn` on each direct subschema and stores what it returns in its place. */
+export function forEachSubschema(schema: SchemaObject, fn: (sub: SchemaObject) => SchemaObject): void {
+  if (schema.properties) {
+    for (const [name, sub] of Object.entries(schema.properties)) schema.properties[name] = fn(sub);
+  }
+  if (schema.items) schema.items = fn(schema.items);
+  if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
+    schema.additionalProperties = fn(schema.additionalProperties);
+  }
+  for (const key of COMPOSITIONS) {
+    const list = schema[key];
+    if (list) schema[key] = list.map(fn);
+  }
+}
+
+/**
+ * Replaces every (sub)schema equal to a named object component with a `$ref` to it, so the
+ * document names shared shapes (Chat, Message, ErrorEnvelope ...) once. `self` names the
+ * component whose own definition is being rewritten: its top level stays as it is.
+ */
+export function referenceComponents(schema: SchemaObject, components: Record<string, SchemaObject>, self?: string): SchemaObject {
+  const byJson = new Map(
+    Object.entries(components)
+      .filter(([name, s]) => name !== self && s.type === 'object')
+      .map(([name, s]) => [JSON.stringify(s), name]),
+  );
+  if (!self) {
+    const name = byJson.get(JSON.stringify(schema));
+    if (name) return { $ref: `#/components/schemas/${name}` };
+  }
+  const visit = (s: SchemaObject): SchemaObject => {
+    const name = byJson.get(JSON.stringify(s));
+    if (name) return { $ref: `#/components/schemas/${name}` };
+    forEachSubschema(s, visit);
+    return s;
+  };
+  const top = structuredClone(schema);
+  forEachSubschema(top, visit);
+  return top;
+}
+
+/**
+ * An OpenAPI 3.0 schema as a JSON Schema (draft 2020-12) one: `nullable` becomes a `null` type,
+ * boolean exclusive bounds become numeric ones, and `$ref`s to components point into `$defs`.
+ */
+export function toJsonSchema(schema: SchemaObject): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'nullable') continue;
+    if (key === '$ref' && typeof value === 'string') out.$ref = value.replace('#/components/schemas/', '#/$defs/');
+    else if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') continue;
+    else if (key === 'properties' && value) {
+      out.properties = Object.fromEntries(Object.entries(value as Record<string, SchemaObject>).map(([k, v]) => [k, toJsonSchema(v)]));
+    } else if ((key === 'items' || key === 'additionalProperties') && value && typeof value === 'object') {
+      out[key] = toJsonSchema(value as SchemaObject);
+    } else if ((COMPOSITIONS as readonly string[]).includes(key) && Array.isArray(value)) {
+      out[key] = value.map((v) => toJsonSchema(v as SchemaObject));
+    } else out[key] = value;
+  }
+  if (schema.exclusiveMinimum === true) {
+    out.exclusiveMinimum = schema.minimum;
+    delete out.minimum;
+  }
+  if (schema.exclusiveMaximum === true) {
+    out.exclusiveMaximum = schema.maximum;
+    delete out.maximum;
+  }
+  if (schema.nullable) {
+    if (Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null) {
+      delete out.enum;
+      out.type = 'null';
+    } else {
+      if (schema.type) out.type = [schema.type, 'null'];
+      if (Array.isArray(schema.enum) && !schema.enum.includes(null)) out.enum = [...schema.enum, null];
+    }
+  }
+  return out;
+}

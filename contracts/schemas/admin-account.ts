@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { isoDateTime } from './common';
+
+export const createAccountBodySchema = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    admin_email: z.string().trim().email().max(320).describe("Login of the new account's first administrator"),
+    admin_password: z.string().min(8).max(200),
+  })
+  .strict();
+
+export type CreateAccountBody = z.infer<typeof createAccountBodySchema>;
+
+export const adminAccountSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  default_team_id: z.number().int().nullable(),
+  created_at: isoDateTime,
+  admins: z.array(z.object({ email: z.string(), is_platform_admin: z.boolean() })),
+});
+
+export type AdminAccount = z.infer<typeof adminAccountSchema>;

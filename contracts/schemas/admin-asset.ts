@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { CHANNELS } from '../enums';
+import { isoDateTime } from './common';
+
+export const adminAssetSchema = z.object({
+  id: z.number().int().describe('The `asset_id` of POST /api/v1/chats'),
+  channel: z.enum(CHANNELS),
+  name: z.string(),
+  address: z.string().nullable().describe("The channel's own address of the asset (long code, page ID, From address, app ID)"),
+  created_at: isoDateTime,
+});
+
+export type AdminAsset = z.infer<typeof adminAssetSchema>;
+
+export const createAssetBodySchema = z
+  .object({
+    channel: z.enum(CHANNELS),
+    name: z.string().trim().min(1).max(200),
+    address: z.string().trim().min(1).max(500).optional(),
+  })
+  .strict();

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { CHANNELS, CHAT_STATUSES, EVENT_STATUSES, EVENT_TYPES } from '../enums';
+import { chatSchema } from './chat';
+import { cursorQuery, isoDateTime, pageSizeQuery } from './common';
+import { messageInputSchema, messageSchema } from './message';
+
+export const listAdminChatsQuerySchema = z
+  .object({
+    status: z.enum(CHAT_STATUSES).optional(),
+    channel: z.enum(CHANNELS).optional(),
+    team_id: z.coerce.number().int().positive().optional(),
+    assignee: z.string().max(200).optional().describe('Login ID of the assignee'),
+    tag: z.string().max(100).optional(),
+    q: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Chat ID (or its start), alias ID, customer destination ID or name (parts match, any case)'),
+    page_size: pageSizeQuery,
+    cursor: cursorQuery,
+  })
+  .strict();
+
+export type ListAdminChatsQuery = z.infer<typeof listAdminChatsQuerySchema>;
+
+export const deliveryAttemptSchema = z.object({
+  attempt_number: z.number().int(),
+  started_at: isoDateTime,
+  duration_ms: z.number().int(),
+  http_status: z.number().int().nullable().describe('null when no answer came (network error, timeout, refused address)'),
+  error: z.string().nullable(),
+  response_excerpt: z.string().nullable().describe('First bytes of the answer body'),
+});
+
+export const adminEventSchema = z.object({
+  id: z.number().int().describe('Use with POST /api/admin/events/{id}/redeliver'),
+  transaction_id: z.string(),
+  event_type: z.enum(EVENT_TYPES),
+  virtual_agent_login_id: z.string(),
+  seq: z.number().int().describe("Order of the event among the chat's events"),
+  status: z.enum(EVENT_STATUSES),
+  attempt_count: z.number().int(),
+  next_attempt_at: isoDateTime,
+  last_error: z.string().nullable(),
+  created_at: isoDateTime,
+  delivered_at: isoDateTime.nullable(),
+  failed_at: isoDateTime.nullable(),
+  body: z.record(z.unknown()).describe('The event body as sent, without `posted_on` (stamped on each attempt)'),
+  attempts: z.array(deliveryAttemptSchema),
+});
+
+export type AdminEvent = z.infer<typeof adminEventSchema>;
+
+export const adminChatDetailSchema = chatSchema.extend({
+  messages: z.array(messageSchema).describe('The whole transcript, oldest first, announcements included'),
+  events: z.array(adminEventSchema).describe('Every event of the chat, by sequence, with every delivery attempt'),
+});
+
+export type AdminChatDetail = z.infer<typeof adminChatDetailSchema>;
+
+export const adminMessageBodySchema = messageInputSchema
+  .extend({
+    type: z
+      .enum(['inbound', 'announcement'])
+      .describe('`inbound`: as the customer (emits `message.received`); `announcement`: a note for agents and admins'),
+  })
+  .strict();

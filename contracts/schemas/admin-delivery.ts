@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { EVENT_TYPES } from '../enums';
+import { isoDateTime } from './common';
+
+export const DELIVERY_WINDOWS = ['15m', '1h', '24h'] as const;
+export type DeliveryWindow = (typeof DELIVERY_WINDOWS)[number];
+
+export const deliveryStatsQuerySchema = z
+  .object({
+    window: z.enum(DELIVERY_WINDOWS).optional().describe('How far back to look: `15m`, `1h` (default) or `24h`'),
+  })
+  .strict();
+
+const count = z.number().int().min(0);
+
+export const deliveryBucketSchema = z.object({
+  minute: isoDateTime.describe('Start of the bucket (UTC)'),
+  delivered: count.describe('Attempts answered HTTP 200'),
+  retried: count.describe('Unsuccessful attempts after which the event was tried again (or is due again)'),
+  failed: count.describe('Unsuccessful attempts that were the last of an event now `failed` (dead letter)'),
+});
+
+export const deliveryStatsSchema = z.object({
+  window: z.enum(DELIVERY_WINDOWS),
+  from: isoDateTime,
+  to: isoDateTime,
+  bucket_seconds: z.number().int().describe('Width of each bucket: 60 for 15m and 1h, 600 for 24h'),
+  buckets: z.array(deliveryBucketSchema).describe('Every bucket of the window, oldest first, zeros included'),
+  totals: z.object({ attempts: count, delivered: count, retried: count, failed: count }),
+  latency_ms: z
+    .object({ p50: z.number().nullable(), p95: z.number().nullable(), p99: z.number().nullable() })
+    .describe('Percentiles of attempt duration over the window; null without attempts'),
+  top_failing: z
+    .array(
+      z.object({
+        virtual_agent_id: z.number().int(),
+        login_id: z.string(),
+        name: z.string(),
+        attempts: count,
+        failed_attempts: count.describe('Attempts not answered HTTP 200'),
+        last_error: z.string().nullable(),
+        last_error_at: isoDateTime.nullable(),
+      }),
+    )
+    .describe('Up to 5 VAs with the most unsuccessful attempts in the window'),
+  backlog: z.object({
+    pending: count.describe('Events waiting for delivery now, whatever the window'),
+    retrying: count.describe('Pending events that already had at least one attempt'),
+    oldest_pending_since: isoDateTime.nullable(),
+  }),
+});
+
+export type DeliveryStats = z.infer<typeof deliveryStatsSchema>;
+
+export const virtualAgentHealthSchema = z.object({
+  virtual_agent_id: z.number().int(),
+  login_id: z.string(),
+  attempts: count.describe('Delivery attempts in the last 24 hours'),
+  delivered: count.describe('Of those, answered HTTP 200'),
+  success_rate: z.number().min(0).max(1).nullable().describe('delivered / attempts; null without attempts'),
+  failed_events: count.describe('Events that failed for good in the last 24 hours'),
+  pending: count.describe('Events waiting for delivery now'),
+  last_attempt_at: isoDateTime.nullable(),
+  last_error: z.string().nullable().describe('Error of the latest unsuccessful attempt in the last 24 hours'),
+  last_error_at: isoDateTime.nullable(),
+});
+
+export type VirtualAgentHealth = z.infer<typeof virtualAgentHealthSchema>;
+
+export const testEventResultSchema = z.object({
+  ok: z.boolean().describe('true when the webhook answered HTTP 200'),
+  http_status: z.number().int().nullable().describe('null when no answer came'),
+  error: z.string().nullable().describe('Why no answer came (refused address, timeout, connection error), or null'),
+  duration_ms: z.number().int(),
+  response_excerpt: z.string().nullable().describe('First characters of the answer body'),
+  event_type: z.enum(EVENT_TYPES),
+  chat_id: z.string().describe('A made-up chat ID starting with `test-`; no chat exists'),
+  transaction_id: z.string().describe('Also the `webhook-id` header'),
+  sent_at: isoDateTime,
+});
+
+export type TestEventResult = z.infer<typeof testEventResultSchema>;

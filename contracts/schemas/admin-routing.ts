@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { nameSchema, skillNameSchema } from './admin-common';
+import { isoDateTime } from './common';
+
+export const ROUTING_OPS = ['equals', 'not_equals', 'contains', 'starts_with', 'in'] as const;
+
+const FIELD = /^(channel|asset_id|customer\.destination_id|customer\.name|(other_details|route_params)\.[^.\s]{1,100})$/;
+
+export const routingConditionSchema = z
+  .object({
+    field: z
+      .string()
+      .regex(FIELD, 'one of channel, asset_id, customer.destination_id, customer.name, other_details.<key>, route_params.<key>')
+      .describe('`channel`, `asset_id`, `customer.destination_id`, `customer.name`, `other_details.<key>` or `route_params.<key>`'),
+    op: z.enum(ROUTING_OPS),
+    value: z
+      .union([z.string().max(500), z.array(z.string().max(500)).min(1).max(100)])
+      .describe('A string; a list of strings with `in`. Compared case-insensitively'),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    if (c.op === 'in' && !Array.isArray(c.value))
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'op in takes a list of strings' });
+    if (c.op !== 'in' && Array.isArray(c.value)) ctx.addIssue({ code: 'custom', path: ['value'], message: `op ${c.op} takes one string` });
+  });
+
+export type RoutingConditionInput = z.infer<typeof routingConditionSchema>;
+
+export const adminRoutingRuleSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  position: z.number().int().describe('Rules are tried by ascending position, then id'),
+  enabled: z.boolean(),
+  conditions: z.array(z.object({ field: z.string(), op: z.enum(ROUTING_OPS), value: z.union([z.string(), z.array(z.string())]) })),
+  team_id: z.number().int(),
+  team_name: z.string(),
+  skill: z.string().nullable(),
+  created_at: isoDateTime,
+  updated_at: isoDateTime,
+});
+
+export type AdminRoutingRule = z.infer<typeof adminRoutingRuleSchema>;
+
+const conditionsSchema = z.array(routingConditionSchema).max(20).describe('All must hold; an empty list matches every chat');
+
+export const createRoutingRuleBodySchema = z
+  .object({
+    name: nameSchema,
+    conditions: conditionsSchema,
+    team_id: z.number().int().positive(),
+    skill: skillNameSchema.nullable().optional().describe('Skill name in the team'),
+    enabled: z.boolean().optional().describe('Default true'),
+    position: z.number().int().min(0).max(1_000_000).optional().describe('Default: after the last rule'),
+  })
+  .strict();
+
+export type CreateRoutingRuleBody = z.infer<typeof createRoutingRuleBodySchema>;
+
+export const updateRoutingRuleBodySchema = z
+  .object({
+    name: nameSchema.optional(),
+    conditions: conditionsSchema.optional(),
+    team_id: z.number().int().positive().optional(),
+    skill: skillNameSchema.nullable().optional(),
+    enabled: z.boolean().optional(),
+    position: z.number().int().min(0).max(1_000_000).optional(),
+  })
+  .strict();
+
+export type UpdateRoutingRuleBody = z.infer<typeof updateRoutingRuleBodySchema>;
+
+export const defaultTeamBodySchema = z
+  .object({ team_id: z.number().int().positive().nullable().describe('null: fall back to the oldest team') })
+  .strict();
+
+export const defaultTeamSchema = z.object({ default_team_id: z.number().int().nullable(), team_name: z.string().nullable() });

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { AVAILABILITIES, USER_KINDS } from '../enums';
+import { customAttributesSchema, immutableField } from './admin-common';
+import { isoDateTime } from './common';
+
+const idList = z.array(z.number().int().positive()).max(100);
+
+export const adminUserSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(USER_KINDS),
+  login_id: z.string().describe('The login ID chats name in `assignee`'),
+  name: z.string(),
+  email: z.string().nullable(),
+  availability: z.enum(AVAILABILITIES),
+  capacity: z.number().int().describe('Most chats the user holds at once'),
+  enabled: z.boolean(),
+  team_ids: z.array(z.number().int()),
+  skills: z.array(z.object({ id: z.number().int(), name: z.string(), team_id: z.number().int() })),
+  custom_attributes: z.record(z.string()),
+  created_at: isoDateTime,
+  updated_at: isoDateTime,
+});
+
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const listUsersQuerySchema = z.object({ kind: z.enum(USER_KINDS).optional() }).strict();
+
+export const createUserBodySchema = z
+  .object({
+    kind: z.enum(['agent', 'manager']).describe('Virtual agents are registered at /api/admin/virtual-agents'),
+    login_id: z.string().trim().min(1).max(200).regex(/^\S+$/, 'may not contain spaces'),
+    name: z.string().trim().min(1).max(200),
+    email: z.string().trim().email().max(320).optional(),
+    availability: z.enum(AVAILABILITIES).optional().describe('Default `unavailable`'),
+    capacity: z.number().int().min(0).max(1000).optional().describe('Default 3'),
+    team_ids: idList.optional(),
+    skill_ids: idList.optional().describe('IDs of skills (see GET /skills)'),
+    custom_attributes: customAttributesSchema.optional(),
+  })
+  .strict();
+
+export type CreateUserBody = z.infer<typeof createUserBodySchema>;
+
+export const updateUserBodySchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    email: z.string().trim().email().max(320).nullable().optional(),
+    availability: z.enum(AVAILABILITIES).optional(),
+    capacity: z.number().int().min(0).max(1000).optional(),
+    team_ids: idList.optional().describe('Replaces all team memberships'),
+    skill_ids: idList.optional().describe('Replaces all skills'),
+    custom_attributes: customAttributesSchema.optional().describe('Replaces all attributes'),
+    enabled: z.boolean().optional(),
+    login_id: immutableField('`login_id`'),
+    kind: immutableField('`kind`'),
+  })
+  .strict();
+
+export type UpdateUserBody = z.infer<typeof updateUserBodySchema>;

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { EVENT_TYPES } from '../enums';
+import { customAttributesSchema, immutableField, nameSchema, skillNameSchema } from './admin-common';
+import { isoDateTime } from './common';
+
+const webhookUrlSchema = z
+  .string()
+  .min(1)
+  .max(2048)
+  .describe(
+    'Absolute https URL. Private, loopback and link-local addresses (also after DNS) are refused with 3007, unless the service runs with WEBHOOK_ALLOW_PRIVATE=true',
+  );
+
+const webhookHeadersSchema = z
+  .record(z.string().max(200), z.string())
+  .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')
+  .describe(
+    'Static headers added to every webhook call. The signature headers, content-type, host and other transport headers are reserved',
+  );
+
+const subscriptionsSchema = z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length).describe('Event types sent to the webhook');
+
+const vaSkillsSchema = z
+  .array(skillNameSchema)
+  .max(100)
+  .describe("Skill **names** of the VA's team (as `skill_name` in transfers); an unknown name answers 2034");
+
+export const adminVirtualAgentSchema = z.object({
+  id: z.number().int(),
+  login_id: z.string().describe('Name chats use in `assignee`'),
+  name: z.string(),
+  description: z.string(),
+  enabled: z.boolean(),
+  webhook_url: z.string(),
+  webhook_headers: z.record(z.string()),
+  subscriptions: z.array(z.enum(EVENT_TYPES)),
+  team_id: z.number().int(),
+  team_name: z.string(),
+  skills: z.array(z.string()).describe("Skill names, all of the VA's team"),
+  custom_attributes: z.record(z.string()),
+  fallback_team_id: z.number().int().nullable(),
+  fallback_skill: z.string().nullable(),
+  api_key_prefix: z.string().describe('First characters of the current API key, to tell keys apart'),
+  created_at: isoDateTime,
+  updated_at: isoDateTime,
+});
+
+export type AdminVirtualAgent = z.infer<typeof adminVirtualAgentSchema>;
+
+export const createdVirtualAgentSchema = adminVirtualAgentSchema.extend({
+  api_key: z.string().describe('Exchange at POST /api/v1/authorize. Shown only in this answer'),
+  signing_secret: z.string().describe('`whsec_...` key of the webhook signatures. Shown only in this answer'),
+});
+
+export const createVirtualAgentBodySchema = z
+  .object({
+    name: nameSchema.describe('Cannot be changed later; also gives the login ID (`va-<slug>`)'),
+    description: z.string().trim().min(1).max(1000).describe('Cannot be changed later'),
+    webhook_url: webhookUrlSchema,
+    webhook_headers: webhookHeadersSchema.optional(),
+    subscriptions: subscriptionsSchema.optional().describe('Default `["chat.assigned", "message.received"]`'),
+    team_id: z.number().int().positive().describe('The one team of the VA'),
+    skills: vaSkillsSchema.optional(),
+    custom_attributes: customAttributesSchema.optional(),
+    fallback_team_id: z.number().int().positive().nullable().optional(),
+    fallback_skill: skillNameSchema.nullable().optional().describe('Skill name in the fallback team'),
+  })
+  .strict();
+
+export type CreateVirtualAgentBody = z.infer<typeof createVirtualAgentBodySchema>;
+
+export const updateVirtualAgentBodySchema = z
+  .object({
+    name: immutableField('`name`'),
+    description: immutableField('`description`'),
+    webhook_url: webhookUrlSchema.optional(),
+    webhook_headers: webhookHeadersSchema.optional().describe('Replaces all static headers'),
+    subscriptions: subscriptionsSchema.optional(),
+    team_id: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Moves the VA to this team (its only one). Without `skills`, skills with the same name in the new team are kept'),
+    skills: vaSkillsSchema.optional().describe('Replaces all skills'),
+    custom_attributes: customAttributesSchema.optional().describe('Replaces all attributes'),
+    enabled: z.boolean().optional().describe('A disabled VA gets no chats, no events and no access tokens'),
+    fallback_team_id: z.number().int().positive().nullable().optional(),
+    fallback_skill: skillNameSchema.nullable().optional(),
+  })
+  .strict();
+
+export type UpdateVirtualAgentBody = z.infer<typeof updateVirtualAgentBodySchema>;
+
+export const rotatedApiKeySchema = z.object({
+  id: z.number().int(),
+  api_key: z.string().describe('Shown only in this answer. Every access token of the old key is revoked'),
+  api_key_prefix: z.string(),
+});
+
+export const rotatedSigningSecretSchema = z.object({
+  id: z.number().int(),
+  signing_secret: z.string().describe('Shown only in this answer. Deliveries from now on are signed with it'),
+});

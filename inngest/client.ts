@@ -1,0 +1,26 @@
+import { Inngest, type LogArg } from 'inngest';
+import { logger } from '@/lib/util/logger';
+
+/** Inngest's log calls (a message and fields, or an error) in our one-line JSON format and level. */
+function forward(level: 'debug' | 'info' | 'warn' | 'error') {
+  return (...args: LogArg[]) => {
+    const [first, ...rest] = args;
+    const msg = typeof first === 'string' ? first : first instanceof Error ? first.message : 'inngest';
+    const fields: Record<string, unknown> = {};
+    for (const [i, arg] of (typeof first === 'string' ? rest : args).entries()) {
+      if (arg instanceof Error) fields.err = arg;
+      else if (arg && typeof arg === 'object') Object.assign(fields, arg);
+      else fields[`arg${i}`] = arg;
+    }
+    logger[level](msg, { source: 'inngest', ...fields });
+  };
+}
+
+/**
+ * The app's Inngest client (DELIVERY_ENGINE=inngest). It reads its own INNGEST_* settings
+ * (INNGEST_DEV or INNGEST_SIGNING_KEY / INNGEST_EVENT_KEY) from the environment.
+ */
+export const inngest = new Inngest({
+  id: 'va-chat',
+  logger: { debug: forward('debug'), info: forward('info'), warn: forward('warn'), error: forward('error') },
+});

@@ -1,0 +1,7 @@
+import { deliverChatEvents } from './functions/deliver-chat-events';
+import { sweepOutbox } from './functions/sweep-outbox';
+
+export { inngest } from './client';
+
+/** Every function the app serves at /api/inngest. */
+export const functions = [deliverChatEvents, sweepOutbox];

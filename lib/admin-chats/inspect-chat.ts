@@ -1,0 +1,53 @@
+import { and, asc, desc, eq } from 'drizzle-orm';
+import type { AdminChatDetail, AdminEvent } from '@/contracts/schemas/admin-chat';
+import type { Db } from '@/db/client';
+import { chats, deliveryAttempts, events, messages } from '@/db/schema';
+import { chatListWith, toChatView } from '@/lib/chats/chat-view';
+import { ApiError } from '@/lib/errors';
+
+const iso = (d: Date) => d.toISOString();
+const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * A chat for support: the whole transcript (announcements included), and every event of the chat
+ * with every delivery attempt, so an admin can see what the bot was sent and what it answered.
+ */
+export async function inspectChat(db: Db, { accountId, chatId }: { accountId: number; chatId: string }): Promise<AdminChatDetail> {
+  const row = await db.query.chats.findFirst({
+    where: and(eq(chats.id, chatId), eq(chats.accountId, accountId)),
+    with: { ...chatListWith, messages: { columns: chatListWith.messages.columns, orderBy: desc(messages.id) } },
+  });
+  if (!row) throw new ApiError(3006, { detail: `no chat ${chatId}` });
+  const eventRows = await db.query.events.findMany({
+    where: and(eq(events.chatId, chatId), eq(events.accountId, accountId)),
+    orderBy: [asc(events.seq), asc(events.id)],
+    with: {
+      virtualAgent: { columns: { loginId: true } },
+      attempts: { orderBy: [asc(deliveryAttempts.attemptNumber), asc(deliveryAttempts.id)] },
+    },
+  });
+  const eventViews: AdminEvent[] = eventRows.map((e) => ({
+    id: e.id,
+    transaction_id: e.transactionId,
+    event_type: e.eventType,
+    virtual_agent_login_id: e.virtualAgent.loginId,
+    seq: e.seq,
+    status: e.status,
+    attempt_count: e.attemptCount,
+    next_attempt_at: iso(e.nextAttemptAt),
+    last_error: e.lastError,
+    created_at: iso(e.createdAt),
+    delivered_at: isoOrNull(e.deliveredAt),
+    failed_at: isoOrNull(e.failedAt),
+    body: e.body,
+    attempts: e.attempts.map((a) => ({
+      attempt_number: a.attemptNumber,
+      started_at: iso(a.startedAt),
+      duration_ms: a.durationMs,
+      http_status: a.httpStatus,
+      error: a.error,
+      response_excerpt: a.responseExcerpt,
+    })),
+  }));
+  return { ...toChatView(row), events: eventViews };
+}

@@ -1,0 +1,184 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { Webhook } from 'standardwebhooks';
+import { env } from '@/lib/env';
+import { checkWebhookUrl, RESERVED_HEADERS, resolvePublic } from '@/lib/webhooks/url-policy';
+import { serializeEvent } from './serialize-event';
+
+export type SendInput = {
+  url: string;
+  staticHeaders: Record<string, string>;
+  signingSecret: string;
+  transactionId: string;
+  body: Record<string, unknown>;
+  timeoutMs?: number;
+};
+
+/** What one attempt saw; `httpStatus` is null when no answer came. */
+export type SendOutcome = {
+  ok: boolean;
+  startedAt: Date;
+  durationMs: number;
+  httpStatus: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+};
+
+/** Bytes of the answer read at most; the rest is dropped with the connection. */
+const READ_LIMIT = 4096;
+/** Characters of the answer kept with the attempt. */
+export const EXCERPT_CHARS = 1024;
+
+// node:http with keep-alive: undici's fetch costs several times the CPU per request. Idle sockets
+// close before the usual 5 s server keep-alive, so a reused socket is rarely one the peer just closed.
+const store = globalThis as unknown as { __vaWebhookAgents?: { http: http.Agent; https: https.Agent } };
+const agents = (store.__vaWebhookAgents ??= {
+  http: new http.Agent({ keepAlive: true, timeout: 4_000, scheduling: 'lifo' }),
+  https: new https.Agent({ keepAlive: true, timeout: 4_000, scheduling: 'lifo' }),
+});
+
+/**
+ * POSTs one event, signed with Standard Webhooks headers, to the address the host resolved to
+ * after the address policy allowed it. Never follows redirects; success is HTTP 200 exactly.
+ * Never throws: every failure is described in the outcome.
+ */
+export async function sendWebhook(input: SendInput): Promise<SendOutcome> {
+  const timeoutMs = input.timeoutMs ?? env().DELIVERY_TIMEOUT_MS;
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const done = (o: Omit<SendOutcome, 'startedAt' | 'durationMs' | 'ok'>): SendOutcome => ({
+    ...o,
+    ok: o.httpStatus === 200,
+    startedAt,
+    durationMs: Math.round(performance.now() - t0),
+  });
+
+  // One deadline for the whole attempt: DNS, connect, request and answer.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  const timeoutError = `timed out after ${timeoutMs} ms`;
+  try {
+    const verdict = await checkWebhookUrl(input.url, { resolve: false });
+    if (!verdict.ok) return done({ httpStatus: null, error: `refused: ${verdict.reason}`, responseExcerpt: null });
+    const url = verdict.url;
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+
+    const aborted = new Promise<'timeout'>((resolve) => deadline.signal.addEventListener('abort', () => resolve('timeout')));
+    const resolved = await Promise.race([resolvePublic(host).catch((err: Error) => err), aborted]);
+    if (resolved === 'timeout') return done({ httpStatus: null, error: `${timeoutError} (DNS)`, responseExcerpt: null });
+    if (resolved instanceof Error) return done({ httpStatus: null, error: `refused: ${resolved.message}`, responseExcerpt: null });
+
+    const payload = serializeEvent(input.body, startedAt);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(input.staticHeaders)) {
+      if (!RESERVED_HEADERS.has(name.toLowerCase())) headers[name] = value;
+    }
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(payload));
+    headers['user-agent'] = 'va-chat-webhooks/1';
+    headers['webhook-id'] = input.transactionId;
+    headers['webhook-timestamp'] = String(Math.floor(startedAt.getTime() / 1000));
+    headers['webhook-signature'] = signerFor(input.signingSecret).sign(input.transactionId, startedAt, payload);
+
+    return done(await post({ url, host, pinned: resolved, headers, payload, signal: deadline.signal, timeoutError }));
+  } catch (err) {
+    return done({ httpStatus: null, error: (err as Error).message || String(err), responseExcerpt: null });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+type Answer = Omit<SendOutcome, 'startedAt' | 'durationMs' | 'ok'>;
+
+function post({
+  url,
+  host,
+  pinned,
+  headers,
+  payload,
+  signal,
+  timeoutError,
+}: {
+  url: URL;
+  host: string;
+  pinned: { address: string; family: 4 | 6 };
+  headers: Record<string, string>;
+  payload: string;
+  signal: AbortSignal;
+  timeoutError: string;
+}): Promise<Answer> {
+  const isHttps = url.protocol === 'https:';
+  // Connect to the address that passed the policy; a second lookup could return another one.
+  const lookup: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  return new Promise<Answer>((resolve) => {
+    let settled = false;
+    const finish = (a: Answer) => {
+      if (settled) return;
+      settled = true;
+      resolve(a);
+    };
+    const req = (isHttps ? https : http).request({
+      method: 'POST',
+      protocol: url.protocol,
+      hostname: host,
+      port: url.port || (isHttps ? 443 : 80),
+      path: `${url.pathname}${url.search}`,
+      headers,
+      agent: isHttps ? agents.https : agents.http,
+      lookup,
+      signal,
+    });
+    req.on('error', (err) =>
+      finish({ httpStatus: null, error: signal.aborted ? timeoutError : describeError(err), responseExcerpt: null }),
+    );
+    req.on('response', (res) => {
+      const status = res.statusCode ?? null;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const answer = (error: string | null = null): Answer => ({
+        httpStatus: status,
+        error,
+        responseExcerpt: size ? Buffer.concat(chunks).subarray(0, READ_LIMIT).toString('utf8').slice(0, EXCERPT_CHARS) : '',
+      });
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= READ_LIMIT) {
+          // Enough for the excerpt; the connection is dropped rather than drained.
+          finish(answer());
+          res.destroy();
+        }
+      });
+      res.on('end', () => finish(answer()));
+      // The status line arrived in time; a body cut short is noted but does not undo the status.
+      res.on('error', () => finish(answer(signal.aborted ? `${timeoutError} (reading the answer)` : 'answer cut short')));
+      res.on('close', () => finish(answer(res.complete ? null : 'answer cut short')));
+    });
+    req.end(payload);
+  });
+}
+
+const signers = new Map<string, Webhook>();
+
+/**
+ * The signer for a `whsec_` secret. The key is decoded here rather than by the library, which
+ * rejects the base64url alphabet that secrets issued before the fix used; Node reads both alphabets.
+ */
+function signerFor(secret: string): Webhook {
+  let signer = signers.get(secret);
+  if (!signer) {
+    if (signers.size >= 1_000) signers.clear();
+    signer = new Webhook(Buffer.from(secret.replace(/^whsec_/, ''), 'base64'), { format: 'raw' });
+    signers.set(secret, signer);
+  }
+  return signer;
+}
+
+function describeError(err: NodeJS.ErrnoException): string {
+  return err.code && !err.message.includes(err.code) ? `${err.code}: ${err.message}` : err.message;
+}

@@ -1,0 +1,49 @@
+import { and, eq } from 'drizzle-orm';
+import type { EventType } from '@/contracts/enums';
+import type { Db } from '@/db/client';
+import { skills } from '@/db/schema';
+import { ApiError, describeFields } from '@/lib/errors';
+import { requireAccountTeam } from '@/lib/teams/check-references';
+import { checkStaticHeaders, checkWebhookUrl } from '@/lib/webhooks/url-policy';
+
+/** The URL as checked (normalised), or 3007 with the policy's reason, on `webhook_url`. */
+export async function acceptWebhookUrl(raw: string): Promise<string> {
+  const verdict = await checkWebhookUrl(raw);
+  if (!verdict.ok) throw new ApiError(3007, { detail: verdict.reason, errors: [{ field: 'webhook_url', message: verdict.reason }] });
+  return verdict.url.href;
+}
+
+/** Static headers the delivery may add; reserved or malformed ones are 2000, one error per header. */
+export function acceptWebhookHeaders(headers: Record<string, string>): Record<string, string> {
+  const errors = checkStaticHeaders(headers);
+  if (errors.length) throw new ApiError(2000, { detail: describeFields(errors), errors });
+  return headers;
+}
+
+export function uniqueSubscriptions(subscriptions: EventType[]): EventType[] {
+  return [...new Set(subscriptions)];
+}
+
+/** A fallback skill needs a fallback team and must be one of its skills. */
+export async function checkFallback(
+  tx: Db,
+  { accountId, teamId, skill, teamChanged }: { accountId: number; teamId: number | null; skill: string | null; teamChanged: boolean },
+): Promise<void> {
+  if (teamId !== null && teamChanged) await requireAccountTeam(tx, { accountId, teamId, field: 'fallback_team_id' });
+  if (skill === null) return;
+  if (teamId === null) {
+    throw new ApiError(2000, {
+      detail: 'fallback_skill needs fallback_team_id',
+      errors: [{ field: 'fallback_skill', message: 'needs fallback_team_id' }],
+    });
+  }
+  const [found] = await tx
+    .select({ id: skills.id })
+    .from(skills)
+    .where(and(eq(skills.teamId, teamId), eq(skills.name, skill)));
+  if (!found)
+    throw new ApiError(2034, {
+      detail: `"${skill}" in team ${teamId}`,
+      errors: [{ field: 'fallback_skill', message: 'no such skill in the fallback team' }],
+    });
+}

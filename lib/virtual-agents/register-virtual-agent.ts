@@ -1,0 +1,37 @@
+import type { CreateVirtualAgentBody } from '@/contracts/schemas/admin-virtual-agent';
+import type { Db } from '@/db/client';
+import { userSkills } from '@/db/schema';
+import { requireAccountTeam, resolveSkillNames } from '@/lib/teams/check-references';
+import { acceptWebhookHeaders, acceptWebhookUrl, checkFallback, uniqueSubscriptions } from './check-webhook-settings';
+import { createVirtualAgent } from './create-virtual-agent';
+import { getVirtualAgentOrFail } from './virtual-agent-view';
+
+/**
+ * POST /api/admin/virtual-agents: checks the webhook settings, team, skills (names of the VA's
+ * team) and fallback, then registers the VA. The API key and signing secret are in this answer only.
+ */
+export async function registerVirtualAgent(db: Db, { accountId, body }: { accountId: number; body: CreateVirtualAgentBody }) {
+  const webhookUrl = await acceptWebhookUrl(body.webhook_url);
+  const webhookHeaders = acceptWebhookHeaders(body.webhook_headers ?? {});
+  const created = await db.transaction(async (tx) => {
+    await requireAccountTeam(tx, { accountId, teamId: body.team_id, field: 'team_id' });
+    const skillIds = await resolveSkillNames(tx, { teamId: body.team_id, names: body.skills ?? [], field: 'skills' });
+    await checkFallback(tx, { accountId, teamId: body.fallback_team_id ?? null, skill: body.fallback_skill ?? null, teamChanged: true });
+    const va = await createVirtualAgent(tx, {
+      accountId,
+      name: body.name,
+      description: body.description,
+      webhookUrl,
+      webhookHeaders,
+      subscriptions: body.subscriptions && uniqueSubscriptions(body.subscriptions),
+      teamId: body.team_id,
+      customAttributes: body.custom_attributes,
+      fallbackTeamId: body.fallback_team_id ?? null,
+      fallbackSkill: body.fallback_skill ?? null,
+    });
+    if (skillIds.length) await tx.insert(userSkills).values(skillIds.map((skillId) => ({ userId: va.user.id, skillId })));
+    return va;
+  });
+  const view = await getVirtualAgentOrFail(db, { accountId, id: created.user.id });
+  return { ...view, api_key: created.apiKey, signing_secret: created.signingSecret };
+}

@@ -1,0 +1,101 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { AdminVirtualAgent, UpdateVirtualAgentBody } from '@/contracts/schemas/admin-virtual-agent';
+import type { Db } from '@/db/client';
+import { skills, teamMemberships, userSkills, users, virtualAgents } from '@/db/schema';
+import { ApiError } from '@/lib/errors';
+import { requireAccountTeam, resolveSkillNames } from '@/lib/teams/check-references';
+import { acceptWebhookHeaders, acceptWebhookUrl, checkFallback, uniqueSubscriptions } from './check-webhook-settings';
+import { getVirtualAgentOrFail } from './virtual-agent-view';
+
+/**
+ * PATCH /api/admin/virtual-agents/{id}. `name` and `description` are fixed at registration (3005).
+ * A new `team_id` replaces the VA's one team membership; without `skills`, the VA keeps the skills
+ * whose names also exist in the new team.
+ */
+export async function updateVirtualAgent(
+  db: Db,
+  { accountId, id, patch }: { accountId: number; id: number; patch: UpdateVirtualAgentBody },
+): Promise<AdminVirtualAgent> {
+  for (const field of ['name', 'description'] as const) {
+    if (patch[field] !== undefined)
+      throw new ApiError(3005, { detail: field, errors: [{ field, message: 'cannot be changed after creation' }] });
+  }
+  const webhookUrl = patch.webhook_url === undefined ? undefined : await acceptWebhookUrl(patch.webhook_url);
+  const webhookHeaders = patch.webhook_headers === undefined ? undefined : acceptWebhookHeaders(patch.webhook_headers);
+
+  await db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(virtualAgents)
+      .where(and(eq(virtualAgents.userId, id), eq(virtualAgents.accountId, accountId)))
+      .for('update');
+    if (!current) throw new ApiError(3006, { detail: `no virtual agent ${id}` });
+
+    const teamId = patch.team_id ?? current.teamId;
+    const teamChanged = teamId !== current.teamId;
+    if (teamChanged) {
+      await requireAccountTeam(tx, { accountId, teamId, field: 'team_id' });
+      await tx.delete(teamMemberships).where(eq(teamMemberships.userId, id));
+      await tx.insert(teamMemberships).values({ teamId, userId: id });
+    }
+    if (patch.skills !== undefined || teamChanged) {
+      const names = patch.skills ?? (await keptSkillNames(tx, { userId: id, teamId }));
+      const skillIds = await resolveSkillNames(tx, { teamId, names, field: 'skills' });
+      await tx.delete(userSkills).where(eq(userSkills.userId, id));
+      if (skillIds.length) await tx.insert(userSkills).values(skillIds.map((skillId) => ({ userId: id, skillId })));
+    }
+
+    const fallbackTeamId = patch.fallback_team_id === undefined ? current.fallbackTeamId : patch.fallback_team_id;
+    const fallbackSkill = patch.fallback_skill === undefined ? current.fallbackSkill : patch.fallback_skill;
+    if (patch.fallback_team_id !== undefined || patch.fallback_skill !== undefined) {
+      await checkFallback(tx, {
+        accountId,
+        teamId: fallbackTeamId,
+        skill: fallbackSkill,
+        teamChanged: fallbackTeamId !== current.fallbackTeamId,
+      });
+    }
+
+    const now = new Date();
+    await tx
+      .update(virtualAgents)
+      .set({
+        teamId,
+        webhookUrl: webhookUrl ?? current.webhookUrl,
+        webhookHeaders: webhookHeaders ?? current.webhookHeaders,
+        subscriptions: patch.subscriptions ? uniqueSubscriptions(patch.subscriptions) : current.subscriptions,
+        fallbackTeamId,
+        fallbackSkill,
+        updatedAt: now,
+      })
+      .where(eq(virtualAgents.userId, id));
+    const userSet: Partial<typeof users.$inferInsert> = { updatedAt: now };
+    if (patch.custom_attributes !== undefined) userSet.customAttributes = patch.custom_attributes;
+    if (patch.enabled !== undefined) userSet.enabled = patch.enabled;
+    await tx.update(users).set(userSet).where(eq(users.id, id));
+  });
+  return getVirtualAgentOrFail(db, { accountId, id });
+}
+
+/** Names of the VA's current skills that the team also has. */
+async function keptSkillNames(tx: Db, { userId, teamId }: { userId: number; teamId: number }): Promise<string[]> {
+  const current = await tx
+    .select({ name: skills.name })
+    .from(userSkills)
+    .innerJoin(skills, eq(skills.id, userSkills.skillId))
+    .where(eq(userSkills.userId, userId));
+  if (!current.length) return [];
+  const inTeam = await tx
+    .select({ name: skills.name })
+    .from(skills)
+    .where(
+      and(
+        eq(skills.teamId, teamId),
+        inArray(
+          skills.name,
+          current.map((s) => s.name),
+        ),
+      ),
+    );
+  return inTeam.map((s) => s.name);
+}
