@@ -32,6 +32,8 @@ const envSchema = z.object({
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(262_144),
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().min(8).optional(),
+  /** Admin sign-in attempts per IP per minute. */
+  ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   ADMIN_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(43_200),
   DELIVERY_ENGINE: z.enum(['embedded', 'inngest', 'off']).default('embedded'),
   DELIVERY_RETRY_DELAYS_MS: delayList,

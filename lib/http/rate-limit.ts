@@ -4,22 +4,29 @@ import { ApiError } from '@/lib/errors';
 
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number };
 
-const store = globalThis as unknown as { __vaRateLimiter?: { limiter: RateLimiterMemory; points: number } };
+type Limiter = { limiter: RateLimiterMemory; points: number };
+const store = globalThis as unknown as { __vaRateLimiters?: Map<string, Limiter> };
 
-function limiter() {
-  const points = env().RATE_LIMIT_PER_MINUTE;
-  if (!store.__vaRateLimiter || store.__vaRateLimiter.points !== points) {
-    store.__vaRateLimiter = { limiter: new RateLimiterMemory({ points, duration: 60 }), points };
+/** Budgets: `api` (RATE_LIMIT_PER_MINUTE) for API calls, `login` (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE) against password guessing. */
+export type Budget = 'api' | 'login';
+
+function limiter(budget: Budget): Limiter {
+  const points = budget === 'login' ? env().ADMIN_LOGIN_ATTEMPTS_PER_MINUTE : env().RATE_LIMIT_PER_MINUTE;
+  if (!store.__vaRateLimiters) store.__vaRateLimiters = new Map();
+  let entry = store.__vaRateLimiters.get(budget);
+  if (!entry || entry.points !== points) {
+    entry = { limiter: new RateLimiterMemory({ points, duration: 60 }), points };
+    store.__vaRateLimiters.set(budget, entry);
   }
-  return store.__vaRateLimiter;
+  return entry;
 }
 
 /**
  * Counts one request against the key's per-minute budget (per account for authenticated calls).
  * Over the budget: 2012/429 with Retry-After. The state feeds the Rate-Limit-* headers.
  */
-export async function consumeRateLimit(key: string): Promise<RateLimitState> {
-  const { limiter: l, points } = limiter();
+export async function consumeRateLimit(key: string, budget: Budget = 'api'): Promise<RateLimitState> {
+  const { limiter: l, points } = limiter(budget);
   try {
     const res = await l.consume(key, 1);
     return { limit: points, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };

@@ -3,6 +3,8 @@ import type { AdminUser, UpdateUserBody } from '@/contracts/schemas/admin-user';
 import type { Db } from '@/db/client';
 import { teamMemberships, userSkills, users } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
+import { signalOutbox } from '@/lib/events/signal';
+import { fillFreeSeats } from '@/lib/routing/auto-assign';
 import { requireAccountSkills, requireAccountTeams } from '@/lib/teams/check-references';
 import { isUniqueViolation } from '@/lib/util/is-unique-violation';
 import { loadUserOrFail } from './user-view';
@@ -16,7 +18,7 @@ export async function updateUser(
     if (patch[field] !== undefined)
       throw new ApiError(3005, { detail: field, errors: [{ field, message: 'cannot be changed after creation' }] });
   }
-  await db.transaction(async (tx) => {
+  const eventIds = await db.transaction(async (tx) => {
     const [user] = await tx
       .select({ id: users.id, kind: users.kind })
       .from(users)
@@ -50,6 +52,9 @@ export async function updateUser(
         throw new ApiError(3004, { detail: `name "${patch.name}"`, errors: [{ field: 'name', message: 'already in use' }] });
       throw err;
     }
+    // Available again, more capacity, new teams or skills: queued chats may now fit.
+    return fillFreeSeats(tx, { accountId, userId });
   });
+  signalOutbox(eventIds);
   return loadUserOrFail(db, { accountId, userId });
 }

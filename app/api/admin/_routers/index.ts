@@ -43,7 +43,7 @@ export const adminApiHandler = createApiHandler({
     if (!SAFE_METHODS.has(req.method)) checkSameOrigin(req);
     if (PUBLIC_PATHS.has(entry.path)) {
       const ip = req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'local';
-      ctx.rateLimit = await consumeRateLimit(`admin-login:${ip}`);
+      ctx.rateLimit = await consumeRateLimit(`admin-login:${ip}`, 'login');
       return;
     }
     const token = readSessionToken(req.headers);
