@@ -5,6 +5,7 @@ import { chats, events, routingRules, skills, userSkills } from '@/db/schema';
 import { transferChat } from '@/lib/chats/transfer-chat';
 import { createTeam } from '@/lib/teams/create-team';
 import { createUser } from '@/lib/users/create-user';
+import { updateUser } from '@/lib/users/update-user';
 import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
 import { botApi } from '../support/bot-api';
 import { newChat, patchChat } from '../support/chats';
@@ -49,6 +50,17 @@ describe('auto-assign', () => {
     await patchChat(t, first.chat_id, { status: 'closed' }, desk.id);
     const after = await botApi('GET', `/chats/${second.chat_id}`, { token: t.token });
     assert.equal(after.body.response.assignee, 'rita', "closing rita's chat gave her the waiting refunds chat");
+  });
+
+  it('hands queued chats to an agent who becomes available', async () => {
+    const night = await createTeam(ctx.db, { accountId: t.account.id, name: 'Night shift', autoAssign: true });
+    const owl = await createUser(ctx.db, { accountId: t.account.id, kind: 'agent', loginId: 'owl', name: 'Owl', teamIds: [night.id], availability: 'unavailable', capacity: 5 });
+    const waiting = await newChat(t, { team_id: night.id });
+    assert.equal(waiting.assignee, null);
+    await updateUser(ctx.db, { accountId: t.account.id, userId: owl.id, patch: { availability: 'available' } });
+    const after = await botApi('GET', `/chats/${waiting.chat_id}`, { token: t.token });
+    assert.equal(after.body.response.assignee, 'owl');
+    assert.equal(after.body.response.status, 'picked');
   });
 });
 
