@@ -31,16 +31,7 @@ function firstDifference(a: unknown, b: unknown, at = ''): string | null {
  * Error statuses a route declares without any code that answers with them. Each is a gap in the
  * contract's `metadata.codes` (or a stale `responses` entry); fix it there and remove the line.
  */
-const KNOWN_GAPS = new Set<string>([
-  // lib/chats/update-chat.ts throws 2040 (assigning a closed chat), but updateChat's metadata does not list it.
-  'updateChat 409',
-  // `authErrors` (contracts/bot/common.ts) declares 413 on GET routes too, which never read a body,
-  // while the 415 that every body route can answer (2009) is missing from it.
-  'listTeams 413',
-  'listChats 413',
-  'getChat 413',
-  'listMessages 413',
-]);
+const KNOWN_GAPS = new Set<string>([]);
 
 describe('OpenAPI document', () => {
   it('matches the committed openapi.json', () => {

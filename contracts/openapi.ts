@@ -152,8 +152,8 @@ export function documentedRoutes(): { operationId: string; route: AppRoute }[] {
 type BuildContext = {
   index: Map<string, RouteInfo>;
   allow: Map<string, string[]>;
+  /** Shared component schemas as the converter emits them, to recognise them inside route schemas. */
   plain: Record<string, SchemaObject>;
-  defined: Record<string, SchemaObject>;
 };
 
 function mapParameters(params: ParameterObject[], dropHeaders: string[]): ParameterObject[] {
@@ -296,7 +296,7 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
 export function buildOpenApiDocument(): OpenApiDocument {
   const index = routeIndex();
   const { plain, defined } = sharedComponents();
-  const ctx: BuildContext = { index, allow: allowedMethods(index), plain, defined };
+  const ctx: BuildContext = { index, allow: allowedMethods(index), plain };
   const generated = generateOpenApi(
     APIS as AppRouter,
     { info: { title: '', version: '' } },
@@ -318,7 +318,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       version: '1.0.0',
       description: infoDescription({ admin: Boolean(APIS.admin) }),
     },
-    servers: [{ url: '/', description: 'This service (the paths include /api/v1)' }],
+    servers: [{ url: '/', description: 'This service; the paths are absolute (/api/v1/..., /api/admin/...)' }],
     tags: TAGS.filter((t) => used.has(t.name)),
     paths,
     'x-webhooks': webhooks(),

@@ -62,7 +62,20 @@ function Parameters({ op, shared }: { op: OperationObject; shared: DocParameters
   );
 }
 
-function Response({ status, response, components }: { status: string; response: ResponseObject; components: Components }) {
+/** Status code → its description, from the document's `x-status-codes`. */
+export type CodeTexts = Record<number, string>;
+
+function Response({
+  status,
+  response,
+  components,
+  codeTexts,
+}: {
+  status: string;
+  response: ResponseObject;
+  components: Components;
+  codeTexts: CodeTexts;
+}) {
   const media = response.content?.['application/json'];
   const codes = response['x-status-codes'] ?? [];
   const examples = Object.entries(media?.examples ?? {});
@@ -75,15 +88,17 @@ function Response({ status, response, components }: { status: string; response: 
         <span className={styles.responseCodes}>
           {codes.length
             ? codes.map((c) => (
-                <a key={c} href={`#code-${c}`} className={styles.codeChip}>
-                  {c}
-                </a>
+                <span key={c} className={styles.responseCode}>
+                  <a href={`#code-${c}`} className={styles.codeChip}>
+                    {c}
+                  </a>{' '}
+                  {codeTexts[c]}
+                </span>
               ))
             : response.description}
         </span>
       </summary>
       <div className={styles.responseBody}>
-        {codes.length > 0 && <p className={styles.muted}>{response.description}</p>}
         {headers.length > 0 && (
           <p className={styles.muted}>
             Headers:{' '}
@@ -117,12 +132,14 @@ export function Operation({
   op,
   components,
   parameters,
+  codeTexts,
 }: {
   method: string;
   path: string;
   op: OperationObject;
   components: Components;
   parameters: DocParameters;
+  codeTexts: CodeTexts;
 }) {
   const body = op.requestBody?.content['application/json'];
   return (
@@ -149,7 +166,7 @@ export function Operation({
       )}
       <h4>Responses</h4>
       {Object.entries(op.responses).map(([status, response]) => (
-        <Response key={status} status={status} response={response} components={components} />
+        <Response key={status} status={status} response={response} components={components} codeTexts={codeTexts} />
       ))}
     </article>
   );

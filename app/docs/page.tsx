@@ -27,6 +27,7 @@ export default function DocsPage() {
   }
   const tags = doc.tags.filter((t) => byTag.get(t.name)?.length);
   const schemas = doc.components.schemas;
+  const codeTexts = Object.fromEntries(doc['x-status-codes'].map((c) => [c.code, c.description]));
 
   return (
     <div className={styles.shell}>
@@ -99,6 +100,7 @@ export default function DocsPage() {
                 op={op}
                 components={schemas}
                 parameters={doc.components.parameters}
+                codeTexts={codeTexts}
               />
             ))}
           </section>

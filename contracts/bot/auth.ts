@@ -27,6 +27,7 @@ export const authContract = c.router({
       401: errorEnvelopeSchema,
       405: errorEnvelopeSchema,
       413: errorEnvelopeSchema,
+      415: errorEnvelopeSchema,
       429: errorEnvelopeSchema,
       500: errorEnvelopeSchema,
     },

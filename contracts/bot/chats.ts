@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
 import { cursorQuery, envelope, errorEnvelopeSchema, isoDateTime, pageSizeQuery } from '../schemas/common';
 import { chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
-import { AUTH_CODES, BODY_CODES, authErrors, authHeaders, idempotentHeaders, meta } from './common';
+import { AUTH_CODES, BODY_CODES, authErrors, authHeaders, bodyErrors, idempotentHeaders, meta } from './common';
 
 const c = initContract();
 const chatIdParams = z.object({ chat_id: z.string().min(1).max(100) });
@@ -17,7 +17,7 @@ export const chatsContract = c.router({
       'Creates a chat on a channel asset for a customer (found or created by `destination_id`). With `assignee` the chat is assigned at once (a VA then receives `chat.assigned`); with `team_id` it waits in that team; with neither, routing rules choose the team.',
     headers: idempotentHeaders,
     body: createChatBodySchema,
-    responses: { 201: envelope(4302, chatSchema), 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, ...authErrors },
+    responses: { 201: envelope(4302, chatSchema), 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, ...authErrors, ...bodyErrors },
     metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2013, 2020, 2032, 2033, 2034),
   },
   listChats: {
@@ -56,7 +56,7 @@ export const chatsContract = c.router({
     headers: authHeaders,
     pathParams: chatIdParams,
     responses: { 200: envelope(4304, chatSchema), 404: errorEnvelopeSchema, ...authErrors },
-    metadata: meta(...AUTH_CODES, 2031, 4108),
+    metadata: meta(...AUTH_CODES, 2014, 2031, 4108),
   },
   updateChat: {
     method: 'PATCH',
@@ -77,8 +77,8 @@ export const chatsContract = c.router({
     }),
     pathParams: chatIdParams,
     body: updateChatBodySchema,
-    responses: { 200: envelope(4304, chatSchema), 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, ...authErrors },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2031, 2033, 4108),
+    responses: { 200: envelope(4304, chatSchema), 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, ...authErrors, ...bodyErrors },
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2031, 2033, 2040, 4108),
   },
   transferChat: {
     method: 'PATCH',
@@ -94,7 +94,8 @@ export const chatsContract = c.router({
       404: errorEnvelopeSchema,
       409: errorEnvelopeSchema,
       ...authErrors,
+      ...bodyErrors,
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2031, 2034, 2041),
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2031, 2034, 2041),
   },
 });

@@ -20,9 +20,14 @@ export const authErrors = {
   400: errorEnvelopeSchema,
   401: errorEnvelopeSchema,
   405: errorEnvelopeSchema,
-  413: errorEnvelopeSchema,
   429: errorEnvelopeSchema,
   500: errorEnvelopeSchema,
+} as const;
+
+/** Routes that read a body can also refuse its size (2008) and type (2009). */
+export const bodyErrors = {
+  413: errorEnvelopeSchema,
+  415: errorEnvelopeSchema,
 } as const;
 
 /** The codes each route can answer with; the OpenAPI generator prints them per HTTP status. */

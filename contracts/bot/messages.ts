@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { cursorQuery, envelope, errorEnvelopeSchema, pageSizeQuery } from '../schemas/common';
 import { messageInputSchema, messageSchema } from '../schemas/message';
-import { AUTH_CODES, BODY_CODES, authErrors, authHeaders, idempotentHeaders, meta } from './common';
+import { AUTH_CODES, BODY_CODES, authErrors, authHeaders, bodyErrors, idempotentHeaders, meta } from './common';
 
 const c = initContract();
 const chatIdParams = z.object({ chat_id: z.string().min(1).max(100) });
@@ -20,7 +20,7 @@ export const messagesContract = c.router({
       404: errorEnvelopeSchema,
       ...authErrors,
     },
-    metadata: meta(...AUTH_CODES, 2001, 2031),
+    metadata: meta(...AUTH_CODES, 2001, 2014, 2031),
   },
   postMessage: {
     method: 'POST',
@@ -36,7 +36,8 @@ export const messagesContract = c.router({
       404: errorEnvelopeSchema,
       409: errorEnvelopeSchema,
       ...authErrors,
+      ...bodyErrors,
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2013, 2020, 2031, 2040),
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2013, 2014, 2020, 2031, 2040),
   },
 });

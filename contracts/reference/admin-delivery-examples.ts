@@ -19,7 +19,12 @@ export const ADMIN_DELIVERY_SUCCESS_EXAMPLES: Record<string, unknown> = {
     from: minute(0),
     to: '2026-03-02T09:14:31.000Z',
     bucket_seconds: 60,
-    buckets: Array.from({ length: 15 }, (_, i) => ({ minute: minute(i), delivered: [12, 9, 14][i % 3], retried: i === 13 ? 3 : 0, failed: i === 14 ? 1 : 0 })),
+    buckets: Array.from({ length: 15 }, (_, i) => ({
+      minute: minute(i),
+      delivered: [12, 9, 14][i % 3],
+      retried: i === 13 ? 3 : 0,
+      failed: i === 14 ? 1 : 0,
+    })),
     totals: { attempts: 179, delivered: 175, retried: 3, failed: 1 },
     latency_ms: { p50: 84, p95: 412.5, p99: 1980.2 },
     top_failing: [
