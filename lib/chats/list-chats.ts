@@ -17,10 +17,17 @@ export type ChatFilters = {
   cursor?: string;
 };
 
-/** The account's chats, most recently updated first, with keyset pagination on (updated_at, id). */
-export async function listChats(db: Db, { accountId, filters }: { accountId: number; filters: ChatFilters }): Promise<{ chats: Chat[]; nextCursor: string | null }> {
+/**
+ * The account's chats, most recently updated first, with keyset pagination on (updated_at, id).
+ * `also` narrows the list further (the admin search adds its text match there).
+ */
+export async function listChats(
+  db: Db,
+  { accountId, filters, also }: { accountId: number; filters: ChatFilters; also?: SQL },
+): Promise<{ chats: Chat[]; nextCursor: string | null }> {
   const pageSize = filters.pageSize ?? 25;
   const where: SQL[] = [eq(chats.accountId, accountId)];
+  if (also) where.push(also);
   if (filters.status) where.push(eq(chats.status, filters.status));
   if (filters.channel) where.push(eq(chats.channel, filters.channel));
   if (filters.teamId) where.push(eq(chats.teamId, filters.teamId));
