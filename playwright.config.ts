@@ -53,6 +53,7 @@ export default defineConfig({
       DELIVERY_RETRY_DELAYS_MS: '200,400,800',
       DELIVERY_TIMEOUT_MS: '2000',
       LOG_LEVEL: 'warn',
+      ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '100',
     },
   },
 });

@@ -2,6 +2,9 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { AdminProviders } from '@/components/admin/providers';
 import './admin.css';
+import './admin-forms.css';
+import './admin-pages.css';
+import './admin-responsive.css';
 
 export const metadata: Metadata = { title: { template: '%s · VA Chat admin', default: 'VA Chat admin' } };
 

@@ -21,15 +21,14 @@ export function Field({
 }) {
   return (
     <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label htmlFor={id}>
-        {label}
+      <div className="field-label">
+        <label htmlFor={id}>{label}</label>
         {required && (
           <span className="required" aria-hidden="true">
-            {' '}
             *
           </span>
         )}
-      </label>
+      </div>
       {children}
       {hint && (
         <p id={`${id}-hint`} className="hint">
@@ -46,15 +45,23 @@ export function Field({
 }
 
 /** Props that tie an input to its Field's hint and error. */
-export function described(id: string, { error, hint }: { error?: string | null; hint?: boolean }) {
+export function described(id: string, { error, hint, required }: { error?: string | null; hint?: boolean; required?: boolean }) {
   const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ');
-  return { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': ids || undefined } as const;
+  return {
+    id,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': ids || undefined,
+    'aria-required': required || undefined,
+  } as const;
 }
 
-/** The envelope's description of a refused request, above the form. */
-export function FormError({ failure, title = 'Not saved' }: { failure: Failure | null; title?: string }) {
+/**
+ * The envelope's description of a refused request, above the form, with the field errors that
+ * no field of the form shows itself (`placed` lists the fields, or field prefixes, shown beside inputs).
+ */
+export function FormError({ failure, title = 'Not saved', placed = [] }: { failure: Failure | null; title?: string; placed?: string[] }) {
   if (!failure) return null;
-  const unplaced = Object.entries(failure.fields);
+  const unplaced = Object.entries(failure.fields).filter(([f]) => !placed.some((p) => f === p || f.startsWith(`${p}.`)));
   return (
     <div className="form-error" role="alert">
       <strong>{title}.</strong> {failure.description}
@@ -98,17 +105,7 @@ export function SubmitButton({
 }
 
 /** A toggle switch: a button with aria-pressed, labelled by its purpose. */
-export function Switch({
-  on,
-  label,
-  pending,
-  onToggle,
-}: {
-  on: boolean;
-  label: string;
-  pending?: boolean;
-  onToggle: () => void;
-}) {
+export function Switch({ on, label, pending, onToggle }: { on: boolean; label: string; pending?: boolean; onToggle: () => void }) {
   return (
     <button
       type="button"

@@ -6,9 +6,17 @@ import { tsr } from '@/lib/admin-ui/client';
 import { isUnauthorized, shouldRetry } from '@/lib/admin-ui/errors';
 import { ToastProvider } from './toast';
 
+let leaving = false;
+
+/** Leaves the console with a full page load, which also drops every credential kept in memory. */
+export function leaveConsole(url: string) {
+  leaving = true;
+  window.location.replace(url);
+}
+
 /** An expired session anywhere sends the administrator back to the sign-in page, then here again. */
 function toLogin(err: unknown) {
-  if (!isUnauthorized(err) || window.location.pathname.startsWith('/admin/login')) return;
+  if (leaving || !isUnauthorized(err) || window.location.pathname.startsWith('/admin/login')) return;
   const next = `${window.location.pathname}${window.location.search}`;
   window.location.assign(`/admin/login?next=${encodeURIComponent(next)}`);
 }

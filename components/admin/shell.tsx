@@ -1,10 +1,10 @@
 'use client';
 
-import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { usePathname, useRouter } from 'next/navigation';
+import { usePathname } from 'next/navigation';
 import { type ReactNode, useEffect, useState } from 'react';
 import { keys, tsr } from '@/lib/admin-ui/client';
+import { leaveConsole } from './providers';
 import { useToast } from './toast';
 
 const NAV = [
@@ -18,16 +18,11 @@ const NAV = [
 /** Header, navigation and sign-out around every signed-in page. */
 export function Shell({ children }: { children: ReactNode }) {
   const pathname = usePathname();
-  const router = useRouter();
-  const queryClient = useQueryClient();
   const toast = useToast();
   const [menuOpen, setMenuOpen] = useState(false);
   const me = tsr.session.me.useQuery({ queryKey: keys.me, staleTime: 60_000 });
   const logout = tsr.session.logout.useMutation({
-    onSuccess: () => {
-      queryClient.clear();
-      router.replace('/admin/login');
-    },
+    onSuccess: () => leaveConsole('/admin/login'),
     onError: () => toast.error('Sign-out failed; try again.'),
   });
 

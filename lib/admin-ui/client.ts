@@ -1,5 +1,6 @@
 'use client';
 
+import { type ApiFetcherArgs, tsRestFetchApi } from '@ts-rest/core';
 import { initTsrReactQuery } from '@ts-rest/react-query/v5';
 import { adminContract } from '@/contracts/admin';
 
@@ -11,6 +12,9 @@ export const tsr = initTsrReactQuery(adminContract, {
   baseUrl: '',
   baseHeaders: {},
   credentials: 'same-origin',
+  // A body-less DELETE from a browser carries no Content-Length, which the API's size and type
+  // check reads as a body without a Content-Type (2009); an empty body makes it send `0`.
+  api: (args: ApiFetcherArgs) => tsRestFetchApi(args.method === 'DELETE' && args.body == null ? { ...args, body: '' } : args),
 });
 
 /** Query keys shared by pages that read or invalidate the same data. */

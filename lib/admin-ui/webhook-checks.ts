@@ -34,7 +34,8 @@ export function checkUrlFormat(raw: string): string | null {
   } catch {
     return 'Not an absolute URL: start with https://';
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'Only https URLs are accepted (http only where the service allows private addresses)';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return 'Only https URLs are accepted (http only where the service allows private addresses)';
   if (url.username || url.password) return 'Credentials in the URL are not allowed: send them as a static header instead';
   if (!url.hostname) return 'The URL has no host';
   return null;
@@ -44,7 +45,8 @@ export function checkUrlFormat(raw: string): string | null {
 export function urlNote(raw: string): string | null {
   try {
     const url = new URL(raw.trim());
-    if (url.protocol === 'http:') return 'Plain http is accepted only when the service runs with WEBHOOK_ALLOW_PRIVATE=true (demo and tests).';
+    if (url.protocol === 'http:')
+      return 'Plain http is accepted only when the service runs with WEBHOOK_ALLOW_PRIVATE=true (demo and tests).';
     if (/^(localhost|127\.|10\.|192\.168\.|169\.254\.|\[?::1\]?$)/.test(url.hostname)) {
       return 'Private, loopback and link-local addresses are refused in production.';
     }

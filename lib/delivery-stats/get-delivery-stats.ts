@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
+import type { DeliveryStats, DeliveryWindow } from '@/contracts/schemas/admin-delivery';
 import type { Db } from '@/db/client';
 import { deliveryAttempts, events, users } from '@/db/schema';
-import type { DeliveryStats, DeliveryWindow } from '@/contracts/schemas/admin-delivery';
 
 const WINDOWS: Record<DeliveryWindow, { ms: number; bucketSeconds: number }> = {
   '15m': { ms: 15 * 60_000, bucketSeconds: 60 },

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import type { VirtualAgentHealth } from '@/contracts/schemas/admin-delivery';
 import type { Db } from '@/db/client';
 import { deliveryAttempts, events, users, virtualAgents } from '@/db/schema';
-import type { VirtualAgentHealth } from '@/contracts/schemas/admin-delivery';
 
 const DAY_MS = 24 * 60 * 60_000;
 const num = (v: unknown) => Number(v ?? 0);
@@ -9,7 +9,10 @@ const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number
 const epochToIso = (v: number | null) => (v === null ? null : new Date(v * 1000).toISOString());
 
 /** Every VA of the account with the outcome of its delivery attempts over the last 24 hours and its backlog. */
-export async function listVirtualAgentHealth(db: Db, { accountId, now = new Date() }: { accountId: number; now?: Date }): Promise<VirtualAgentHealth[]> {
+export async function listVirtualAgentHealth(
+  db: Db,
+  { accountId, now = new Date() }: { accountId: number; now?: Date },
+): Promise<VirtualAgentHealth[]> {
   const since = new Date(now.getTime() - DAY_MS);
   const notOk = sql`${deliveryAttempts.httpStatus} is distinct from 200`;
 
@@ -41,10 +44,16 @@ export async function listVirtualAgentHealth(db: Db, { accountId, now = new Date
     .select({
       id: events.virtualAgentId,
       pending: sql`count(*) filter (where ${events.status} = 'pending')`.mapWith(num),
-      failed: sql`count(*) filter (where ${events.status} = 'failed' and ${events.failedAt} >= ${since.toISOString()}::timestamptz)`.mapWith(num),
+      failed:
+        sql`count(*) filter (where ${events.status} = 'failed' and ${events.failedAt} >= ${since.toISOString()}::timestamptz)`.mapWith(num),
     })
     .from(events)
-    .where(and(eq(events.accountId, accountId), sql`(${events.status} = 'pending' or ${events.failedAt} >= ${since.toISOString()}::timestamptz)`))
+    .where(
+      and(
+        eq(events.accountId, accountId),
+        sql`(${events.status} = 'pending' or ${events.failedAt} >= ${since.toISOString()}::timestamptz)`,
+      ),
+    )
     .groupBy(events.virtualAgentId);
 
   const attemptsBy = new Map(attempts.map((a) => [a.id, a]));

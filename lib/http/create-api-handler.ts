@@ -50,15 +50,15 @@ export function createApiHandler<T extends AppRouter>(opts: ApiHandlerOptions<T>
   async function serve(incoming: NextRequest, ctx: RequestContext): Promise<Response> {
     let response: Response;
     try {
-      const req = await admit(incoming, table);
-      const match = matchRoute(table, req.method, req.nextUrl.pathname);
-      if (match.kind === 'none') throw new ApiError(2011, { detail: `${req.method} ${req.nextUrl.pathname}` });
+      const match = matchRoute(table, incoming.method, incoming.nextUrl.pathname);
+      if (match.kind === 'none') throw new ApiError(2011, { detail: `${incoming.method} ${incoming.nextUrl.pathname}` });
       if (match.kind === 'wrong-method') {
         throw new ApiError(2099, {
-          detail: `${req.method} is not supported here; use ${match.allow.join(', ')}`,
+          detail: `${incoming.method} is not supported here; use ${match.allow.join(', ')}`,
           headers: { Allow: match.allow.join(', ') },
         });
       }
+      const req = await admit(incoming);
       await opts.guard(req, match.entry, ctx);
       const handler = direct.get(match.entry.route);
       response = handler ? await dispatch(req, match.entry, handler) : await tsRest(req);
@@ -171,23 +171,32 @@ async function dispatch(req: NextRequest, entry: RouteEntry, handler: DirectHand
   return TsRestResponse.fromJson(result.body, { status, headers: responseHeaders });
 }
 
-/** Size and content-type checks before anything parses the body. */
-async function admit(req: NextRequest, table: RouteEntry[]): Promise<NextRequest> {
-  if (!BODY_METHODS.has(req.method) || !table.length) return req;
+/**
+ * Size and content-type checks before anything parses the body. A body without Content-Length
+ * (chunked, or a bodiless DELETE from some clients) is read up to the limit first; an empty one
+ * counts as no body.
+ */
+async function admit(req: NextRequest): Promise<NextRequest> {
+  if (!BODY_METHODS.has(req.method)) return req;
   const max = env().MAX_BODY_BYTES;
   const declared = req.headers.get('content-length');
   if (declared !== null && Number(declared) > max) {
     throw new ApiError(2008, { detail: `at most ${max} bytes are accepted` });
   }
-  const type = req.headers.get('content-type');
-  const hasBody = declared === null ? req.body !== null : Number(declared) > 0;
-  if (hasBody && !/\bjson\b/i.test(type ?? '')) {
-    throw new ApiError(2009, { detail: type ? `got ${type}` : 'no Content-Type header' });
+  if (declared !== null) {
+    if (Number(declared) > 0) requireJson(req);
+    return req;
   }
-  if (declared !== null || req.body === null) return req;
-  // No Content-Length (chunked): read up to the limit, then hand on a request with the bytes.
+  if (req.body === null) return req;
   const bytes = await readLimited(req.body, max);
+  if (bytes.length === 0) return new NextRequest(req.url, { method: req.method, headers: req.headers });
+  requireJson(req);
   return new NextRequest(req.url, { method: req.method, headers: req.headers, body: new Uint8Array(bytes) });
+}
+
+function requireJson(req: NextRequest) {
+  const type = req.headers.get('content-type');
+  if (!/\bjson\b/i.test(type ?? '')) throw new ApiError(2009, { detail: type ? `got ${type}` : 'no Content-Type header' });
 }
 
 async function readLimited(body: ReadableStream<Uint8Array>, max: number): Promise<Buffer> {

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
+import type { TestEventResult } from '@/contracts/schemas/admin-delivery';
 import type { Db } from '@/db/client';
 import { virtualAgents } from '@/db/schema';
-import type { TestEventResult } from '@/contracts/schemas/admin-delivery';
 import { sendWebhook } from '@/lib/delivery/send-webhook';
 import { ApiError } from '@/lib/errors';
 import { buildEventBody } from '@/lib/events/event-body';

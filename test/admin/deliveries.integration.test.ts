@@ -125,14 +125,57 @@ describe('admin delivery tools', () => {
       const now = Date.now();
       const at = (msAgo: number) => new Date(now - msAgo);
       await ctx.db.insert(deliveryAttempts).values([
-        { eventId: delivered.id, attemptNumber: 1, startedAt: at(120_000), durationMs: 100, httpStatus: 500, error: null, responseExcerpt: 'no' },
-        { eventId: delivered.id, attemptNumber: 2, startedAt: at(60_000), durationMs: 20, httpStatus: 200, error: null, responseExcerpt: 'ok' },
-        { eventId: failed.id, attemptNumber: 1, startedAt: at(60_000), durationMs: 30, httpStatus: null, error: 'timed out after 5000 ms', responseExcerpt: null },
-        { eventId: failed.id, attemptNumber: 2, startedAt: at(1_000), durationMs: 40, httpStatus: 502, error: null, responseExcerpt: 'bad gateway' },
+        {
+          eventId: delivered.id,
+          attemptNumber: 1,
+          startedAt: at(120_000),
+          durationMs: 100,
+          httpStatus: 500,
+          error: null,
+          responseExcerpt: 'no',
+        },
+        {
+          eventId: delivered.id,
+          attemptNumber: 2,
+          startedAt: at(60_000),
+          durationMs: 20,
+          httpStatus: 200,
+          error: null,
+          responseExcerpt: 'ok',
+        },
+        {
+          eventId: failed.id,
+          attemptNumber: 1,
+          startedAt: at(60_000),
+          durationMs: 30,
+          httpStatus: null,
+          error: 'timed out after 5000 ms',
+          responseExcerpt: null,
+        },
+        {
+          eventId: failed.id,
+          attemptNumber: 2,
+          startedAt: at(1_000),
+          durationMs: 40,
+          httpStatus: 502,
+          error: null,
+          responseExcerpt: 'bad gateway',
+        },
         // Outside a 15-minute window, inside 24 hours.
-        { eventId: delivered.id, attemptNumber: 0, startedAt: at(3 * 3_600_000), durationMs: 10, httpStatus: 200, error: null, responseExcerpt: 'ok' },
+        {
+          eventId: delivered.id,
+          attemptNumber: 0,
+          startedAt: at(3 * 3_600_000),
+          durationMs: 10,
+          httpStatus: 200,
+          error: null,
+          responseExcerpt: 'ok',
+        },
       ]);
-      await ctx.db.update(events).set({ status: 'delivered', attemptCount: 2, deliveredAt: at(60_000) }).where(eq(events.id, delivered.id));
+      await ctx.db
+        .update(events)
+        .set({ status: 'delivered', attemptCount: 2, deliveredAt: at(60_000) })
+        .where(eq(events.id, delivered.id));
       finalFailureAt = at(1_000);
       await ctx.db.update(events).set({ status: 'failed', attemptCount: 2, failedAt: finalFailureAt }).where(eq(events.id, failed.id));
     });
@@ -145,10 +188,17 @@ describe('admin delivery tools', () => {
       assert.equal(stats.bucket_seconds, 60);
       assert.equal(stats.buckets.length, 15);
       const sum = (k: string) => stats.buckets.reduce((n: number, b: Record<string, number>) => n + b[k], 0);
-      assert.deepEqual({ delivered: sum('delivered'), retried: sum('retried'), failed: sum('failed') }, { delivered: 1, retried: 2, failed: 1 });
+      assert.deepEqual(
+        { delivered: sum('delivered'), retried: sum('retried'), failed: sum('failed') },
+        { delivered: 1, retried: 2, failed: 1 },
+      );
       assert.deepEqual(stats.totals, { attempts: 4, delivered: 1, retried: 2, failed: 1 });
       const minuteOf = new Date(Math.floor(finalFailureAt.getTime() / 60_000) * 60_000).toISOString();
-      assert.equal(stats.buckets.find((b: { minute: string }) => b.minute === minuteOf)?.failed, 1, 'the final failure lands in its minute');
+      assert.equal(
+        stats.buckets.find((b: { minute: string }) => b.minute === minuteOf)?.failed,
+        1,
+        'the final failure lands in its minute',
+      );
       assert.equal(stats.latency_ms.p50, 35);
       assert.ok(stats.latency_ms.p95 > 85 && stats.latency_ms.p99 <= 100);
       assert.deepEqual(stats.top_failing, [

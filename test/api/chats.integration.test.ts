@@ -255,4 +255,20 @@ describe('request bodies without Content-Length', () => {
     assert.equal(res.status, 413);
     assert.equal((await res.json()).status_code, 2008);
   });
+  it('treats an empty streamed body as no body: a bodiless DELETE gets 2099, not 2009', async () => {
+    const t = await createTenant(ctx.db);
+    const { NextRequest } = await import('next/server');
+    const { botApiHandler } = await import('@/app/api/v1/_routers');
+    const empty = () => new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+    const del = await botApiHandler(
+      new NextRequest('http://localhost/api/v1/teams', { method: 'DELETE', headers: { access_token: t.token }, body: empty(), duplex: 'half' } as never),
+    );
+    assert.equal(del.status, 405);
+    assert.equal((await del.json()).status_code, 2099);
+    const post = await botApiHandler(
+      new NextRequest('http://localhost/api/v1/chats', { method: 'POST', headers: { access_token: t.token }, body: empty(), duplex: 'half' } as never),
+    );
+    assert.equal(post.status, 400);
+    assert.equal((await post.json()).status_code, 2000);
+  });
 });

@@ -27,10 +27,10 @@ export function LoginForm() {
   return (
     <form className="card login-card" onSubmit={submit} noValidate>
       <h2>Sign in</h2>
-      <FormError failure={failure} title="Could not sign in" />
+      <FormError failure={failure} title="Could not sign in" placed={['email', 'password']} />
       <Field id="email" label="Email" required error={fieldError(failure, 'email')}>
         <input
-          {...described('email', { error: fieldError(failure, 'email') })}
+          {...described('email', { error: fieldError(failure, 'email'), required: true })}
           type="email"
           autoComplete="username"
           required
@@ -40,7 +40,7 @@ export function LoginForm() {
       </Field>
       <Field id="password" label="Password" required error={fieldError(failure, 'password')}>
         <input
-          {...described('password', { error: fieldError(failure, 'password') })}
+          {...described('password', { error: fieldError(failure, 'password'), required: true })}
           type="password"
           autoComplete="current-password"
           required

@@ -39,16 +39,29 @@ export function AppendMessage({ chatId, closed }: { chatId: string; closed: bool
   return (
     <form className="card" onSubmit={submit} noValidate aria-labelledby="append-title">
       <h2 id="append-title">Add a message</h2>
-      <FormError failure={failure} />
+      <FormError failure={failure} placed={['text', 'attachment']} />
       <fieldset className="checks-fieldset">
         <legend>Write as</legend>
         <div className="checks">
           <label>
-            <input type="radio" name="msg-type" value="inbound" checked={type === 'inbound'} disabled={closed} onChange={() => setType('inbound')} />
+            <input
+              type="radio"
+              name="msg-type"
+              value="inbound"
+              checked={type === 'inbound'}
+              disabled={closed}
+              onChange={() => setType('inbound')}
+            />
             The customer (inbound)
           </label>
           <label>
-            <input type="radio" name="msg-type" value="announcement" checked={type === 'announcement'} onChange={() => setType('announcement')} />
+            <input
+              type="radio"
+              name="msg-type"
+              value="announcement"
+              checked={type === 'announcement'}
+              onChange={() => setType('announcement')}
+            />
             Announcement (agents and admins only)
           </label>
         </div>
@@ -68,7 +81,11 @@ export function AppendMessage({ chatId, closed }: { chatId: string; closed: bool
           />
         </Field>
         <Field id="msg-attachment-type" label="Attachment type">
-          <select id="msg-attachment-type" value={attachmentType} onChange={(e) => setAttachmentType(e.target.value as typeof attachmentType)}>
+          <select
+            id="msg-attachment-type"
+            value={attachmentType}
+            onChange={(e) => setAttachmentType(e.target.value as typeof attachmentType)}
+          >
             {ATTACHMENT_TYPES.map((t) => (
               <option key={t} value={t}>
                 {t}

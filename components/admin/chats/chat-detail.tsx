@@ -45,7 +45,11 @@ function Facts({ chat }: { chat: AdminChatDetail }) {
 
 /** One chat: its details, transcript and every event with every delivery attempt, refreshed every 3 s. */
 export function ChatDetail({ chatId }: { chatId: string }) {
-  const query = tsr.chats.getChat.useQuery({ queryKey: keys.chat(chatId), queryData: { params: { chat_id: chatId } }, refetchInterval: 3_000 });
+  const query = tsr.chats.getChat.useQuery({
+    queryKey: keys.chat(chatId),
+    queryData: { params: { chat_id: chatId } },
+    refetchInterval: 3_000,
+  });
   const chat = query.data?.body.response;
   if (query.isPending) return <p className="muted">Loading…</p>;
   if (!chat) return <p className="form-error">Could not load the chat: {failureOf(query.error)?.description}</p>;

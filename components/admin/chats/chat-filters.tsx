@@ -40,51 +40,53 @@ export function ChatFiltersForm({
     </div>
   );
   return (
-    <form className="card filters" onSubmit={submit} role="search" aria-label="Search chats">
-      <div className="field filters-q">
-        <label htmlFor="f-q">Search</label>
-        <input id="f-q" type="search" placeholder="Chat ID, alias ID or customer" value={q} onChange={(e) => setQ(e.target.value)} />
-      </div>
-      {select(
-        'status',
-        'Status',
-        CHAT_STATUSES.map((s) => ({ value: s, label: s })),
-      )}
-      {select(
-        'channel',
-        'Channel',
-        CHANNELS.map((c) => ({ value: c, label: c })),
-      )}
-      {select(
-        'team_id',
-        'Team',
-        teams.map((t) => ({ value: String(t.id), label: t.name })),
-      )}
-      {select(
-        'assignee',
-        'Assignee',
-        users.map((u) => ({ value: u.login_id, label: `${u.name} (${u.kind.replace('_', ' ')})` })),
-      )}
-      <div className="field">
-        <label htmlFor="f-tag">Tag</label>
-        <input id="f-tag" value={tag} onChange={(e) => setTag(e.target.value)} />
-      </div>
-      <div className="row">
-        <button type="submit" className="btn btn-primary">
-          Search
-        </button>
-        <button
-          type="button"
-          className="btn"
-          onClick={() => {
-            setQ('');
-            setTag('');
-            onChange({});
-          }}
-        >
-          Clear
-        </button>
-      </div>
-    </form>
+    <search>
+      <form className="card filters" onSubmit={submit} aria-label="Search chats">
+        <div className="field filters-q">
+          <label htmlFor="f-q">Search</label>
+          <input id="f-q" type="search" placeholder="Chat ID, alias ID or customer" value={q} onChange={(e) => setQ(e.target.value)} />
+        </div>
+        {select(
+          'status',
+          'Status',
+          CHAT_STATUSES.map((s) => ({ value: s, label: s })),
+        )}
+        {select(
+          'channel',
+          'Channel',
+          CHANNELS.map((c) => ({ value: c, label: c })),
+        )}
+        {select(
+          'team_id',
+          'Team',
+          teams.map((t) => ({ value: String(t.id), label: t.name })),
+        )}
+        {select(
+          'assignee',
+          'Assignee',
+          users.map((u) => ({ value: u.login_id, label: `${u.name} (${u.kind.replace('_', ' ')})` })),
+        )}
+        <div className="field">
+          <label htmlFor="f-tag">Tag</label>
+          <input id="f-tag" value={tag} onChange={(e) => setTag(e.target.value)} />
+        </div>
+        <div className="row">
+          <button type="submit" className="btn btn-primary">
+            Search
+          </button>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => {
+              setQ('');
+              setTag('');
+              onChange({});
+            }}
+          >
+            Clear
+          </button>
+        </div>
+      </form>
+    </search>
   );
 }

@@ -27,7 +27,12 @@ export function ChatsView() {
     page_size: PAGE_SIZE,
     ...(cursor ? { cursor } : {}),
   };
-  const chats = tsr.chats.listChats.useQuery({ queryKey: keys.chats(query), queryData: { query }, refetchInterval: 5_000, placeholderData: (prev) => prev });
+  const chats = tsr.chats.listChats.useQuery({
+    queryKey: keys.chats(query),
+    queryData: { query },
+    refetchInterval: 5_000,
+    placeholderData: (prev) => prev,
+  });
   const page = chats.data?.body.response;
   const applyFilters = (f: ChatFilters) => {
     setFilters(f);
@@ -83,7 +88,15 @@ export function ChatsView() {
                   </td>
                   <td>{c.team_name}</td>
                   <td className="mono small">{c.assignee ?? '—'}</td>
-                  <td>{c.tag.length ? c.tag.map((t) => <span key={t} className="chip chip-plain">{t}</span>) : '—'}</td>
+                  <td>
+                    {c.tag.length
+                      ? c.tag.map((t) => (
+                          <span key={t} className="chip chip-plain">
+                            {t}
+                          </span>
+                        ))
+                      : '—'}
+                  </td>
                   <td className="small" title={formatDateTime(c.updated_at)}>
                     {formatAgo(c.updated_at)}
                   </td>

@@ -26,7 +26,12 @@ function Redeliver({ event, chatId }: { event: AdminEvent; chatId: string }) {
   });
   if (event.status === 'pending') return null;
   return (
-    <button type="button" className="btn btn-small" disabled={redeliver.isPending} onClick={() => redeliver.mutate({ params: { id: event.id } })}>
+    <button
+      type="button"
+      className="btn btn-small"
+      disabled={redeliver.isPending}
+      onClick={() => redeliver.mutate({ params: { id: event.id } })}
+    >
       {redeliver.isPending ? 'Redelivering…' : 'Redeliver'}
       <span className="sr-only"> event {event.seq}</span>
     </button>

@@ -8,7 +8,7 @@ function Attachment({ a }: { a: NonNullable<Message['attachment']> }) {
     return (
       <a href={a.url} target="_blank" rel="noreferrer noopener" className="attachment">
         {/* biome-ignore lint/performance/noImgElement: attachments are arbitrary external URLs, not optimisable assets */}
-        <img src={a.url} alt="Image attachment" loading="lazy" />
+        <img src={a.url} alt="Attachment sent in the chat" loading="lazy" />
       </a>
     );
   }
@@ -31,7 +31,7 @@ function Extras({ m }: { m: Message }) {
         </p>
       )}
       {m.quick_replies && (
-        <div className="msg-extra" aria-label="Quick replies offered">
+        <div className="msg-extra">
           <span className="muted small">Quick replies:</span>
           <div>
             {m.quick_replies.options.map((o) => (

@@ -1,6 +1,6 @@
 'use client';
 
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { DeliveryStats } from '@/contracts/schemas/admin-delivery';
 import { formatMs, formatTime } from '@/lib/admin-ui/format';
 
@@ -22,7 +22,7 @@ export function DeliveriesChart({ stats }: { stats: DeliveryStats }) {
             <XAxis dataKey="label" tick={{ fontSize: 11 }} minTickGap={24} />
             <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
             <Tooltip />
-            <Legend />
+            <Legend itemSorter={null} />
             <Bar dataKey="delivered" name="Delivered" stackId="a" fill={COLORS.delivered} isAnimationActive={false} />
             <Bar dataKey="retried" name="Retried" stackId="a" fill={COLORS.retried} isAnimationActive={false} />
             <Bar dataKey="failed" name="Failed" stackId="a" fill={COLORS.failed} isAnimationActive={false} />
@@ -51,7 +51,11 @@ export function LatencyChart({ stats }: { stats: DeliveryStats }) {
             <XAxis type="number" tick={{ fontSize: 11 }} unit=" ms" />
             <YAxis type="category" dataKey="name" tick={{ fontSize: 12 }} width={40} />
             <Tooltip formatter={(v) => formatMs(Number(v))} />
-            <Bar dataKey="ms" name="Latency" isAnimationActive={false} />
+            <Bar dataKey="ms" name="Latency" isAnimationActive={false}>
+              {data.map((d) => (
+                <Cell key={d.name} fill={d.fill} />
+              ))}
+            </Bar>
           </BarChart>
         </ResponsiveContainer>
       </div>
@@ -70,9 +74,9 @@ export function FailingChart({ stats }: { stats: DeliveryStats }) {
           <BarChart data={data} layout="vertical" margin={{ top: 4, right: 24, bottom: 0, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" horizontal={false} />
             <XAxis type="number" allowDecimals={false} tick={{ fontSize: 11 }} />
-            <YAxis type="category" dataKey="name" tick={{ fontSize: 12 }} width={110} />
+            <YAxis type="category" dataKey="name" tick={{ fontSize: 12 }} width={160} />
             <Tooltip />
-            <Legend />
+            <Legend itemSorter={null} />
             <Bar dataKey="failed" name="Failed attempts" stackId="a" fill={COLORS.failed} isAnimationActive={false} />
             <Bar dataKey="ok" name="Delivered" stackId="a" fill={COLORS.delivered} isAnimationActive={false} />
           </BarChart>

@@ -11,8 +11,9 @@ import { DeliveriesChart, FailingChart, LatencyChart } from './charts';
 const LABELS: Record<DeliveryWindow, string> = { '15m': '15 min', '1h': '1 hour', '24h': '24 hours' };
 
 function Stat({ label, value, tone }: { label: string; value: string | number; tone?: string }) {
+  // Long values (three latencies) get a smaller type so the card keeps its height.
   return (
-    <div className={`stat ${tone ?? ''}`}>
+    <div className={`stat ${tone ?? ''}${String(value).length > 12 ? ' stat-compact' : ''}`}>
       <div className="stat-value">{value}</div>
       <div className="stat-label">{label}</div>
     </div>
@@ -21,16 +22,16 @@ function Stat({ label, value, tone }: { label: string; value: string | number; t
 
 /** Webhook deliveries of the account over a window, refreshing every 10 s. */
 export function DeliveriesView() {
-  const [window, setWindow] = useState<DeliveryWindow>('1h');
+  const [span, setSpan] = useState<DeliveryWindow>('1h');
   const query = tsr.deliveries.getDeliveryStats.useQuery({
-    queryKey: keys.deliveryStats(window),
-    queryData: { query: { window } },
+    queryKey: keys.deliveryStats(span),
+    queryData: { query: { window: span } },
     refetchInterval: 10_000,
     placeholderData: (prev) => prev,
   });
   const stats = query.data?.body.response;
   const t = stats?.totals;
-  const rate = t && t.attempts ? t.delivered / t.attempts : null;
+  const rate = t?.attempts ? t.delivered / t.attempts : null;
 
   return (
     <>
@@ -42,8 +43,8 @@ export function DeliveriesView() {
         <fieldset className="segmented">
           <legend className="sr-only">Window</legend>
           {DELIVERY_WINDOWS.map((w) => (
-            <label key={w} className={w === window ? 'segmented-on' : ''}>
-              <input type="radio" name="window" value={w} checked={w === window} onChange={() => setWindow(w)} />
+            <label key={w} className={w === span ? 'segmented-on' : ''}>
+              <input type="radio" name="window" value={w} checked={w === span} onChange={() => setSpan(w)} />
               {LABELS[w]}
             </label>
           ))}
@@ -58,7 +59,10 @@ export function DeliveriesView() {
             <Stat label="Retried" value={t.retried} tone={t.retried ? 'stat-warn' : ''} />
             <Stat label="Failed for good" value={t.failed} tone={t.failed ? 'stat-bad' : ''} />
             <Stat label="Success rate" value={formatPercent(rate)} />
-            <Stat label="p50 / p95 / p99" value={`${formatMs(stats.latency_ms.p50)} / ${formatMs(stats.latency_ms.p95)} / ${formatMs(stats.latency_ms.p99)}`} />
+            <Stat
+              label="p50 / p95 / p99"
+              value={`${formatMs(stats.latency_ms.p50)} / ${formatMs(stats.latency_ms.p95)} / ${formatMs(stats.latency_ms.p99)}`}
+            />
             <Stat label="Backlog (pending now)" value={stats.backlog.pending} tone={stats.backlog.pending ? 'stat-warn' : ''} />
           </div>
           <section className="card" aria-labelledby="per-minute-title">
@@ -108,7 +112,8 @@ export function DeliveriesView() {
                             {f.failed_attempts} / {f.attempts}
                           </td>
                           <td className="small">
-                            <span className="mono">{f.last_error ?? '—'}</span> {f.last_error_at && <span className="muted">({formatAgo(f.last_error_at)})</span>}
+                            <span className="mono">{f.last_error ?? '—'}</span>{' '}
+                            {f.last_error_at && <span className="muted">({formatAgo(f.last_error_at)})</span>}
                           </td>
                         </tr>
                       ))}

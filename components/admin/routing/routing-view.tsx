@@ -53,7 +53,12 @@ function RuleRow({ rule, onEdit }: { rule: AdminRoutingRule; onEdit: () => void 
           </button>
           {confirming ? (
             <>
-              <button type="button" className="btn btn-small btn-danger" disabled={remove.isPending} onClick={() => remove.mutate({ params: { id: rule.id } })}>
+              <button
+                type="button"
+                className="btn btn-small btn-danger"
+                disabled={remove.isPending}
+                onClick={() => remove.mutate({ params: { id: rule.id } })}
+              >
                 {remove.isPending ? 'Deleting…' : 'Confirm delete'}
               </button>
               <button type="button" className="btn btn-small" onClick={() => setConfirming(false)}>

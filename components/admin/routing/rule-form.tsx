@@ -50,13 +50,24 @@ export function RuleForm({ rule, teams, onDone }: { rule?: AdminRoutingRule; tea
   return (
     <form className="card" onSubmit={submit} noValidate aria-label={rule ? `Edit rule ${rule.name}` : 'New routing rule'}>
       <h2>{rule ? `Edit rule ${rule.name}` : 'New routing rule'}</h2>
-      <FormError failure={failure} />
+      <FormError failure={failure} placed={['name', 'team_id', 'skill', 'position', 'conditions']} />
       <div className="grid-3">
         <Field id={`${p}-name`} label="Name" required error={err('name')}>
-          <input {...described(`${p}-name`, { error: err('name') })} value={name} onChange={(e) => setName(e.target.value)} />
+          <input
+            {...described(`${p}-name`, { error: err('name'), required: true })}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
         </Field>
         <Field id={`${p}-team`} label="Send to team" required error={err('team_id')}>
-          <select {...described(`${p}-team`, { error: err('team_id') })} value={teamId} onChange={(e) => (setTeamId(e.target.value), setSkill(''))}>
+          <select
+            {...described(`${p}-team`, { error: err('team_id'), required: true })}
+            value={teamId}
+            onChange={(e) => {
+              setTeamId(e.target.value);
+              setSkill('');
+            }}
+          >
             <option value="">Choose a team…</option>
             {teams.map((t) => (
               <option key={t.id} value={t.id}>
@@ -66,7 +77,12 @@ export function RuleForm({ rule, teams, onDone }: { rule?: AdminRoutingRule; tea
           </select>
         </Field>
         <Field id={`${p}-skill`} label="Skill" error={err('skill')}>
-          <select {...described(`${p}-skill`, { error: err('skill') })} value={skill} disabled={!team} onChange={(e) => setSkill(e.target.value)}>
+          <select
+            {...described(`${p}-skill`, { error: err('skill') })}
+            value={skill}
+            disabled={!team}
+            onChange={(e) => setSkill(e.target.value)}
+          >
             <option value="">None (team queue)</option>
             {team?.skills.map((s) => (
               <option key={s.id} value={s.name}>

@@ -18,9 +18,17 @@ export function TeamCard({ team, isDefault }: { team: AdminTeam; isDefault: bool
     qc.invalidateQueries({ queryKey: keys.teams });
     qc.invalidateQueries({ queryKey: keys.skills });
   };
-  const rename = tsr.teams.updateTeam.useMutation({ onSuccess: () => (refresh(), toast.success(`Team renamed to ${name}.`)) });
+  const rename = tsr.teams.updateTeam.useMutation({
+    onSuccess: () => {
+      refresh();
+      toast.success(`Team renamed to ${name}.`);
+    },
+  });
   const autoAssign = tsr.teams.updateTeam.useMutation({
-    onSuccess: (res) => (refresh(), toast.success(`Auto-assign ${res.body.response.auto_assign ? 'on' : 'off'} for ${team.name}.`)),
+    onSuccess: (res) => {
+      refresh();
+      toast.success(`Auto-assign ${res.body.response.auto_assign ? 'on' : 'off'} for ${team.name}.`);
+    },
     onError: (err) => toast.error(`Not saved: ${failureOf(err)?.description}`),
   });
   const addSkill = tsr.teams.addSkill.useMutation({
@@ -31,7 +39,10 @@ export function TeamCard({ team, isDefault }: { team: AdminTeam; isDefault: bool
     },
   });
   const removeSkill = tsr.teams.removeSkill.useMutation({
-    onSuccess: () => (refresh(), toast.success('Skill removed.')),
+    onSuccess: () => {
+      refresh();
+      toast.success('Skill removed.');
+    },
     onError: (err) => toast.error(`Skill not removed: ${failureOf(err)?.description}`),
   });
   const failure = failureOf(rename.error ?? addSkill.error);
@@ -66,12 +77,16 @@ export function TeamCard({ team, isDefault }: { team: AdminTeam; isDefault: bool
       <p className="muted small">
         ID {team.id} · {c.agent} agents, {c.manager} managers, {c.virtual_agent} Virtual Agents
       </p>
-      <FormError failure={failure} />
+      <FormError failure={failure} placed={['name']} />
       <div className="grid-2">
         <form onSubmit={submitName} noValidate>
           <Field id={`${idp}-name`} label="Team name" error={fieldError(rename.error ? failure : null, 'name')}>
             <div className="secret-row">
-              <input {...described(`${idp}-name`, { error: fieldError(rename.error ? failure : null, 'name') })} value={name} onChange={(e) => setName(e.target.value)} />
+              <input
+                {...described(`${idp}-name`, { error: fieldError(rename.error ? failure : null, 'name') })}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+              />
               <SubmitButton pending={rename.isPending} className="btn" disabled={name.trim() === team.name}>
                 Rename
               </SubmitButton>

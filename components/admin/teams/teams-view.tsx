@@ -34,18 +34,27 @@ function NewTeam() {
   return (
     <form className="card" onSubmit={submit} noValidate aria-label="New team">
       <h2>New team</h2>
-      <FormError failure={failure} />
+      <FormError failure={failure} placed={['name', 'skills']} />
       <div className="grid-3">
         <Field id="new-team-name" label="Name" required error={fieldError(failure, 'name')}>
-          <input {...described('new-team-name', { error: fieldError(failure, 'name') })} value={name} onChange={(e) => setName(e.target.value)} />
+          <input
+            {...described('new-team-name', { error: fieldError(failure, 'name'), required: true })}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
         </Field>
         <Field id="new-team-skills" label="Skills" hint="Comma-separated, optional" error={fieldError(failure, 'skills')}>
-          <input {...described('new-team-skills', { error: fieldError(failure, 'skills'), hint: true })} value={skills} onChange={(e) => setSkills(e.target.value)} />
+          <input
+            {...described('new-team-skills', { error: fieldError(failure, 'skills'), hint: true })}
+            value={skills}
+            onChange={(e) => setSkills(e.target.value)}
+          />
         </Field>
         <div className="field">
           <span className="checks" style={{ marginTop: '1.8rem' }}>
             <label>
-              <input type="checkbox" checked={autoAssign} onChange={(e) => setAutoAssign(e.target.checked)} /> Auto-assign to available members
+              <input type="checkbox" checked={autoAssign} onChange={(e) => setAutoAssign(e.target.checked)} /> Auto-assign to available
+              members
             </label>
           </span>
         </div>
@@ -69,9 +78,10 @@ function DefaultTeam({ current }: { current: number | null }) {
   });
   return (
     <div className="field" style={{ maxWidth: 360 }}>
-      <label htmlFor="default-team">Default team (chats no routing rule matched)</label>
+      <label htmlFor="default-team">Default team</label>
       <select
         id="default-team"
+        aria-describedby="default-team-hint"
         value={current ?? ''}
         disabled={set.isPending}
         onChange={(e) => set.mutate({ body: { team_id: e.target.value ? Number(e.target.value) : null } })}
@@ -83,7 +93,9 @@ function DefaultTeam({ current }: { current: number | null }) {
           </option>
         ))}
       </select>
-      {set.isPending && <p className="hint">Saving…</p>}
+      <p id="default-team-hint" className="hint">
+        {set.isPending ? 'Saving…' : 'Takes the chats that no routing rule matched.'}
+      </p>
     </div>
   );
 }

@@ -62,21 +62,39 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
   return (
     <form className="card" onSubmit={submit} noValidate aria-label={user ? `Edit ${user.name}` : `Add ${kind}`}>
       <h2>{user ? `Edit ${user.name}` : `Add ${kind}`}</h2>
-      <FormError failure={failure} />
+      <FormError
+        failure={failure}
+        placed={['login_id', 'name', 'email', 'capacity', 'availability', 'team_ids', 'skill_ids', 'custom_attributes']}
+      />
       <div className="grid-2">
-        <Field id={`${prefix}-login`} label="Login ID" required error={err('login_id')} hint={user ? 'Cannot be changed after saving.' : 'Chats name it in assignee.'}>
+        <Field
+          id={`${prefix}-login`}
+          label="Login ID"
+          required
+          error={err('login_id')}
+          hint={user ? 'Cannot be changed after saving.' : 'Chats name it in assignee.'}
+        >
           <input
-            {...described(`${prefix}-login`, { error: err('login_id'), hint: true })}
+            {...described(`${prefix}-login`, { error: err('login_id'), hint: true, required: true })}
             value={loginId}
             readOnly={!!user}
             onChange={(e) => setLoginId(e.target.value)}
           />
         </Field>
         <Field id={`${prefix}-name`} label="Name" required error={err('name')}>
-          <input {...described(`${prefix}-name`, { error: err('name') })} value={name} onChange={(e) => setName(e.target.value)} />
+          <input
+            {...described(`${prefix}-name`, { error: err('name'), required: true })}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
         </Field>
         <Field id={`${prefix}-email`} label="Email" error={err('email')}>
-          <input {...described(`${prefix}-email`, { error: err('email') })} type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            {...described(`${prefix}-email`, { error: err('email') })}
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </Field>
         <Field id={`${prefix}-capacity`} label="Capacity (chats at once)" error={err('capacity')}>
           <input
@@ -89,7 +107,11 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
           />
         </Field>
         <Field id={`${prefix}-availability`} label="Availability" error={err('availability')}>
-          <select id={`${prefix}-availability`} value={availability} onChange={(e) => setAvailability(e.target.value as typeof availability)}>
+          <select
+            id={`${prefix}-availability`}
+            value={availability}
+            onChange={(e) => setAvailability(e.target.value as typeof availability)}
+          >
             <option value="available">Available</option>
             <option value="unavailable">Unavailable</option>
           </select>
@@ -110,7 +132,11 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
         <div className="checks">
           {teams.map((t) => (
             <label key={t.id}>
-              <input type="checkbox" checked={teamIds.includes(t.id)} onChange={(e) => setTeamIds(toggle(teamIds, t.id, e.target.checked))} />
+              <input
+                type="checkbox"
+                checked={teamIds.includes(t.id)}
+                onChange={(e) => setTeamIds(toggle(teamIds, t.id, e.target.checked))}
+              />
               {t.name}
             </label>
           ))}
@@ -123,7 +149,11 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
         <div className="checks">
           {visibleSkills.map((s) => (
             <label key={s.id}>
-              <input type="checkbox" checked={skillIds.includes(s.id)} onChange={(e) => setSkillIds(toggle(skillIds, s.id, e.target.checked))} />
+              <input
+                type="checkbox"
+                checked={skillIds.includes(s.id)}
+                onChange={(e) => setSkillIds(toggle(skillIds, s.id, e.target.checked))}
+              />
               {s.name} <span className="muted small">({s.team})</span>
             </label>
           ))}

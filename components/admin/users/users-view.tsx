@@ -24,7 +24,14 @@ export function UsersView() {
       </div>
       <div className="tabs" role="tablist" aria-label="Kinds of users">
         {TABS.map((t) => (
-          <Link key={t.id} role="tab" id={`tab-${t.id}`} aria-selected={tab === t.id} aria-controls="users-panel" href={`/admin/users?tab=${t.id}`}>
+          <Link
+            key={t.id}
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls="users-panel"
+            href={`/admin/users?tab=${t.id}`}
+          >
             {t.label}
           </Link>
         ))}

@@ -46,7 +46,8 @@ function Rotate({ label, warning, pending, onConfirm }: { label: string; warning
     );
   }
   return (
-    <div className="confirm" role="group" aria-label={`Confirm: ${label}`}>
+    <fieldset className="confirm">
+      <legend className="sr-only">Confirm: {label}</legend>
       <p className="small" style={{ margin: '0 0 0.4rem' }}>
         {warning}
       </p>
@@ -65,7 +66,7 @@ function Rotate({ label, warning, pending, onConfirm }: { label: string; warning
           Cancel
         </button>
       </div>
-    </div>
+    </fieldset>
   );
 }
 
@@ -106,7 +107,12 @@ export function VaActions({ va }: { va: AdminVirtualAgent }) {
         <div>
           <h3>Webhook check</h3>
           <p className="small muted">Sends one signed chat.assigned event with &quot;test&quot;: true for a made-up chat. Not retried.</p>
-          <SubmitButton type="button" pending={test.isPending} pendingText="Sending…" onClick={() => test.mutate({ params: { id: va.id } })}>
+          <SubmitButton
+            type="button"
+            pending={test.isPending}
+            pendingText="Sending…"
+            onClick={() => test.mutate({ params: { id: va.id } })}
+          >
             Send test event
           </SubmitButton>
         </div>

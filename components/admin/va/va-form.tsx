@@ -14,6 +14,19 @@ import { reveal } from '@/lib/admin-ui/revealed-secrets';
 import { checkUrlFormat } from '@/lib/admin-ui/webhook-checks';
 import { headerProblem, WebhookFields } from './webhook-fields';
 
+const PLACED = [
+  'name',
+  'description',
+  'webhook_url',
+  'webhook_headers',
+  'subscriptions',
+  'team_id',
+  'skills',
+  'custom_attributes',
+  'fallback_team_id',
+  'fallback_skill',
+];
+
 const EVENT_HELP: Record<EventType, string> = {
   'chat.assigned': 'a chat is assigned to the VA',
   'message.received': 'the customer writes in a chat of the VA',
@@ -94,18 +107,33 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
   const fixed = va ? 'Cannot be changed after saving.' : 'Required. It cannot be changed after saving.';
   return (
     <form className="card" onSubmit={submit} noValidate aria-label={va ? 'Virtual Agent settings' : 'Add Virtual Agent'}>
-      <FormError failure={failure} />
+      <FormError failure={failure} placed={PLACED} />
       {tried && Object.values(local).some(Boolean) && (
         <p className="form-error" role="alert">
           Check the fields marked below.
         </p>
       )}
       <div className="grid-2">
-        <Field id="va-name" label="Name" required error={show(local.name) ?? err('name')} hint={fixed}>
-          <input {...described('va-name', { error: show(local.name) ?? err('name'), hint: true })} value={name} readOnly={!!va} onChange={(e) => setName(e.target.value)} />
+        <Field id="va-name" label="Name" required={!va} error={show(local.name) ?? err('name')} hint={fixed}>
+          <input
+            {...described('va-name', { error: show(local.name) ?? err('name'), hint: true, required: !va })}
+            value={name}
+            readOnly={!!va}
+            onChange={(e) => setName(e.target.value)}
+          />
         </Field>
-        <Field id="va-team" label="Team" required error={show(local.team) ?? err('team_id')} hint="A Virtual Agent belongs to exactly one team.">
-          <select {...described('va-team', { error: show(local.team) ?? err('team_id'), hint: true })} value={teamId} onChange={(e) => setTeamId(e.target.value)}>
+        <Field
+          id="va-team"
+          label="Team"
+          required
+          error={show(local.team) ?? err('team_id')}
+          hint="A Virtual Agent belongs to exactly one team."
+        >
+          <select
+            {...described('va-team', { error: show(local.team) ?? err('team_id'), hint: true, required: true })}
+            value={teamId}
+            onChange={(e) => setTeamId(e.target.value)}
+          >
             <option value="">Choose a team…</option>
             {teams.map((t) => (
               <option key={t.id} value={t.id}>
@@ -115,9 +143,9 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
           </select>
         </Field>
       </div>
-      <Field id="va-description" label="Description" required error={show(local.description) ?? err('description')} hint={fixed}>
+      <Field id="va-description" label="Description" required={!va} error={show(local.description) ?? err('description')} hint={fixed}>
         <textarea
-          {...described('va-description', { error: show(local.description) ?? err('description'), hint: true })}
+          {...described('va-description', { error: show(local.description) ?? err('description'), hint: true, required: !va })}
           value={description}
           readOnly={!!va}
           onChange={(e) => setDescription(e.target.value)}
@@ -129,7 +157,11 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
         <div className="checks">
           {EVENT_TYPES.map((t) => (
             <label key={t} title={EVENT_HELP[t]}>
-              <input type="checkbox" checked={subs.includes(t)} onChange={(e) => setSubs(e.target.checked ? [...subs, t] : subs.filter((s) => s !== t))} />
+              <input
+                type="checkbox"
+                checked={subs.includes(t)}
+                onChange={(e) => setSubs(e.target.checked ? [...subs, t] : subs.filter((s) => s !== t))}
+              />
               <code>{t}</code>
             </label>
           ))}
@@ -147,17 +179,39 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
         <div className="checks">
           {team?.skills.map((s) => (
             <label key={s.id}>
-              <input type="checkbox" checked={skills.includes(s.name)} onChange={(e) => setSkills(e.target.checked ? [...skills, s.name] : skills.filter((x) => x !== s.name))} />
+              <input
+                type="checkbox"
+                checked={skills.includes(s.name)}
+                onChange={(e) => setSkills(e.target.checked ? [...skills, s.name] : skills.filter((x) => x !== s.name))}
+              />
               {s.name}
             </label>
           ))}
         </div>
         {err('skills') && <p className="field-error">{err('skills')}</p>}
       </fieldset>
-      <KvRows id="va-attrs" legend="Custom attributes" rows={attrs} onChange={setAttrs} keyLabel="Attribute" addLabel="Add attribute" check={duplicateKey} serverError={(k) => err(`custom_attributes.${k}`)} />
+      <KvRows
+        id="va-attrs"
+        legend="Custom attributes"
+        rows={attrs}
+        onChange={setAttrs}
+        keyLabel="Attribute"
+        addLabel="Add attribute"
+        check={duplicateKey}
+        serverError={(k) => err(`custom_attributes.${k}`)}
+      />
       <div className="grid-2">
-        <Field id="va-fallback-team" label="Fallback team (optional)" error={err('fallback_team_id')} hint="Where the VA's chats go when its webhook keeps failing.">
-          <select {...described('va-fallback-team', { error: err('fallback_team_id'), hint: true })} value={fallbackTeamId} onChange={(e) => setFallbackTeamId(e.target.value)}>
+        <Field
+          id="va-fallback-team"
+          label="Fallback team (optional)"
+          error={err('fallback_team_id')}
+          hint="Where the VA's chats go when its webhook keeps failing."
+        >
+          <select
+            {...described('va-fallback-team', { error: err('fallback_team_id'), hint: true })}
+            value={fallbackTeamId}
+            onChange={(e) => setFallbackTeamId(e.target.value)}
+          >
             <option value="">None</option>
             {teams.map((t) => (
               <option key={t.id} value={t.id}>
@@ -167,7 +221,12 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
           </select>
         </Field>
         <Field id="va-fallback-skill" label="Fallback skill (optional)" error={err('fallback_skill')}>
-          <select {...described('va-fallback-skill', { error: err('fallback_skill') })} value={fallbackSkill} disabled={!fallbackTeam} onChange={(e) => setFallbackSkill(e.target.value)}>
+          <select
+            {...described('va-fallback-skill', { error: err('fallback_skill') })}
+            value={fallbackSkill}
+            disabled={!fallbackTeam}
+            onChange={(e) => setFallbackSkill(e.target.value)}
+          >
             <option value="">The team&apos;s queue</option>
             {fallbackTeam?.skills.map((s) => (
               <option key={s.id} value={s.name}>

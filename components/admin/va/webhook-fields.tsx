@@ -55,7 +55,8 @@ export function WebhookFields({
         hint={note ?? 'Events are POSTed here, signed with the signing secret. The bot must answer HTTP 200 within 5 s.'}
       >
         <input
-          {...described('va-webhook', { error: formatError ?? serverError, hint: true })}
+          {...described('va-webhook', { error: formatError ?? serverError, hint: true, required: true })}
+          {...(refusal ? { 'aria-invalid': true, 'aria-describedby': 'va-webhook-hint va-webhook-refusal' } : {})}
           type="url"
           inputMode="url"
           placeholder="https://bot.example.com/events"

@@ -1,0 +1,132 @@
+import { expect, test } from '@playwright/test';
+import { type Received, startReceiver } from '../support';
+import { screens, setUpBot, signIn } from './helpers';
+
+/** The first delivery the receiver accepted that matches, waiting for it. */
+async function receivedWhere(receiver: { received: Received[] }, match: (r: Received) => boolean): Promise<Received> {
+  await expect.poll(() => receiver.received.some(match), { timeout: 15_000 }).toBe(true);
+  return receiver.received.find(match)!;
+}
+
+/** An 8x8 blue PNG, so the thumbnail renders without a network. */
+const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGOQj9+PFTEMLQkAz4pPQYfw+EIAAAAASUVORK5CYII=';
+
+test('a chat created through the bot API is found, inspected, fed a customer message, and its failed event redelivered', async ({
+  page,
+  request,
+}) => {
+  const receiver = await startReceiver();
+  try {
+    // The first 4 attempts (the whole retry schedule of the e2e server) are refused: the event fails for good.
+    receiver.replies.push(500, 500, 500, 500);
+    await signIn(page, '/admin/chats');
+    const { asset, va } = await setUpBot(page.request, receiver.url);
+    const token = (await (await request.post('/api/v1/authorize', { data: { api_key: va.api_key } })).json()).response.access_token;
+    const headers = { access_token: token };
+    const created = await request.post('/api/v1/chats', {
+      headers,
+      data: {
+        channel: 'livechat',
+        asset_id: asset.id,
+        customer: { destination_id: 'visitor-e2e', name: 'Vera Visitor' },
+        assignee: va.login_id,
+        alias_id: `CRM-${Date.now()}`,
+        messages: [{ type: 'inbound', text: 'Hello, is anyone there?' }],
+      },
+    });
+    expect(created.status()).toBe(201);
+    const chat = (await created.json()).response;
+    const reply = await request.post(`/api/v1/chats/${chat.chat_id}/messages`, {
+      headers,
+      data: {
+        type: 'outbound',
+        livechat_sub_type: 'quick_replies',
+        text: 'Billing or sales?',
+        quick_replies: {
+          request_identifier: 'b6f1a7e2-1c1d-4c1f-9d4e-2f7a9b8c0d11',
+          options: [
+            { title: 'Billing', payload: 'billing' },
+            { title: 'Sales', payload: 'sales' },
+          ],
+        },
+      },
+    });
+    expect(reply.status()).toBe(201);
+    const attachments = [
+      { type: 'inbound', text: 'Here is my receipt', attachment: { type: 'file', url: 'https://files.example/receipt.pdf' } },
+      { type: 'inbound', attachment: { type: 'image', url: PIXEL } },
+    ];
+    for (const data of attachments)
+      expect((await request.post(`/api/v1/chats/${chat.chat_id}/messages`, { headers, data })).status()).toBe(201);
+
+    await page.reload();
+    await page.getByLabel('Search', { exact: true }).fill(chat.alias_id);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const link = page.getByRole('link', { name: `Chat ${chat.chat_id}` });
+    await expect(link).toBeVisible();
+    await expect(page.getByRole('row').filter({ has: link })).toContainText('Vera Visitor');
+    await screens(page, 'chats');
+    await link.click();
+
+    await expect(page.getByRole('heading', { name: 'Chat with Vera Visitor' })).toBeVisible();
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    await expect(transcript.locator('[data-type="inbound"]').first()).toContainText('Hello, is anyone there?');
+    await expect(transcript.locator('[data-type="outbound"]')).toContainText('Billing or sales?');
+    await expect(transcript.locator('.quick-reply')).toHaveText(['Billing', 'Sales']);
+    await expect(transcript.getByRole('link', { name: 'file attachment: receipt.pdf' })).toHaveAttribute(
+      'href',
+      'https://files.example/receipt.pdf',
+    );
+    await expect(transcript.getByRole('img', { name: 'Attachment sent in the chat' })).toBeVisible();
+
+    // The chat.assigned event fails after four refused attempts, each shown with its status.
+    const assigned = page.locator('[data-testid="event"][data-event-type="chat.assigned"]');
+    await expect(assigned).toHaveAttribute('data-status', 'failed', { timeout: 15_000 });
+    await expect(assigned.getByTestId('attempt')).toHaveCount(4);
+    await expect(assigned.getByTestId('attempt').first()).toContainText('HTTP 500');
+    await expect(assigned.getByTestId('attempt').first()).toContainText('not now');
+    const transactionId = await assigned.locator('dd.mono').first().textContent();
+    await expect(assigned).toContainText(chat.messages[0].transid);
+    await screens(page, 'chat-failed');
+
+    // The receiver now answers 200: Redeliver sends the same event again and it is delivered.
+    await assigned.getByRole('button', { name: /Redeliver/ }).click();
+    await expect(assigned).toHaveAttribute('data-status', 'delivered', { timeout: 15_000 });
+    await expect(assigned.getByTestId('attempt')).toHaveCount(5);
+    await expect(assigned.getByTestId('attempt').last()).toContainText('HTTP 200');
+    const delivered = await receivedWhere(receiver, (r) => r.body.event_type === 'chat.assigned');
+    expect(delivered.body.transaction_id).toBe(transactionId);
+
+    // A message written as the customer reaches the bot as message.received.
+    await page.getByLabel('Text', { exact: true }).fill('I need a refund');
+    await page.getByRole('button', { name: 'Send as customer' }).click();
+    await expect(transcript.locator('[data-type="inbound"]').last()).toContainText('I need a refund');
+    const received = await receivedWhere(receiver, (r) => r.body.payload?.messages?.[0]?.text === 'I need a refund');
+    expect(received.body).toMatchObject({ event_type: 'message.received', chat_id: chat.chat_id });
+    const latest = page.locator('[data-testid="event"][data-event-type="message.received"]').last();
+    await expect(latest).toHaveAttribute('data-status', 'delivered', { timeout: 15_000 });
+
+    // An announcement is shown apart from the conversation.
+    await page.getByRole('radio', { name: /Announcement/ }).check();
+    await page.getByLabel('Text', { exact: true }).fill('VIP customer: refund without a receipt');
+    await page.getByRole('button', { name: 'Add announcement' }).click();
+    await expect(transcript.locator('[data-type="announcement"]')).toContainText('VIP customer');
+    await screens(page, 'chat-detail');
+  } finally {
+    receiver.server.close();
+  }
+});
+
+test('the deliveries page charts attempts, latency, failing VAs and the backlog over a chosen window', async ({ page }) => {
+  await signIn(page, '/admin/deliveries');
+  await expect(page.getByRole('heading', { name: 'Deliveries', exact: true })).toBeVisible();
+  await expect(page.locator('.stat').filter({ hasText: 'Backlog (pending now)' })).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Deliveries per minute' })).toBeVisible();
+  await screens(page, 'deliveries-1h');
+  await page.getByRole('radio', { name: '24 hours' }).check();
+  await expect(page.getByRole('heading', { name: 'Deliveries over the last 24 hours' })).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Deliveries per 10 minutes' })).toBeVisible();
+  await page.getByRole('radio', { name: '15 min' }).check();
+  await expect(page.getByRole('heading', { name: 'Deliveries over the last 15 min' })).toBeVisible();
+  await screens(page, 'deliveries-15m');
+});

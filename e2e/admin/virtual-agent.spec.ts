@@ -1,0 +1,145 @@
+import { expect, test } from '@playwright/test';
+import { Webhook } from 'standardwebhooks';
+import { startReceiver } from '../support';
+import { screens, signIn, uniqueSuffix } from './helpers';
+
+test('registers a Virtual Agent: fixed name and description, credentials shown once, a test event received', async ({ page }) => {
+  const receiver = await startReceiver();
+  const suffix = uniqueSuffix();
+  const teamName = `Bots ${suffix}`;
+  const vaName = `Helper ${suffix}`;
+  try {
+    await signIn(page, '/admin/teams');
+
+    // A team with a skill, through the Teams & skills page.
+    const newTeam = page.getByRole('form', { name: 'New team' });
+    await newTeam.getByLabel('Name').fill(teamName);
+    await newTeam.getByLabel('Skills').fill('billing, sales');
+    await newTeam.getByRole('button', { name: 'Create team' }).click();
+    await expect(page.getByRole('heading', { name: teamName })).toBeVisible();
+
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('tab', { name: 'Virtual Agents' }).click();
+    await page.getByRole('link', { name: 'Add Virtual Agent' }).click();
+    await expect(page.getByRole('heading', { name: 'Add Virtual Agent' })).toBeVisible();
+
+    const form = page.getByRole('form', { name: 'Add Virtual Agent' });
+    await form.getByRole('button', { name: 'Register Virtual Agent' }).click();
+    await expect(form.getByText('Check the fields marked below.')).toBeVisible();
+
+    await form.getByLabel('Name', { exact: true }).fill(vaName);
+    await form.getByLabel('Description').fill('Answers billing questions first');
+    await form.getByLabel('Webhook URL').fill('not a url');
+    await form.getByLabel('Webhook URL').blur();
+    await expect(form.getByText('Not an absolute URL')).toBeVisible();
+    await form.getByLabel('Webhook URL').fill(receiver.url);
+    await expect(form.getByText('Not an absolute URL')).toHaveCount(0);
+
+    await form.getByRole('button', { name: 'Add header' }).click();
+    await form.getByLabel('Header name 1', { exact: true }).fill('Webhook-Signature');
+    await form.getByLabel('Header value 1', { exact: true }).fill('forged');
+    await expect(form.getByText('Reserved: Webhook-Signature is set by the service')).toBeVisible();
+    await form.getByLabel('Header name 1', { exact: true }).fill('X-Bot-Secret');
+    await form.getByLabel('Header value 1', { exact: true }).fill('static-value');
+
+    await form.getByRole('checkbox', { name: 'chat.closed' }).check();
+    await form.getByLabel('Team', { exact: true }).selectOption({ label: teamName });
+    await form.getByRole('checkbox', { name: 'billing' }).check();
+    await form.getByRole('button', { name: 'Add attribute' }).click();
+    await form.getByLabel('Attribute 1', { exact: true }).fill('tier');
+    await form.getByLabel('Value 1', { exact: true }).fill('gold');
+    await screens(page, 'va-new');
+
+    // The e2e server allows private addresses; a production server's refusal (3007) is shown like this.
+    const reason = '10.0.0.5 is a private, loopback, link-local or reserved address';
+    await page.route('**/api/admin/virtual-agents', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 400,
+            json: {
+              status_code: 3007,
+              description: `Webhook URL refused: ${reason}`,
+              response: { errors: [{ field: 'webhook_url', message: reason }] },
+            },
+          })
+        : route.fallback(),
+    );
+    await form.getByRole('button', { name: 'Register Virtual Agent' }).click();
+    const refusal = form.getByRole('alert').filter({ hasText: 'The service refused this webhook URL' });
+    await expect(refusal).toContainText(reason);
+    await expect(refusal).toContainText('server-side request forgery');
+    await screens(page, 'va-new-refused');
+    await page.unrouteAll();
+
+    await form.getByRole('button', { name: 'Register Virtual Agent' }).click();
+
+    // The VA's page shows the credentials once.
+    await expect(page).toHaveURL(/\/admin\/users\/virtual-agents\/\d+$/);
+    const reveal = page.getByTestId('secret-reveal');
+    await expect(reveal).toContainText('you will not see them again');
+    const apiKey = await reveal.getByRole('textbox', { name: 'API key' }).inputValue();
+    const secret = await reveal.getByRole('textbox', { name: 'Webhook signing secret' }).inputValue();
+    expect(apiKey).toMatch(/^vak_/);
+    expect(secret).toMatch(/^whsec_/);
+    await expect(page.getByRole('button', { name: 'Copy API key' })).toBeVisible();
+
+    // Name and description are read-only once saved.
+    const settings = page.getByRole('form', { name: 'Virtual Agent settings' });
+    const nameInput = settings.getByLabel('Name', { exact: true });
+    await expect(nameInput).toHaveValue(vaName);
+    await expect(nameInput).toHaveAttribute('readonly', '');
+    await expect(settings.getByLabel('Description')).toHaveAttribute('readonly', '');
+    await nameInput.press('End');
+    await nameInput.pressSequentially(' changed');
+    await expect(nameInput).toHaveValue(vaName);
+    // The API refuses the change too, whatever sends it.
+    const vaId = page.url().split('/').pop();
+    const refused = await page.request.patch(`/api/admin/virtual-agents/${vaId}`, { data: { description: 'Something else' } });
+    expect(refused.status()).toBe(400);
+    expect((await refused.json()).status_code).toBe(3005);
+    await screens(page, 'va-detail-with-secrets');
+
+    // A test event: a real signed delivery to the receiver.
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const result = page.getByTestId('test-event-result');
+    await expect(result).toContainText('Delivered: the webhook answered HTTP 200.');
+    const [hit] = await receiver.waitFor(1);
+    expect(hit.body).toMatchObject({ event_type: 'chat.assigned', test: true });
+    expect(hit.headers['x-bot-secret']).toBe('static-value');
+    expect(() => new Webhook(secret).verify(hit.raw, hit.headers as Record<string, string>)).not.toThrow();
+    await expect(result).toContainText(hit.body.transaction_id);
+
+    // Once dismissed or reloaded, the credentials are gone for good.
+    await page.reload();
+    await expect(page.getByRole('heading', { name: vaName })).toBeVisible();
+    await expect(page.getByTestId('secret-reveal')).toHaveCount(0);
+    expect(await page.content()).not.toContain(apiKey);
+
+    // Rotating the signing secret shows the new one once; deliveries then verify with it.
+    await page.getByRole('button', { name: 'Rotate signing secret…' }).click();
+    await page.getByRole('button', { name: 'Rotate signing secret now' }).click();
+    const rotated = await page.getByTestId('secret-reveal').getByRole('textbox', { name: 'Webhook signing secret' }).inputValue();
+    expect(rotated).not.toBe(secret);
+    await page.getByRole('button', { name: 'I have stored them' }).click();
+    await expect(page.getByTestId('secret-reveal')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const [, second] = await receiver.waitFor(2);
+    expect(() => new Webhook(rotated).verify(second.raw, second.headers as Record<string, string>)).not.toThrow();
+
+    // Disable, then enable again.
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await expect(page.getByRole('heading', { name: vaName })).toContainText('disabled');
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await expect(page.getByRole('heading', { name: vaName })).toContainText('enabled');
+    await screens(page, 'va-detail');
+
+    // The list shows the VA with its delivery health.
+    await page.goto('/admin/users?tab=virtual-agents');
+    const row = page.getByRole('row').filter({ hasText: vaName });
+    await expect(row).toContainText(teamName);
+    await expect(row).toContainText('no deliveries');
+    await screens(page, 'users-virtual-agents');
+  } finally {
+    receiver.server.close();
+  }
+});
