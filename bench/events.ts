@@ -8,15 +8,15 @@
  *       at the receiver (p50/p99);
  *   (b) sustained deliveries/s: a backlog over 100 chats drained by the engine, receiver answering at once;
  *   (c) the same with a receiver that takes 200 ms per request;
- *   (d) ceiling: the same backlog as (b) drained by a bare loop (postgres.js, one row per claim with
- *       FOR UPDATE SKIP LOCKED, node:http keep-alive POST, mark delivered), with no ordering, signing
- *       or attempt records.
+ *   (d) ceiling: the same backlog as (b) drained by a bare loop (postgres.js, batched claims with
+ *       FOR UPDATE SKIP LOCKED, node:http keep-alive POSTs, mark delivered), with no ordering,
+ *       signing, address check or attempt records. (b) and (d) alternate over three rounds.
  *
  * The receiver is a node:http server in a child process on 127.0.0.1 (it stamps arrivals and reports
  * them over IPC), so it does not share the engine's event loop. Creates its own database beside
  * DATABASE_URL's (default postgres://postgres@127.0.0.1:5432/postgres) and drops it at the end.
- * Knobs: BENCH_WRITE=0 (don't touch BENCHMARKS.md), BENCH_LATENCY_RATE (msg/s, default 100),
- * BENCH_LATENCY_SECONDS (default 15), BENCH_WINDOW_SECONDS (throughput window, default 10).
+ * Knobs: BENCH_WRITE=0 (don't touch BENCHMARKS.md), BENCH_LATENCY_RATE (msg/s, default 50),
+ * BENCH_LATENCY_SECONDS (default 20), BENCH_WINDOW_SECONDS (throughput window per round, default 6).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -77,11 +77,13 @@ function runReceiver() {
 
 const ROOT = process.cwd();
 const CHATS = 100;
-const LATENCY_RATE = Number(process.env.BENCH_LATENCY_RATE ?? 100);
-const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 15);
-const WINDOW_MS = Number(process.env.BENCH_WINDOW_SECONDS ?? 10) * 1000;
+const LATENCY_RATE = Number(process.env.BENCH_LATENCY_RATE ?? 50);
+const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 20);
+const WINDOW_MS = Number(process.env.BENCH_WINDOW_SECONDS ?? 6) * 1000;
+const ROUNDS = 3;
 const WARMUP_MS = 1_000;
-const CEILING_WORKERS = 64; // the engine's default concurrency
+const CEILING_IN_FLIGHT = 128; // the engine's default concurrency
+const CEILING_BATCH = 32; // the engine's default claim size
 const POOL_SIZE = 10; // the app's default DATABASE_POOL_SIZE; the ceiling gets the same
 const DEADLINE_MS = 170_000;
 const TARGET_RATIO = 0.5;
@@ -92,6 +94,7 @@ const MARK_END = '<!-- bench:events:end -->';
 
 const baseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const started = Date.now();
+const loadAtStart = os.loadavg()[0];
 const log = (msg: string) => console.log(`[bench:events ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${msg}`);
 
 let receiver: ChildProcess | undefined;
@@ -164,7 +167,12 @@ async function main() {
   for (let i = 0; i < CHATS; i++) {
     const r = await botApi('POST', '/chats', {
       token: t.token,
-      body: { channel: 'sms', asset_id: t.assets.sms.id, customer: { destination_id: `+1555${String(i).padStart(7, '0')}` }, assignee: t.bot.user.loginId },
+      body: {
+        channel: 'sms',
+        asset_id: t.assets.sms.id,
+        customer: { destination_id: `+1555${String(i).padStart(7, '0')}` },
+        assignee: t.bot.user.loginId,
+      },
     });
     if (r.status !== 201) throw new Error(`POST /chats: ${r.status} ${JSON.stringify(r.body)}`);
     chatIds.push(r.body.response.chat_id);
@@ -176,7 +184,9 @@ async function main() {
   await waitFor('the chat.assigned events', () => arrivals.length >= CHATS, 30_000);
   const latency = await measureLatency(botApi, t.token, chatIds, arrivals);
   await stopEmbeddedEngine();
-  log(`(a) latency: p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms over ${latency.samples} messages at ${LATENCY_RATE}/s`);
+  log(
+    `(a) latency: p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms over ${latency.samples} messages at ${LATENCY_RATE}/s`,
+  );
 
   // 3. (b), (c), (d): the same backlog shape drained three ways.
   const backlog = async (perChat: number) => {
@@ -187,27 +197,33 @@ async function main() {
     return total;
   };
 
-  const fastBacklog = 200;
-  let total = await backlog(fastBacklog);
-  const engineFast = await measureDrain('(b) embedded engine, receiver answers at once', total, arrivals, async () => {
-    await startEmbeddedEngine({ db });
-    return stopEmbeddedEngine;
-  });
-  await checkAllDelivered(sql, engineFast);
+  // The machine may be shared: (b) and (d) alternate over ROUNDS rounds, so a burst of other work
+  // does not land on one side only; the report gives the median of each and of the round ratios.
+  const fastBacklog = 400;
+  const engineFastRounds: Throughput[] = [];
+  const ceilingRounds: Throughput[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    let total = await backlog(fastBacklog);
+    const engine = await measureDrain(`(b) embedded engine, round ${round}`, total, arrivals, async () => {
+      await startEmbeddedEngine({ db });
+      return stopEmbeddedEngine;
+    });
+    await checkAllDelivered(sql, engine);
+    engineFastRounds.push(engine);
+    total = await backlog(fastBacklog);
+    ceilingRounds.push(await measureDrain(`(d) ceiling, round ${round}`, total, arrivals, async () => bareLoop(sql, webhookUrl)));
+  }
 
   setDelay(200);
-  total = await backlog(60);
-  const engineSlow = await measureDrain('(c) embedded engine, receiver takes 200 ms', total, arrivals, async () => {
+  const slowTotal = await backlog(60);
+  const engineSlow = await measureDrain('(c) embedded engine, receiver takes 200 ms', slowTotal, arrivals, async () => {
     await startEmbeddedEngine({ db });
     return stopEmbeddedEngine;
   });
   setDelay(0);
 
-  total = await backlog(fastBacklog);
-  const ceiling = await measureDrain('(d) ceiling: bare claim + POST loop', total, arrivals, async () => bareLoop(sql, webhookUrl));
-
   // 4. Report.
-  const report = await renderReport({ latency, engineFast, engineSlow, ceiling });
+  const report = await renderReport({ latency, engineFastRounds, engineSlow, ceilingRounds });
   console.log(`\n${report}`);
   if (process.env.BENCH_WRITE !== '0') {
     writeSection(path.join(ROOT, 'BENCHMARKS.md'), report);
@@ -223,7 +239,16 @@ async function waitFor(what: string, check: () => boolean, timeoutMs: number) {
   }
 }
 
-type Latency = { samples: number; p50: number; p99: number; max: number; postP50: number; postP99: number };
+type Latency = {
+  samples: number;
+  p50: number;
+  p99: number;
+  max: number;
+  afterP50: number;
+  afterP99: number;
+  postP50: number;
+  postP99: number;
+};
 
 async function measureLatency(
   botApi: typeof import('@/test/support/bot-api').botApi,
@@ -234,6 +259,7 @@ async function measureLatency(
   const warmup = LATENCY_RATE; // one second's worth, not measured
   const count = warmup + LATENCY_RATE * LATENCY_SECONDS;
   const sentAt = new Map<string, number>();
+  const answeredAt = new Map<string, number>();
   const postMs: number[] = [];
   const posts: Promise<void>[] = [];
   const t0 = nowMs() + 50;
@@ -247,7 +273,9 @@ async function measureLatency(
     posts.push(
       botApi('POST', `/chats/${chatIds[i % chatIds.length]}/messages`, { token, body: { type: 'inbound', text: key } }).then((r) => {
         if (r.status !== 201) throw new Error(`POST message: ${r.status} ${JSON.stringify(r.body)}`);
-        if (i >= warmup) postMs.push(nowMs() - start);
+        const end = nowMs();
+        answeredAt.set(key, end);
+        if (i >= warmup) postMs.push(end - start);
       }),
     );
   }
@@ -255,12 +283,24 @@ async function measureLatency(
   const arrived = () => arrivals.filter((a) => a[1] !== null && sentAt.has(a[1])).length;
   await waitFor('every message event at the receiver', () => arrived() >= count, 30_000);
   const lat: number[] = [];
+  const after: number[] = [];
   for (const [, key, at] of arrivals) {
     if (key === null || Number(key.slice(2)) < warmup) continue;
     const start = sentAt.get(key);
+    const answered = answeredAt.get(key);
     if (start !== undefined) lat.push(at - start);
+    if (answered !== undefined) after.push(at - answered);
   }
-  return { samples: lat.length, p50: quantile(lat, 0.5), p99: quantile(lat, 0.99), max: Math.max(...lat), postP50: quantile(postMs, 0.5), postP99: quantile(postMs, 0.99) };
+  return {
+    samples: lat.length,
+    p50: quantile(lat, 0.5),
+    p99: quantile(lat, 0.99),
+    max: Math.max(...lat),
+    afterP50: quantile(after, 0.5),
+    afterP99: quantile(after, 0.99),
+    postP50: quantile(postMs, 0.5),
+    postP99: quantile(postMs, 0.99),
+  };
 }
 
 function quantile(values: number[], q: number): number {
@@ -298,7 +338,12 @@ async function insertBacklog(
  * Starts a drain, then counts arrivals at the receiver over the measuring window (after a warm-up),
  * or until the backlog is gone; stops the drain and reports the rate.
  */
-async function measureDrain(label: string, total: number, arrivals: Arrival[], start: () => Promise<() => Promise<void>>): Promise<Throughput> {
+async function measureDrain(
+  label: string,
+  total: number,
+  arrivals: Arrival[],
+  start: () => Promise<() => Promise<void>>,
+): Promise<Throughput> {
   const cpu0 = process.cpuUsage();
   const stop = await start();
   const t0 = nowMs();
@@ -313,13 +358,23 @@ async function measureDrain(label: string, total: number, arrivals: Arrival[], s
   const cpu = process.cpuUsage(cpu0);
   const windowMs = Math.max(1, w1 - w0);
   const perSecond = ((n1 - n0) * 1000) / windowMs;
-  const result = { label, delivered: n1 - n0, perSecond, windowMs, cpuMsPerDelivery: (cpu.user + cpu.system) / 1000 / Math.max(1, arrivals.length), drained };
-  log(`${label}: ${Math.round(perSecond)} deliveries/s (${result.delivered} in ${(windowMs / 1000).toFixed(1)} s${drained ? ', backlog drained' : ''})`);
+  const result = {
+    label,
+    delivered: n1 - n0,
+    perSecond,
+    windowMs,
+    cpuMsPerDelivery: (cpu.user + cpu.system) / 1000 / Math.max(1, arrivals.length),
+    drained,
+  };
+  log(
+    `${label}: ${Math.round(perSecond)} deliveries/s (${result.delivered} in ${(windowMs / 1000).toFixed(1)} s${drained ? ', backlog drained' : ''})`,
+  );
   return result;
 }
 
 async function checkAllDelivered(sql: import('postgres').Sql, r: Throughput) {
-  const [row] = await sql`select count(*) filter (where status = 'failed')::int as failed, count(*) filter (where status = 'delivered')::int as delivered from events`;
+  const [row] =
+    await sql`select count(*) filter (where status = 'failed')::int as failed, count(*) filter (where status = 'delivered')::int as delivered from events`;
   if (row.failed) throw new Error(`${r.label}: ${row.failed} events failed`);
   const [order] = await sql`
     select count(*)::int as bad from (
@@ -328,11 +383,18 @@ async function checkAllDelivered(sql: import('postgres').Sql, r: Throughput) {
   if (order.bad) throw new Error(`${r.label}: ${order.bad} events delivered before an earlier event of their chat`);
 }
 
-/** The ceiling: claim one row (FOR UPDATE SKIP LOCKED), POST it, mark it delivered; nothing else. */
+/**
+ * The ceiling: the least work per delivery with the engine's shape. Claims batches of pending rows
+ * (FOR UPDATE SKIP LOCKED, lease committed without waiting for the flush, as the engine does),
+ * keeps up to CEILING_IN_FLIGHT POSTs going, and marks each delivered on a 200. No per-chat order,
+ * no signature, no address check, no attempt rows.
+ */
 async function bareLoop(sql: import('postgres').Sql, webhookUrl: string): Promise<() => Promise<void>> {
   const agent = new http.Agent({ keepAlive: true });
   const url = new URL(webhookUrl);
   let running = true;
+  let inFlight = 0;
+  let slotFreed: () => void = () => {};
   const post = (id: string, body: string) =>
     new Promise<number>((resolve, reject) => {
       const req = http.request(
@@ -352,25 +414,43 @@ async function bareLoop(sql: import('postgres').Sql, webhookUrl: string): Promis
       req.on('error', reject);
       req.end(body);
     });
-  const worker = async () => {
-    while (running) {
-      const [row] = await sql`
-        update events set locked_until = now() + interval '30 seconds'
-        where id = (select id from events where status = 'pending' and (locked_until is null or locked_until < now())
-                    order by next_attempt_at limit 1 for update skip locked)
-        returning id, transaction_id, body`;
-      if (!row) {
-        await new Promise((r) => setTimeout(r, 5));
-        continue;
+  const deliver = async (row: { id: string; transaction_id: string; body: unknown }) => {
+    try {
+      if ((await post(row.transaction_id, JSON.stringify(row.body))) === 200) {
+        await sql`update events set status = 'delivered', delivered_at = now(), locked_until = null where id = ${row.id}`;
       }
-      const status = await post(row.transaction_id, JSON.stringify(row.body));
-      if (status === 200) await sql`update events set status = 'delivered', delivered_at = now(), locked_until = null where id = ${row.id}`;
+    } finally {
+      inFlight--;
+      slotFreed();
     }
   };
-  const workers = Array.from({ length: CEILING_WORKERS }, worker);
+  const loop = async () => {
+    while (running) {
+      const free = CEILING_IN_FLIGHT - inFlight;
+      if (free <= 0) {
+        await new Promise<void>((r) => (slotFreed = r));
+        continue;
+      }
+      const rows = await sql<{ id: string; transaction_id: string; body: unknown }[]>`
+        update events set locked_until = now() + interval '30 seconds'
+        where id in (select id from events where status = 'pending' and (locked_until is null or locked_until < now())
+                     order by next_attempt_at limit ${Math.min(free, CEILING_BATCH)} for update skip locked)
+          and (select set_config('synchronous_commit', 'off', true)) is not null
+        returning id, transaction_id, body`;
+      if (!rows.length) {
+        await new Promise((r) => setTimeout(r, 2));
+        continue;
+      }
+      inFlight += rows.length;
+      for (const row of rows) void deliver(row);
+    }
+  };
+  const done = loop();
   return async () => {
     running = false;
-    await Promise.all(workers);
+    slotFreed();
+    await done;
+    while (inFlight > 0) await new Promise((r) => setTimeout(r, 5));
     agent.destroy();
   };
 }
@@ -382,39 +462,53 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const pct = (n: number) => `${(n * 100).toFixed(0)} %`;
 const ms = (n: number) => n.toFixed(1);
 
-async function renderReport({ latency, engineFast, engineSlow, ceiling }: { latency: Latency; engineFast: Throughput; engineSlow: Throughput; ceiling: Throughput }) {
+async function renderReport({
+  latency,
+  engineFastRounds,
+  engineSlow,
+  ceilingRounds,
+}: {
+  latency: Latency;
+  engineFastRounds: Throughput[];
+  engineSlow: Throughput;
+  ceilingRounds: Throughput[];
+}) {
   const cpuModel = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1] ?? os.cpus()[0]?.model ?? '?').trim();
   const [{ version: pgVersion }] = await adminSql!`select version()`;
-  const ratio = engineFast.perSecond / ceiling.perSecond;
+  const median = (xs: number[]) => quantile(xs, 0.5);
+  const engineFast = median(engineFastRounds.map((r) => r.perSecond));
+  const ceiling = median(ceilingRounds.map((r) => r.perSecond));
+  const ratios = engineFastRounds.map((r, i) => r.perSecond / ceilingRounds[i].perSecond);
+  const ratio = median(ratios);
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  const row = (r: Throughput) =>
-    `| ${r.label} | ${fmt(r.perSecond)} | ${fmt(r.delivered)} in ${(r.windowMs / 1000).toFixed(1)} s${r.drained ? ' (drained)' : ''} | ${r.cpuMsPerDelivery.toFixed(2)} |`;
+  const rounds = (rs: Throughput[]) => rs.map((r) => fmt(r.perSecond)).join(' / ');
+  const cpu = (rs: Throughput[]) => median(rs.map((r) => r.cpuMsPerDelivery)).toFixed(2);
   return [
     MARK_START,
     '## bench:events: webhook delivery, embedded engine against a bare claim-and-POST loop',
     '',
     `Run ${new Date().toISOString()} with \`npm run bench:events\` (\`tsx bench/events.ts\`) on PostgreSQL (a fresh database, dropped afterwards), \`DATABASE_POOL_SIZE=${POOL_SIZE}\`, the default retry schedule and timeout; the receiver is a node:http server in a child process on 127.0.0.1 answering 200.`,
     '',
-    `Machine: ${os.availableParallelism()} CPUs (\`nproc\`), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${cpuModel}; Node ${process.version}; ${String(pgVersion).split(' on ')[0]} on the same machine. Engine, receiver and PostgreSQL share the cores.`,
+    `Machine: ${os.availableParallelism()} CPUs (\`nproc\`), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${cpuModel}; Node ${process.version}; ${String(pgVersion).split(' on ')[0]} on the same machine. Engine, receiver and PostgreSQL share the cores; 1-minute load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end (above ~2 means other work was running on the machine, and the figures are lower and noisier than on an idle one).`,
     '',
-    `**(a) Latency**, inbound \`POST /chats/{id}/messages\` (the bot API handler, in the engine's process) to arrival at the receiver, ${LATENCY_RATE} messages/s round-robin over ${CHATS} chats for ${LATENCY_SECONDS} s after 1 s of warm-up (${fmt(latency.samples)} samples):`,
+    `**(a) Latency**: inbound \`POST /chats/{id}/messages\` through the bot API handler (in the engine's process, as in the Next.js server), ${LATENCY_RATE} messages/s round-robin over ${CHATS} chats for ${LATENCY_SECONDS} s after 1 s of warm-up (${fmt(latency.samples)} samples). "End to end" runs from the start of the POST to the event's arrival at the receiver; "after the answer" from the POST's answer (the commit) to arrival, which is the delivery path alone.`,
     '',
-    '| p50 ms | p99 ms | max ms | POST answered, p50 ms | POST answered, p99 ms |',
-    '|---:|---:|---:|---:|---:|',
-    `| ${ms(latency.p50)} | ${ms(latency.p99)} | ${ms(latency.max)} | ${ms(latency.postP50)} | ${ms(latency.postP99)} |`,
+    '| end to end p50 ms | end to end p99 ms | max ms | after the answer p50 ms | after the answer p99 ms | POST itself p50 ms | POST itself p99 ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${ms(latency.p50)} | ${ms(latency.p99)} | ${ms(latency.max)} | ${ms(latency.afterP50)} | ${ms(latency.afterP99)} | ${ms(latency.postP50)} | ${ms(latency.postP99)} |`,
     '',
-    `**Throughput**: a backlog of \`message.received\` rows over ${CHATS} chats (per-chat order, round-robin arrival), counted at the receiver over ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s of warm-up, or until the backlog was gone. The engine runs with its defaults (64 calls in flight, claims of up to 32); the ceiling with ${CEILING_WORKERS} loops on a pool of ${POOL_SIZE}.`,
+    `**Throughput**: a backlog of \`message.received\` rows over ${CHATS} chats (per-chat order, round-robin arrival), counted at the receiver over ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s of warm-up (or until the backlog was gone). (b) and (d) alternate for ${ROUNDS} rounds. The engine runs with its defaults (128 calls in flight, claims of up to 32, attempts recorded in batches); the ceiling claims the same way (up to ${CEILING_BATCH} rows per statement with FOR UPDATE SKIP LOCKED, ${CEILING_IN_FLIGHT} node:http POSTs in flight) and marks each row delivered, on a pool of ${POOL_SIZE}, with no per-chat order, signature, address check or attempt rows.`,
     '',
-    '| case | deliveries/s | measured | bench process CPU ms per delivery |',
+    '| case | deliveries/s (median) | rounds | bench process CPU ms per delivery |',
     '|---|---:|---:|---:|',
-    row(engineFast),
-    row(engineSlow),
-    row(ceiling),
+    `| (b) embedded engine, receiver answers at once | ${fmt(engineFast)} | ${rounds(engineFastRounds)} | ${cpu(engineFastRounds)} |`,
+    `| (c) embedded engine, receiver takes 200 ms | ${fmt(engineSlow.perSecond)} | 1 | ${cpu([engineSlow])} |`,
+    `| (d) ceiling: bare claim + POST loop | ${fmt(ceiling)} | ${rounds(ceilingRounds)} | ${cpu(ceilingRounds)} |`,
     '',
-    `- (b)/(d) = **${pct(ratio)}** of the ceiling (target ≥ ${pct(TARGET_RATIO)}: **${met(ratio >= TARGET_RATIO)}**).`,
-    `- (a) p50 = **${ms(latency.p50)} ms** (target < ${TARGET_P50_MS} ms: **${met(latency.p50 < TARGET_P50_MS)}**); p99 = **${ms(latency.p99)} ms** (target < ${TARGET_P99_MS} ms: **${met(latency.p99 < TARGET_P99_MS)}**).`,
-    `- (c) is bounded by one call in flight per chat: ${CHATS} chats / 0.2 s = ${fmt(CHATS / 0.2)}/s at most, and by the engine's 64 calls in flight: ${fmt(64 / 0.2)}/s.`,
-    '- The engine does more per event than the ceiling: head-of-line ordering per chat, a Standard Webhooks signature, the address policy, an attempt row per delivery. (b) was checked afterwards: no event failed and none was delivered before an earlier event of its chat.',
+    `- (b)/(d) = **${pct(ratio)}** of the ceiling (median of the rounds' ratios ${ratios.map(pct).join(' / ')}; target ≥ ${pct(TARGET_RATIO)}: **${met(ratio >= TARGET_RATIO)}**).`,
+    `- (a) end to end p50 = **${ms(latency.p50)} ms** (target < ${TARGET_P50_MS} ms: **${met(latency.p50 < TARGET_P50_MS)}**); p99 = **${ms(latency.p99)} ms** (target < ${TARGET_P99_MS} ms: **${met(latency.p99 < TARGET_P99_MS)}**).`,
+    `- (c) is bounded by one call in flight per chat: ${CHATS} chats / 0.2 s = ${fmt(CHATS / 0.2)}/s at most; it reached ${pct(engineSlow.perSecond / (CHATS / 0.2))} of that.`,
+    '- After each (b) round the database was checked: no event failed and none was delivered before an earlier event of its chat.',
     MARK_END,
   ].join('\n');
 }

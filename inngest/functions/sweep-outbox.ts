@@ -11,7 +11,9 @@ import { deliveryRequestFor } from '../events';
 export const sweepOutbox = inngest.createFunction(
   { id: 'sweep-outbox', retries: 2, triggers: [{ cron: '* * * * *' }] },
   async ({ step }) => {
-    const stranded = await step.run('find-stranded-events', async () => findStrandedEvents(await getDb(), { overdueMs: 60_000, limit: 1_000 }));
+    const stranded = await step.run('find-stranded-events', async () =>
+      findStrandedEvents(await getDb(), { overdueMs: 60_000, limit: 1_000 }),
+    );
     if (!stranded.length) return { sent: 0 };
     const round = new Date().toISOString().slice(0, 16);
     await step.sendEvent(

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { events, virtualAgents } from '@/db/schema';
 import { prepared } from '@/lib/util/prepared';
-import { isHeadOfLine } from './head-of-line';
+import { isHeadOfLine, isPending } from './head-of-line';
 import { leaseMs as defaultLeaseMs } from './schedule';
 
 /** An event leased to this worker, with what sending it needs. */
@@ -26,11 +26,19 @@ export type ClaimedEvent = {
 };
 
 const isDueAndFree = and(
-  eq(events.status, 'pending'),
+  isPending,
   lte(events.nextAttemptAt, sql`now()`),
   or(isNull(events.lockedUntil), lte(events.lockedUntil, sql`now()`)),
   isHeadOfLine,
 );
+
+/**
+ * The lease is the only thing a claim writes, and losing it in a database crash is harmless (the
+ * event is simply claimable again), so its commit does not wait for the WAL flush: on a disk with a
+ * slow fsync that is most of the time between an outbox commit and the webhook call. Applies to
+ * this statement's own transaction only, which is why a claim must not run inside a caller's one.
+ */
+const commitWithoutFlush = sql`(select set_config('synchronous_commit', 'off', true)) is not null`;
 
 function claimStatement(db: Db, extra: SQL | undefined) {
   // SKIP LOCKED lets concurrent workers (other instances) pass over rows another claim is taking;
@@ -46,7 +54,7 @@ function claimStatement(db: Db, extra: SQL | undefined) {
     .update(events)
     .set({ lockedUntil: sql`now() + ${sql.placeholder('leaseMs')}::int * interval '1 millisecond'` })
     .from(virtualAgents)
-    .where(and(inArray(events.id, candidates), eq(virtualAgents.userId, events.virtualAgentId)))
+    .where(and(inArray(events.id, candidates), eq(virtualAgents.userId, events.virtualAgentId), commitWithoutFlush))
     .returning({
       id: events.id,
       accountId: events.accountId,
@@ -66,18 +74,18 @@ function claimStatement(db: Db, extra: SQL | undefined) {
 
 const claimAny = prepared('delivery_claim_due', (db) => claimStatement(db, undefined));
 const claimOfChat = prepared('delivery_claim_due_of_chat', (db) =>
-  claimStatement(
-    db,
-    and(eq(events.chatId, sql.placeholder('chatId')), eq(events.virtualAgentId, sql.placeholder('virtualAgentId'))),
-  ),
+  claimStatement(db, and(eq(events.chatId, sql.placeholder('chatId')), eq(events.virtualAgentId, sql.placeholder('virtualAgentId')))),
 );
 
 /**
- * Leases up to `limit` events that are due now, each the oldest pending event of its chat for its
- * VA, so at most one event per chat and VA is ever in flight. One short statement: nothing is held
- * open while the webhook is called.
+ * Leases up to `limit` events that are due now, each at the head of its chat's line for its VA, so
+ * at most one event per chat and VA is in flight (a redelivered one aside). One short statement:
+ * nothing is held open while the webhook is called.
  */
-export async function claimDueEvents(db: Db, { limit, leaseMs = defaultLeaseMs() }: { limit: number; leaseMs?: number }): Promise<ClaimedEvent[]> {
+export async function claimDueEvents(
+  db: Db,
+  { limit, leaseMs = defaultLeaseMs() }: { limit: number; leaseMs?: number },
+): Promise<ClaimedEvent[]> {
   if (limit <= 0) return [];
   return (await claimAny(db).execute({ limit, leaseMs })) as ClaimedEvent[];
 }

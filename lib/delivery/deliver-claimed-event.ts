@@ -1,11 +1,11 @@
 import type { Db } from '@/db/client';
 import { logger } from '@/lib/util/logger';
 import type { ClaimedEvent } from './claim-due-events';
-import { type AttemptResult, recordAttempt } from './record-attempt';
+import { type AttemptResult, type FinishedAttempt, recordAttempts } from './record-attempts';
 import { sendWebhook } from './send-webhook';
 
-/** One attempt of an event this worker has leased: send it, then record what happened. */
-export async function deliverClaimedEvent(db: Db, { event }: { event: ClaimedEvent }): Promise<AttemptResult> {
+/** Sends a leased event once; what happened is recorded by `recordAttempts`. */
+export async function attemptDelivery({ event }: { event: ClaimedEvent }): Promise<FinishedAttempt> {
   const outcome = await sendWebhook({
     url: event.webhookUrl,
     staticHeaders: event.webhookHeaders,
@@ -13,7 +13,11 @@ export async function deliverClaimedEvent(db: Db, { event }: { event: ClaimedEve
     transactionId: event.transactionId,
     body: event.body,
   });
-  const result = await recordAttempt(db, { event, outcome });
+  return { event, outcome };
+}
+
+/** Logs a recorded attempt at a level that matches what it means for the event. */
+export function logAttempt({ event, outcome }: FinishedAttempt, result: AttemptResult): void {
   const fields = {
     eventId: event.id,
     transactionId: event.transactionId,
@@ -24,7 +28,21 @@ export async function deliverClaimedEvent(db: Db, { event }: { event: ClaimedEve
   };
   if (!result.leaseHeld) logger.warn('webhook attempt finished after its lease ran out', fields);
   if (result.status === 'failed') logger.warn('webhook delivery failed for good', { ...fields, error: outcome.error });
-  else if (result.status === 'pending') logger.info('webhook attempt failed; will retry', { ...fields, error: outcome.error, retryInMs: result.retryInMs });
+  else if (result.status === 'pending')
+    logger.info('webhook attempt failed; will retry', { ...fields, error: outcome.error, retryInMs: result.retryInMs });
   else logger.debug('webhook delivered', fields);
+}
+
+/**
+ * One attempt of an event this worker has leased: send it, then record what happened. With `chain`,
+ * the chat's next event comes back leased in `result.next` when this one released it.
+ */
+export async function deliverClaimedEvent(
+  db: Db,
+  { event, chain = false }: { event: ClaimedEvent; chain?: boolean },
+): Promise<AttemptResult> {
+  const finished = await attemptDelivery({ event });
+  const [result] = await recordAttempts(db, { attempts: [finished], chain });
+  logAttempt(finished, result);
   return result;
 }

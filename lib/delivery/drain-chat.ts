@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { claimDueEventOfChat } from './claim-due-events';
 import { deliverClaimedEvent } from './deliver-claimed-event';
-import { msUntilNextDue } from './ms-until-next-due';
+import { msUntilChatDue } from './ms-until-chat-due';
 
 export type DrainResult = {
   attempts: number;
@@ -21,14 +21,16 @@ export async function drainChat(
 ): Promise<DrainResult> {
   const started = Date.now();
   const out: DrainResult = { attempts: 0, delivered: 0, failed: 0, waitMs: null };
+  let event = await claimDueEventOfChat(db, { chatId, virtualAgentId });
   for (;;) {
-    const event = await claimDueEventOfChat(db, { chatId, virtualAgentId });
     if (!event) {
-      const ms = await msUntilNextDue(db, { chat: { chatId, virtualAgentId } });
+      const ms = await msUntilChatDue(db, { chatId, virtualAgentId });
       out.waitMs = ms === null ? null : Math.max(0, Math.ceil(ms));
       return out;
     }
-    const result = await deliverClaimedEvent(db, { event });
+    // Past the budget, the next event is left for the next run instead of being leased now.
+    const overBudget = Date.now() - started > budgetMs;
+    const result = await deliverClaimedEvent(db, { event, chain: !overBudget });
     out.attempts++;
     if (result.status === 'delivered') out.delivered++;
     if (result.status === 'failed') out.failed++;
@@ -36,9 +38,10 @@ export async function drainChat(
       out.waitMs = result.retryInMs ?? 0;
       return out;
     }
-    if (Date.now() - started > budgetMs) {
+    if (overBudget) {
       out.waitMs = 0;
       return out;
     }
+    event = result.next ?? (await claimDueEventOfChat(db, { chatId, virtualAgentId }));
   }
 }

@@ -2,8 +2,9 @@ import { type Db, getDb } from '@/db/client';
 import { onOutbox } from '@/lib/events/signal';
 import { logger } from '@/lib/util/logger';
 import { type ClaimedEvent, claimDueEvents } from './claim-due-events';
-import { deliverClaimedEvent } from './deliver-claimed-event';
+import { attemptDelivery, logAttempt } from './deliver-claimed-event';
 import { msUntilNextDue } from './ms-until-next-due';
+import { type AttemptResult, type FinishedAttempt, recordAttempts } from './record-attempts';
 import { leaseMs as defaultLeaseMs } from './schedule';
 
 export type EmbeddedEngineOptions = {
@@ -47,26 +48,35 @@ export async function stopEmbeddedEngine(): Promise<void> {
 /**
  * A claim loop over the outbox. A claim takes only head-of-line events, so each chat has at most
  * one call in flight (its order holds) while up to `concurrency` chats are served at once (a slow
- * receiver holds only its own chat back). It claims again when an outbox signal arrives, when an
- * attempt ends and its chat has a next event, and when a timer set for the next due retry fires;
+ * receiver holds only its own chat back). Finished attempts are recorded together, one statement
+ * for all that finished meanwhile. It claims again when an outbox signal arrives, when an attempt
+ * is recorded and its chat has a next event, and when a timer set for the next due retry fires;
  * with nothing due it sleeps (at most `idlePollMs`).
  */
 function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
-  const concurrency = options.concurrency ?? 64;
+  const concurrency = options.concurrency ?? 128;
   const batchSize = options.batchSize ?? 32;
   const idlePollMs = options.idlePollMs ?? 5_000;
   const leaseMs = options.leaseMs ?? defaultLeaseMs();
 
-  const inFlight = new Set<Promise<void>>();
+  /** Events claimed and not yet recorded. */
+  let inFlight = 0;
+  /** Slots taken by claims under way. */
+  let reserved = 0;
   let running = true;
-  let pumping = false;
+  /** Claim loops running; at most `maxClaims`. */
+  let claiming = 0;
+  const maxClaims = 2;
   let pumpAgain = false;
-  /** Outbox signals seen so far: an attempt that ends after one arrived claims again (see `launch`). */
+  let recording = false;
+  const finished: { attempt: FinishedAttempt; signalsBefore: number }[] = [];
+  /** Outbox signals seen so far: an attempt that ends after one arrived claims again (see `settle`). */
   let signals = 0;
   /** The last claim was cut short by the concurrency limit: more may be due than was taken. */
   let saturated = false;
   let timer: NodeJS.Timeout | undefined;
   let timerAt = Number.POSITIVE_INFINITY;
+  let idle: (() => void) | undefined;
 
   /** Makes sure a claim happens within `ms`: keeps an earlier timer, replaces a later one. */
   const wakeWithin = (ms: number) => {
@@ -84,46 +94,88 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   };
 
   const launch = (event: ClaimedEvent) => {
+    inFlight++;
     const signalsBefore = signals;
-    const task: Promise<void> = deliverClaimedEvent(db, { event })
-      .then(
-        (result) => {
-          if (result.status === 'pending') wakeWithin(result.retryInMs ?? 0);
-          // The chat's next event can go now; or an event written meanwhile may have been passed
-          // over by a claim because this one still held its chat.
-          else if (result.hasNext || signals !== signalsBefore) pumpAgain = true;
-          // A slot is free for work that did not fit before.
-          if (saturated) pumpAgain = true;
-        },
-        (err) => {
-          logger.error('webhook attempt could not be recorded', { eventId: event.id, err });
-          pumpAgain = true;
-        },
-      )
-      .finally(() => {
-        inFlight.delete(task);
-        if (pumpAgain) pump();
-      });
-    inFlight.add(task);
+    void attemptDelivery({ event }).then(
+      (attempt) => {
+        finished.push({ attempt, signalsBefore });
+        void record();
+      },
+      (err) => {
+        // sendWebhook reports failures in its outcome; this is a bug. The lease runs out and the
+        // event is claimed again.
+        logger.error('webhook attempt threw', { eventId: event.id, err });
+        inFlight--;
+        wakeWithin(leaseMs);
+      },
+    );
   };
+
+  /** What an attempt's end means for the loop: the next event of its chat, a retry, a free slot. */
+  const settle = ({ attempt, signalsBefore }: (typeof finished)[number], result: AttemptResult) => {
+    logAttempt(attempt, result);
+    // Its chat's next event, leased by the same statement: on its way without a claim.
+    if (result.next) launch(result.next);
+    else if (result.status === 'pending') wakeWithin(result.retryInMs ?? 0);
+    // The chat's next event can go now; or an event written meanwhile may have been passed over by
+    // a claim because this one still held its chat.
+    else if (result.hasNext || signals !== signalsBefore) pumpAgain = true;
+    // A slot is free for work that did not fit before.
+    if (saturated) pumpAgain = true;
+  };
+
+  async function record() {
+    if (recording) return;
+    recording = true;
+    try {
+      while (finished.length) {
+        const batch = finished.splice(0, 200);
+        try {
+          const results = await recordAttempts(db, { attempts: batch.map((b) => b.attempt), chain: running, leaseMs });
+          for (const [i, b] of batch.entries()) settle(b, results[i]);
+        } catch (err) {
+          // The leases run out and the events are claimed again.
+          logger.error('webhook attempts could not be recorded', { eventIds: batch.map((b) => b.attempt.event.id), err });
+          wakeWithin(1_000);
+        } finally {
+          inFlight -= batch.length;
+        }
+      }
+    } finally {
+      recording = false;
+    }
+    if (pumpAgain) pump();
+    if (!inFlight && !claiming) idle?.();
+  }
 
   async function drain() {
     do {
       pumpAgain = false;
-      const free = concurrency - inFlight.size;
+      const free = concurrency - inFlight - reserved;
       if (free <= 0) {
-        saturated = true; // each attempt that ends pumps again
+        saturated = true; // each recorded attempt pumps again
         return;
       }
       const limit = Math.min(free, batchSize);
-      const claimed = await claimDueEvents(db, { limit, leaseMs });
-      // Stopped while claiming: the leases run out and another worker takes these events.
-      if (!running) return;
+      reserved += limit;
+      let claimed: ClaimedEvent[];
+      try {
+        claimed = await claimDueEvents(db, { limit, leaseMs });
+      } finally {
+        reserved -= limit;
+      }
+      // Sent even when the engine stopped meanwhile: stop() waits for them, so their leases do not
+      // hold them back from the next run.
       for (const event of claimed) launch(event);
+      if (!running) return;
       saturated = claimed.length === limit;
-      if (saturated) pumpAgain = true;
-      else if (!timer) {
-        // Nothing more is due now: sleep until the next retry (or the lease of a dead worker) is due.
+      if (saturated) {
+        // More is due: a second claim runs beside this one while these are sent (claims skip each
+        // other's rows), so one claim's round trip does not pace the whole engine.
+        pumpAgain = true;
+        if (claiming < maxClaims) pump();
+      } else if (!timer) {
+        // Nothing more is due now: sleep until the next retry is due (or the idle poll).
         wakeWithin((await msUntilNextDue(db)) ?? idlePollMs);
       }
     } while (pumpAgain && running);
@@ -131,19 +183,20 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
 
   function pump() {
     if (!running) return;
-    if (pumping) {
+    if (claiming >= maxClaims) {
       pumpAgain = true;
       return;
     }
-    pumping = true;
+    claiming++;
     drain()
       .catch((err) => {
         logger.error('delivery engine could not claim events', { err });
         wakeWithin(1_000);
       })
       .finally(() => {
-        pumping = false;
+        claiming--;
         if (pumpAgain && running) pump();
+        else if (!inFlight && !claiming) idle?.();
       });
   }
 
@@ -156,15 +209,18 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   return {
     wake: pump,
     get inFlight() {
-      return inFlight.size;
+      return inFlight;
     },
     async stop() {
       running = false;
       clearTimeout(timer);
       unsubscribe();
-      while (pumping || inFlight.size) {
-        await Promise.allSettled([...inFlight]);
-        if (pumping) await new Promise((r) => setTimeout(r, 5));
+      // Attempts in flight finish (each is bounded by the timeout) and are recorded.
+      while (claiming || inFlight || recording) {
+        await new Promise<void>((resolve) => {
+          idle = resolve;
+          setTimeout(resolve, 50);
+        });
       }
     },
   };

@@ -1,7 +1,7 @@
-import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { events } from '@/db/schema';
-import { isHeadOfLine } from './head-of-line';
+import { isHeadOfLine, isPending } from './head-of-line';
 
 /**
  * Head-of-line events that have been due, unleased, for longer than `overdueMs`: nothing is working
@@ -13,7 +13,7 @@ export async function findStrandedEvents(db: Db, { overdueMs, limit }: { overdue
     .from(events)
     .where(
       and(
-        eq(events.status, 'pending'),
+        isPending,
         lte(events.nextAttemptAt, sql`now() - ${overdueMs}::int * interval '1 millisecond'`),
         or(isNull(events.lockedUntil), lte(events.lockedUntil, sql`now()`)),
         isHeadOfLine,

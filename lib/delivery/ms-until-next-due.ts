@@ -1,24 +1,18 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, gt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { events } from '@/db/schema';
-import { isHeadOfLine } from './head-of-line';
+import { isPending } from './head-of-line';
 
 /**
- * Milliseconds until an event may next be claimed (zero or less: now), by the database's clock:
- * the earliest time at which a chat's head-of-line event is due and unleased. Events waiting
- * behind an earlier one are not counted; they move when it does. Null when nothing is pending.
+ * Milliseconds until the next pending event falls due (a retry, or events parked behind one), by
+ * the database's clock; null when none is waiting. One probe of `events_due_idx`. Events that are
+ * due but held (leased, or behind an event in flight) are not counted: the end of that attempt
+ * claims again, and a dead worker's lease is found by the engine's idle poll.
  */
-export async function msUntilNextDue(db: Db, { chat }: { chat?: { chatId: string; virtualAgentId: number } } = {}): Promise<number | null> {
-  const dueAt = sql`min(greatest(${events.nextAttemptAt}, coalesce(${events.lockedUntil}, ${events.nextAttemptAt})))`;
+export async function msUntilNextDue(db: Db): Promise<number | null> {
   const [row] = await db
-    .select({ ms: sql<number | null>`(extract(epoch from (${dueAt} - now())) * 1000)::float8` })
+    .select({ ms: sql<number | null>`(extract(epoch from (min(${events.nextAttemptAt}) - now())) * 1000)::float8` })
     .from(events)
-    .where(
-      and(
-        eq(events.status, 'pending'),
-        chat ? and(eq(events.chatId, chat.chatId), eq(events.virtualAgentId, chat.virtualAgentId)) : undefined,
-        isHeadOfLine,
-      ),
-    );
+    .where(and(isPending, gt(events.nextAttemptAt, sql`now()`)));
   return row?.ms == null ? null : Number(row.ms);
 }

@@ -5,15 +5,18 @@ import { ApiError } from '@/lib/errors';
 import { signalOutbox } from '@/lib/events/signal';
 
 /**
- * Puts a delivered or failed event back in the queue, due now, with the same `transaction_id`.
- * Earlier attempts are kept and new ones continue their numbering. The event goes back into its
- * chat's head-of-line order: if the chat has older pending events, those are sent first.
+ * Puts a delivered or failed event back in the queue, due now, with the same `transaction_id`, for
+ * a fresh run of the retry schedule (`attempt_count` counts the current run). Earlier attempts are
+ * kept and new ones continue their numbering. It is sent on its own: it is not ordered with the
+ * chat's newer events (see head-of-line.ts).
  */
 export async function redeliverEvent(db: Db, { accountId, eventId }: { accountId: number; eventId: number }): Promise<void> {
   const [row] = await db
     .update(events)
     .set({
       status: 'pending',
+      // A fresh run of the retry schedule; the attempt numbers in delivery_attempts carry on.
+      attemptCount: 0,
       nextAttemptAt: sql`now()`,
       lockedUntil: null,
       deliveredAt: null,

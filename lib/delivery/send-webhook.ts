@@ -34,10 +34,13 @@ export const EXCERPT_CHARS = 1024;
 // node:http with keep-alive: undici's fetch costs several times the CPU per request. Idle sockets
 // close before the usual 5 s server keep-alive, so a reused socket is rarely one the peer just closed.
 const store = globalThis as unknown as { __vaWebhookAgents?: { http: http.Agent; https: https.Agent } };
-const agents = (store.__vaWebhookAgents ??= {
-  http: new http.Agent({ keepAlive: true, timeout: 4_000, scheduling: 'lifo' }),
-  https: new https.Agent({ keepAlive: true, timeout: 4_000, scheduling: 'lifo' }),
-});
+if (!store.__vaWebhookAgents) {
+  store.__vaWebhookAgents = {
+    http: new http.Agent({ keepAlive: true, timeout: 4_000, scheduling: 'lifo' }),
+    https: new https.Agent({ keepAlive: true, timeout: 4_000, scheduling: 'lifo' }),
+  };
+}
+const agents = store.__vaWebhookAgents;
 
 /**
  * POSTs one event, signed with Standard Webhooks headers, to the address the host resolved to
@@ -61,14 +64,15 @@ export async function sendWebhook(input: SendInput): Promise<SendOutcome> {
   const timeoutError = `timed out after ${timeoutMs} ms`;
   try {
     const verdict = await checkWebhookUrl(input.url, { resolve: false });
-    if (!verdict.ok) return done({ httpStatus: null, error: `refused: ${verdict.reason}`, responseExcerpt: null });
+    if (!verdict.ok) return done({ httpStatus: null, error: `URL refused: ${verdict.reason}`, responseExcerpt: null });
     const url = verdict.url;
     const host = url.hostname.replace(/^\[|\]$/g, '');
 
     const aborted = new Promise<'timeout'>((resolve) => deadline.signal.addEventListener('abort', () => resolve('timeout')));
     const resolved = await Promise.race([resolvePublic(host).catch((err: Error) => err), aborted]);
     if (resolved === 'timeout') return done({ httpStatus: null, error: `${timeoutError} (DNS)`, responseExcerpt: null });
-    if (resolved instanceof Error) return done({ httpStatus: null, error: `refused: ${resolved.message}`, responseExcerpt: null });
+    // "… is a refused address" (the address policy) or "… could not be resolved".
+    if (resolved instanceof Error) return done({ httpStatus: null, error: resolved.message, responseExcerpt: null });
 
     const payload = serializeEvent(input.body, startedAt);
     const headers: Record<string, string> = {};

@@ -41,7 +41,22 @@ export async function enqueueEvent(
   const body = buildEventBody(cause.type as EventType, chat, transactionId, payloadOf(cause, chat));
   const [row] = await tx
     .insert(events)
-    .values({ transactionId, accountId, chatId: chat.id, virtualAgentId: vaUserId, eventType: cause.type, seq, body })
+    .values({
+      transactionId,
+      accountId,
+      chatId: chat.id,
+      virtualAgentId: vaUserId,
+      eventType: cause.type,
+      seq,
+      body,
+      // Behind an event of this chat that waits for a retry, the new one cannot go before that
+      // retry: it starts parked there (the chat's latest event carries the latest such time), out
+      // of the due range that delivery scans. See lib/delivery/park-later-events.ts.
+      nextAttemptAt: sql`greatest(now(), (
+        select case when ${events.status} = 'pending' then ${events.nextAttemptAt} end from ${events}
+        where ${events.chatId} = ${chat.id} and ${events.virtualAgentId} = ${vaUserId}
+        order by ${events.seq} desc limit 1))`,
+    })
     .returning({ id: events.id });
   return row.id;
 }

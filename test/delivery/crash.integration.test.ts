@@ -42,7 +42,7 @@ function kill(child: ChildProcess, signal: NodeJS.Signals) {
 
 describe('delivery across a crash', () => {
   const url = env().DATABASE_URL;
-  const cleanups: (() => Promise<unknown> | void)[] = [];
+  const cleanups: (() => unknown)[] = [];
   after(async () => {
     for (const c of cleanups.reverse()) await c();
   });
@@ -104,7 +104,11 @@ describe('delivery across a crash', () => {
         rows.map((r) => r.status),
         expected.map(() => 'delivered'),
       );
-      const attempts = await handle.db.select().from(deliveryAttempts).where(eq(deliveryAttempts.eventId, rows[0].id)).orderBy(asc(deliveryAttempts.attemptNumber));
+      const attempts = await handle.db
+        .select()
+        .from(deliveryAttempts)
+        .where(eq(deliveryAttempts.eventId, rows[0].id))
+        .orderBy(asc(deliveryAttempts.attemptNumber));
       assert.ok(attempts.length >= 2, `${attempts.length} attempts`);
       assert.ok(attempts.slice(0, -1).every((a) => a.httpStatus === null && a.error));
       assert.equal(attempts.at(-1)!.httpStatus, 200);

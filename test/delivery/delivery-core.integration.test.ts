@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { events, virtualAgents } from '@/db/schema';
 import { webhookEventSchema } from '@/contracts/schemas/events';
+import { events, virtualAgents } from '@/db/schema';
 import { claimDueEvents } from '@/lib/delivery/claim-due-events';
 import { deliverClaimedEvent } from '@/lib/delivery/deliver-claimed-event';
 import { redeliverEvent } from '@/lib/delivery/redeliver-event';
@@ -43,7 +43,10 @@ describe('delivery core', () => {
   });
 
   it('signs each request with Standard Webhooks headers that verify with the VA secret, and sends its static headers', async () => {
-    await ctx.db.update(virtualAgents).set({ webhookHeaders: { 'x-api-key': 'k-123', 'X-Tenant': 'acme' } }).where(eq(virtualAgents.userId, t.bot.user.id));
+    await ctx.db
+      .update(virtualAgents)
+      .set({ webhookHeaders: { 'x-api-key': 'k-123', 'X-Tenant': 'acme' } })
+      .where(eq(virtualAgents.userId, t.bot.user.id));
     const chatId = await createBotChat(t);
     const [result] = await deliverDue(ctx.db);
     assert.equal(result.status, 'delivered');
@@ -79,7 +82,17 @@ describe('delivery core', () => {
     await deliverDue(ctx.db);
     const body = receiver.requests[0].body;
     webhookEventSchema.parse(body);
-    assert.deepEqual(Object.keys(body), ['event_type', 'channel', 'chat_id', 'asset', 'destination_id', 'subject', 'posted_on', 'payload', 'transaction_id']);
+    assert.deepEqual(Object.keys(body), [
+      'event_type',
+      'channel',
+      'chat_id',
+      'asset',
+      'destination_id',
+      'subject',
+      'posted_on',
+      'payload',
+      'transaction_id',
+    ]);
     assert.deepEqual(Object.keys(body.payload), ['skill', 'messages']);
     assert.equal(body.event_type, 'chat.assigned');
     assert.equal(body.chat_id, chatId);
@@ -95,10 +108,13 @@ describe('delivery core', () => {
     await sendInbound(t, chatB, 'three');
 
     const first = await claimDueEvents(ctx.db, { limit: 10 });
-    assert.deepEqual(first.map((e) => [e.chatId, e.seq]).sort(), [
-      [chatA, 1],
-      [chatB, 1],
-    ].sort());
+    assert.deepEqual(
+      first.map((e) => [e.chatId, e.seq]).sort(),
+      [
+        [chatA, 1],
+        [chatB, 1],
+      ].sort(),
+    );
     assert.deepEqual(await claimDueEvents(ctx.db, { limit: 10 }), []);
   });
 
@@ -131,12 +147,15 @@ describe('delivery core', () => {
     assert.ok(assigned.failedAt);
     assert.equal(assigned.lastError, 'HTTP 500');
     const attempts = await attemptsOf(ctx.db, assigned.id);
-    assert.deepEqual(attempts.map((a) => [a.attemptNumber, a.httpStatus, a.responseExcerpt]), [
-      [1, 500, 'boom'],
-      [2, 500, 'boom'],
-      [3, 500, 'boom'],
-      [4, 500, 'boom'],
-    ]);
+    assert.deepEqual(
+      attempts.map((a) => [a.attemptNumber, a.httpStatus, a.responseExcerpt]),
+      [
+        [1, 500, 'boom'],
+        [2, 500, 'boom'],
+        [3, 500, 'boom'],
+        [4, 500, 'boom'],
+      ],
+    );
     // Each wait follows the schedule, with at most 20 % jitter added.
     for (const [i, delay] of [50, 100, 200].entries()) {
       const gap = attempts[i + 1].startedAt.getTime() - attempts[i].startedAt.getTime();
@@ -147,9 +166,42 @@ describe('delivery core', () => {
     assert.equal(r.status, 'delivered');
     assert.equal((await eventsOfChat(ctx.db, chatId))[1].id, received.id);
     assert.equal(receiver.requests.at(-1)!.body.event_type, 'message.received');
+
+    // Redelivered, it gets a whole new schedule: a failure is retried, not dead-lettered at once.
+    await redeliverEvent(ctx.db, { accountId: t.account.id, eventId: assigned.id });
+    const [again] = await deliverDue(ctx.db);
+    assert.equal(again.attemptNumber, 5);
+    assert.equal(again.status, 'pending');
+    assert.equal((await eventsOfChat(ctx.db, chatId))[0].attemptCount, 1);
   });
 
-  it('refuses a private address after DNS when private addresses are not allowed, and records why', async () => {
+  it('parks the events behind one that waits for a retry at its retry time, including ones written meanwhile', async () => {
+    process.env.DELIVERY_RETRY_DELAYS_MS = '60000';
+    resetEnv();
+    try {
+      receiver.setHandler(() => ({ status: 500 }));
+      const chatId = await createBotChat(t);
+      await sendInbound(t, chatId, 'queued before the failure');
+      const [r] = await deliverDue(ctx.db);
+      assert.equal(r.status, 'pending');
+      await sendInbound(t, chatId, 'written while it waits');
+      const [head, queued, written] = await eventsOfChat(ctx.db, chatId);
+      assert.ok(head.nextAttemptAt.getTime() - Date.now() > 50_000);
+      assert.equal(queued.nextAttemptAt.getTime(), head.nextAttemptAt.getTime());
+      assert.equal(written.nextAttemptAt.getTime(), head.nextAttemptAt.getTime());
+      assert.deepEqual(await claimDueEvents(ctx.db, { limit: 10 }), []);
+    } finally {
+      process.env.DELIVERY_RETRY_DELAYS_MS = '50,100,200';
+      resetEnv();
+    }
+  });
+
+  it('checks the address again at delivery: a private one is refused, with the reason recorded, when not allowed', async () => {
+    // Registered while allowed (the demo's setting), then the policy tightens: nothing is sent.
+    await ctx.db
+      .update(virtualAgents)
+      .set({ webhookUrl: `https://127.0.0.1:${receiver.port}/hook` })
+      .where(eq(virtualAgents.userId, t.bot.user.id));
     process.env.WEBHOOK_ALLOW_PRIVATE = 'false';
     resetEnv();
     try {
@@ -159,7 +211,7 @@ describe('delivery core', () => {
       const [event] = await eventsOfChat(ctx.db, chatId);
       const [attempt] = await attemptsOf(ctx.db, event.id);
       assert.equal(attempt.httpStatus, null);
-      assert.match(attempt.error ?? '', /^refused: /);
+      assert.equal(attempt.error, 'URL refused: 127.0.0.1 is a private, loopback, link-local or reserved address');
       assert.equal(receiver.requests.length, 0);
     } finally {
       process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
@@ -207,10 +259,19 @@ describe('delivery core', () => {
   it('refuses to redeliver an event of another account (3006) or one still pending (3008)', async () => {
     const chatId = await createBotChat(t);
     const [event] = await eventsOfChat(ctx.db, chatId);
-    await assert.rejects(redeliverEvent(ctx.db, { accountId: t.account.id, eventId: event.id }), (e: ApiError) => e instanceof ApiError && e.code === 3008);
+    await assert.rejects(
+      redeliverEvent(ctx.db, { accountId: t.account.id, eventId: event.id }),
+      (e: ApiError) => e instanceof ApiError && e.code === 3008,
+    );
     const other = await createTenant(ctx.db, { webhookUrl: receiver.url });
-    await assert.rejects(redeliverEvent(ctx.db, { accountId: other.account.id, eventId: event.id }), (e: ApiError) => e instanceof ApiError && e.code === 3006);
-    await assert.rejects(redeliverEvent(ctx.db, { accountId: t.account.id, eventId: 999_999_999 }), (e: ApiError) => e instanceof ApiError && e.code === 3006);
+    await assert.rejects(
+      redeliverEvent(ctx.db, { accountId: other.account.id, eventId: event.id }),
+      (e: ApiError) => e instanceof ApiError && e.code === 3006,
+    );
+    await assert.rejects(
+      redeliverEvent(ctx.db, { accountId: t.account.id, eventId: 999_999_999 }),
+      (e: ApiError) => e instanceof ApiError && e.code === 3006,
+    );
   });
 
   it('redelivers a delivered event with the same transaction_id, numbering attempts on', async () => {

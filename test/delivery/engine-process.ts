@@ -34,6 +34,10 @@ if (opts.seed) {
   const t = await createTenant(db, { webhookUrl: opts.seed.webhookUrl });
   const chatId = await createBotChat(t);
   for (let i = 1; i <= opts.seed.messages; i++) await sendInbound(t, chatId, `message ${i}`);
-  const rows = await db.select({ transactionId: events.transactionId }).from(events).where(eq(events.chatId, chatId)).orderBy(asc(events.seq));
+  const rows = await db
+    .select({ transactionId: events.transactionId })
+    .from(events)
+    .where(eq(events.chatId, chatId))
+    .orderBy(asc(events.seq));
   say({ seeded: { chatId, transactionIds: rows.map((r) => r.transactionId) } });
 }

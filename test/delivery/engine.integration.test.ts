@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { virtualAgents } from '@/db/schema';
-import { startEmbeddedEngine, stopEmbeddedEngine } from '@/lib/delivery/embedded-engine';
+import { stopEmbeddedEngine } from '@/lib/delivery/embedded-engine';
 import { redeliverEvent } from '@/lib/delivery/redeliver-event';
+import { startDelivery } from '@/lib/delivery/start-delivery';
 import { resetEnv } from '@/lib/env';
+import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';
 import { attemptsOf, createBotChat, eventsOfChat, sendInbound, until } from './helpers';
@@ -12,6 +14,8 @@ import { type Handler, type Receiver, startReceiver } from './receiver';
 
 process.env.DELIVERY_RETRY_DELAYS_MS = '50,100,200';
 process.env.DELIVERY_TIMEOUT_MS = '300';
+// scripts/test.mjs turns delivery off for every other file; this one runs it as the server does.
+process.env.DELIVERY_ENGINE = 'embedded';
 resetEnv();
 
 describe('embedded delivery engine', () => {
@@ -20,7 +24,7 @@ describe('embedded delivery engine', () => {
   const ctx = setupTestDatabase();
   const receivers: Receiver[] = [];
 
-  before(() => startEmbeddedEngine());
+  before(() => startDelivery());
   after(() => Promise.all(receivers.map((r) => r.close())));
 
   /** A tenant whose VA posts to its own new receiver. */
@@ -31,7 +35,10 @@ describe('embedded delivery engine', () => {
   }
 
   /** Fails the first `n` requests with `reply`, then answers 200. */
-  const failFirst = (n: number, reply: ReturnType<Handler>): Handler => (r) => (r.n <= n ? reply : { status: 200, body: 'ok' });
+  const failFirst =
+    (n: number, reply: ReturnType<Handler>): Handler =>
+    (r) =>
+      r.n <= n ? reply : { status: 200, body: 'ok' };
 
   async function deliveredChat(chatId: string, count: number) {
     return until(`${count} delivered events on chat ${chatId}`, async () => {
@@ -64,7 +71,7 @@ describe('embedded delivery engine', () => {
       if ('hang' in reply) {
         assert.equal(attempts[0].httpStatus, null);
         assert.match(attempts[0].error ?? '', /timed out after 300 ms/);
-        assert.ok(attempts[0].durationMs >= 290 && attempts[0].durationMs < 1500, `took ${attempts[0].durationMs} ms`);
+        assert.ok(attempts[0].durationMs >= 290 && attempts[0].durationMs < 2_300, `took ${attempts[0].durationMs} ms`);
       } else {
         assert.equal(attempts[0].httpStatus, reply.status);
         assert.equal(attempts[0].responseExcerpt, reply.body);
@@ -79,11 +86,17 @@ describe('embedded delivery engine', () => {
     for (let i = 1; i <= 50; i++) await sendInbound(t, chatId, `message ${i}`);
     const rows = await deliveredChat(chatId, 51);
 
-    assert.deepEqual(receiver.firstArrivals(), rows.map((e) => e.transactionId));
+    assert.deepEqual(
+      receiver.firstArrivals(),
+      rows.map((e) => e.transactionId),
+    );
     assert.equal(receiver.requests.length, 52);
     assert.equal(receiver.requests[9].headers['webhook-id'], receiver.requests[10].headers['webhook-id']);
     const texts = receiver.requests.filter((r) => r.body.event_type === 'message.received').map((r) => r.body.payload.messages[0].text);
-    assert.deepEqual([...new Set(texts)], Array.from({ length: 50 }, (_, i) => `message ${i + 1}`));
+    assert.deepEqual(
+      [...new Set(texts)],
+      Array.from({ length: 50 }, (_, i) => `message ${i + 1}`),
+    );
     // One request of the chat in flight at a time: each was sent after the previous one was answered.
     assert.equal(receiver.maxInFlight, 1);
   });
@@ -116,27 +129,51 @@ describe('embedded delivery engine', () => {
     assert.equal(receiver.requests.at(-1)!.headers['webhook-id'], failed.transactionId);
   });
 
+  it("hands the chat to the VA's fallback team when an event fails for good", async () => {
+    const { t } = await tenantWithReceiver(() => ({ status: 503, body: 'down' }));
+    await ctx.db.update(virtualAgents).set({ fallbackTeamId: t.humanTeam.id }).where(eq(virtualAgents.userId, t.bot.user.id));
+    const chatId = await createBotChat(t);
+    await until('the event to fail', async () => (await eventsOfChat(ctx.db, chatId))[0]?.status === 'failed');
+    const chat = await until('the chat to move', async () => {
+      const r = await botApi('GET', `/chats/${chatId}`, { token: t.token });
+      return r.body.response?.team_id === t.humanTeam.id ? r.body.response : null;
+    });
+    assert.notEqual(chat.assignee, t.bot.user.loginId);
+  });
+
   it('keeps delivering other chats while one chat waits on a receiver that does not answer', async () => {
-    // One VA whose receiver never answers for the slow chat.
+    // One VA whose receiver never answers for the slow chat: each of its attempts runs into the timeout.
     let slowChat = '';
     const { t, receiver } = await tenantWithReceiver((r) => (r.body.chat_id === slowChat ? { hang: true } : { status: 200 }));
     slowChat = await createBotChat(t);
     await until('the slow chat to be in flight', () => receiver.requests.some((r) => r.body.chat_id === slowChat));
-    const started = Date.now();
-    const fast = [];
+    const fast: string[] = [];
     for (let i = 0; i < 5; i++) fast.push(await createBotChat(t));
     for (const chatId of fast) await deliveredChat(chatId, 1);
-    // Well inside the slow chat's 300 ms timeout and its retries.
-    assert.ok(Date.now() - started < 2_000);
-    const slow = await eventsOfChat(ctx.db, slowChat);
-    assert.notEqual(slow[0].status, 'delivered');
+
+    const [slow] = await until('the slow chat to give up', async () => {
+      const rows = await eventsOfChat(ctx.db, slowChat);
+      return rows[0]?.status === 'failed' ? rows : null;
+    });
+    // Fast chats were answered while a slow attempt was still waiting for its answer.
+    const windows = (await attemptsOf(ctx.db, slow.id)).map((a) => [a.startedAt.getTime(), a.startedAt.getTime() + a.durationMs]);
+    assert.equal(windows.length, 4);
+    const fastArrivals = receiver.requests.filter((r) => fast.includes(r.body.chat_id)).map((r) => r.at);
+    assert.equal(fastArrivals.length, 5);
+    assert.ok(
+      fastArrivals.some((at) => windows.some(([from, to]) => at > from && at < to)),
+      'no fast chat was delivered while the slow chat had a call in flight',
+    );
   });
 
   it('sends each event to the VA URL and headers current at the attempt', async () => {
     const { t, receiver } = await tenantWithReceiver();
     const moved = await startReceiver();
     receivers.push(moved);
-    await ctx.db.update(virtualAgents).set({ webhookUrl: moved.url, webhookHeaders: { authorization: 'Bearer x' } }).where(eq(virtualAgents.userId, t.bot.user.id));
+    await ctx.db
+      .update(virtualAgents)
+      .set({ webhookUrl: moved.url, webhookHeaders: { authorization: 'Bearer x' } })
+      .where(eq(virtualAgents.userId, t.bot.user.id));
     const chatId = await createBotChat(t);
     await deliveredChat(chatId, 1);
     assert.equal(receiver.requests.length, 0);

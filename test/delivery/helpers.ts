@@ -20,7 +20,12 @@ export async function until<T>(what: string, check: () => T | Promise<T>, timeou
 export async function createBotChat(t: Tenant): Promise<string> {
   const created = await botApi('POST', '/chats', {
     token: t.token,
-    body: { channel: 'sms', asset_id: t.assets.sms.id, customer: { destination_id: '+15550001', name: 'Ann' }, assignee: t.bot.user.loginId },
+    body: {
+      channel: 'sms',
+      asset_id: t.assets.sms.id,
+      customer: { destination_id: '+15550001', name: 'Ann' },
+      assignee: t.bot.user.loginId,
+    },
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   return created.body.response.chat_id;

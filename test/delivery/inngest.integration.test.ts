@@ -78,7 +78,12 @@ describe('Inngest delivery', () => {
     assert.equal(sentToInngest.length, 1);
     assert.equal(sentToInngest[0].id, `va-event-${event.transactionId}`);
     assert.equal(sentToInngest[0].name, 'va/delivery.requested');
-    assert.deepEqual(sentToInngest[0].data, { eventId: event.id, transactionId: event.transactionId, chatId, virtualAgentId: t.bot.user.id });
+    assert.deepEqual(sentToInngest[0].data, {
+      eventId: event.id,
+      transactionId: event.transactionId,
+      chatId,
+      virtualAgentId: t.bot.user.id,
+    });
     await ctx.db.update(events).set({ status: 'delivered' }).where(eq(events.chatId, chatId));
   });
 
@@ -131,7 +136,10 @@ describe('Inngest delivery', () => {
     const t = await createTenant(ctx.db, { webhookUrl: receiver.url });
     const chatId = await createBotChat(t);
     const [head] = await eventsOfChat(ctx.db, chatId);
-    const payload = { name: 'va/delivery.requested', data: { eventId: head.id, transactionId: head.transactionId, chatId, virtualAgentId: t.bot.user.id } };
+    const payload = {
+      name: 'va/delivery.requested',
+      data: { eventId: head.id, transactionId: head.transactionId, chatId, virtualAgentId: t.bot.user.id },
+    };
     await runWithRetries(payload);
     const before = receiver.requests.length;
     const { outcome } = await runWithRetries(payload);

@@ -34,7 +34,15 @@ export async function startReceiver(handler: Handler = () => ({ status: 200, bod
       } catch {
         // leave the raw text for the assertion to show
       }
-      const r: Received = { n: requests.length + 1, method: req.method ?? '', url: req.url ?? '', headers: req.headers, raw, body, at: Date.now() };
+      const r: Received = {
+        n: requests.length + 1,
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        raw,
+        body,
+        at: Date.now(),
+      };
       requests.push(r);
       const reply = await current(r);
       if ('hang' in reply) return;

@@ -1,0 +1,169 @@
+import { sql } from 'drizzle-orm';
+import type { EventStatus } from '@/contracts/enums';
+import type { Db } from '@/db/client';
+import { events, virtualAgents } from '@/db/schema';
+import { applyBotDownFallback } from '@/lib/routing/apply-bot-down-fallback';
+import { logger } from '@/lib/util/logger';
+import { prepared } from '@/lib/util/prepared';
+import type { ClaimedEvent } from './claim-due-events';
+import { parkLaterEvents } from './park-later-events';
+import { leaseMs as defaultLeaseMs, retryDelayAfter } from './schedule';
+import { EXCERPT_CHARS, type SendOutcome } from './send-webhook';
+
+export type AttemptResult = {
+  attemptNumber: number;
+  status: EventStatus;
+  /** When the next attempt is due (status `pending`); null otherwise. */
+  retryInMs: number | null;
+  /** False when the lease ran out before the attempt was recorded and another worker took the event. */
+  leaseHeld: boolean;
+  /** Whether a later event of the chat for the VA was pending when the attempt was recorded. */
+  hasNext: boolean;
+  /** The chat's next event, leased to this worker when it asked for chaining and that event was due. */
+  next: ClaimedEvent | null;
+};
+
+export type FinishedAttempt = { event: ClaimedEvent; outcome: SendOutcome };
+
+const MAX_ERROR_CHARS = 1000;
+
+// One statement for any number of attempts: their rows in delivery_attempts, the new state of
+// their events, and a lease on the next event of each chat that an attempt just released, so a
+// busy engine pays one round trip and one commit per batch and a chat's next event needs no claim
+// of its own. The rows travel as one jsonb parameter. An event whose lease is no longer this
+// worker's keeps its state.
+const recordStatement = prepared('delivery_record_attempts', (db) => {
+  const input = db.$with('input', { eventId: sql<number>`event_id` }).as(sql`
+    select * from jsonb_to_recordset(${sql.placeholder('attempts')}::jsonb) as x(
+      event_id bigint, attempt_number int, started_at timestamptz, duration_ms int, http_status int, error text,
+      excerpt text, status event_status, retry_ms int, last_error text, lease timestamptz)`);
+  const inserted = db.$with('inserted', { eventId: sql<number>`event_id` }).as(sql`
+    insert into "delivery_attempts" ("event_id", "attempt_number", "started_at", "duration_ms", "http_status", "error", "response_excerpt")
+    select "event_id", "attempt_number", "started_at", "duration_ms", "http_status", "error", "excerpt" from "input"
+    returning "event_id"`);
+  const updated = db.$with('updated', { id: sql<number>`id` }).as(sql`
+    update "events" set
+      "status" = "input"."status",
+      "attempt_count" = "events"."attempt_count" + 1,
+      "next_attempt_at" = case when "input"."status" = 'pending' then now() + "input"."retry_ms" * interval '1 millisecond' else "events"."next_attempt_at" end,
+      "locked_until" = null,
+      "last_error" = "input"."last_error",
+      "delivered_at" = case when "input"."status" = 'delivered' then now() end,
+      "failed_at" = case when "input"."status" = 'failed' then now() end,
+      "updated_at" = now()
+    from "input"
+    where "events"."id" = "input"."event_id" and "events"."locked_until" = "input"."lease"
+    returning "events"."id", "events"."chat_id", "events"."virtual_agent_id", "events"."seq", "events"."status",
+      exists (
+        select 1 from "events" as "later"
+        where "later"."chat_id" = "events"."chat_id"
+          and "later"."virtual_agent_id" = "events"."virtual_agent_id"
+          and "later"."status" = 'pending'
+          and "later"."seq" > "events"."seq") as "has_next"`);
+  // The event right after each one that left `pending`: now the head of its chat's line.
+  const successor = db.$with('successor', { id: sql<number>`id` }).as(sql`
+    select "next"."id" from "updated"
+    cross join lateral (
+      select "e"."id", "e"."status", "e"."next_attempt_at", "e"."locked_until" from "events" as "e"
+      where "e"."chat_id" = "updated"."chat_id" and "e"."virtual_agent_id" = "updated"."virtual_agent_id" and "e"."seq" > "updated"."seq"
+      order by "e"."seq"
+      limit 1) as "next"
+    where ${sql.placeholder('chain')}::boolean and "updated"."status" <> 'pending' and "next"."status" = 'pending'
+      and "next"."next_attempt_at" <= now() and ("next"."locked_until" is null or "next"."locked_until" <= now())`);
+  const chained = db.$with('chained', { id: sql<number>`id` }).as(sql`
+    update "events" set "locked_until" = now() + ${sql.placeholder('leaseMs')}::int * interval '1 millisecond'
+    from "virtual_agents"
+    where "events"."id" in (select "id" from "successor") and "virtual_agents"."user_id" = "events"."virtual_agent_id"
+      and "events"."status" = 'pending' and ("events"."locked_until" is null or "events"."locked_until" <= now())
+    returning "events"."id", "events"."account_id", "events"."chat_id", "events"."virtual_agent_id", "events"."seq",
+      "events"."transaction_id", "events"."body", "events"."attempt_count", "events"."locked_until",
+      (select coalesce(max("attempt_number"), 0)::int from "delivery_attempts" where "event_id" = "events"."id") as "last_attempt_number",
+      "virtual_agents"."webhook_url", "virtual_agents"."webhook_headers", "virtual_agents"."signing_secret"`);
+  return db
+    .with(input, inserted, updated, successor, chained)
+    .select({
+      id: sql<number>`"updated"."id"`.mapWith(Number),
+      hasNext: sql<boolean>`"updated"."has_next"`,
+      next: {
+        id: sql<number | null>`"chained"."id"`.mapWith(Number),
+        accountId: sql<number>`"chained"."account_id"`,
+        chatId: sql<string>`"chained"."chat_id"`,
+        virtualAgentId: sql<number>`"chained"."virtual_agent_id"`,
+        seq: sql<number>`"chained"."seq"`,
+        transactionId: sql<string>`"chained"."transaction_id"`,
+        body: sql<Record<string, unknown>>`"chained"."body"`.mapWith(events.body),
+        attemptCount: sql<number>`"chained"."attempt_count"`,
+        lastAttemptNumber: sql<number>`"chained"."last_attempt_number"`,
+        lockedUntil: sql<Date>`"chained"."locked_until"`.mapWith(events.lockedUntil),
+        webhookUrl: sql<string>`"chained"."webhook_url"`,
+        webhookHeaders: sql<Record<string, string>>`"chained"."webhook_headers"`.mapWith(virtualAgents.webhookHeaders),
+        signingSecret: sql<string>`"chained"."signing_secret"`,
+      },
+    })
+    .from(updated)
+    .leftJoin(chained, sql`"chained"."chat_id" = "updated"."chat_id" and "chained"."virtual_agent_id" = "updated"."virtual_agent_id"`);
+});
+
+/**
+ * Records finished attempts and moves their events on: delivered on HTTP 200; otherwise due again
+ * after the schedule's next delay (the chat's later events are parked behind it), or `failed`
+ * (dead letter) after the run's last attempt, which lets the chat's later events go and moves the
+ * chat to the VA's fallback team if it has one. With `chain`,
+ * the next event of each released chat is leased in the same statement (see `next`).
+ */
+export async function recordAttempts(
+  db: Db,
+  { attempts, chain = false, leaseMs = defaultLeaseMs() }: { attempts: FinishedAttempt[]; chain?: boolean; leaseMs?: number },
+): Promise<AttemptResult[]> {
+  if (!attempts.length) return [];
+  const planned = attempts.map(({ event, outcome }) => {
+    let status: EventStatus = 'delivered';
+    let retryInMs: number | null = null;
+    if (!outcome.ok) {
+      retryInMs = retryDelayAfter(event.attemptCount + 1);
+      status = retryInMs === null ? 'failed' : 'pending';
+    }
+    const error = outcome.error?.slice(0, MAX_ERROR_CHARS) ?? null;
+    return {
+      status,
+      retryInMs,
+      row: {
+        event_id: event.id,
+        attempt_number: event.lastAttemptNumber + 1,
+        started_at: outcome.startedAt.toISOString(),
+        duration_ms: outcome.durationMs,
+        http_status: outcome.httpStatus,
+        error,
+        excerpt: outcome.responseExcerpt?.slice(0, EXCERPT_CHARS) ?? null,
+        status,
+        retry_ms: retryInMs ?? 0,
+        last_error: outcome.ok ? null : (error ?? `HTTP ${outcome.httpStatus}`),
+        lease: event.lockedUntil.toISOString(),
+      },
+    };
+  });
+  const rows = await recordStatement(db).execute({ attempts: JSON.stringify(planned.map((p) => p.row)), chain, leaseMs });
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  return Promise.all(
+    planned.map(async ({ status, retryInMs, row }, i) => {
+      const recorded = byId.get(row.event_id);
+      const hasNext = recorded?.hasNext ?? true;
+      if (status === 'pending' && recorded && hasNext) await parkLaterEvents(db, { eventId: attempts[i].event.id });
+      if (status === 'failed' && recorded) await fallBackFrom(db, attempts[i].event);
+      const next = recorded?.next?.id ? (recorded.next as ClaimedEvent) : null;
+      return { attemptNumber: row.attempt_number, status, retryInMs, leaseHeld: !!recorded, hasNext, next };
+    }),
+  );
+}
+
+/**
+ * A dead-lettered event means the VA is not taking the chat's events: a VA that configured a
+ * fallback team hands the chat over to it (lib/routing). Its failure must not undo the record.
+ */
+async function fallBackFrom(db: Db, event: ClaimedEvent): Promise<void> {
+  try {
+    await applyBotDownFallback(db, { eventId: event.id });
+  } catch (err) {
+    logger.error('bot-down fallback failed', { eventId: event.id, chatId: event.chatId, err });
+  }
+}
