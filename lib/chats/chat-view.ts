@@ -3,7 +3,7 @@ import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
 import type { Chat } from '@/contracts/schemas/chat';
 import { ApiError } from '@/lib/errors';
-import { toMessageView } from '@/lib/messages/message-view';
+import { type MessageRow, toMessageView } from '@/lib/messages/message-view';
 import { logger } from '@/lib/util/logger';
 import { prepared } from '@/lib/util/prepared';
 
@@ -56,11 +56,11 @@ export async function loadChatOrFail(db: Db, where: { accountId: number; chatId:
 export const chatListWith = chatWith(1);
 
 /**
- * The latest messages of a chat as one JSON value, newest first, shaped as `ChatRow['messages']`
- * (what the relational read above returns), for statements that answer the chat view themselves.
+ * The latest messages of a chat as one JSON value, newest first, shaped as the relational read's
+ * `messages`, for statements that answer the chat view themselves.
  */
 export function latestMessagesJson(chatId: SQLWrapper) {
-  return sql<ChatRow['messages']>`(
+  return sql<MessageRow[]>`(
     select coalesce(json_agg(json_build_object(
       'transid', m.transid, 'type', m.type, 'body', m.body, 'authorLoginId', m.author_login_id, 'sentAt', m.sent_at
     ) order by m.id desc), '[]'::json)
@@ -71,7 +71,32 @@ export function latestMessagesJson(chatId: SQLWrapper) {
     ) m)`;
 }
 
-export function toChatView(row: Omit<ChatRow, 'messages'> & { messages: ChatRow['messages'] }): Chat {
+/**
+ * What the view needs of a chat row: the relational read's, or the same fields as JSON from a
+ * statement that answers the chat itself (timestamps then arrive as ISO strings).
+ */
+export type ChatViewRow = Pick<
+  ChatRow,
+  | 'id'
+  | 'aliasId'
+  | 'teamId'
+  | 'team'
+  | 'skill'
+  | 'status'
+  | 'channel'
+  | 'subject'
+  | 'threadId'
+  | 'browserFingerprint'
+  | 'asset'
+  | 'customer'
+  | 'assignee'
+  | 'flag'
+  | 'tags'
+  | 'otherDetails'
+  | 'outcome'
+> & { createdAt: Date | string; updatedAt: Date | string; messages: MessageRow[] };
+
+export function toChatView(row: ChatViewRow): Chat {
   return {
     chat_id: row.id,
     alias_id: row.aliasId,

@@ -1,17 +1,24 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { assets, chats, customers, teams } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
 import type { EventChat } from '@/lib/events/event-body';
 
-/** Locks the account's chat for the rest of the transaction; 2031 when there is none. */
+/**
+ * Locks the account's chat for the rest of the transaction; 2031 when there is none. Every chat
+ * change starts here, so the statement is prepared: PostgreSQL parses and plans it once per
+ * connection rather than per call (a transaction is a new handle each time, so the per-handle
+ * cache of lib/util/prepared.ts would not hold it).
+ */
 export async function lockChat(tx: Db, { accountId, chatId }: { accountId: number; chatId: string }) {
   const [row] = await tx
     .select({ chat: chats, destinationId: customers.destinationId })
     .from(chats)
     .innerJoin(customers, eq(customers.id, chats.customerId))
-    .where(and(eq(chats.id, chatId), eq(chats.accountId, accountId)))
-    .for('update', { of: chats });
+    .where(and(eq(chats.id, sql.placeholder('chatId')), eq(chats.accountId, sql.placeholder('accountId'))))
+    .for('update', { of: chats })
+    .prepare('lock_chat')
+    .execute({ chatId, accountId });
   if (!row) throw new ApiError(2031);
   return { ...row.chat, destinationId: row.destinationId };
 }
