@@ -27,6 +27,7 @@ import autocannon, { type Result } from 'autocannon';
 import postgres from 'postgres';
 import { openPostgres } from '@/db/client';
 import { chats, customers, messages } from '@/db/schema';
+import { env } from '@/lib/env';
 import { createTenant } from '@/test/support/tenant';
 
 const ROOT = process.cwd();
@@ -35,7 +36,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const CHATS = 1000;
-const POOL_SIZE = 10; // the app's default DATABASE_POOL_SIZE; the baseline gets the same
+// The fixture's VA points its webhook at 127.0.0.1:9 (nothing is delivered: DELIVERY_ENGINE=off),
+// which the URL policy allows only with this flag; set before env() is first read.
+process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
+// The app's pool size (DATABASE_POOL_SIZE or its default); the baseline gets the same.
+const POOL_SIZE = env().DATABASE_POOL_SIZE;
 const DEADLINE_MS = 235_000;
 const TARGET_RATIO_B = 0.6;
 const TARGET_P99_MS = 150;
@@ -68,9 +73,7 @@ async function main() {
     throw new Error(`bench:api runs against a local PostgreSQL only (DATABASE_URL host is ${dbHost})`);
   }
 
-  // 1. A fresh database, migrated, seeded. The fixture's VA points its webhook at 127.0.0.1:9
-  // (nothing is delivered: DELIVERY_ENGINE=off), which the URL policy allows only with this flag.
-  process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
+  // 1. A fresh database, migrated, seeded.
   admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
   benchDb = `va_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
   await admin.unsafe(`CREATE DATABASE ${benchDb}`);
@@ -571,7 +574,7 @@ async function renderReport(cases: Case[]): Promise<string> {
     MARK_START,
     '## bench:api: PATCH /api/v1/chats/{chat_id} against its ceiling and the framework floor',
     '',
-    `Run ${new Date().toISOString()} with \`npm run bench:api\` (\`tsx bench/api.ts\`): autocannon 8, ${CONNECTIONS} connections, all on 127.0.0.1; each case warmed up ${WARMUP} s, then measured ${ROUNDS} × ${ROUND_SECONDS} s in rounds alternating (a), (b), (c). A fresh PostgreSQL database (migrated; 1 tenant; ${fmt(CHATS)} chats held by the VA in its team, 3 messages each; requests spread over them) is dropped afterwards. \`next start\` of a production build, \`DELIVERY_ENGINE=off LOG_LEVEL=warn\`, a rate limit too high to trip, \`DATABASE_POOL_SIZE=${POOL_SIZE}\` (the default; the baseline's pool is the same size).`,
+    `Run ${new Date().toISOString()} with \`npm run bench:api\` (\`tsx bench/api.ts\`): autocannon 8, ${CONNECTIONS} connections, all on 127.0.0.1; each case warmed up ${WARMUP} s, then measured ${ROUNDS} × ${ROUND_SECONDS} s in rounds alternating (a), (b), (c). A fresh PostgreSQL database (migrated; 1 tenant; ${fmt(CHATS)} chats held by the VA in its team, 3 messages each; requests spread over them) is dropped afterwards. \`next start\` of a production build, \`DELIVERY_ENGINE=off LOG_LEVEL=warn\`, a rate limit too high to trip, \`DATABASE_POOL_SIZE=${POOL_SIZE}\`${process.env.DATABASE_POOL_SIZE ? '' : ' (the default)'}, the baseline's pool the same size.`,
     '',
     `Machine: ${os.cpus().length} CPUs (\`nproc\`), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${cpuModel}; Node ${process.version}; ${String(pgVersion).split(' on ')[0]} on the same machine, over TCP. The server, PostgreSQL and autocannon share the cores.`,
     '',
