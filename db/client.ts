@@ -100,9 +100,7 @@ function lockDirectory(dir: string): () => void {
       const owner = Number(fs.readFileSync(lockFile, 'utf8'));
       if (owner === process.pid) return () => fs.rmSync(lockFile, { force: true });
       if (owner && isAlive(owner)) {
-        throw new Error(
-          `The embedded database ${dir} is in use by process ${owner}. Stop it, or set DATA_DIR to another directory.`,
-        );
+        throw new Error(`The embedded database ${dir} is in use by process ${owner}. Stop it, or set DATA_DIR to another directory.`);
       }
       fs.rmSync(lockFile, { force: true });
     }

@@ -6,7 +6,13 @@ import { E2E_ADMIN } from '../playwright.config';
 export type Received = { headers: IncomingMessage['headers']; raw: string; body: any };
 
 /** A real webhook receiver on 127.0.0.1 that answers with the statuses queued in `replies` (then 200). */
-export async function startReceiver(): Promise<{ url: string; received: Received[]; replies: number[]; server: Server; waitFor: (n: number, ms?: number) => Promise<Received[]> }> {
+export async function startReceiver(): Promise<{
+  url: string;
+  received: Received[];
+  replies: number[];
+  server: Server;
+  waitFor: (n: number, ms?: number) => Promise<Received[]>;
+}> {
   const received: Received[] = [];
   const replies: number[] = [];
   const server = createServer((req, res) => {
@@ -42,8 +48,11 @@ export async function registerBot(request: APIRequestContext, webhookUrl: string
   const suffix = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
   await adminLogin(request);
   const team = (await (await request.post('/api/admin/teams', { data: { name: `Bots ${suffix}`, auto_assign: false } })).json()).response;
-  const other = (await (await request.post('/api/admin/teams', { data: { name: `Humans ${suffix}`, auto_assign: false, skills: ['billing'] } })).json()).response;
-  const asset = (await (await request.post('/api/admin/assets', { data: { channel: 'livechat', name: `Widget ${suffix}` } })).json()).response;
+  const other = (
+    await (await request.post('/api/admin/teams', { data: { name: `Humans ${suffix}`, auto_assign: false, skills: ['billing'] } })).json()
+  ).response;
+  const asset = (await (await request.post('/api/admin/assets', { data: { channel: 'livechat', name: `Widget ${suffix}` } })).json())
+    .response;
   const vaRes = await request.post('/api/admin/virtual-agents', {
     data: {
       name: `E2E Bot ${suffix}`,

@@ -21,7 +21,11 @@ const delayList = z
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** PostgreSQL connection string. Unset: embedded PGlite in DATA_DIR. */
-  DATABASE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** Directory of the embedded PGlite database. */
   DATA_DIR: z.string().default('./.data/pglite'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),

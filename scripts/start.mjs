@@ -2,7 +2,7 @@
 // `npm start`: builds when the build is missing or older than the sources, then runs `next start`.
 // Without DATABASE_URL it runs on the embedded database in ./.data and, being a local demo,
 // allows webhooks to private addresses (WEBHOOK_ALLOW_PRIVATE=true) unless told otherwise.
-import { spawnSync, spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 

@@ -17,25 +17,23 @@ function find(dir, out = []) {
 }
 
 const filter = process.argv.slice(2);
-const files = find('.').filter((f) => filter.length === 0 || filter.some((p) => f.includes(p))).sort();
+const files = find('.')
+  .filter((f) => filter.length === 0 || filter.some((p) => f.includes(p)))
+  .sort();
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  {
-    stdio: 'inherit',
-    env: {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      DELIVERY_ENGINE: 'off',
-      // Suites sign in many times from one address; the budget itself has its own test.
-      ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
-      ...process.env,
-    },
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+  env: {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    DELIVERY_ENGINE: 'off',
+    // Suites sign in many times from one address; the budget itself has its own test.
+    ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
+    ...process.env,
   },
-);
+});
 process.exit(result.status ?? 1);

@@ -11,7 +11,7 @@ export const authContract = c.router({
     path: '/authorize',
     summary: 'Exchange the API key for an access token',
     description:
-      "Send the API key issued when the Virtual Agent was registered. The token is returned in `response.access_token` and in the `access_token` response header, and must be sent as the `access_token` header of every other call. Tokens expire after `expires_in` seconds (3600 by default); call /authorize again before then.",
+      'Send the API key issued when the Virtual Agent was registered. The token is returned in `response.access_token` and in the `access_token` response header, and must be sent as the `access_token` header of every other call. Tokens expire after `expires_in` seconds (3600 by default); call /authorize again before then.',
     body: z.object({ api_key: z.string().min(1).max(200) }).strict(),
     responses: {
       200: envelope(

@@ -1,9 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
-import { cursorQuery, envelope, errorEnvelopeSchema, isoDateTime, pageSizeQuery } from '../schemas/common';
 import { chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
-import { AUTH_CODES, BODY_CODES, authErrors, authHeaders, bodyErrors, idempotentHeaders, meta } from './common';
+import { cursorQuery, envelope, errorEnvelopeSchema, isoDateTime, pageSizeQuery } from '../schemas/common';
+import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, idempotentHeaders, meta } from './common';
 
 const c = initContract();
 const chatIdParams = z.object({ chat_id: z.string().min(1).max(100) });
@@ -66,8 +66,8 @@ export const chatsContract = c.router({
       'Only the fields sent change. `tags` replaces all tags; `other_details` is merged (a null value removes a key). The `team_id` header must name the team the chat is in (2010 when the account has no such team, 2031 when the chat is in another).',
       '',
       'Status and assignment:',
-      '- `assignee`: the user takes the chat; status becomes `picked` unless a `status` is sent; the chat moves to the assignee\'s team when they are not in its team. A VA assignee receives `chat.assigned`.',
-      '- `assignee: null` or `status: queued`: the chat returns to its team\'s queue, unassigned, where auto-assign (if the team has it on) may pick a member at once.',
+      "- `assignee`: the user takes the chat; status becomes `picked` unless a `status` is sent; the chat moves to the assignee's team when they are not in its team. A VA assignee receives `chat.assigned`.",
+      "- `assignee: null` or `status: queued`: the chat returns to its team's queue, unassigned, where auto-assign (if the team has it on) may pick a member at once.",
       '- `status: onhold` / `picked`: the assignee keeps the chat.',
       '- `status: closed` (with an optional `outcome`): the chat closes and its seat is released; the assigned VA receives `chat.closed`. Sending another status reopens a closed chat and clears the outcome; assigning a closed chat requires a status (2040 otherwise).',
       '- When the chat leaves a VA because of someone else (reassigned, re-queued, closed), that VA receives `chat.unassigned`; a freed seat is offered to the queue.',

@@ -27,7 +27,9 @@ export const chatSchema = z.object({
   customer: customerSchema,
   messages: z
     .array(messageSchema)
-    .describe('The latest messages, oldest first (up to 20 in a chat read, the last one in a list); the whole transcript is at GET /chats/{chat_id}/messages'),
+    .describe(
+      'The latest messages, oldest first (up to 20 in a chat read, the last one in a list); the whole transcript is at GET /chats/{chat_id}/messages',
+    ),
   assignee: z.string().nullable().describe('Login ID of the assigned user'),
   flag: z.string().nullable(),
   tag: z.array(z.string()).describe('Tags currently applied (update them with `tags`)'),

@@ -24,18 +24,8 @@ export function envelope<T extends z.ZodTypeAny>(code: Code, response: T) {
 }
 
 export const isoDateTime = z.string().datetime({ offset: true });
-export const pageSizeQuery = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(100)
-  .optional()
-  .describe('Items per page, 1 to 100 (default 25)');
-export const cursorQuery = z
-  .string()
-  .max(200)
-  .optional()
-  .describe('Opaque cursor: the `next_cursor` of the previous page');
+export const pageSizeQuery = z.coerce.number().int().min(1).max(100).optional().describe('Items per page, 1 to 100 (default 25)');
+export const cursorQuery = z.string().max(200).optional().describe('Opaque cursor: the `next_cursor` of the previous page');
 
 export const otherDetailsSchema = z
   .record(z.string().max(100), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))

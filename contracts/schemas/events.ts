@@ -50,7 +50,7 @@ export const chatClosedEventSchema = z
     ...envelopeBase,
     payload: z.object({ timestamp: isoDateTime, chat_outcome: z.string().describe('Reason for closure; "" when none was given') }),
   })
-  .describe("Sent when a chat assigned to the VA is closed, by anyone");
+  .describe('Sent when a chat assigned to the VA is closed, by anyone');
 
 export const UNASSIGN_REASONS = ['transferred', 'reassigned', 'requeued', 'closed'] as const;
 

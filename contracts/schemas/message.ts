@@ -23,7 +23,10 @@ export const quickRepliesSchema = z
 export const quickReplyResponseSchema = z
   .object({
     request_identifier: z.string().min(1).max(200),
-    options: z.array(z.object({ title: z.string().min(1).max(200) }).strict()).min(1).max(13),
+    options: z
+      .array(z.object({ title: z.string().min(1).max(200) }).strict())
+      .min(1)
+      .max(13),
   })
   .strict()
   .describe("The customer's answer to quick replies (livechat, inbound only)");
@@ -38,7 +41,9 @@ const listPicker = z.array(z.string().min(1).max(200)).min(1).max(50);
  */
 export const messageInputSchema = z
   .object({
-    type: z.enum(MESSAGE_TYPES).describe('`inbound` (from the customer), `outbound` (to the customer) or `announcement` (agents and admins only)'),
+    type: z
+      .enum(MESSAGE_TYPES)
+      .describe('`inbound` (from the customer), `outbound` (to the customer) or `announcement` (agents and admins only)'),
     text: z.string().min(1).max(4096).optional(),
     attachment: attachmentSchema.optional(),
     abc_sub_type: z.enum(['text', 'listpicker', 'timepicker', 'listpicker_response', 'timepicker_response']).optional(),

@@ -1,13 +1,5 @@
 import { pgEnum } from 'drizzle-orm/pg-core';
-import {
-  AVAILABILITIES,
-  CHANNELS,
-  CHAT_STATUSES,
-  EVENT_STATUSES,
-  EVENT_TYPES,
-  MESSAGE_TYPES,
-  USER_KINDS,
-} from '@/contracts/enums';
+import { AVAILABILITIES, CHANNELS, CHAT_STATUSES, EVENT_STATUSES, EVENT_TYPES, MESSAGE_TYPES, USER_KINDS } from '@/contracts/enums';
 
 export * from '@/contracts/enums';
 

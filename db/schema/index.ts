@@ -3,7 +3,7 @@ export * from './assets';
 export * from './chats';
 export * from './enums';
 export * from './events';
+export * from './relations';
 export * from './routing';
 export * from './teams';
 export * from './users';
-export * from './relations';

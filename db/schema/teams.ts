@@ -32,8 +32,5 @@ export const skills = pgTable(
     name: text('name').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex('skills_team_name_key').on(t.teamId, t.name),
-    index('skills_account_idx').on(t.accountId),
-  ],
+  (t) => [uniqueIndex('skills_team_name_key').on(t.teamId, t.name), index('skills_account_idx').on(t.accountId)],
 );

@@ -1,15 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, tstz, updatedAt } from './_columns';
 import { accounts } from './accounts';
 import { availabilityEnum, userKindEnum } from './enums';
@@ -86,10 +76,7 @@ export const virtualAgents = pgTable(
       .references(() => teams.id),
     webhookUrl: text('webhook_url').notNull(),
     webhookHeaders: jsonb('webhook_headers').$type<Record<string, string>>().notNull().default({}),
-    subscriptions: text('subscriptions')
-      .array()
-      .notNull()
-      .default(sql`ARRAY['chat.assigned','message.received']::text[]`),
+    subscriptions: text('subscriptions').array().notNull().default(sql`ARRAY['chat.assigned','message.received']::text[]`),
     apiKeyHash: text('api_key_hash').notNull(),
     /** First characters of the key, so admins can tell keys apart. */
     apiKeyPrefix: text('api_key_prefix').notNull(),

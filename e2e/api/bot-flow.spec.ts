@@ -45,7 +45,10 @@ test('a bot registers, receives signed events, replies, tags and hands over', as
       payload: { skill: null, messages: [{ type: 'text', text: 'Hello?', transid: chat.messages[0].transid }] },
     });
 
-    const inbound = await request.post(`/api/v1/chats/${chat.chat_id}/messages`, { headers, data: { type: 'inbound', text: 'Anyone there?' } });
+    const inbound = await request.post(`/api/v1/chats/${chat.chat_id}/messages`, {
+      headers,
+      data: { type: 'inbound', text: 'Anyone there?' },
+    });
     expect(inbound.status()).toBe(201);
     const [, received] = await receiver.waitFor(2);
     expect(received.body.event_type).toBe('message.received');
@@ -53,15 +56,32 @@ test('a bot registers, receives signed events, replies, tags and hands over', as
 
     const reply = await request.post(`/api/v1/chats/${chat.chat_id}/messages`, {
       headers,
-      data: { type: 'outbound', livechat_sub_type: 'quick_replies', text: 'Billing or sales?', quick_replies: { request_identifier: 'b6f1a7e2-1c1d-4c1f-9d4e-2f7a9b8c0d11', options: [{ title: 'Billing', payload: 'billing' }, { title: 'Sales', payload: 'sales' }] } },
+      data: {
+        type: 'outbound',
+        livechat_sub_type: 'quick_replies',
+        text: 'Billing or sales?',
+        quick_replies: {
+          request_identifier: 'b6f1a7e2-1c1d-4c1f-9d4e-2f7a9b8c0d11',
+          options: [
+            { title: 'Billing', payload: 'billing' },
+            { title: 'Sales', payload: 'sales' },
+          ],
+        },
+      },
     });
     expect(reply.status()).toBe(201);
 
-    const tagged = await request.patch(`/api/v1/chats/${chat.chat_id}`, { headers: { ...headers, team_id: String(team.id) }, data: { tags: ['billing'] } });
+    const tagged = await request.patch(`/api/v1/chats/${chat.chat_id}`, {
+      headers: { ...headers, team_id: String(team.id) },
+      data: { tags: ['billing'] },
+    });
     expect(tagged.status()).toBe(200);
     expect((await tagged.json()).response.tag).toEqual(['billing']);
 
-    const moved = await request.patch(`/api/v1/internal/chats/${chat.chat_id}`, { headers, data: { transfer: { teamid: String(other.id), skill_name: 'billing' } } });
+    const moved = await request.patch(`/api/v1/internal/chats/${chat.chat_id}`, {
+      headers,
+      data: { transfer: { teamid: String(other.id), skill_name: 'billing' } },
+    });
     expect(moved.status()).toBe(202);
     expect(await moved.json()).toEqual({ status_code: 4342, description: 'Chat transferred successfully', response: '' });
 

@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { accounts, admins } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
 import { hashPassword } from '@/lib/auth/passwords';
+import { ApiError } from '@/lib/errors';
 
 export type CreateAccountInput = { name: string; adminEmail: string; adminPassword: string; isPlatformAdmin?: boolean };
 
@@ -12,10 +12,19 @@ export async function createAccount(db: Db, input: CreateAccountInput) {
     const [account] = await tx.insert(accounts).values({ name: input.name }).returning();
     const [admin] = await tx
       .insert(admins)
-      .values({ accountId: account.id, email: input.adminEmail.toLowerCase(), passwordHash, isPlatformAdmin: input.isPlatformAdmin ?? false })
+      .values({
+        accountId: account.id,
+        email: input.adminEmail.toLowerCase(),
+        passwordHash,
+        isPlatformAdmin: input.isPlatformAdmin ?? false,
+      })
       .onConflictDoNothing()
       .returning({ id: admins.id, email: admins.email });
-    if (!admin) throw new ApiError(3004, { detail: `an administrator ${input.adminEmail} exists`, errors: [{ field: 'admin_email', message: 'already in use' }] });
+    if (!admin)
+      throw new ApiError(3004, {
+        detail: `an administrator ${input.adminEmail} exists`,
+        errors: [{ field: 'admin_email', message: 'already in use' }],
+      });
     return { account, admin };
   });
 }

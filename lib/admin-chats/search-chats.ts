@@ -25,7 +25,11 @@ export async function searchChats(
       .select({ id: customers.id })
       .from(customers)
       .where(and(eq(customers.accountId, accountId), or(ilike(customers.destinationId, part), ilike(customers.name, part))));
-    also = or(like(chats.id, `${escapeLike(query.q.toLowerCase())}%`), ilike(chats.aliasId, part), inArray(chats.customerId, matchingCustomers));
+    also = or(
+      like(chats.id, `${escapeLike(query.q.toLowerCase())}%`),
+      ilike(chats.aliasId, part),
+      inArray(chats.customerId, matchingCustomers),
+    );
   }
   return listChats(db, {
     accountId,

@@ -22,9 +22,13 @@ const lookup = prepared('auth_token_lookup', (db: Db) =>
 
 /** Resolves the `access_token` header: missing 2002, unknown 2003, expired 2004. */
 export async function authenticateToken(db: Db, { token }: { token: string | null }): Promise<BotAuth> {
-  if (!token) throw new ApiError(2002, { detail: 'access_token header is required', errors: [{ field: 'header.access_token', message: 'Required' }] });
+  if (!token)
+    throw new ApiError(2002, {
+      detail: 'access_token header is required',
+      errors: [{ field: 'header.access_token', message: 'Required' }],
+    });
   const [row] = await lookup(db).execute({ hash: sha256(token) });
-  if (!row || !row.enabled) throw new ApiError(2003);
+  if (!row?.enabled) throw new ApiError(2003);
   if (row.expiresAt.getTime() <= Date.now()) throw new ApiError(2004, { detail: 'call /authorize for a new token' });
   return { accountId: row.accountId, userId: row.userId, loginId: row.loginId };
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
+import type { Message } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
 import { messages, skills, teamMemberships, users, virtualAgents } from '@/db/schema';
-import type { Message } from '@/contracts/schemas/message';
 import { ApiError } from '@/lib/errors';
 import { toMessageView } from '@/lib/messages/message-view';
 
@@ -14,7 +14,7 @@ export async function resolveAssignee(tx: Db, { accountId, loginId }: { accountI
     .from(users)
     .leftJoin(virtualAgents, eq(virtualAgents.userId, users.id))
     .where(and(eq(users.accountId, accountId), eq(users.loginId, loginId)));
-  if (!user || !user.enabled) {
+  if (!user?.enabled) {
     throw new ApiError(2033, {
       detail: `"${loginId}"${user ? ' is disabled' : ''}`,
       errors: [{ field: 'assignee', message: user ? 'user is disabled' : 'no such login ID' }],
@@ -43,12 +43,19 @@ export async function requireSkill(tx: Db, { teamId, name, field }: { teamId: nu
     .select({ id: skills.id })
     .from(skills)
     .where(and(eq(skills.teamId, teamId), eq(skills.name, name)));
-  if (!skill) throw new ApiError(2034, { detail: `"${name}" in team ${teamId}`, errors: [{ field, message: 'no such skill in the team' }] });
+  if (!skill)
+    throw new ApiError(2034, { detail: `"${name}" in team ${teamId}`, errors: [{ field, message: 'no such skill in the team' }] });
 }
 
 export async function lastMessageOf(tx: Db, chatId: string): Promise<Message | null> {
   const [row] = await tx
-    .select({ transid: messages.transid, type: messages.type, body: messages.body, authorLoginId: messages.authorLoginId, sentAt: messages.sentAt })
+    .select({
+      transid: messages.transid,
+      type: messages.type,
+      body: messages.body,
+      authorLoginId: messages.authorLoginId,
+      sentAt: messages.sentAt,
+    })
     .from(messages)
     .where(eq(messages.chatId, chatId))
     .orderBy(desc(messages.id))

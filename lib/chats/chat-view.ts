@@ -1,7 +1,7 @@
 import { and, desc, eq, type SQLWrapper, sql } from 'drizzle-orm';
+import type { Chat } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
-import type { Chat } from '@/contracts/schemas/chat';
 import { ApiError } from '@/lib/errors';
 import { type MessageRow, toMessageView } from '@/lib/messages/message-view';
 import { logger } from '@/lib/util/logger';

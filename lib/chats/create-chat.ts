@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
+import type { Chat, CreateChatBody } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
 import { chats, customers, messages } from '@/db/schema';
-import type { Chat, CreateChatBody } from '@/contracts/schemas/chat';
 import { ApiError, describeFields, type FieldError } from '@/lib/errors';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { signalOutbox } from '@/lib/events/signal';
 import { type Idempotency, withIdempotency } from '@/lib/idempotency/with-idempotency';
-import { normalizeMessage } from '@/lib/messages/normalize-message';
 import { toMessageView } from '@/lib/messages/message-view';
+import { normalizeMessage } from '@/lib/messages/normalize-message';
 import { assignQueuedChat } from '@/lib/routing/auto-assign';
 import { chooseTeam } from '@/lib/routing/choose-team';
 import { newChatId, newTraceId } from '@/lib/util/ids';
@@ -18,7 +18,10 @@ import { eventChatOf, requireAsset, requireTeam } from './lock-chat';
 export type CreateChatInput = { accountId: number; actorLoginId: string; body: CreateChatBody; idempotency: Idempotency };
 
 /** Creates a chat with its customer and first messages; a VA assignee receives `chat.assigned`. */
-export async function createChat(db: Db, { accountId, actorLoginId, body, idempotency }: CreateChatInput): Promise<{ chat: Chat; replayed: boolean }> {
+export async function createChat(
+  db: Db,
+  { accountId, actorLoginId, body, idempotency }: CreateChatInput,
+): Promise<{ chat: Chat; replayed: boolean }> {
   checkChannelFields(body);
   const eventIds: number[] = [];
   const out = await db.transaction((tx) =>

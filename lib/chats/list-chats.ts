@@ -1,8 +1,8 @@
 import { and, arrayContains, desc, eq, gte, inArray, lt, or, type SQL } from 'drizzle-orm';
-import type { Db } from '@/db/client';
-import { chats, users } from '@/db/schema';
 import type { Channel, ChatStatus } from '@/contracts/enums';
 import type { Chat } from '@/contracts/schemas/chat';
+import type { Db } from '@/db/client';
+import { chats, users } from '@/db/schema';
 import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
 import { chatListWith, toChatView } from './chat-view';
 

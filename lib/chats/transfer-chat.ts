@@ -5,8 +5,8 @@ import { ApiError } from '@/lib/errors';
 import { signalOutbox } from '@/lib/events/signal';
 import { assignQueuedChat, fillFreeSeats } from '@/lib/routing/auto-assign';
 import { requireSkill } from './assignment';
-import { notifyLostControl } from './notify-lost-control';
 import { lockChat, requireTeam } from './lock-chat';
+import { notifyLostControl } from './notify-lost-control';
 
 export type TransferInput = {
   accountId: number;

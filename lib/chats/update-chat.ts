@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
+import type { Chat, UpdateChatBody } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
 import { assets, chats, customers, teams, users } from '@/db/schema';
-import type { Chat, UpdateChatBody } from '@/contracts/schemas/chat';
 import { ApiError } from '@/lib/errors';
 import { type EventCause, enqueueEvent } from '@/lib/events/enqueue-event';
 import { signalOutbox } from '@/lib/events/signal';
@@ -38,10 +38,16 @@ const UPDATABLE = ['alias_id', 'tags', 'status', 'assignee', 'outcome', 'other_d
  */
 export async function updateChat(db: Db, { accountId, chatId, teamId, patch, actorUserId }: UpdateChatInput): Promise<Chat> {
   if (!UPDATABLE.some((k) => patch[k] !== undefined)) {
-    throw new ApiError(2000, { detail: `send at least one of ${UPDATABLE.join(', ')}`, errors: [{ field: '(body)', message: 'no updatable field' }] });
+    throw new ApiError(2000, {
+      detail: `send at least one of ${UPDATABLE.join(', ')}`,
+      errors: [{ field: '(body)', message: 'no updatable field' }],
+    });
   }
   if (patch.outcome !== undefined && patch.status !== 'closed') {
-    throw new ApiError(2000, { detail: 'outcome is only accepted with status closed', errors: [{ field: 'outcome', message: 'requires status: closed' }] });
+    throw new ApiError(2000, {
+      detail: 'outcome is only accepted with status closed',
+      errors: [{ field: 'outcome', message: 'requires status: closed' }],
+    });
   }
   if (isTagsOnly(patch)) {
     const chat = await setTagsOnly(db, { accountId, chatId, teamId, tags: patch.tags });

@@ -9,10 +9,7 @@ export class ApiError extends Error {
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string> | undefined;
 
-  constructor(
-    code: ErrorCode,
-    opts: { detail?: string; errors?: FieldError[]; headers?: Record<string, string> } = {},
-  ) {
+  constructor(code: ErrorCode, opts: { detail?: string; errors?: FieldError[]; headers?: Record<string, string> } = {}) {
     const base = CODES[code].description;
     super(opts.detail ? `${base}: ${opts.detail}` : base);
     this.name = 'ApiError';

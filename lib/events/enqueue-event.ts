@@ -1,11 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '@/db/client';
-import { chats, events, users, virtualAgents } from '@/db/schema';
 import type { EventType } from '@/contracts/enums';
 import type { UNASSIGN_REASONS } from '@/contracts/schemas/events';
 import type { Message } from '@/contracts/schemas/message';
+import type { Db } from '@/db/client';
+import { chats, events, users, virtualAgents } from '@/db/schema';
 
 export type UnassignReason = (typeof UNASSIGN_REASONS)[number];
+
 import { newTraceId } from '@/lib/util/ids';
 import { buildEventBody, type EventChat, toEventEntry } from './event-body';
 
@@ -30,7 +31,7 @@ export async function enqueueEvent(
     .from(virtualAgents)
     .innerJoin(users, eq(users.id, virtualAgents.userId))
     .where(eq(virtualAgents.userId, vaUserId));
-  if (!va || !va.enabled || !va.subscriptions.includes(cause.type)) return null;
+  if (!va?.enabled || !va.subscriptions.includes(cause.type)) return null;
 
   const [{ seq }] = await tx
     .update(chats)

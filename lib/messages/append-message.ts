@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
+import type { Message, MessageInput } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
-import type { Message, MessageInput } from '@/contracts/schemas/message';
-import { ApiError } from '@/lib/errors';
 import { eventChatOf, lockChat } from '@/lib/chats/lock-chat';
+import { ApiError } from '@/lib/errors';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { signalOutbox } from '@/lib/events/signal';
 import { type Idempotency, withIdempotency } from '@/lib/idempotency/with-idempotency';
@@ -24,7 +24,10 @@ export type AppendMessageInput = {
  * Adds a message to a chat. An inbound message on a chat assigned to a VA emits
  * `message.received`. Closed chats take announcements only (2040 otherwise).
  */
-export async function appendMessage(db: Db, { accountId, chatId, actorLoginId, input, idempotency }: AppendMessageInput): Promise<{ message: Message; replayed: boolean }> {
+export async function appendMessage(
+  db: Db,
+  { accountId, chatId, actorLoginId, input, idempotency }: AppendMessageInput,
+): Promise<{ message: Message; replayed: boolean }> {
   const eventIds: number[] = [];
   const out = await db.transaction((tx) =>
     withIdempotency(tx, { accountId, key: idempotency?.key, fingerprint: idempotency?.fingerprint ?? '' }, async () => {

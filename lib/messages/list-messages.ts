@@ -1,7 +1,7 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
+import type { Message } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
-import type { Message } from '@/contracts/schemas/message';
 import { ApiError } from '@/lib/errors';
 import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
 import { toMessageView } from './message-view';

@@ -3,10 +3,9 @@ import type { MessageInput } from '@/contracts/schemas/message';
 import { ApiError, describeFields, type FieldError } from '@/lib/errors';
 
 /** What is stored in `messages.body`: the input with the spec's sample aliases resolved. */
-export type MessageBody = Omit<
-  MessageInput,
-  'type' | 'timestamp' | 'listpicker_response' | 'timepicker_response' | 'abc_sub_type'
-> & { abc_sub_type?: 'text' | 'listpicker' | 'timepicker' };
+export type MessageBody = Omit<MessageInput, 'type' | 'timestamp' | 'listpicker_response' | 'timepicker_response' | 'abc_sub_type'> & {
+  abc_sub_type?: 'text' | 'listpicker' | 'timepicker';
+};
 
 const CONTENT_FIELDS = [
   'text',
@@ -28,8 +27,10 @@ export function normalizeMessage(input: MessageInput, channel: Channel, prefix =
   const f = (field: string) => (prefix ? `${prefix}.${field}` : field);
   const fail = (field: string, message: string) => errors.push({ field: f(field), message });
 
-  if (listpicker_response && rest.list_picker_response) fail('listpicker_response', 'send either list_picker_response or listpicker_response, not both');
-  if (timepicker_response && rest.time_picker_response) fail('timepicker_response', 'send either time_picker_response or timepicker_response, not both');
+  if (listpicker_response && rest.list_picker_response)
+    fail('listpicker_response', 'send either list_picker_response or listpicker_response, not both');
+  if (timepicker_response && rest.time_picker_response)
+    fail('timepicker_response', 'send either time_picker_response or timepicker_response, not both');
   const body: MessageBody = { ...rest };
   if (listpicker_response) body.list_picker_response = listpicker_response;
   if (timepicker_response) body.time_picker_response = timepicker_response;
@@ -58,18 +59,24 @@ export function normalizeMessage(input: MessageInput, channel: Channel, prefix =
   }
 
   // Sub types must agree with the content they announce.
-  if (body.abc_sub_type === 'listpicker' && !body.list_picker_response) fail('list_picker_response', 'required when abc_sub_type is listpicker');
-  if (body.abc_sub_type === 'timepicker' && !body.time_picker_response) fail('time_picker_response', 'required when abc_sub_type is timepicker');
+  if (body.abc_sub_type === 'listpicker' && !body.list_picker_response)
+    fail('list_picker_response', 'required when abc_sub_type is listpicker');
+  if (body.abc_sub_type === 'timepicker' && !body.time_picker_response)
+    fail('time_picker_response', 'required when abc_sub_type is timepicker');
   if (body.abc_sub_type === 'text' && !body.text) fail('text', 'required when abc_sub_type is text');
-  if (body.livechat_sub_type === 'quick_replies' && type === 'outbound' && !body.quick_replies) fail('quick_replies', 'required when livechat_sub_type is quick_replies on an outbound message');
-  if (body.livechat_sub_type === 'quick_reply_response' && !body.quick_reply_response) fail('quick_reply_response', 'required when livechat_sub_type is quick_reply_response');
-  if (body.livechat_sub_type === 'quick_replies' && type === 'inbound' && !body.quick_reply_response) fail('quick_reply_response', 'required for an inbound quick-reply answer');
+  if (body.livechat_sub_type === 'quick_replies' && type === 'outbound' && !body.quick_replies)
+    fail('quick_replies', 'required when livechat_sub_type is quick_replies on an outbound message');
+  if (body.livechat_sub_type === 'quick_reply_response' && !body.quick_reply_response)
+    fail('quick_reply_response', 'required when livechat_sub_type is quick_reply_response');
+  if (body.livechat_sub_type === 'quick_replies' && type === 'inbound' && !body.quick_reply_response)
+    fail('quick_reply_response', 'required for an inbound quick-reply answer');
   if (body.livechat_sub_type === 'text' && !body.text) fail('text', 'required when livechat_sub_type is text');
   if (body.messenger_sub_type === 'hsm' && !body.template_name) fail('template_name', 'required when messenger_sub_type is hsm');
   if (body.messenger_sub_type === 'text' && !body.text) fail('text', 'required when messenger_sub_type is text');
   if (body.quick_replies && body.attachment) fail('attachment', 'quick replies cannot carry an attachment');
   const interactive = ['quick_reply_response', 'list_picker_response', 'time_picker_response'] as const;
-  if (interactive.filter((k) => body[k] !== undefined).length > 1) fail('quick_reply_response', 'a message answers one interactive element at most');
+  if (interactive.filter((k) => body[k] !== undefined).length > 1)
+    fail('quick_reply_response', 'a message answers one interactive element at most');
 
   if (errors.length) throw new ApiError(2020, { detail: describeFields(errors), errors });
   // Normalise the livechat inbound sample spelling to the documented value.

@@ -32,7 +32,7 @@ export async function applyBotDownFallback(db: Db, { eventId }: { eventId: numbe
       .innerJoin(virtualAgents, eq(virtualAgents.userId, events.virtualAgentId))
       .innerJoin(users, eq(users.id, events.virtualAgentId))
       .where(eq(events.id, eventId));
-    if (!row || row.status !== 'failed' || row.fallbackTeamId === null) return false;
+    if (row?.status !== 'failed' || row.fallbackTeamId === null) return false;
     const chat = await lockChat(tx, { accountId: row.accountId, chatId: row.chatId });
     if (chat.assigneeId !== row.vaId || chat.status === 'closed') return false;
     const [team] = await tx

@@ -24,7 +24,10 @@ export async function assignQueuedChat(
   tx: Db,
   { accountId, chatId, teamId, skill }: { accountId: number; chatId: string; teamId: number; skill: string | null },
 ): Promise<{ assignee: Candidate; eventIds: number[] } | null> {
-  const [team] = await tx.select({ autoAssign: teams.autoAssign }).from(teams).where(and(eq(teams.id, teamId), eq(teams.accountId, accountId)));
+  const [team] = await tx
+    .select({ autoAssign: teams.autoAssign })
+    .from(teams)
+    .where(and(eq(teams.id, teamId), eq(teams.accountId, accountId)));
   if (!team?.autoAssign) return null;
   const withSkill = skill
     ? inArray(
@@ -63,7 +66,10 @@ export async function fillFreeSeats(tx: Db, { accountId, userId }: { accountId: 
     .where(and(eq(users.id, userId), eq(users.accountId, accountId), isReady))
     .for('update');
   if (!user) return [];
-  const [{ load }] = await tx.select({ load: loadOf(user.id) }).from(users).where(eq(users.id, user.id));
+  const [{ load }] = await tx
+    .select({ load: loadOf(user.id) })
+    .from(users)
+    .where(eq(users.id, user.id));
   const free = user.capacity - load;
   if (free <= 0) return [];
   const myTeams = tx.select({ id: teamMemberships.teamId }).from(teamMemberships).where(eq(teamMemberships.userId, user.id));
@@ -96,7 +102,10 @@ export async function fillFreeSeats(tx: Db, { accountId, userId }: { accountId: 
 
 async function claimSeat(tx: Db, c: Candidate): Promise<boolean> {
   await tx.select({ id: users.id }).from(users).where(eq(users.id, c.id)).for('update');
-  const [{ load }] = await tx.select({ load: loadOf(c.id) }).from(users).where(eq(users.id, c.id));
+  const [{ load }] = await tx
+    .select({ load: loadOf(c.id) })
+    .from(users)
+    .where(eq(users.id, c.id));
   return load < c.capacity;
 }
 

@@ -16,7 +16,10 @@ export type RoutingFacts = {
  * The team (and skill) for a chat created without a team or assignee: the first enabled rule,
  * by position, whose conditions all hold; else the account's default team; else its oldest team.
  */
-export async function chooseTeam(tx: Db, { accountId, facts }: { accountId: number; facts: RoutingFacts }): Promise<{ teamId: number; skill: string | null }> {
+export async function chooseTeam(
+  tx: Db,
+  { accountId, facts }: { accountId: number; facts: RoutingFacts },
+): Promise<{ teamId: number; skill: string | null }> {
   const rules = await tx
     .select()
     .from(routingRules)

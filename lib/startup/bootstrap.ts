@@ -32,7 +32,12 @@ export async function bootstrap(db: Db): Promise<void> {
     throw new Error('Set both ADMIN_EMAIL and ADMIN_PASSWORD, or neither (for the demo account).');
   }
   const password = randomToken(12);
-  const { account } = await createAccount(db, { name: 'Demo Contact Centre', adminEmail: DEMO_EMAIL, adminPassword: password, isPlatformAdmin: true });
+  const { account } = await createAccount(db, {
+    name: 'Demo Contact Centre',
+    adminEmail: DEMO_EMAIL,
+    adminPassword: password,
+    isPlatformAdmin: true,
+  });
   const demo = await seedDemo(db, { accountId: account.id });
   const lines = [
     `Admin login:  ${DEMO_EMAIL}  /  ${password}`,

@@ -1,12 +1,12 @@
+import { eq } from 'drizzle-orm';
+import { CHANNELS } from '@/contracts/enums';
 import type { Db } from '@/db/client';
 import { accounts } from '@/db/schema';
-import { eq } from 'drizzle-orm';
 import { createAsset } from '@/lib/assets/create-asset';
 import { createChat } from '@/lib/chats/create-chat';
 import { createTeam } from '@/lib/teams/create-team';
 import { createUser } from '@/lib/users/create-user';
 import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
-import { CHANNELS } from '@/contracts/enums';
 
 /**
  * Sample data showing the spec's dedicated-team pattern: the "Virtual Agents" team holds the bot
@@ -18,9 +18,32 @@ export async function seedDemo(db: Db, { accountId }: { accountId: number }) {
   const vaTeam = await createTeam(db, { accountId, name: 'Virtual Agents', skillNames: ['triage'] });
   const support = await createTeam(db, { accountId, name: 'Support', autoAssign: true, skillNames: ['billing', 'technical'] });
   await db.update(accounts).set({ defaultTeamId: vaTeam.id }).where(eq(accounts.id, accountId));
-  await createUser(db, { accountId, kind: 'manager', loginId: 'maria.manager', name: 'Maria Manager', teamIds: [vaTeam.id, support.id], availability: 'unavailable' });
-  await createUser(db, { accountId, kind: 'agent', loginId: 'alex.agent', name: 'Alex Agent', teamIds: [support.id], availability: 'available', capacity: 3 });
-  await createUser(db, { accountId, kind: 'agent', loginId: 'sam.agent', name: 'Sam Agent', teamIds: [support.id], availability: 'unavailable', capacity: 2 });
+  await createUser(db, {
+    accountId,
+    kind: 'manager',
+    loginId: 'maria.manager',
+    name: 'Maria Manager',
+    teamIds: [vaTeam.id, support.id],
+    availability: 'unavailable',
+  });
+  await createUser(db, {
+    accountId,
+    kind: 'agent',
+    loginId: 'alex.agent',
+    name: 'Alex Agent',
+    teamIds: [support.id],
+    availability: 'available',
+    capacity: 3,
+  });
+  await createUser(db, {
+    accountId,
+    kind: 'agent',
+    loginId: 'sam.agent',
+    name: 'Sam Agent',
+    teamIds: [support.id],
+    availability: 'unavailable',
+    capacity: 2,
+  });
   const assets = new Map<string, number>();
   for (const channel of CHANNELS) assets.set(channel, (await createAsset(db, { accountId, channel, name: `Demo ${channel}` })).id);
   const bot = await createVirtualAgent(db, {

@@ -32,7 +32,11 @@ export async function createUser(db: Db, input: CreateUserInput) {
       })
       .onConflictDoNothing()
       .returning();
-    if (!user) throw new ApiError(3004, { detail: `login ID or name of "${input.loginId}"`, errors: [{ field: 'login_id', message: 'already in use' }] });
+    if (!user)
+      throw new ApiError(3004, {
+        detail: `login ID or name of "${input.loginId}"`,
+        errors: [{ field: 'login_id', message: 'already in use' }],
+      });
     if (input.teamIds?.length) await tx.insert(teamMemberships).values(input.teamIds.map((teamId) => ({ teamId, userId: user.id })));
     if (input.skillIds?.length) await tx.insert(userSkills).values(input.skillIds.map((skillId) => ({ userId: user.id, skillId })));
     return user;

@@ -12,5 +12,8 @@ export function decodeCursor<T extends (string | number)[]>(cursor: string, chec
   } catch {
     // fall through to the error below
   }
-  throw new ApiError(2001, { detail: 'cursor is not one this API returned', errors: [{ field: 'query.cursor', message: 'invalid cursor' }] });
+  throw new ApiError(2001, {
+    detail: 'cursor is not one this API returned',
+    errors: [{ field: 'query.cursor', message: 'invalid cursor' }],
+  });
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { EventType } from '@/contracts/enums';
 import type { Db } from '@/db/client';
 import { teamMemberships, users, virtualAgents } from '@/db/schema';
-import type { EventType } from '@/contracts/enums';
 import { ApiError } from '@/lib/errors';
 import { randomToken, sha256 } from '@/lib/util/ids';
 
@@ -61,7 +61,11 @@ export async function createVirtualAgent(db: Db, input: CreateVirtualAgentInput)
       })
       .onConflictDoNothing()
       .returning();
-    if (!user) throw new ApiError(3004, { detail: `a virtual agent named "${input.name}" (login ${loginId}) exists`, errors: [{ field: 'name', message: 'already in use' }] });
+    if (!user)
+      throw new ApiError(3004, {
+        detail: `a virtual agent named "${input.name}" (login ${loginId}) exists`,
+        errors: [{ field: 'name', message: 'already in use' }],
+      });
     await tx.insert(teamMemberships).values({ teamId: input.teamId, userId: user.id });
     const [va] = await tx
       .insert(virtualAgents)

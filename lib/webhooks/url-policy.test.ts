@@ -15,7 +15,21 @@ describe('webhook URL policy', () => {
   });
 
   it('refuses loopback, private, link-local, CGNAT, unique-local, mapped and unspecified addresses', () => {
-    for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '224.0.0.1']) {
+    for (const ip of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '224.0.0.1',
+    ]) {
       assert.equal(isPublicAddress(ip), false, ip);
     }
     assert.equal(isPublicAddress('93.184.216.34'), true);
@@ -23,7 +37,13 @@ describe('webhook URL policy', () => {
   });
 
   it('refuses numeric host forms that normalise to loopback', async () => {
-    for (const url of ['https://2130706433/hook', 'https://0x7f.1/hook', 'https://127.1/hook', 'https://[::ffff:7f00:1]/hook', 'https://0/hook']) {
+    for (const url of [
+      'https://2130706433/hook',
+      'https://0x7f.1/hook',
+      'https://127.1/hook',
+      'https://[::ffff:7f00:1]/hook',
+      'https://0/hook',
+    ]) {
       const verdict = await checkWebhookUrl(url, { resolve: false });
       assert.equal(verdict.ok, false, url);
     }
@@ -40,6 +60,11 @@ describe('webhook URL policy', () => {
 
   it('refuses reserved and malformed static headers', () => {
     const problems = checkStaticHeaders({ 'Webhook-Signature': 'x', Host: 'y', 'bad name': 'z', 'X-Ok': 'fine', 'X-Split': 'a\r\nb' });
-    assert.deepEqual(problems.map((p) => p.field).sort(), ['webhook_headers.Host', 'webhook_headers.Webhook-Signature', 'webhook_headers.X-Split', 'webhook_headers.bad name']);
+    assert.deepEqual(problems.map((p) => p.field).sort(), [
+      'webhook_headers.Host',
+      'webhook_headers.Webhook-Signature',
+      'webhook_headers.X-Split',
+      'webhook_headers.bad name',
+    ]);
   });
 });

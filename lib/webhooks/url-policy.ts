@@ -41,7 +41,9 @@ export async function checkWebhookUrl(raw: string, opts: { resolve?: boolean } =
 
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (ipaddr.isValid(host)) {
-    return isPublicAddress(host) ? { ok: true, url } : { ok: false, reason: `${host} is a private, loopback, link-local or reserved address` };
+    return isPublicAddress(host)
+      ? { ok: true, url }
+      : { ok: false, reason: `${host} is a private, loopback, link-local or reserved address` };
   }
   if (host === 'localhost' || host.endsWith('.localhost') || !host.includes('.')) {
     return { ok: false, reason: `${host} is not a public host name` };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { resetEnv } from '@/lib/env';
 import { createAccount } from '@/lib/accounts/create-account';
+import { resetEnv } from '@/lib/env';
 import { AdminClient } from '../support/admin-api';
 import { setupTestDatabase } from '../support/db';
 
@@ -28,7 +28,11 @@ describe('admin sign-in budget', () => {
     const blocked = await client.post('/login', { email: 'guarded@example.test', password: 'right-password' }, { headers });
     assert.equal(blocked.status, 429);
     assert.equal(blocked.body.status_code, 2012);
-    const elsewhere = await new AdminClient().post('/login', { email: 'guarded@example.test', password: 'right-password' }, { headers: { 'x-forwarded-for': '203.0.113.78' } });
+    const elsewhere = await new AdminClient().post(
+      '/login',
+      { email: 'guarded@example.test', password: 'right-password' },
+      { headers: { 'x-forwarded-for': '203.0.113.78' } },
+    );
     assert.equal(elsewhere.status, 200);
   });
 });

@@ -261,12 +261,22 @@ describe('request bodies without Content-Length', () => {
     const { botApiHandler } = await import('@/app/api/v1/_routers');
     const empty = () => new ReadableStream<Uint8Array>({ start: (c) => c.close() });
     const del = await botApiHandler(
-      new NextRequest('http://localhost/api/v1/teams', { method: 'DELETE', headers: { access_token: t.token }, body: empty(), duplex: 'half' } as never),
+      new NextRequest('http://localhost/api/v1/teams', {
+        method: 'DELETE',
+        headers: { access_token: t.token },
+        body: empty(),
+        duplex: 'half',
+      } as never),
     );
     assert.equal(del.status, 405);
     assert.equal((await del.json()).status_code, 2099);
     const post = await botApiHandler(
-      new NextRequest('http://localhost/api/v1/chats', { method: 'POST', headers: { access_token: t.token }, body: empty(), duplex: 'half' } as never),
+      new NextRequest('http://localhost/api/v1/chats', {
+        method: 'POST',
+        headers: { access_token: t.token },
+        body: empty(),
+        duplex: 'half',
+      } as never),
     );
     assert.equal(post.status, 400);
     assert.equal((await post.json()).status_code, 2000);

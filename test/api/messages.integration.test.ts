@@ -7,7 +7,13 @@ import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';
 
-const qr = { request_identifier: '5f1c2d9e-8d41-4c55-9a53-1b2f0d9a7c11', options: [{ title: 'Yes', payload: 'Y' }, { title: 'No', payload: 'N' }] };
+const qr = {
+  request_identifier: '5f1c2d9e-8d41-4c55-9a53-1b2f0d9a7c11',
+  options: [
+    { title: 'Yes', payload: 'Y' },
+    { title: 'No', payload: 'N' },
+  ],
+};
 const qrAnswer = { request_identifier: qr.request_identifier, options: [{ title: 'Yes' }] };
 
 /** [channel, message, expected HTTP status, field named by the error (if refused)] */
@@ -105,13 +111,20 @@ describe('messages', () => {
     await botApi('POST', `/chats/${chat.chat_id}/messages`, { token: t.token, body: { type: 'outbound', text: 'hi' } });
     await botApi('POST', `/chats/${chat.chat_id}/messages`, { token: t.token, body: { type: 'announcement', text: 'note' } });
     const rows = await ctx.db.select().from(events).where(eq(events.chatId, chat.chat_id));
-    assert.deepEqual(rows.map((r) => r.eventType), ['chat.assigned']);
+    assert.deepEqual(
+      rows.map((r) => r.eventType),
+      ['chat.assigned'],
+    );
   });
 
   it('replays the first answer for a repeated Idempotency-Key and refuses the key with another body', async () => {
     const chat = await newChat(t);
     const send = (text: string) =>
-      botApi('POST', `/chats/${chat.chat_id}/messages`, { token: t.token, headers: { 'idempotency-key': 'msg-1' }, body: { type: 'outbound', text } });
+      botApi('POST', `/chats/${chat.chat_id}/messages`, {
+        token: t.token,
+        headers: { 'idempotency-key': 'msg-1' },
+        body: { type: 'outbound', text },
+      });
     const first = await send('once');
     const again = await send('once');
     assert.equal(first.status, 201);
@@ -141,7 +154,10 @@ describe('messages', () => {
     const out = await botApi('POST', `/chats/${chat.chat_id}/messages`, { token: t.token, body: { type: 'outbound', text: 'hello?' } });
     assert.equal(out.status, 409);
     assert.equal(out.body.status_code, 2040);
-    const note = await botApi('POST', `/chats/${chat.chat_id}/messages`, { token: t.token, body: { type: 'announcement', text: 'closed by bot' } });
+    const note = await botApi('POST', `/chats/${chat.chat_id}/messages`, {
+      token: t.token,
+      body: { type: 'announcement', text: 'closed by bot' },
+    });
     assert.equal(note.status, 201);
   });
 

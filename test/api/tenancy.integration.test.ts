@@ -14,7 +14,8 @@ describe('tenancy', () => {
   before(async () => {
     owner = await createTenant(ctx.db);
     other = await createTenant(ctx.db);
-    chatId = (await newChat(owner, { assignee: owner.bot.user.loginId, tags: ['mine'], messages: [{ type: 'inbound', text: 'secret' }] })).chat_id;
+    chatId = (await newChat(owner, { assignee: owner.bot.user.loginId, tags: ['mine'], messages: [{ type: 'inbound', text: 'secret' }] }))
+      .chat_id;
     before_ = (await botApi('GET', `/chats/${chatId}`, { token: owner.token })).body.response;
   });
 
@@ -45,14 +46,14 @@ describe('tenancy', () => {
     const list = await botApi('GET', '/chats?page_size=100', { token: other.token });
     assert.ok(list.body.response.chats.every((c: { chat_id: string }) => c.chat_id !== chatId));
     const teams = await botApi('GET', '/teams', { token: other.token });
-    assert.deepEqual(
-      teams.body.response.map((x: { team_id: number }) => x.team_id).sort(),
-      [other.botTeam.id, other.humanTeam.id].sort(),
-    );
+    assert.deepEqual(teams.body.response.map((x: { team_id: number }) => x.team_id).sort(), [other.botTeam.id, other.humanTeam.id].sort());
   });
 
   it("cannot create a chat on another account's asset or assign to its users", async () => {
-    const asset = await botApi('POST', '/chats', { token: other.token, body: { channel: 'sms', asset_id: owner.assets.sms.id, customer: { destination_id: '+1' } } });
+    const asset = await botApi('POST', '/chats', {
+      token: other.token,
+      body: { channel: 'sms', asset_id: owner.assets.sms.id, customer: { destination_id: '+1' } },
+    });
     assert.equal(asset.body.status_code, 2032);
     const user = await botApi('POST', '/chats', {
       token: other.token,

@@ -14,7 +14,7 @@ describe('transfer', () => {
 
   const transfer = (chatId: string, body: unknown) => botApi('PATCH', `/internal/chats/${chatId}`, { token: t.token, body });
 
-  it("hands a VA's chat to another team's skill: 202, 4342, response \"\"", async () => {
+  it('hands a VA\'s chat to another team\'s skill: 202, 4342, response ""', async () => {
     const chat = await newChat(t, { assignee: t.bot.user.loginId });
     const res = await transfer(chat.chat_id, { transfer: { teamid: t.humanTeam.id, skill_name: 'billing' } });
     assert.equal(res.status, 202);

@@ -22,14 +22,47 @@ describe('auto-assign', () => {
     t = await createTenant(ctx.db);
     support = await createTeam(ctx.db, { accountId: t.account.id, name: 'Support', autoAssign: true, skillNames: ['billing', 'tech'] });
     const [billing] = await ctx.db.select().from(skills).where(eq(skills.teamId, support.id)).orderBy(skills.name);
-    ann = await createUser(ctx.db, { accountId: t.account.id, kind: 'agent', loginId: 'ann', name: 'Ann', teamIds: [support.id], availability: 'available', capacity: 2, skillIds: [billing.id] });
-    bob = await createUser(ctx.db, { accountId: t.account.id, kind: 'agent', loginId: 'bob', name: 'Bob', teamIds: [support.id], availability: 'available', capacity: 2 });
-    await createUser(ctx.db, { accountId: t.account.id, kind: 'manager', loginId: 'meg', name: 'Meg', teamIds: [support.id], availability: 'unavailable', capacity: 10 });
+    ann = await createUser(ctx.db, {
+      accountId: t.account.id,
+      kind: 'agent',
+      loginId: 'ann',
+      name: 'Ann',
+      teamIds: [support.id],
+      availability: 'available',
+      capacity: 2,
+      skillIds: [billing.id],
+    });
+    bob = await createUser(ctx.db, {
+      accountId: t.account.id,
+      kind: 'agent',
+      loginId: 'bob',
+      name: 'Bob',
+      teamIds: [support.id],
+      availability: 'available',
+      capacity: 2,
+    });
+    await createUser(ctx.db, {
+      accountId: t.account.id,
+      kind: 'manager',
+      loginId: 'meg',
+      name: 'Meg',
+      teamIds: [support.id],
+      availability: 'unavailable',
+      capacity: 10,
+    });
   });
 
   it('fills seats least loaded first under concurrent creation, never past capacity, skills respected', async () => {
     const created = await Promise.all(Array.from({ length: 6 }, () => newChat(t, { team_id: support.id })));
-    const rows = await ctx.db.select().from(chats).where(inArray(chats.id, created.map((c) => c.chat_id)));
+    const rows = await ctx.db
+      .select()
+      .from(chats)
+      .where(
+        inArray(
+          chats.id,
+          created.map((c) => c.chat_id),
+        ),
+      );
     const byUser = new Map<number | null, number>();
     for (const r of rows) byUser.set(r.assigneeId, (byUser.get(r.assigneeId) ?? 0) + 1);
     assert.equal(byUser.get(ann.id), 2);
@@ -41,8 +74,25 @@ describe('auto-assign', () => {
   it('gives a skill chat only to a member with the skill; a freed seat takes the oldest chat it can', async () => {
     const desk = await createTeam(ctx.db, { accountId: t.account.id, name: 'Billing desk', autoAssign: true, skillNames: ['refunds'] });
     const [refunds] = await ctx.db.select().from(skills).where(eq(skills.teamId, desk.id));
-    await createUser(ctx.db, { accountId: t.account.id, kind: 'agent', loginId: 'rita', name: 'Rita', teamIds: [desk.id], availability: 'available', capacity: 1, skillIds: [refunds.id] });
-    await createUser(ctx.db, { accountId: t.account.id, kind: 'agent', loginId: 'ray', name: 'Ray', teamIds: [desk.id], availability: 'available', capacity: 1 });
+    await createUser(ctx.db, {
+      accountId: t.account.id,
+      kind: 'agent',
+      loginId: 'rita',
+      name: 'Rita',
+      teamIds: [desk.id],
+      availability: 'available',
+      capacity: 1,
+      skillIds: [refunds.id],
+    });
+    await createUser(ctx.db, {
+      accountId: t.account.id,
+      kind: 'agent',
+      loginId: 'ray',
+      name: 'Ray',
+      teamIds: [desk.id],
+      availability: 'available',
+      capacity: 1,
+    });
     const first = await newChat(t, { team_id: desk.id, skill: 'refunds' });
     assert.equal(first.assignee, 'rita');
     const second = await newChat(t, { team_id: desk.id, skill: 'refunds' });
@@ -54,7 +104,15 @@ describe('auto-assign', () => {
 
   it('hands queued chats to an agent who becomes available', async () => {
     const night = await createTeam(ctx.db, { accountId: t.account.id, name: 'Night shift', autoAssign: true });
-    const owl = await createUser(ctx.db, { accountId: t.account.id, kind: 'agent', loginId: 'owl', name: 'Owl', teamIds: [night.id], availability: 'unavailable', capacity: 5 });
+    const owl = await createUser(ctx.db, {
+      accountId: t.account.id,
+      kind: 'agent',
+      loginId: 'owl',
+      name: 'Owl',
+      teamIds: [night.id],
+      availability: 'unavailable',
+      capacity: 5,
+    });
     const waiting = await newChat(t, { team_id: night.id });
     assert.equal(waiting.assignee, null);
     await updateUser(ctx.db, { accountId: t.account.id, userId: owl.id, patch: { availability: 'available' } });
@@ -72,11 +130,31 @@ describe('routes to a VA each emit exactly one chat.assigned', () => {
   before(async () => {
     t = await createTenant(ctx.db);
     vaTeam = await createTeam(ctx.db, { accountId: t.account.id, name: 'VA desk', autoAssign: true, skillNames: ['faq'] });
-    va = await createVirtualAgent(ctx.db, { accountId: t.account.id, name: 'Desk bot', description: 'd', webhookUrl: 'http://127.0.0.1:9/x', teamId: vaTeam.id, subscriptions: ['chat.assigned', 'chat.unassigned'] });
+    va = await createVirtualAgent(ctx.db, {
+      accountId: t.account.id,
+      name: 'Desk bot',
+      description: 'd',
+      webhookUrl: 'http://127.0.0.1:9/x',
+      teamId: vaTeam.id,
+      subscriptions: ['chat.assigned', 'chat.unassigned'],
+    });
     const [faq] = await ctx.db.select().from(skills).where(eq(skills.teamId, vaTeam.id));
     await ctx.db.insert(userSkills).values({ userId: va.user.id, skillId: faq.id });
-    await createUser(ctx.db, { accountId: t.account.id, kind: 'manager', loginId: 'desk-manager', name: 'Desk Manager', teamIds: [vaTeam.id], availability: 'unavailable' });
-    await ctx.db.insert(routingRules).values({ accountId: t.account.id, position: 1, name: 'api to desk', conditions: [{ field: 'channel', op: 'equals', value: 'api' }], teamId: vaTeam.id });
+    await createUser(ctx.db, {
+      accountId: t.account.id,
+      kind: 'manager',
+      loginId: 'desk-manager',
+      name: 'Desk Manager',
+      teamIds: [vaTeam.id],
+      availability: 'unavailable',
+    });
+    await ctx.db.insert(routingRules).values({
+      accountId: t.account.id,
+      position: 1,
+      name: 'api to desk',
+      conditions: [{ field: 'channel', op: 'equals', value: 'api' }],
+      teamId: vaTeam.id,
+    });
   });
 
   async function assignedEvents(chatId: string, vaId = va.user.id) {
@@ -85,7 +163,10 @@ describe('routes to a VA each emit exactly one chat.assigned', () => {
   }
 
   it('by a routing rule into the VA team (dedicated-team pattern: the manager is unavailable)', async () => {
-    const res = await botApi('POST', '/chats', { token: t.token, body: { channel: 'api', asset_id: t.assets.api.id, customer: { destination_id: 'u-1' } } });
+    const res = await botApi('POST', '/chats', {
+      token: t.token,
+      body: { channel: 'api', asset_id: t.assets.api.id, customer: { destination_id: 'u-1' } },
+    });
     assert.equal(res.body.response.team_id, vaTeam.id);
     assert.equal(res.body.response.assignee, va.user.loginId);
     assert.equal((await assignedEvents(res.body.response.chat_id)).length, 1);
@@ -105,7 +186,10 @@ describe('routes to a VA each emit exactly one chat.assigned', () => {
 
   it('by a transfer to a skill of an auto-assign team', async () => {
     const chat = await newChat(t);
-    const res = await botApi('PATCH', `/internal/chats/${chat.chat_id}`, { token: t.token, body: { transfer: { teamid: vaTeam.id, skill_name: 'faq' } } });
+    const res = await botApi('PATCH', `/internal/chats/${chat.chat_id}`, {
+      token: t.token,
+      body: { transfer: { teamid: vaTeam.id, skill_name: 'faq' } },
+    });
     assert.equal(res.status, 202);
     assert.equal((await assignedEvents(chat.chat_id)).length, 1);
   });
@@ -119,14 +203,18 @@ describe('routes to a VA each emit exactly one chat.assigned', () => {
   it("tells a VA it lost a chat to an administrator's transfer, but not about its own", async () => {
     const chat = await newChat(t, { assignee: va.user.loginId });
     await transferChat(ctx.db, { accountId: t.account.id, chatId: chat.chat_id, teamId: t.humanTeam.id, actorUserId: null });
-    const lost = (await ctx.db.select().from(events).where(eq(events.chatId, chat.chat_id))).filter((e) => e.eventType === 'chat.unassigned');
+    const lost = (await ctx.db.select().from(events).where(eq(events.chatId, chat.chat_id))).filter(
+      (e) => e.eventType === 'chat.unassigned',
+    );
     assert.equal(lost.length, 1);
     assert.deepEqual((lost[0].body as any).payload.reason, 'transferred');
     assert.equal((lost[0].body as any).payload.team_id, t.humanTeam.id);
 
     const own = await newChat(t, { assignee: va.user.loginId });
     await transferChat(ctx.db, { accountId: t.account.id, chatId: own.chat_id, teamId: t.humanTeam.id, actorUserId: va.user.id });
-    const none = (await ctx.db.select().from(events).where(eq(events.chatId, own.chat_id))).filter((e) => e.eventType === 'chat.unassigned');
+    const none = (await ctx.db.select().from(events).where(eq(events.chatId, own.chat_id))).filter(
+      (e) => e.eventType === 'chat.unassigned',
+    );
     assert.equal(none.length, 0);
   });
 });

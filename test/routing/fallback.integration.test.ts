@@ -32,7 +32,10 @@ describe('bot-down fallback', () => {
   });
 
   it('moves the chat to the fallback team and skill with an announcement saying why', async () => {
-    await ctx.db.update(virtualAgents).set({ fallbackTeamId: t.humanTeam.id, fallbackSkill: 'billing' }).where(eq(virtualAgents.userId, t.bot.user.id));
+    await ctx.db
+      .update(virtualAgents)
+      .set({ fallbackTeamId: t.humanTeam.id, fallbackSkill: 'billing' })
+      .where(eq(virtualAgents.userId, t.bot.user.id));
     const chat = await newChat(t, { assignee: t.bot.user.loginId });
     assert.equal(await applyBotDownFallback(ctx.db, { eventId: await failAssignedEvent(chat.chat_id) }), true);
     const after = (await botApi('GET', `/chats/${chat.chat_id}`, { token: t.token })).body.response;
@@ -42,13 +45,20 @@ describe('bot-down fallback', () => {
     assert.equal(after.status, 'queued');
     const note = after.messages.at(-1);
     assert.equal(note.type, 'announcement');
-    assert.match(note.text, /did not accept chat\.assigned .* after 7 attempts \(last error: HTTP 503\); chat transferred to Humans \/ billing/);
+    assert.match(
+      note.text,
+      /did not accept chat\.assigned .* after 7 attempts \(last error: HTTP 503\); chat transferred to Humans \/ billing/,
+    );
   });
 
   it('leaves a chat alone once the VA no longer holds it', async () => {
     const chat = await newChat(t, { assignee: t.bot.user.loginId });
     const eventId = await failAssignedEvent(chat.chat_id);
-    await botApi('PATCH', `/chats/${chat.chat_id}`, { token: t.token, headers: { team_id: String(t.botTeam.id) }, body: { assignee: t.agent.loginId } });
+    await botApi('PATCH', `/chats/${chat.chat_id}`, {
+      token: t.token,
+      headers: { team_id: String(t.botTeam.id) },
+      body: { assignee: t.agent.loginId },
+    });
     assert.equal(await applyBotDownFallback(ctx.db, { eventId }), false);
   });
 });

@@ -1,5 +1,5 @@
-import type { Tenant } from './tenant';
 import { botApi } from './bot-api';
+import type { Tenant } from './tenant';
 
 /** Creates a chat through the API and returns its body's `response`; throws on anything but 201. */
 export async function newChat(t: Tenant, overrides: Record<string, unknown> = {}, token = t.token) {

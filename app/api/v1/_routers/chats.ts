@@ -6,9 +6,9 @@ import { createChat } from '@/lib/chats/create-chat';
 import { listChats } from '@/lib/chats/list-chats';
 import { transferChat } from '@/lib/chats/transfer-chat';
 import { updateChat } from '@/lib/chats/update-chat';
-import { fingerprintOf } from '@/lib/idempotency/with-idempotency';
 import { botAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
+import { fingerprintOf } from '@/lib/idempotency/with-idempotency';
 
 export const chatsRouter = tsr.router(botContract.chats, {
   createChat: async ({ body, headers }) => {
@@ -37,11 +37,13 @@ export const chatsRouter = tsr.router(botContract.chats, {
     });
     return ok(4303, { chats, next_cursor: nextCursor });
   },
-  getChat: async ({ params }) =>
-    ok(4304, await loadChatOrFail(await getDb(), { accountId: botAuth().accountId, chatId: params.chat_id })),
+  getChat: async ({ params }) => ok(4304, await loadChatOrFail(await getDb(), { accountId: botAuth().accountId, chatId: params.chat_id })),
   updateChat: async ({ params, headers, body }) => {
     const { accountId, userId } = botAuth();
-    return ok(4304, await updateChat(await getDb(), { accountId, chatId: params.chat_id, teamId: headers.team_id, patch: body, actorUserId: userId }));
+    return ok(
+      4304,
+      await updateChat(await getDb(), { accountId, chatId: params.chat_id, teamId: headers.team_id, patch: body, actorUserId: userId }),
+    );
   },
   transferChat: async ({ params, body }) => {
     const { accountId, userId } = botAuth();

@@ -1,5 +1,5 @@
-import { getDb } from '@/db/client';
 import { botContract } from '@/contracts/bot';
+import { getDb } from '@/db/client';
 import { authenticateToken } from '@/lib/auth/authenticate-token';
 import { createApiHandler } from '@/lib/http/create-api-handler';
 import { consumeRateLimit } from '@/lib/http/rate-limit';

@@ -1,11 +1,11 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
-import { appendMessage } from '@/lib/messages/append-message';
-import { listMessages } from '@/lib/messages/list-messages';
-import { fingerprintOf } from '@/lib/idempotency/with-idempotency';
 import { botAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
+import { fingerprintOf } from '@/lib/idempotency/with-idempotency';
+import { appendMessage } from '@/lib/messages/append-message';
+import { listMessages } from '@/lib/messages/list-messages';
 
 export const messagesRouter = tsr.router(botContract.messages, {
   listMessages: async ({ params, query }) => {
