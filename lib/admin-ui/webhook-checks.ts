@@ -3,26 +3,7 @@
  * them again, plus the address policy after DNS (lib/webhooks/url-policy.ts), on save.
  */
 
-/** Mirrors RESERVED_HEADERS of lib/webhooks/url-policy.ts (a test keeps them equal); that module needs node:dns. */
-export const RESERVED_HEADER_NAMES = [
-  'webhook-id',
-  'webhook-timestamp',
-  'webhook-signature',
-  'content-type',
-  'content-length',
-  'host',
-  'transfer-encoding',
-  'connection',
-  'user-agent',
-  'expect',
-  'upgrade',
-  'te',
-  'trailer',
-  'keep-alive',
-  'proxy-authorization',
-] as const;
-
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+import { headerNameProblem, headerValueProblem } from '@/lib/webhooks/static-headers';
 
 /** What is wrong with a webhook URL's form, or null; whether its address is allowed is the server's call. */
 export function checkUrlFormat(raw: string): string | null {
@@ -58,13 +39,14 @@ export function urlNote(raw: string): string | null {
 
 export function checkHeaderName(name: string): string | null {
   if (!name.trim()) return 'Enter a header name';
-  if (!HEADER_NAME.test(name)) return 'Not a valid header name (letters, digits and - only)';
-  if ((RESERVED_HEADER_NAMES as readonly string[]).includes(name.toLowerCase())) return `Reserved: ${name} is set by the service`;
-  return null;
+  const problem = headerNameProblem(name);
+  if (!problem) return null;
+  return problem.startsWith('reserved')
+    ? `Reserved: ${name} is set by the service`
+    : 'Not a valid header name (letters, digits and - only)';
 }
 
 export function checkHeaderValue(value: string): string | null {
-  if (/[\r\n\0]/.test(value)) return 'Line breaks are not allowed';
-  if (value.length > 4096) return 'At most 4096 characters';
-  return null;
+  const problem = headerValueProblem(value);
+  return problem ? problem.charAt(0).toUpperCase() + problem.slice(1) : null;
 }

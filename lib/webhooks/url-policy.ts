@@ -81,36 +81,4 @@ export async function resolvePublic(host: string): Promise<{ address: string; fa
   return { address: found[0].address, family: found[0].family === 6 ? 6 : 4 };
 }
 
-/** Header names a VA's static headers may not set: ours, and those that would break the request. */
-export const RESERVED_HEADERS = new Set([
-  'webhook-id',
-  'webhook-timestamp',
-  'webhook-signature',
-  'content-type',
-  'content-length',
-  'host',
-  'transfer-encoding',
-  'connection',
-  'user-agent',
-  'expect',
-  'upgrade',
-  'te',
-  'trailer',
-  'keep-alive',
-  'proxy-authorization',
-]);
-
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-/** Problems with static headers, one per offending name; empty when all are acceptable. */
-export function checkStaticHeaders(headers: Record<string, string>): { field: string; message: string }[] {
-  const problems: { field: string; message: string }[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    const field = `webhook_headers.${name}`;
-    if (!HEADER_NAME.test(name)) problems.push({ field, message: 'not a valid header name' });
-    else if (RESERVED_HEADERS.has(name.toLowerCase())) problems.push({ field, message: 'reserved: set by the service' });
-    else if (/[\r\n\0]/.test(value)) problems.push({ field, message: 'value may not contain line breaks' });
-    else if (value.length > 4096) problems.push({ field, message: 'value longer than 4096 characters' });
-  }
-  return problems;
-}
+export { checkStaticHeaders, RESERVED_HEADERS } from './static-headers';

@@ -1,0 +1,47 @@
+// No Node-only imports here: the admin pages check headers with these same rules as you type.
+
+/** Header names a VA's static headers may not set: ours, and those that would break the request. */
+export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+  'content-type',
+  'content-length',
+  'host',
+  'transfer-encoding',
+  'connection',
+  'user-agent',
+  'expect',
+  'upgrade',
+  'te',
+  'trailer',
+  'keep-alive',
+  'proxy-authorization',
+]);
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const MAX_VALUE = 4096;
+
+/** What is wrong with one header name, or null. */
+export function headerNameProblem(name: string): string | null {
+  if (!HEADER_NAME.test(name)) return 'not a valid header name';
+  if (RESERVED_HEADERS.has(name.toLowerCase())) return 'reserved: set by the service';
+  return null;
+}
+
+/** What is wrong with one header value, or null. */
+export function headerValueProblem(value: string): string | null {
+  if (/[\r\n\0]/.test(value)) return 'value may not contain line breaks';
+  if (value.length > MAX_VALUE) return `value longer than ${MAX_VALUE} characters`;
+  return null;
+}
+
+/** Problems with static headers, one per offending name; empty when all are acceptable. */
+export function checkStaticHeaders(headers: Record<string, string>): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const message = headerNameProblem(name) ?? headerValueProblem(value);
+    if (message) problems.push({ field: `webhook_headers.${name}`, message });
+  }
+  return problems;
+}
