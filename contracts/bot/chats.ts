@@ -73,7 +73,11 @@ export const chatsContract = c.router({
       '- When the chat leaves a VA because of someone else (reassigned, re-queued, closed), that VA receives `chat.unassigned`; a freed seat is offered to the queue.',
     ].join('\n'),
     headers: authHeaders.extend({
-      team_id: z.coerce.number().int().positive().describe('ID of the team the chat is currently in'),
+      team_id: z.coerce
+        .number({ invalid_type_error: 'required: the ID of the team the chat is in, as an integer' })
+        .int()
+        .positive()
+        .describe('ID of the team the chat is currently in'),
     }),
     pathParams: chatIdParams,
     body: updateChatBodySchema,
