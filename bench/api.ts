@@ -17,6 +17,7 @@
  * BENCH_CASES (e.g. `c`: a partial run prints but writes nothing), BENCH_PROFILE=1 (a --cpu-prof of
  * the Next server in $TMPDIR/va-bench-profiles/), BENCH_WRITE=0 (leave BENCHMARKS.md alone).
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -29,6 +30,7 @@ import { openPostgres } from '@/db/client';
 import { chats, customers, messages } from '@/db/schema';
 import { env } from '@/lib/env';
 import { createTenant } from '@/test/support/tenant';
+import { writeSection } from './report';
 
 const ROOT = process.cwd();
 const CONNECTIONS = 50;
@@ -165,7 +167,7 @@ async function main() {
     const report = await renderReport(cases);
     console.log(`\n${report}`);
     if (process.env.BENCH_WRITE !== '0' && !failed.length) {
-      writeSection(path.join(ROOT, 'BENCHMARKS.md'), report);
+      writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: MARK_START, end: MARK_END });
       log('wrote the bench:api section of BENCHMARKS.md');
     }
   }
@@ -598,18 +600,6 @@ async function renderReport(cases: Case[]): Promise<string> {
     notes,
     MARK_END,
   ].join('\n');
-}
-
-/** Replaces this benchmark's section, or appends it; every other section is left as it was. */
-function writeSection(file: string, section: string) {
-  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = current.indexOf(MARK_START);
-  const end = current.indexOf(MARK_END);
-  const next =
-    start !== -1 && end > start
-      ? current.slice(0, start) + section + current.slice(end + MARK_END.length)
-      : `${current.replace(/\n*$/, '\n\n')}${section}\n`;
-  fs.writeFileSync(file, next);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@
  * Knobs: BENCH_WRITE=0 (don't touch BENCHMARKS.md), BENCH_LATENCY_RATE (msg/s, default 50),
  * BENCH_LATENCY_SECONDS (default 20), BENCH_WINDOW_SECONDS (throughput window per round, default 6).
  */
+
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -26,6 +27,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { writeSection } from './report';
 
 /** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes. */
 function nowMs(): number {
@@ -226,7 +228,7 @@ async function main() {
   const report = await renderReport({ latency, engineFastRounds, engineSlow, ceilingRounds });
   console.log(`\n${report}`);
   if (process.env.BENCH_WRITE !== '0') {
-    writeSection(path.join(ROOT, 'BENCHMARKS.md'), report);
+    writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: MARK_START, end: MARK_END });
     log('wrote the bench:events section of BENCHMARKS.md');
   }
 }
@@ -511,18 +513,6 @@ async function renderReport({
     '- After each (b) round the database was checked: no event failed and none was delivered before an earlier event of its chat.',
     MARK_END,
   ].join('\n');
-}
-
-/** Replaces this benchmark's section, or appends it; every other section is left as it was. */
-function writeSection(file: string, section: string) {
-  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = current.indexOf(MARK_START);
-  const end = current.indexOf(MARK_END);
-  const next =
-    start !== -1 && end > start
-      ? current.slice(0, start) + section + current.slice(end + MARK_END.length)
-      : `${current.replace(/\n*$/, '\n\n')}${section}\n`;
-  fs.writeFileSync(file, next);
 }
 
 // After every declaration above: the module's constants must exist before main() runs.

@@ -104,7 +104,10 @@ test('every answer is an envelope with a trxid, errors included', async ({ reque
   const wrong = await request.delete('/api/v1/teams', { headers: { access_token: 'x' } });
   expect(wrong.status()).toBe(405);
   expect((await wrong.json()).status_code).toBe(2099);
-  const malformed = await request.post('/api/v1/authorize', { headers: { 'content-type': 'application/json' }, data: Buffer.from('{"api_key":') });
+  const malformed = await request.post('/api/v1/authorize', {
+    headers: { 'content-type': 'application/json' },
+    data: Buffer.from('{"api_key":'),
+  });
   expect(malformed.status()).toBe(400);
   expect((await malformed.json()).status_code).toBe(2006);
   const doc = await request.get('/api/v1/openapi.json');
