@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { CHANNELS } from '@/contracts/enums';
 import type { Db } from '@/db/client';
-import { accounts } from '@/db/schema';
+import { accounts, skills } from '@/db/schema';
 import { createAsset } from '@/lib/assets/create-asset';
 import { createChat } from '@/lib/chats/create-chat';
 import { createTeam } from '@/lib/teams/create-team';
@@ -9,15 +9,18 @@ import { createUser } from '@/lib/users/create-user';
 import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
 
 /**
- * Sample data showing the spec's dedicated-team pattern: the "Virtual Agents" team holds the bot
- * and its (unavailable) manager, so inbound chats reach the bot first; "Support" holds live agents
- * with skills and auto-assign on. The bot's webhook points at a local address nothing listens on
+ * Sample data showing the spec's dedicated-team pattern: the "Virtual Agents" team (the default
+ * team, auto-assign on) holds the bot and its unavailable manager, so new chats reach the bot
+ * first; "Support" holds live agents with skills and auto-assign on, for the bot's handovers. The bot's webhook points at a local address nothing listens on
  * until you start a receiver there (its deliveries then show as retried in the admin pages).
  */
 export async function seedDemo(db: Db, { accountId }: { accountId: number }) {
-  const vaTeam = await createTeam(db, { accountId, name: 'Virtual Agents', skillNames: ['triage'] });
+  const vaTeam = await createTeam(db, { accountId, name: 'Virtual Agents', autoAssign: true, skillNames: ['triage'] });
   const support = await createTeam(db, { accountId, name: 'Support', autoAssign: true, skillNames: ['billing', 'technical'] });
   await db.update(accounts).set({ defaultTeamId: vaTeam.id }).where(eq(accounts.id, accountId));
+  const supportSkills = new Map(
+    (await db.select({ id: skills.id, name: skills.name }).from(skills).where(eq(skills.teamId, support.id))).map((k) => [k.name, k.id]),
+  );
   await createUser(db, {
     accountId,
     kind: 'manager',
@@ -34,6 +37,7 @@ export async function seedDemo(db: Db, { accountId }: { accountId: number }) {
     teamIds: [support.id],
     availability: 'available',
     capacity: 3,
+    skillIds: [supportSkills.get('billing')!, supportSkills.get('technical')!],
   });
   await createUser(db, {
     accountId,
@@ -43,6 +47,7 @@ export async function seedDemo(db: Db, { accountId }: { accountId: number }) {
     teamIds: [support.id],
     availability: 'unavailable',
     capacity: 2,
+    skillIds: [supportSkills.get('billing')!],
   });
   const assets = new Map<string, number>();
   for (const channel of CHANNELS) assets.set(channel, (await createAsset(db, { accountId, channel, name: `Demo ${channel}` })).id);

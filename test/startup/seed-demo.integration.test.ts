@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createAccount } from '@/lib/accounts/create-account';
+import { authorize } from '@/lib/auth/authorize';
+import { seedDemo } from '@/lib/startup/seed-demo';
+import { botApi } from '../support/bot-api';
+import { setupTestDatabase } from '../support/db';
+
+describe('demo data', () => {
+  const ctx = setupTestDatabase();
+
+  it('shows the dedicated-team pattern: new chats reach the demo bot, its handovers reach skilled agents', async () => {
+    const { account } = await createAccount(ctx.db, { name: 'Demo', adminEmail: 'demo-seed@example.test', adminPassword: 'demo-password' });
+    const demo = await seedDemo(ctx.db, { accountId: account.id });
+    const token = (await authorize(ctx.db, { apiKey: demo.apiKey })).accessToken;
+    const teams = (await botApi('GET', '/teams', { token })).body.response as { team_id: number; team_name: string }[];
+    const support = teams.find((t) => t.team_name === 'Support')!;
+    const listed = (await botApi('GET', '/chats', { token })).body.response.chats as {
+      channel: string;
+      assignee: string | null;
+      asset: { id: number };
+    }[];
+    assert.equal(listed.find((c) => c.channel === 'livechat')?.assignee, 'va-demo-bot');
+    assert.equal(listed.find((c) => c.channel === 'sms')?.assignee, 'alex.agent');
+
+    const fresh = await botApi('POST', '/chats', {
+      token,
+      body: {
+        channel: 'sms',
+        asset_id: listed.find((c) => c.channel === 'sms')!.asset.id,
+        customer: { destination_id: '+15550199' },
+      },
+    });
+    assert.equal(fresh.body.response.team_name, 'Virtual Agents');
+    assert.equal(fresh.body.response.assignee, 'va-demo-bot');
+
+    const handover = await botApi('PATCH', `/internal/chats/${fresh.body.response.chat_id}`, {
+      token,
+      body: { transfer: { teamid: support.team_id, skill_name: 'technical' } },
+    });
+    assert.equal(handover.status, 202);
+    const after = await botApi('GET', `/chats/${fresh.body.response.chat_id}`, { token });
+    assert.equal(after.body.response.assignee, 'alex.agent');
+  });
+});
