@@ -69,3 +69,17 @@ export async function registerBot(request: APIRequestContext, webhookUrl: string
   const va = (await vaRes.json()).response;
   return { team, other, asset, va };
 }
+
+/** An outbound livechat message offering two quick replies, as a bot sends it. */
+export const QUICK_REPLY_MESSAGE = {
+  type: 'outbound',
+  livechat_sub_type: 'quick_replies',
+  text: 'Billing or sales?',
+  quick_replies: {
+    request_identifier: 'b6f1a7e2-1c1d-4c1f-9d4e-2f7a9b8c0d11',
+    options: [
+      { title: 'Billing', payload: 'billing' },
+      { title: 'Sales', payload: 'sales' },
+    ],
+  },
+};

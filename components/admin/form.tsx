@@ -121,3 +121,17 @@ export function Switch({ on, label, pending, onToggle }: { on: boolean; label: s
     </button>
   );
 }
+
+/** The options of a team select: the empty choice (named by `empty`), then each team. */
+export function TeamOptions({ teams, empty }: { teams: { id: number; name: string }[]; empty: string }) {
+  return (
+    <>
+      <option value="">{empty}</option>
+      {teams.map((t) => (
+        <option key={t.id} value={t.id}>
+          {t.name}
+        </option>
+      ))}
+    </>
+  );
+}

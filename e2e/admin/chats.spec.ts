@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { type Received, startReceiver } from '../support';
+import { QUICK_REPLY_MESSAGE, type Received, startReceiver } from '../support';
 import { screens, setUpBot, signIn } from './helpers';
 
 /** The first delivery the receiver accepted that matches, waiting for it. */
@@ -38,18 +38,7 @@ test('a chat created through the bot API is found, inspected, fed a customer mes
     const chat = (await created.json()).response;
     const reply = await request.post(`/api/v1/chats/${chat.chat_id}/messages`, {
       headers,
-      data: {
-        type: 'outbound',
-        livechat_sub_type: 'quick_replies',
-        text: 'Billing or sales?',
-        quick_replies: {
-          request_identifier: 'b6f1a7e2-1c1d-4c1f-9d4e-2f7a9b8c0d11',
-          options: [
-            { title: 'Billing', payload: 'billing' },
-            { title: 'Sales', payload: 'sales' },
-          ],
-        },
-      },
+      data: QUICK_REPLY_MESSAGE,
     });
     expect(reply.status()).toBe(201);
     const attachments = [

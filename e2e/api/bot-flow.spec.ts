@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
-import { registerBot, startReceiver } from '../support';
+import { QUICK_REPLY_MESSAGE, registerBot, startReceiver } from '../support';
 
 test('a bot registers, receives signed events, replies, tags and hands over', async ({ request }) => {
   const receiver = await startReceiver();
@@ -56,18 +56,7 @@ test('a bot registers, receives signed events, replies, tags and hands over', as
 
     const reply = await request.post(`/api/v1/chats/${chat.chat_id}/messages`, {
       headers,
-      data: {
-        type: 'outbound',
-        livechat_sub_type: 'quick_replies',
-        text: 'Billing or sales?',
-        quick_replies: {
-          request_identifier: 'b6f1a7e2-1c1d-4c1f-9d4e-2f7a9b8c0d11',
-          options: [
-            { title: 'Billing', payload: 'billing' },
-            { title: 'Sales', payload: 'sales' },
-          ],
-        },
-      },
+      data: QUICK_REPLY_MESSAGE,
     });
     expect(reply.status()).toBe(201);
 

@@ -15,7 +15,7 @@ import { type Assignee, requireSkill, resolveAssignee, teamForAssignee } from '.
 import { loadChat } from './chat-view';
 import { eventChatOf, requireAsset, requireTeam } from './lock-chat';
 
-export type CreateChatInput = { accountId: number; actorLoginId: string; body: CreateChatBody; idempotency: Idempotency };
+export type CreateChatInput = { accountId: number; actorLoginId: string; body: CreateChatBody; idempotency?: Idempotency };
 
 /** Creates a chat with its customer and first messages; a VA assignee receives `chat.assigned`. */
 export async function createChat(
@@ -25,7 +25,7 @@ export async function createChat(
   checkChannelFields(body);
   const eventIds: number[] = [];
   const out = await db.transaction((tx) =>
-    withIdempotency(tx, { accountId, ...idempotency }, async () => {
+    withIdempotency(tx, { accountId, idempotency }, async () => {
       await requireAsset(tx, { accountId, assetId: body.asset_id, channel: body.channel });
       const bodies = (body.messages ?? []).map((m, i) => normalizeMessage(m, body.channel, `messages.${i}`));
 

@@ -17,10 +17,12 @@ export function fingerprintOf(method: string, route: string, body: unknown): str
  */
 export async function withIdempotency<T>(
   tx: Db,
-  { accountId, key, fingerprint }: Idempotency & { accountId: number },
+  { accountId, idempotency }: { accountId: number; idempotency?: Idempotency },
   fn: () => Promise<T>,
 ): Promise<{ result: T; replayed: boolean }> {
+  const key = idempotency?.key;
   if (!key) return { result: await fn(), replayed: false };
+  const { fingerprint } = idempotency;
   const claimed = await tx
     .insert(idempotencyKeys)
     .values({ accountId, key, fingerprint, httpStatus: 0, response: {} })

@@ -30,7 +30,7 @@ export async function appendMessage(
 ): Promise<{ message: Message; replayed: boolean }> {
   const eventIds: number[] = [];
   const out = await db.transaction((tx) =>
-    withIdempotency(tx, { accountId, key: idempotency?.key, fingerprint: idempotency?.fingerprint ?? '' }, async () => {
+    withIdempotency(tx, { accountId, idempotency }, async () => {
       const chat = await lockChat(tx, { accountId, chatId });
       if (chat.status === 'closed' && input.type !== 'announcement') {
         throw new ApiError(2040, { detail: 'only announcements can be added to a closed chat' });

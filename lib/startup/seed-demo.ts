@@ -70,7 +70,6 @@ export async function seedDemo(db: Db, { accountId }: { accountId: number }) {
       thread_id: 'thread-1',
       messages: [{ type: 'inbound', text: 'Hi, I need help with my invoice.' }],
     },
-    idempotency: { key: undefined, fingerprint: '' },
   });
   await createChat(db, {
     accountId,
@@ -84,7 +83,6 @@ export async function seedDemo(db: Db, { accountId }: { accountId: number }) {
       tags: ['vip'],
       messages: [{ type: 'inbound', text: 'My card was charged twice.' }],
     },
-    idempotency: { key: undefined, fingerprint: '' },
   });
   return { apiKey: bot.apiKey, signingSecret: bot.signingSecret };
 }

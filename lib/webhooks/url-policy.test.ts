@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { resetEnv } from '@/lib/env';
+import { describe, it } from 'node:test';
+import { useEnv } from '@/test/support/env';
 import { checkStaticHeaders, checkWebhookUrl, isPublicAddress } from './url-policy';
 
 describe('webhook URL policy', () => {
-  const saved = process.env.WEBHOOK_ALLOW_PRIVATE;
-  before(() => {
-    process.env.WEBHOOK_ALLOW_PRIVATE = 'false';
-    resetEnv();
-  });
-  after(() => {
-    process.env.WEBHOOK_ALLOW_PRIVATE = saved;
-    resetEnv();
-  });
+  useEnv({ WEBHOOK_ALLOW_PRIVATE: 'false' });
 
   it('refuses loopback, private, link-local, CGNAT, unique-local, mapped and unspecified addresses', () => {
     for (const ip of [

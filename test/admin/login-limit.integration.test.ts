@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createAccount } from '@/lib/accounts/create-account';
-import { resetEnv } from '@/lib/env';
 import { AdminClient } from '../support/admin-api';
 import { setupTestDatabase } from '../support/db';
+import { useEnv } from '../support/env';
 
 describe('admin sign-in budget', () => {
   const ctx = setupTestDatabase();
-  const saved = process.env.ADMIN_LOGIN_ATTEMPTS_PER_MINUTE;
-  before(() => {
-    process.env.ADMIN_LOGIN_ATTEMPTS_PER_MINUTE = '3';
-    resetEnv();
-  });
-  after(() => {
-    process.env.ADMIN_LOGIN_ATTEMPTS_PER_MINUTE = saved;
-    resetEnv();
-  });
+  useEnv({ ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '3' });
 
   it('refuses password guessing past ADMIN_LOGIN_ATTEMPTS_PER_MINUTE with 2012/429', async () => {
     await createAccount(ctx.db, { name: 'Guarded', adminEmail: 'guarded@example.test', adminPassword: 'right-password' });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { resetEnv } from '@/lib/env';
+import { before, describe, it } from 'node:test';
 import { type AdminClient, signedInAdmin } from '../support/admin-api';
 import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';
+import { useEnv } from '../support/env';
 
 const fields = (res: { body: { response: { errors: { field: string }[] } | null } }) => res.body.response?.errors.map((e) => e.field) ?? [];
 
@@ -193,15 +193,7 @@ describe('admin virtual agents', () => {
   });
 
   describe('with private webhook addresses refused (WEBHOOK_ALLOW_PRIVATE=false)', () => {
-    const saved = process.env.WEBHOOK_ALLOW_PRIVATE;
-    before(() => {
-      process.env.WEBHOOK_ALLOW_PRIVATE = 'false';
-      resetEnv();
-    });
-    after(() => {
-      process.env.WEBHOOK_ALLOW_PRIVATE = saved;
-      resetEnv();
-    });
+    useEnv({ WEBHOOK_ALLOW_PRIVATE: 'false' });
 
     it('refuses link-local, loopback and plain-http webhook URLs with 3007 on webhook_url', async () => {
       for (const url of [

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { resetEnv } from '@/lib/env';
 import { botApi } from '../support/bot-api';
 import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { useEnv } from '../support/env';
 import { createTenant, type Tenant } from '../support/tenant';
 
 // Real database failures, provoked by changing this file's own fresh database under the running code.
@@ -46,16 +46,10 @@ describe('server-side failures', () => {
 
 describe('rate limit', () => {
   const ctx = setupTestDatabase();
-  const saved = process.env.RATE_LIMIT_PER_MINUTE;
+  useEnv({ RATE_LIMIT_PER_MINUTE: '5' });
   let t: Tenant;
   before(async () => {
-    process.env.RATE_LIMIT_PER_MINUTE = '5';
-    resetEnv();
     t = await createTenant(ctx.db);
-  });
-  after(() => {
-    process.env.RATE_LIMIT_PER_MINUTE = saved;
-    resetEnv();
   });
 
   it('counts per account and answers 2012/429 with Retry-After past the limit', async () => {

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
+import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
 import { useToast } from '@/components/admin/toast';
 import type { AdminRoutingRule } from '@/contracts/schemas/admin-routing';
 import type { AdminTeam } from '@/contracts/schemas/admin-team';
@@ -68,12 +68,7 @@ export function RuleForm({ rule, teams, onDone }: { rule?: AdminRoutingRule; tea
               setSkill('');
             }}
           >
-            <option value="">Choose a team…</option>
-            {teams.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
+            <TeamOptions teams={teams} empty="Choose a team…" />
           </select>
         </Field>
         <Field id={`${p}-skill`} label="Skill" error={err('skill')}>

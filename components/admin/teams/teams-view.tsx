@@ -2,7 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
+import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
 import { useToast } from '@/components/admin/toast';
 import { keys, tsr } from '@/lib/admin-ui/client';
 import { failureOf, fieldError } from '@/lib/admin-ui/errors';
@@ -86,12 +86,7 @@ function DefaultTeam({ current }: { current: number | null }) {
         disabled={set.isPending}
         onChange={(e) => set.mutate({ body: { team_id: e.target.value ? Number(e.target.value) : null } })}
       >
-        <option value="">The oldest team</option>
-        {teams.map((t) => (
-          <option key={t.id} value={t.id}>
-            {t.name}
-          </option>
-        ))}
+        <TeamOptions teams={teams} empty="The oldest team" />
       </select>
       <p id="default-team-hint" className="hint">
         {set.isPending ? 'Saving…' : 'Takes the chats that no routing rule matched.'}

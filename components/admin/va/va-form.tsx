@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
-import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
+import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
 import { duplicateKey, KvRows, rowsProblems, toRecord, toRows } from '@/components/admin/kv-rows';
 import { useToast } from '@/components/admin/toast';
 import { EVENT_TYPES, type EventType } from '@/contracts/enums';
@@ -134,12 +134,7 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
             value={teamId}
             onChange={(e) => setTeamId(e.target.value)}
           >
-            <option value="">Choose a team…</option>
-            {teams.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
+            <TeamOptions teams={teams} empty="Choose a team…" />
           </select>
         </Field>
       </div>
@@ -212,12 +207,7 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
             value={fallbackTeamId}
             onChange={(e) => setFallbackTeamId(e.target.value)}
           >
-            <option value="">None</option>
-            {teams.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
+            <TeamOptions teams={teams} empty="None" />
           </select>
         </Field>
         <Field id="va-fallback-skill" label="Fallback skill (optional)" error={err('fallback_skill')}>
