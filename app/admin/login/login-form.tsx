@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter, useSearchParams } from 'next/navigation';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { tsr } from '@/lib/admin-ui/client';
 import { failureOf, fieldError } from '@/lib/admin-ui/errors';
@@ -16,6 +16,9 @@ export function LoginForm() {
   const params = useSearchParams();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // Until the page is interactive a click would only reload it and drop what was typed.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   const login = tsr.session.login.useMutation({ onSuccess: () => router.replace(safeNext(params.get('next'))) });
   const failure = failureOf(login.error);
 
@@ -48,7 +51,7 @@ export function LoginForm() {
           onChange={(e) => setPassword(e.target.value)}
         />
       </Field>
-      <SubmitButton pending={login.isPending} pendingText="Signing in…">
+      <SubmitButton pending={login.isPending} pendingText="Signing in…" disabled={!ready}>
         Sign in
       </SubmitButton>
     </form>
