@@ -51,8 +51,8 @@ export async function openPostgres(url: string, { migrate }: { migrate: boolean 
   const client = postgres(url, { max: env().DATABASE_POOL_SIZE, onnotice: () => {} });
   const db = drizzle(client, { schema }) as unknown as Db;
   if (migrate) {
-    const { migrate: run } = await import('drizzle-orm/postgres-js/migrator');
-    await run(db as never, { migrationsFolder: MIGRATIONS });
+    const { applyMigrations } = await import('./migrate');
+    await applyMigrations(db, MIGRATIONS);
   }
   return { db, driver: 'postgres', close: () => client.end({ timeout: 5 }) };
 }
@@ -68,11 +68,13 @@ export async function openPglite(dataDir: string | undefined): Promise<Handle> {
     fs.mkdirSync(path.dirname(dir), { recursive: true });
     releaseLock = lockDirectory(dir);
   }
-  const client = new PGlite(dataDir ? path.resolve(dataDir) : undefined);
+  // pg_trgm serves the admin search's trigram indexes (PGlite ships it as a separate extension).
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const client = new PGlite({ dataDir: dataDir ? path.resolve(dataDir) : undefined, extensions: { pg_trgm } });
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
-  const { migrate } = await import('drizzle-orm/pglite/migrator');
-  await migrate(db as never, { migrationsFolder: MIGRATIONS });
+  const { applyMigrations } = await import('./migrate');
+  await applyMigrations(db, MIGRATIONS);
   return {
     db,
     driver: 'pglite',

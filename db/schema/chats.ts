@@ -44,13 +44,28 @@ export const chats = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
+  // Lists read newest first, `order by updated_at desc, id desc`: PostgreSQL reads a bare DESC as
+  // NULLS FIRST, so every list index says so too (drizzle's `.desc()` alone means NULLS LAST, which
+  // the planner cannot use for that order). Each filter has an index that ends in the list's order,
+  // so a page is a short index walk from the cursor, at any table size. The trigram indexes of the
+  // admin search live in a custom migration (they need the pg_trgm extension). A changed index gets
+  // a new name, so it can be built concurrently on a live database before the migration drops the
+  // old one (README, "Indexes on a live database").
   (t) => [
-    index('chats_account_updated_idx').on(t.accountId, t.updatedAt.desc(), t.id.desc()),
-    index('chats_account_status_idx').on(t.accountId, t.status, t.updatedAt.desc()),
-    index('chats_assignee_status_idx').on(t.assigneeId, t.status),
+    index('chats_list_idx').on(t.accountId, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('chats_status_list_idx').on(t.accountId, t.status, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('chats_channel_list_idx').on(t.accountId, t.channel, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('chats_assignee_status_list_idx').on(t.assigneeId, t.status, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('chats_assignee_list_idx').on(t.assigneeId, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('chats_team_list_idx').on(t.teamId, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('chats_team_status_idx').on(t.teamId, t.status, t.createdAt),
     index('chats_account_alias_idx').on(t.accountId, t.aliasId),
+    index('chats_customer_idx').on(t.customerId),
+    // `id like 'abc%'` (the admin search by the start of a chat ID) needs pattern ops under a non-C collation.
+    index('chats_id_prefix_idx').on(t.id.op('text_pattern_ops')),
     index('chats_tags_idx').using('gin', t.tags),
+    // Retention finds closed chats by age.
+    index('chats_closed_idx').on(t.closedAt).where(sql`${t.status} = 'closed'`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, tstz, updatedAt } from './_columns';
 import { accounts } from './accounts';
 import { chats } from './chats';
@@ -45,6 +45,11 @@ export const events = pgTable(
     index('events_chat_va_seq_idx').on(t.chatId, t.virtualAgentId, t.seq),
     index('events_account_created_idx').on(t.accountId, t.createdAt.desc()),
     index('events_va_created_idx').on(t.virtualAgentId, t.createdAt.desc()),
+    // The backlog and health counts read only pending and recently failed events; retention reads
+    // delivered and failed events by age. Partial indexes keep each of those reads off the bulk.
+    index('events_account_pending_idx').on(t.accountId, t.virtualAgentId, t.createdAt).where(sql`${t.status} = 'pending'`),
+    index('events_account_failed_idx').on(t.accountId, t.failedAt).where(sql`${t.status} = 'failed'`),
+    index('events_delivered_at_idx').on(t.deliveredAt).where(sql`${t.status} = 'delivered'`),
   ],
 );
 
@@ -66,4 +71,50 @@ export const deliveryAttempts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('delivery_attempts_event_idx').on(t.eventId, t.attemptNumber), index('delivery_attempts_started_idx').on(t.startedAt)],
+);
+
+/**
+ * Per-minute delivery outcomes of each VA, kept up to date by triggers (custom migration
+ * `scale_rollup_triggers`) as attempts are recorded and events fail or are put back, so the
+ * delivery charts and VA health read at most one row per VA per minute whatever the number of
+ * attempts. `failed` counts attempts that made their event fail for good; the rest of `not_ok`
+ * were retried. Rows outlive the attempts they count (see retention).
+ */
+export const deliveryRollups = pgTable(
+  'delivery_rollups',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    virtualAgentId: integer('virtual_agent_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    minute: tstz('minute').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    delivered: integer('delivered').notNull().default(0),
+    notOk: integer('not_ok').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    lastAttemptAt: tstz('last_attempt_at'),
+    lastErrorAt: tstz('last_error_at'),
+    lastError: text('last_error'),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.minute, t.virtualAgentId] }), index('delivery_rollups_minute_idx').on(t.minute)],
+);
+
+/**
+ * How many attempts of the account took each duration, per minute, for the latency percentiles.
+ * Durations under 100 ms are kept to the millisecond, longer ones to two significant figures
+ * (at most 5 % off), so a minute holds a few hundred rows at most.
+ */
+export const deliveryLatencyRollups = pgTable(
+  'delivery_latency_rollups',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    minute: tstz('minute').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.minute, t.durationMs] }), index('delivery_latency_rollups_minute_idx').on(t.minute)],
 );

@@ -1,8 +1,8 @@
-import { and, arrayContains, desc, eq, gte, inArray, lt, or, type SQL } from 'drizzle-orm';
+import { and, arrayContains, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
 import type { Channel, ChatStatus } from '@/contracts/enums';
 import type { Chat } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
-import { chats, users } from '@/db/schema';
+import { chats } from '@/db/schema';
 import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
 import { chatListWith, toChatView } from './chat-view';
 
@@ -34,16 +34,20 @@ export async function listChats(
   if (filters.tag) where.push(arrayContains(chats.tags, [filters.tag]));
   if (filters.updatedSince) where.push(gte(chats.updatedAt, new Date(filters.updatedSince)));
   if (filters.assignee) {
-    const assignee = db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.accountId, accountId), eq(users.loginId, filters.assignee)));
-    where.push(inArray(chats.assigneeId, assignee));
+    // A login ID names at most one user of the account: compared as one value (not `in (…)`), the
+    // planner resolves it first and walks the assignee's own index in the list's order.
+    // (Plain names: the relational query would rewrite column objects to the chats table.)
+    const assignee = sql`(select u.id from users u where u.account_id = ${accountId} and u.login_id = ${filters.assignee})`;
+    where.push(eq(chats.assigneeId, assignee));
   }
   if (filters.cursor) {
-    const [at, id] = decodeCursor(filters.cursor, (p): p is [string, string] => p.length === 2 && p.every((x) => typeof x === 'string'));
-    const atDate = new Date(at);
-    where.push(or(lt(chats.updatedAt, atDate), and(eq(chats.updatedAt, atDate), lt(chats.id, id)))!);
+    const [at, id] = decodeCursor(
+      filters.cursor,
+      (p): p is [string, string] => p.length === 2 && p.every((x) => typeof x === 'string') && !Number.isNaN(Date.parse(p[0] as string)),
+    );
+    // A row comparison is one index condition, so the next page starts at the cursor in the index
+    // instead of filtering every row before it.
+    where.push(sql`(${chats.updatedAt}, ${chats.id}) < (${new Date(at).toISOString()}::timestamptz, ${id})`);
   }
   const rows = await db.query.chats.findMany({
     where: and(...where),

@@ -1,7 +1,8 @@
 import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
 import type { DeliveryStats, DeliveryWindow } from '@/contracts/schemas/admin-delivery';
 import type { Db } from '@/db/client';
-import { deliveryAttempts, events, users } from '@/db/schema';
+import { deliveryRollups, events, users } from '@/db/schema';
+import { latencyHistogram, num, numOrNull, percentileFromHistogram } from './rollups';
 
 const WINDOWS: Record<DeliveryWindow, { ms: number; bucketSeconds: number }> = {
   '15m': { ms: 15 * 60_000, bucketSeconds: 60 },
@@ -9,19 +10,13 @@ const WINDOWS: Record<DeliveryWindow, { ms: number; bucketSeconds: number }> = {
   '24h': { ms: 24 * 60 * 60_000, bucketSeconds: 600 },
 };
 
-const num = (v: unknown) => Number(v ?? 0);
-const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const epochToIso = (v: unknown) => (v === null || v === undefined ? null : new Date(Number(v) * 1000).toISOString());
-
-const succeeded = sql`${deliveryAttempts.httpStatus} = 200`;
-/** The attempt that made its event fail for good: unsuccessful, the event `failed`, no later attempt. */
-const finalFailure = sql`(${events.status} = 'failed' and not exists (select 1 from "delivery_attempts" "later" where "later"."event_id" = ${deliveryAttempts.eventId} and "later"."attempt_number" > ${deliveryAttempts.attemptNumber}))`;
-const errorText = sql`coalesce(${deliveryAttempts.error}, 'HTTP ' || ${deliveryAttempts.httpStatus}::text)`;
 
 /**
  * Delivery attempts of the account over a window, bucketed by the time they started, with latency
- * percentiles, the VAs failing most and the current backlog. Epoch seconds come out of SQL so that
- * both drivers hand back plain numbers.
+ * percentiles, the VAs failing most and the current backlog. Everything but the backlog comes from
+ * the per-minute rollups (see `delivery_rollups`), so the cost follows the window's length, not
+ * the number of attempts in it. Epoch seconds come out of SQL so that both drivers hand back plain numbers.
  */
 export async function getDeliveryStats(
   db: Db,
@@ -32,51 +27,47 @@ export async function getDeliveryStats(
   // The last bucket is the current, partial one; the window holds ms / bucketMs buckets.
   const current = Math.floor(now.getTime() / bucketMs) * bucketMs;
   const from = new Date(current - ms + bucketMs);
-  const inWindow = and(eq(events.accountId, accountId), gte(deliveryAttempts.startedAt, from));
+  const inWindow = and(eq(deliveryRollups.accountId, accountId), gte(deliveryRollups.minute, from));
   // A literal interval, so the grouped expression is the selected one (a parameter would differ).
-  const bucket = sql`date_bin(${sql.raw(`interval '${bucketSeconds} seconds'`)}, ${deliveryAttempts.startedAt}, timestamptz '2000-01-01 00:00:00+00')`;
-  const notOk = sql`${deliveryAttempts.httpStatus} is distinct from 200`;
+  const bucket = sql`date_bin(${sql.raw(`interval '${bucketSeconds} seconds'`)}, ${deliveryRollups.minute}, timestamptz '2000-01-01 00:00:00+00')`;
 
   const rows = await db
     .select({
       epoch: sql`extract(epoch from ${bucket})::float8`.mapWith(num),
-      delivered: sql`count(*) filter (where ${succeeded})`.mapWith(num),
-      failed: sql`count(*) filter (where ${notOk} and ${finalFailure})`.mapWith(num),
-      retried: sql`count(*) filter (where ${notOk} and not ${finalFailure})`.mapWith(num),
+      delivered: sql`sum(${deliveryRollups.delivered})`.mapWith(num),
+      failed: sql`sum(${deliveryRollups.failed})`.mapWith(num),
+      retried: sql`sum(${deliveryRollups.notOk} - ${deliveryRollups.failed})`.mapWith(num),
     })
-    .from(deliveryAttempts)
-    .innerJoin(events, eq(events.id, deliveryAttempts.eventId))
+    .from(deliveryRollups)
     .where(inWindow)
     .groupBy(bucket);
 
-  const [latency] = await db
-    .select({
-      p50: sql`percentile_cont(0.5) within group (order by ${deliveryAttempts.durationMs})`.mapWith(numOrNull),
-      p95: sql`percentile_cont(0.95) within group (order by ${deliveryAttempts.durationMs})`.mapWith(numOrNull),
-      p99: sql`percentile_cont(0.99) within group (order by ${deliveryAttempts.durationMs})`.mapWith(numOrNull),
-    })
-    .from(deliveryAttempts)
-    .innerJoin(events, eq(events.id, deliveryAttempts.eventId))
-    .where(inWindow);
+  const histogram = await latencyHistogram(db, { accountId, from });
+  const latency = {
+    p50: percentileFromHistogram(histogram, 0.5),
+    p95: percentileFromHistogram(histogram, 0.95),
+    p99: percentileFromHistogram(histogram, 0.99),
+  };
 
-  const failedAttempts = sql`count(*) filter (where ${notOk})`;
+  const failedAttempts = sql`sum(${deliveryRollups.notOk})`;
   const failing = await db
     .select({
-      id: events.virtualAgentId,
+      id: deliveryRollups.virtualAgentId,
       loginId: users.loginId,
       name: users.name,
-      attempts: count().mapWith(num),
+      attempts: sql`sum(${deliveryRollups.attempts})`.mapWith(num),
       failedAttempts: failedAttempts.mapWith(num),
-      lastError: sql<string | null>`(array_agg(${errorText} order by ${deliveryAttempts.startedAt} desc) filter (where ${notOk}))[1]`,
-      lastErrorAt: sql`extract(epoch from max(${deliveryAttempts.startedAt}) filter (where ${notOk}))::float8`.mapWith(numOrNull),
+      lastError: sql<
+        string | null
+      >`(array_agg(${deliveryRollups.lastError} order by ${deliveryRollups.lastErrorAt} desc) filter (where ${deliveryRollups.lastErrorAt} is not null))[1]`,
+      lastErrorAt: sql`extract(epoch from max(${deliveryRollups.lastErrorAt}))::float8`.mapWith(numOrNull),
     })
-    .from(deliveryAttempts)
-    .innerJoin(events, eq(events.id, deliveryAttempts.eventId))
-    .innerJoin(users, eq(users.id, events.virtualAgentId))
+    .from(deliveryRollups)
+    .innerJoin(users, eq(users.id, deliveryRollups.virtualAgentId))
     .where(inWindow)
-    .groupBy(events.virtualAgentId, users.loginId, users.name)
+    .groupBy(deliveryRollups.virtualAgentId, users.loginId, users.name)
     .having(sql`${failedAttempts} > 0`)
-    .orderBy(desc(failedAttempts), events.virtualAgentId)
+    .orderBy(desc(failedAttempts), deliveryRollups.virtualAgentId)
     .limit(5);
 
   const [backlog] = await db
@@ -109,7 +100,7 @@ export async function getDeliveryStats(
     bucket_seconds: bucketSeconds,
     buckets,
     totals,
-    latency_ms: { p50: latency?.p50 ?? null, p95: latency?.p95 ?? null, p99: latency?.p99 ?? null },
+    latency_ms: latency,
     top_failing: failing.map((f) => ({
       virtual_agent_id: f.id,
       login_id: f.loginId,
