@@ -1,4 +1,4 @@
-import type { OperationObject, ParameterObject, Ref, ResponseObject } from '@/contracts/reference/types';
+import type { OperationObject, ParameterObject, Ref, ResponseObject } from '@/lib/openapi/types';
 import styles from './docs.module.css';
 import { Inline, Markdown } from './markdown';
 import { type Components, JsonExample, SchemaTable, TypeLabel } from './schema-table';

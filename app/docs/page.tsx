@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import { buildOpenApiDocument } from '@/contracts/openapi';
-import { HTTP_METHODS, type OperationObject } from '@/contracts/reference/types';
+import { buildOpenApiDocument } from '@/lib/openapi/build-document';
+import { HTTP_METHODS, type OperationObject } from '@/lib/openapi/types';
 import styles from './docs.module.css';
 import { Inline, Markdown, splitSections } from './markdown';
 import { MethodBadge, Operation } from './operation';

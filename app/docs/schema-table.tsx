@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { SchemaObject } from '@/contracts/reference/types';
+import type { SchemaObject } from '@/lib/openapi/types';
 import styles from './docs.module.css';
 import { Inline } from './markdown';
 

@@ -2,12 +2,12 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { adminChatDetailSchema, adminMessageBodySchema, listAdminChatsQuerySchema } from '../schemas/admin-chat';
 import { chatSchema } from '../schemas/chat';
-import { envelope } from '../schemas/common';
+import { envelope, text } from '../schemas/common';
 import { messageSchema } from '../schemas/message';
 import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
-const chatIdParams = z.object({ chat_id: z.string().min(1).max(100) });
+const chatIdParams = z.object({ chat_id: text().min(1).max(100) });
 
 const LIST_CODES = [...READ_CODES, 2001] as const;
 const GET_CODES = [...READ_CODES, 2014, 3006] as const;

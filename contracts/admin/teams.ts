@@ -8,7 +8,7 @@ import {
   createTeamBodySchema,
   updateTeamBodySchema,
 } from '../schemas/admin-team';
-import { envelope } from '../schemas/common';
+import { envelope, intIdParam } from '../schemas/common';
 import { ACTION_CODES, errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
@@ -58,7 +58,7 @@ export const teamsContract = c.router({
     summary: 'Remove a skill from a team',
     description:
       "Users lose the skill. Refused with 3008 while a routing rule or a virtual agent's fallback names it; chats that wait for it keep the name.",
-    pathParams: idParams.extend({ skill_id: z.coerce.number().int().positive().max(2_147_483_647) }),
+    pathParams: idParams.extend({ skill_id: intIdParam() }),
     body: c.noBody(),
     responses: { 200: envelope(4400, z.null()), ...errorsFor(REMOVE_SKILL_CODES) },
     metadata: meta(...REMOVE_SKILL_CODES),

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { envelope, errorEnvelopeSchema, isoDateTime } from '../schemas/common';
+import { envelope, errorEnvelopeSchema, isoDateTime, text } from '../schemas/common';
 import { BODY_CODES, meta } from './common';
 
 const c = initContract();
@@ -12,7 +12,7 @@ export const authContract = c.router({
     summary: 'Exchange the API key for an access token',
     description:
       'Send the API key issued when the Virtual Agent was registered. The token is returned in `response.access_token` and in the `access_token` response header, and must be sent as the `access_token` header of every other call. Tokens expire after `expires_in` seconds (3600 by default); call /authorize again before then.',
-    body: z.object({ api_key: z.string().min(1).max(200) }).strict(),
+    body: z.object({ api_key: text().min(1).max(200) }).strict(),
     responses: {
       200: envelope(
         4300,

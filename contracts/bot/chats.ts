@@ -2,11 +2,11 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
 import { chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
-import { cursorQuery, envelope, errorEnvelopeSchema, isoDateTime, pageSizeQuery } from '../schemas/common';
+import { cursorQuery, envelope, errorEnvelopeSchema, INT4_MAX, intIdParam, isoDateTime, pageSizeQuery, text } from '../schemas/common';
 import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, idempotentHeaders, meta } from './common';
 
 const c = initContract();
-const chatIdParams = z.object({ chat_id: z.string().min(1).max(100) });
+const chatIdParams = z.object({ chat_id: text().min(1).max(100) });
 
 export const chatsContract = c.router({
   createChat: {
@@ -29,9 +29,9 @@ export const chatsContract = c.router({
       .object({
         status: z.enum(CHAT_STATUSES).optional(),
         channel: z.enum(CHANNELS).optional(),
-        assignee: z.string().max(200).optional().describe('Login ID of the assignee'),
-        tag: z.string().max(100).optional().describe('Only chats carrying this tag'),
-        team_id: z.coerce.number().int().positive().optional(),
+        assignee: text().max(200).optional().describe('Login ID of the assignee'),
+        tag: text().max(100).optional().describe('Only chats carrying this tag'),
+        team_id: intIdParam().optional(),
         updated_since: isoDateTime.optional().describe('Only chats updated at or after this time'),
         page_size: pageSizeQuery,
         cursor: cursorQuery,
@@ -77,6 +77,7 @@ export const chatsContract = c.router({
         .number({ invalid_type_error: 'required: the ID of the team the chat is in, as an integer' })
         .int()
         .positive()
+        .max(INT4_MAX)
         .describe('ID of the team the chat is currently in'),
     }),
     pathParams: chatIdParams,

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import type { Code } from '../codes';
-import { errorEnvelopeSchema } from '../schemas/common';
+import { errorEnvelopeSchema, text } from '../schemas/common';
 
 export const authHeaders = z.object({
-  access_token: z.string().describe('Token from POST /authorize'),
+  access_token: text().describe('Token from POST /authorize'),
 });
 
 export const idempotentHeaders = authHeaders.extend({
-  'idempotency-key': z
-    .string()
+  'idempotency-key': text()
     .min(1)
     .max(200)
     .optional()

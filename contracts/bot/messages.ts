@@ -1,11 +1,11 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { cursorQuery, envelope, errorEnvelopeSchema, pageSizeQuery } from '../schemas/common';
+import { cursorQuery, envelope, errorEnvelopeSchema, pageSizeQuery, text } from '../schemas/common';
 import { messageInputSchema, messageSchema } from '../schemas/message';
 import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, idempotentHeaders, meta } from './common';
 
 const c = initContract();
-const chatIdParams = z.object({ chat_id: z.string().min(1).max(100) });
+const chatIdParams = z.object({ chat_id: text().min(1).max(100) });
 
 export const messagesContract = c.router({
   listMessages: {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { isoDateTime } from './common';
+import { isoDateTime, text } from './common';
 
 export const createAccountBodySchema = z
   .object({
-    name: z.string().trim().min(1).max(200),
-    admin_email: z.string().trim().email().max(320).describe("Login of the new account's first administrator"),
-    admin_password: z.string().min(8).max(200),
+    name: text().trim().min(1).max(200),
+    admin_email: text().trim().email().max(320).describe("Login of the new account's first administrator"),
+    admin_password: text().min(8).max(200),
   })
   .strict();
 

@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { intIdParam, text } from './common';
 
-export const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const idParams = z.object({ id: intIdParam() });
 
-export const nameSchema = z.string().trim().min(1).max(100);
-export const skillNameSchema = z.string().trim().min(1).max(100);
+export const nameSchema = text().trim().min(1).max(100);
+export const skillNameSchema = text().trim().min(1).max(100);
 
 export const customAttributesSchema = z
-  .record(z.string().min(1).max(100), z.string().max(1000))
+  .record(text().min(1).max(100), text().max(1000))
   .refine((r) => Object.keys(r).length <= 50, 'at most 50 attributes')
   .describe('Key-value pairs that routing conditions and reports can use');
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nameSchema, skillNameSchema } from './admin-common';
-import { isoDateTime } from './common';
+import { intId, isoDateTime, text } from './common';
 
 export const ROUTING_OPS = ['equals', 'not_equals', 'contains', 'starts_with', 'in'] as const;
 
@@ -14,7 +14,7 @@ export const routingConditionSchema = z
       .describe('`channel`, `asset_id`, `customer.destination_id`, `customer.name`, `other_details.<key>` or `route_params.<key>`'),
     op: z.enum(ROUTING_OPS),
     value: z
-      .union([z.string().max(500), z.array(z.string().max(500)).min(1).max(100)])
+      .union([text().max(500), z.array(text().max(500)).min(1).max(100)])
       .describe('A string; a list of strings with `in`. Compared case-insensitively'),
   })
   .strict()
@@ -47,7 +47,7 @@ export const createRoutingRuleBodySchema = z
   .object({
     name: nameSchema,
     conditions: conditionsSchema,
-    team_id: z.number().int().positive(),
+    team_id: intId(),
     skill: skillNameSchema.nullable().optional().describe('Skill name in the team'),
     enabled: z.boolean().optional().describe('Default true'),
     position: z.number().int().min(0).max(1_000_000).optional().describe('Default: after the last rule'),
@@ -60,7 +60,7 @@ export const updateRoutingRuleBodySchema = z
   .object({
     name: nameSchema.optional(),
     conditions: conditionsSchema.optional(),
-    team_id: z.number().int().positive().optional(),
+    team_id: intId().optional(),
     skill: skillNameSchema.nullable().optional(),
     enabled: z.boolean().optional(),
     position: z.number().int().min(0).max(1_000_000).optional(),
@@ -69,8 +69,6 @@ export const updateRoutingRuleBodySchema = z
 
 export type UpdateRoutingRuleBody = z.infer<typeof updateRoutingRuleBodySchema>;
 
-export const defaultTeamBodySchema = z
-  .object({ team_id: z.number().int().positive().nullable().describe('null: fall back to the oldest team') })
-  .strict();
+export const defaultTeamBodySchema = z.object({ team_id: intId().nullable().describe('null: fall back to the oldest team') }).strict();
 
 export const defaultTeamSchema = z.object({ default_team_id: z.number().int().nullable(), team_name: z.string().nullable() });

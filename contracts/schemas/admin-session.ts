@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { isoDateTime } from './common';
+import { isoDateTime, text } from './common';
 
 export const loginBodySchema = z
   .object({
-    email: z.string().trim().email().max(320),
-    password: z.string().min(1).max(200),
+    email: text().trim().email().max(320),
+    password: text().min(1).max(200),
   })
   .strict();
 

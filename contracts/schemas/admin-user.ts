@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { AVAILABILITIES, USER_KINDS } from '../enums';
 import { customAttributesSchema, immutableField } from './admin-common';
-import { isoDateTime } from './common';
+import { intId, isoDateTime, text } from './common';
 
-const idList = z.array(z.number().int().positive()).max(100);
+const idList = z.array(intId()).max(100);
 
 export const adminUserSchema = z.object({
   id: z.number().int(),
@@ -28,9 +28,9 @@ export const listUsersQuerySchema = z.object({ kind: z.enum(USER_KINDS).optional
 export const createUserBodySchema = z
   .object({
     kind: z.enum(['agent', 'manager']).describe('Virtual agents are registered at /api/admin/virtual-agents'),
-    login_id: z.string().trim().min(1).max(200).regex(/^\S+$/, 'may not contain spaces'),
-    name: z.string().trim().min(1).max(200),
-    email: z.string().trim().email().max(320).optional(),
+    login_id: text().trim().min(1).max(200).regex(/^\S+$/, 'may not contain spaces'),
+    name: text().trim().min(1).max(200),
+    email: text().trim().email().max(320).optional(),
     availability: z.enum(AVAILABILITIES).optional().describe('Default `unavailable`'),
     capacity: z.number().int().min(0).max(1000).optional().describe('Default 3'),
     team_ids: idList.optional(),
@@ -43,8 +43,8 @@ export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 
 export const updateUserBodySchema = z
   .object({
-    name: z.string().trim().min(1).max(200).optional(),
-    email: z.string().trim().email().max(320).nullable().optional(),
+    name: text().trim().min(1).max(200).optional(),
+    email: text().trim().email().max(320).nullable().optional(),
     availability: z.enum(AVAILABILITIES).optional(),
     capacity: z.number().int().min(0).max(1000).optional(),
     team_ids: idList.optional().describe('Replaces all team memberships'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../enums';
 import { customAttributesSchema, immutableField, nameSchema, skillNameSchema } from './admin-common';
-import { isoDateTime } from './common';
+import { intId, isoDateTime, text } from './common';
 
 const webhookUrlSchema = z
   .string()
@@ -12,7 +12,7 @@ const webhookUrlSchema = z
   );
 
 const webhookHeadersSchema = z
-  .record(z.string().max(200), z.string())
+  .record(text().max(200), text())
   .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')
   .describe(
     'Static headers added to every webhook call. The signature headers, content-type, host and other transport headers are reserved',
@@ -55,14 +55,14 @@ export const createdVirtualAgentSchema = adminVirtualAgentSchema.extend({
 export const createVirtualAgentBodySchema = z
   .object({
     name: nameSchema.describe('Cannot be changed later; also gives the login ID (`va-<slug>`)'),
-    description: z.string().trim().min(1).max(1000).describe('Cannot be changed later'),
+    description: text().trim().min(1).max(1000).describe('Cannot be changed later'),
     webhook_url: webhookUrlSchema,
     webhook_headers: webhookHeadersSchema.optional(),
     subscriptions: subscriptionsSchema.optional().describe('Default `["chat.assigned", "message.received"]`'),
-    team_id: z.number().int().positive().describe('The one team of the VA'),
+    team_id: intId().describe('The one team of the VA'),
     skills: vaSkillsSchema.optional(),
     custom_attributes: customAttributesSchema.optional(),
-    fallback_team_id: z.number().int().positive().nullable().optional(),
+    fallback_team_id: intId().nullable().optional(),
     fallback_skill: skillNameSchema.nullable().optional().describe('Skill name in the fallback team'),
   })
   .strict();
@@ -85,7 +85,7 @@ export const updateVirtualAgentBodySchema = z
     skills: vaSkillsSchema.optional().describe('Replaces all skills'),
     custom_attributes: customAttributesSchema.optional().describe('Replaces all attributes'),
     enabled: z.boolean().optional().describe('A disabled VA gets no chats, no events and no access tokens'),
-    fallback_team_id: z.number().int().positive().nullable().optional(),
+    fallback_team_id: intId().nullable().optional(),
     fallback_skill: skillNameSchema.nullable().optional(),
   })
   .strict();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
-import { isoDateTime, otherDetailsSchema } from './common';
+import { INT4_DECIMAL_PATTERN, intId, isoDateTime, otherDetailsSchema, text } from './common';
 import { messageInputSchema, messageSchema } from './message';
 
 export const assetSchema = z.object({ id: z.number().int(), name: z.string() });
@@ -39,27 +39,27 @@ export const chatSchema = z.object({
 
 export type Chat = z.infer<typeof chatSchema>;
 
-const tagsSchema = z.array(z.string().trim().min(1).max(100)).max(50);
+const tagsSchema = z.array(text().trim().min(1).max(100)).max(50);
 
 export const createChatBodySchema = z
   .object({
     channel: z.enum(CHANNELS),
-    asset_id: z.number().int().positive().describe('Channel asset the chat is created on'),
+    asset_id: intId().describe('Channel asset the chat is created on'),
     customer: z
       .object({
-        destination_id: z.string().trim().min(1).max(320),
-        name: z.string().max(200).optional(),
+        destination_id: text().trim().min(1).max(320),
+        name: text().max(200).optional(),
       })
       .strict(),
-    team_id: z.number().int().positive().optional().describe('Team to put the chat in; routing rules decide when omitted'),
-    assignee: z.string().min(1).max(200).optional().describe('Login ID to assign the chat to, e.g. a VA'),
-    skill: z.string().min(1).max(100).optional(),
-    alias_id: z.string().min(1).max(200).optional(),
-    subject: z.string().max(998).optional().describe('Email only'),
-    thread_id: z.string().max(200).optional().describe('livechat only'),
-    browserfingerprint: z.string().max(200).optional().describe('livechat only'),
+    team_id: intId().optional().describe('Team to put the chat in; routing rules decide when omitted'),
+    assignee: text().min(1).max(200).optional().describe('Login ID to assign the chat to, e.g. a VA'),
+    skill: text().min(1).max(100).optional(),
+    alias_id: text().min(1).max(200).optional(),
+    subject: text().max(998).optional().describe('Email only'),
+    thread_id: text().max(200).optional().describe('livechat only'),
+    browserfingerprint: text().max(200).optional().describe('livechat only'),
     tags: tagsSchema.optional(),
-    route_params: z.record(z.string().max(100), z.string().max(500)).optional().describe('Attributes routing rules may match on'),
+    route_params: z.record(text().max(100), text().max(500)).optional().describe('Attributes routing rules may match on'),
     other_details: otherDetailsSchema.optional(),
     messages: z.array(messageInputSchema).max(50).optional().describe('Initial messages, oldest first'),
   })
@@ -69,11 +69,11 @@ export type CreateChatBody = z.infer<typeof createChatBodySchema>;
 
 export const updateChatBodySchema = z
   .object({
-    alias_id: z.string().min(1).max(200).nullable().optional(),
+    alias_id: text().min(1).max(200).nullable().optional(),
     tags: tagsSchema.optional().describe('Replaces all existing tags'),
     status: z.enum(CHAT_STATUSES).optional(),
-    assignee: z.string().min(1).max(200).nullable().optional().describe('Login ID to assign to; null unassigns'),
-    outcome: z.string().min(1).max(500).optional().describe('Reason for closure, with `status: closed`'),
+    assignee: text().min(1).max(200).nullable().optional().describe('Login ID to assign to; null unassigns'),
+    outcome: text().min(1).max(500).optional().describe('Reason for closure, with `status: closed`'),
     other_details: otherDetailsSchema.optional().describe('Merged into the existing pairs; a null value removes a key'),
   })
   .strict();
@@ -85,9 +85,9 @@ export const transferBodySchema = z
     transfer: z
       .object({
         teamid: z
-          .union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,9}$/, 'must be a positive integer')])
+          .union([intId(), text().regex(INT4_DECIMAL_PATTERN, 'must be a positive integer up to 2147483647')])
           .describe('Target team ID (an integer, or a numeric string)'),
-        skill_name: z.string().min(1).max(100).optional().describe("Skill in the team; omitted: the team's queue"),
+        skill_name: text().min(1).max(100).optional().describe("Skill in the team; omitted: the team's queue"),
       })
       .strict(),
   })

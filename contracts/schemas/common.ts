@@ -1,6 +1,34 @@
 import { z } from 'zod';
 import { CODES, type Code } from '../codes';
 
+/** Largest value of a PostgreSQL `integer` column; every integer input that lands in one is bounded by it. */
+export const INT4_MAX = 2_147_483_647;
+
+/**
+ * Text PostgreSQL can store: no NUL character and no unpaired UTF-16 surrogate (proper pairs, such
+ * as emoji, are fine). Written to mean the same with and without the regular expression `u` flag,
+ * so JSON Schema validators read the published `pattern` as the service does.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing NUL is the point of this pattern.
+export const SAFE_TEXT_PATTERN = /^(?:[^\u0000\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+export const SAFE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
+
+/** A positive decimal integer up to INT4_MAX, as text (for IDs that may be sent as strings). */
+export const INT4_DECIMAL_PATTERN =
+  /^(?:[1-9][0-9]{0,8}|1[0-9]{9}|20[0-9]{8}|21[0-3][0-9]{7}|214[0-6][0-9]{6}|2147[0-3][0-9]{5}|21474[0-7][0-9]{4}|214748[0-2][0-9]{3}|2147483[0-5][0-9]{2}|21474836[0-3][0-9]|214748364[0-7])$/;
+
+/** Every string the contract reads (bodies, map keys and values, query, headers, path). */
+export const text = () => z.string().regex(SAFE_TEXT_PATTERN, SAFE_TEXT_MESSAGE);
+
+/** A positive integer that fits an `integer` column (IDs in bodies). */
+export const intId = () => z.number().int().positive().max(INT4_MAX);
+
+/**
+ * The same, read from a query parameter, header or path segment (text coerced to a number). Out of
+ * range answers the location's 400 code instead of reaching the database.
+ */
+export const intIdParam = () => z.coerce.number().int().positive().max(INT4_MAX);
+
 export const fieldErrorSchema = z.object({
   field: z.string().describe('Dotted path of the offending input, e.g. `customer.destination_id` or `header.team_id`'),
   message: z.string(),
@@ -25,8 +53,8 @@ export function envelope<T extends z.ZodTypeAny>(code: Code, response: T) {
 
 export const isoDateTime = z.string().datetime({ offset: true });
 export const pageSizeQuery = z.coerce.number().int().min(1).max(100).optional().describe('Items per page, 1 to 100 (default 25)');
-export const cursorQuery = z.string().max(200).optional().describe('Opaque cursor: the `next_cursor` of the previous page');
+export const cursorQuery = text().max(200).optional().describe('Opaque cursor: the `next_cursor` of the previous page');
 
 export const otherDetailsSchema = z
-  .record(z.string().max(100), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
+  .record(text().max(100), z.union([text().max(2000), z.number(), z.boolean(), z.null()]))
   .describe('Key-value pairs with additional information');

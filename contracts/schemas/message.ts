@@ -1,19 +1,23 @@
 import { z } from 'zod';
 import { ATTACHMENT_TYPES, MESSAGE_TYPES } from '../enums';
-import { isoDateTime } from './common';
+import { isoDateTime, text } from './common';
 
 export const attachmentSchema = z
   .object({
     type: z.enum(ATTACHMENT_TYPES),
-    url: z.string().url().max(2048).describe('Hosted URL of the attachment'),
+    url: text()
+      .url()
+      .max(2048)
+      .regex(/^https?:\/\//i, 'must be an http or https URL')
+      .describe('Hosted URL of the attachment: `http` or `https` only'),
   })
   .strict();
 
 export const quickRepliesSchema = z
   .object({
-    request_identifier: z.string().min(1).max(200).describe('Identifies the request, preferably a GUID'),
+    request_identifier: text().min(1).max(200).describe('Identifies the request, preferably a GUID'),
     options: z
-      .array(z.object({ title: z.string().min(1).max(200), payload: z.string().max(1000) }).strict())
+      .array(z.object({ title: text().min(1).max(200), payload: text().max(1000) }).strict())
       .min(1)
       .max(13),
   })
@@ -22,16 +26,16 @@ export const quickRepliesSchema = z
 
 export const quickReplyResponseSchema = z
   .object({
-    request_identifier: z.string().min(1).max(200),
+    request_identifier: text().min(1).max(200),
     options: z
-      .array(z.object({ title: z.string().min(1).max(200) }).strict())
+      .array(z.object({ title: text().min(1).max(200) }).strict())
       .min(1)
       .max(13),
   })
   .strict()
   .describe("The customer's answer to quick replies (livechat, inbound only)");
 
-const listPicker = z.array(z.string().min(1).max(200)).min(1).max(50);
+const listPicker = z.array(text().min(1).max(200)).min(1).max(50);
 
 /**
  * A message as a bot sends it. Structure and types are checked here; which fields are allowed
@@ -44,7 +48,7 @@ export const messageInputSchema = z
     type: z
       .enum(MESSAGE_TYPES)
       .describe('`inbound` (from the customer), `outbound` (to the customer) or `announcement` (agents and admins only)'),
-    text: z.string().min(1).max(4096).optional(),
+    text: text().min(1).max(4096).optional(),
     attachment: attachmentSchema.optional(),
     abc_sub_type: z.enum(['text', 'listpicker', 'timepicker', 'listpicker_response', 'timepicker_response']).optional(),
     livechat_sub_type: z.enum(['text', 'quick_replies', 'quick_reply_response']).optional(),
@@ -53,7 +57,7 @@ export const messageInputSchema = z
     listpicker_response: listPicker.optional().describe('Alias of `list_picker_response`'),
     time_picker_response: isoDateTime.optional().describe('Start of the slot chosen on abc (inbound)'),
     timepicker_response: isoDateTime.optional().describe('Alias of `time_picker_response`'),
-    template_name: z.string().min(1).max(200).optional().describe('Outbound template (abc, messenger)'),
+    template_name: text().min(1).max(200).optional().describe('Outbound template (abc, messenger)'),
     quick_replies: quickRepliesSchema.optional(),
     quick_reply_response: quickReplyResponseSchema.optional(),
     timestamp: isoDateTime.optional().describe('When the message was sent or received; defaults to now'),

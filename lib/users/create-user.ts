@@ -1,3 +1,4 @@
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { teamMemberships, userSkills, users } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
@@ -32,11 +33,19 @@ export async function createUser(db: Db, input: CreateUserInput) {
       })
       .onConflictDoNothing()
       .returning();
-    if (!user)
+    if (!user) {
+      // Two unique keys can refuse the row: name the one that did, so the client fixes the right field.
+      const [sameLogin] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.accountId, input.accountId), eq(users.loginId, input.loginId)))
+        .limit(1);
+      const field = sameLogin ? 'login_id' : 'name';
       throw new ApiError(3004, {
-        detail: `login ID or name of "${input.loginId}"`,
-        errors: [{ field: 'login_id', message: 'already in use' }],
+        detail: sameLogin ? `login ID "${input.loginId}"` : `name "${input.name}"`,
+        errors: [{ field, message: 'already in use' }],
       });
+    }
     if (input.teamIds?.length) await tx.insert(teamMemberships).values(input.teamIds.map((teamId) => ({ teamId, userId: user.id })));
     if (input.skillIds?.length) await tx.insert(userSkills).values(input.skillIds.map((skillId) => ({ userId: user.id, skillId })));
     return user;

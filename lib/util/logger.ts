@@ -1,4 +1,5 @@
 import { env } from '@/lib/env';
+import { loggableError } from './loggable-error';
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 type Level = Exclude<keyof typeof LEVELS, 'silent'>;
@@ -6,7 +7,7 @@ type Level = Exclude<keyof typeof LEVELS, 'silent'>;
 function serialise(fields: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fields)) {
-    out[k] = v instanceof Error ? { message: v.message, stack: v.stack } : v;
+    out[k] = v instanceof Error ? loggableError(v) : v;
   }
   return out;
 }

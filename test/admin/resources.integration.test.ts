@@ -150,9 +150,14 @@ describe('admin resources', () => {
       assert.deepEqual(fields(skillRes), ['skill_ids']);
     });
 
-    it('answers 3004 for a login ID in use and refuses virtual agents as users', async () => {
+    it('answers 3004 naming the field in use (login ID or name) and refuses virtual agents as users', async () => {
       await admin.post('/users', { kind: 'agent', login_id: 'dee', name: 'Dee' });
-      assert.equal((await admin.post('/users', { kind: 'manager', login_id: 'dee', name: 'Dee 2' })).body.status_code, 3004);
+      const sameLogin = await admin.post('/users', { kind: 'manager', login_id: 'dee', name: 'Dee 2' });
+      assert.equal(sameLogin.body.status_code, 3004);
+      assert.deepEqual(fields(sameLogin), ['login_id']);
+      const sameName = await admin.post('/users', { kind: 'agent', login_id: 'dee-2', name: 'Dee' });
+      assert.equal(sameName.body.status_code, 3004);
+      assert.deepEqual(fields(sameName), ['name']);
       const va = await admin.post('/users', { kind: 'virtual_agent', login_id: 'bot', name: 'Bot' });
       assert.equal(va.body.status_code, 2000);
       assert.deepEqual(fields(va), ['kind']);

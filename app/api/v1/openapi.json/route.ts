@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from '@/contracts/openapi';
+import { buildOpenApiDocument } from '@/lib/openapi/build-document';
 import { publicJson } from '../_public/json';
 
 export { DELETE, PATCH, POST, PUT } from '../_public/json';

@@ -1,6 +1,6 @@
 import type { NextRequest } from 'next/server';
-import { eventJsonSchema } from '@/contracts/reference/components';
 import { ApiError } from '@/lib/errors';
+import { eventJsonSchema } from '@/lib/openapi/components';
 import { publicJson } from '../../../_public/json';
 
 export { DELETE, PATCH, POST, PUT } from '../../../_public/json';

@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { z } from 'zod';
-import { CODES, type Code } from './codes';
-import { BODY_EXAMPLES, buildOpenApiDocument, codesOfRoute, documentedRoutes, RESPONSE_EXAMPLES } from './openapi';
-import { EVENT_COMPONENTS, eventJsonSchema, eventJsonSchemas, eventTypeOf } from './reference/components';
-import { EVENT_EXAMPLES } from './reference/examples';
-import { HTTP_METHODS, type OperationObject } from './reference/types';
-import { errorEnvelopeSchema } from './schemas/common';
+import { CODES, type Code } from '@/contracts/codes';
+import { errorEnvelopeSchema } from '@/contracts/schemas/common';
+import { BODY_EXAMPLES, buildOpenApiDocument, codesOfRoute, documentedRoutes, RESPONSE_EXAMPLES } from './build-document';
+import { EVENT_COMPONENTS, eventJsonSchema, eventJsonSchemas, eventTypeOf } from './components';
+import { EVENT_EXAMPLES } from './examples';
+import { HTTP_METHODS, type OperationObject } from './types';
 
 const doc = buildOpenApiDocument();
 const operations: OperationObject[] = Object.values(doc.paths).flatMap((item) => HTTP_METHODS.flatMap((m) => (item[m] ? [item[m]] : [])));
@@ -35,7 +35,7 @@ const KNOWN_GAPS = new Set<string>([]);
 
 describe('OpenAPI document', () => {
   it('matches the committed openapi.json', () => {
-    const committed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', 'openapi.json'), 'utf8'));
+    const committed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', '..', 'openapi.json'), 'utf8'));
     const generated = JSON.parse(JSON.stringify(doc));
     const diff = firstDifference(generated, committed);
     assert.equal(diff, null, `openapi.json is out of date at ${diff}: run \`npm run openapi:write\` and commit the result`);
@@ -97,7 +97,7 @@ describe('OpenAPI document', () => {
 
   it('has a hand-written example for every operation, and the contract accepts each example', () => {
     for (const { operationId, route } of documentedRoutes()) {
-      assert.ok(operationId in RESPONSE_EXAMPLES, `${operationId}: add a success example in contracts/reference/*examples.ts`);
+      assert.ok(operationId in RESPONSE_EXAMPLES, `${operationId}: add a success example in lib/openapi/*examples.ts`);
       const op = byId.get(operationId)!;
       for (const [status, response] of Object.entries(op.responses)) {
         const schema = (route.responses as Record<string, unknown>)[status] as z.ZodTypeAny | undefined;
@@ -108,7 +108,7 @@ describe('OpenAPI document', () => {
         }
       }
       if (op.requestBody) {
-        assert.ok(operationId in BODY_EXAMPLES, `${operationId}: add a request example in contracts/reference/*examples.ts`);
+        assert.ok(operationId in BODY_EXAMPLES, `${operationId}: add a request example in lib/openapi/*examples.ts`);
         const result = (route as { body: z.ZodTypeAny }).body.safeParse(op.requestBody.content['application/json'].example);
         assert.ok(result.success, `${operationId} request example: ${!result.success && result.error.message}`);
       }

@@ -1,8 +1,8 @@
-import { CODES, type Code } from '../codes';
+import { CODES, type Code } from '@/contracts/codes';
 
 /**
  * Realistic examples for the reference, by operationId. Every one is checked against its zod
- * schema in contracts/openapi.test.ts, so an example cannot drift from the contract.
+ * schema in lib/openapi/build-document.test.ts, so an example cannot drift from the contract.
  * Operations without an entry get one synthesised from the schema (see sample.ts).
  */
 

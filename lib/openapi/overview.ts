@@ -1,4 +1,4 @@
-import { CODES, type Code } from '../codes';
+import { CODES, type Code } from '@/contracts/codes';
 import { EVENT_COMPONENTS, EVENT_SCHEMAS_PATH, type EventComponentName, eventSchemaPath, eventTypeOf } from './components';
 import type { StatusCodeEntry } from './types';
 

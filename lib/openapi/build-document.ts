@@ -1,11 +1,11 @@
 import { type AppRoute, type AppRouter, extractZodObjectShape, isAppRoute, isZodObject } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
-import { adminContract } from './admin';
-import { botContract } from './bot';
-import type { RouteMeta } from './bot/common';
-import { CODES, type Code } from './codes';
-import { ADMIN_REQUEST_EXAMPLES, ADMIN_SUCCESS_EXAMPLES } from './reference/admin-examples';
-import { eventComponents, sharedComponents } from './reference/components';
+import { adminContract } from '@/contracts/admin';
+import { botContract } from '@/contracts/bot';
+import type { RouteMeta } from '@/contracts/bot/common';
+import { CODES, type Code } from '@/contracts/codes';
+import { ADMIN_REQUEST_EXAMPLES, ADMIN_SUCCESS_EXAMPLES } from './admin-examples';
+import { eventComponents, sharedComponents } from './components';
 import {
   type ErrorExampleContext,
   errorEnvelopeExample,
@@ -13,20 +13,12 @@ import {
   REQUEST_EXAMPLES,
   SUCCESS_EXAMPLES,
   successEnvelopeExample,
-} from './reference/examples';
-import { infoDescription, statusCodeCatalogue } from './reference/overview';
-import { sampleFromSchema } from './reference/sample';
-import { fixSchema, referenceComponents } from './reference/schema-tools';
-import type {
-  OpenApiDocument,
-  OperationObject,
-  ParameterObject,
-  PathItemObject,
-  Ref,
-  ResponseObject,
-  SchemaObject,
-} from './reference/types';
-import { fixedComponents, webhooks } from './reference/webhooks';
+} from './examples';
+import { infoDescription, statusCodeCatalogue } from './overview';
+import { sampleFromSchema } from './sample';
+import { fixSchema, referenceComponents } from './schema-tools';
+import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, Ref, ResponseObject, SchemaObject } from './types';
+import { fixedComponents, webhooks } from './webhooks';
 
 /**
  * The APIs the document covers, by group; GROUPS says how each group's operations are tagged,

@@ -1,9 +1,22 @@
 import type { z } from 'zod';
-import { assetSchema, chatSchema, createChatBodySchema, customerSchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
-import { errorEnvelopeSchema, fieldErrorSchema } from '../schemas/common';
-import { eventSchemas } from '../schemas/events';
-import { attachmentSchema, messageInputSchema, messageSchema, quickRepliesSchema, quickReplyResponseSchema } from '../schemas/message';
-import { teamSchema } from '../schemas/team';
+import {
+  assetSchema,
+  chatSchema,
+  createChatBodySchema,
+  customerSchema,
+  transferBodySchema,
+  updateChatBodySchema,
+} from '@/contracts/schemas/chat';
+import { errorEnvelopeSchema, fieldErrorSchema } from '@/contracts/schemas/common';
+import { eventSchemas } from '@/contracts/schemas/events';
+import {
+  attachmentSchema,
+  messageInputSchema,
+  messageSchema,
+  quickRepliesSchema,
+  quickReplyResponseSchema,
+} from '@/contracts/schemas/message';
+import { teamSchema } from '@/contracts/schemas/team';
 import { referenceComponents, toJsonSchema, toOpenApiSchema } from './schema-tools';
 import type { SchemaObject } from './types';
 
