@@ -3,7 +3,16 @@ import { CHANNELS, CHAT_STATUSES } from '../enums';
 import { INT4_DECIMAL_PATTERN, intId, isoDateTime, otherDetailsSchema, text } from './common';
 import { messageInputSchema, messageSchema } from './message';
 
-export const assetSchema = z.object({ id: z.number().int(), name: z.string() });
+export const assetSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  address: z
+    .string()
+    .nullable()
+    .describe(
+      "The asset's address on its channel: sms long code, social page or owner ID, email From address, app or service key; null when none was registered",
+    ),
+});
 export const customerSchema = z.object({
   id: z.number().int(),
   destination_id: z.string().describe('Customer address on the channel'),

@@ -1,22 +1,111 @@
 import { z } from 'zod';
 import { CHANNELS } from '../enums';
 import { isoDateTime } from './common';
+import { messageSchema } from './message';
 
-/** A message inside an event's payload, in the spec's event message-entry shape. */
+/**
+ * How each channel's messages reach a bot, one example each: the message as accepted (`message`)
+ * and the spec's summary fields it gives. Examples are checked against the message rules by a test.
+ */
+export const EVENT_ENTRY_EXAMPLES = [
+  {
+    channels: ['sms', 'social1', 'social2', 'email', 'api'],
+    shape: 'text, text with an attachment, or an attachment alone',
+    message: {
+      type: 'inbound',
+      text: 'Here is the receipt',
+      attachment: { type: 'image', url: 'https://files.example.com/r/8841.png' },
+    },
+    summary: {
+      type: 'text',
+      text: 'Here is the receipt',
+      attachments: [{ type: 'image', url: 'https://files.example.com/r/8841.png' }],
+      interactive_response: null,
+    },
+  },
+  {
+    channels: ['livechat'],
+    shape: 'text (`livechat_sub_type: text`) or a quick-reply answer (`livechat_sub_type: quick_reply_response`)',
+    message: {
+      type: 'inbound',
+      livechat_sub_type: 'quick_reply_response',
+      quick_reply_response: { request_identifier: '0f8e4c1a-7d2b-4e59-9a63-5b1c2d3e4f50', options: [{ title: 'Card' }] },
+    },
+    summary: { type: 'interactive', text: '', attachments: [], interactive_response: { title: 'Card', postback: 'Card' } },
+  },
+  {
+    channels: ['abc'],
+    shape: 'text (`abc_sub_type: text`), a list-picker answer (`listpicker`) or a time-picker answer (`timepicker`, in UTC)',
+    message: { type: 'inbound', abc_sub_type: 'listpicker', list_picker_response: ['Blue', 'Large'] },
+    summary: { type: 'interactive', text: '', attachments: [], interactive_response: { title: 'Blue', postback: 'Blue' } },
+  },
+  {
+    channels: ['messenger'],
+    shape: 'text, or an answer to an interactive template (`wab_interactive_response`)',
+    message: {
+      type: 'inbound',
+      wab_interactive_response: { identifier: '6a1d4f0e-2b7c-4c1e-9f3a-8d5e0b2c7a14', title: 'Track my order' },
+    },
+    summary: {
+      type: 'interactive',
+      text: '',
+      attachments: [],
+      interactive_response: { title: 'Track my order', postback: '6a1d4f0e-2b7c-4c1e-9f3a-8d5e0b2c7a14' },
+      wab_interactive_response: { identifier: '6a1d4f0e-2b7c-4c1e-9f3a-8d5e0b2c7a14', title: 'Track my order' },
+    },
+  },
+] as const;
+
+const entryDoc = [
+  'The message object as accepted (the shape `GET /chats/{chat_id}/messages` returns: direction in `type`, sub types, picker and quick-reply answers, `template_name`, author, timestamp in UTC, sample spellings resolved to the field names above), so a bot sees exactly what was sent. By channel:',
+  ...EVENT_ENTRY_EXAMPLES.map(
+    (e) =>
+      `- ${e.channels.map((c) => `\`${c}\``).join(', ')}: ${e.shape}. Example: \`message\` ${JSON.stringify(e.message)} gives ${JSON.stringify(e.summary)}.`,
+  ),
+  '- In `chat.assigned`, the last message may be outbound (`type: outbound`, e.g. a `messenger` `hsm` template with `template_name`); its summary `type` is `text`.',
+].join('\n');
+
+/**
+ * A message inside an event's payload: the spec's entry fields, which summarise the message, and
+ * `message`, the message itself.
+ */
 export const eventMessageEntrySchema = z.object({
-  transid: z.string().describe('Unique trace of the message; store it with the chat_id for support'),
-  type: z.string().describe('`text`, or `interactive` for an answer to an interactive element'),
-  text: z.string(),
+  transid: z
+    .string()
+    .describe(
+      "Trace of the request streamed: the event's `transaction_id` (unique per event, the same on retries). Store it with the chat_id for support; the message's own ID is `message.transid`",
+    ),
+  type: z
+    .enum(['text', 'interactive'])
+    .describe(
+      '`interactive` for an answer to an interactive element (quick reply, list or time picker, interactive template), else `text`',
+    ),
+  text: z.string().describe('The message text; "" when it has none'),
   attachments: z.array(z.object({ type: z.enum(['image', 'audio', 'video', 'file']), url: z.string() })),
   timestamp: isoDateTime,
-  interactive_response: z.object({ title: z.string(), postback: z.string() }).nullable(),
-  wab_interactive_response: z.object({ identifier: z.string().uuid(), title: z.string() }).optional(),
+  interactive_response: z
+    .object({ title: z.string(), postback: z.string() })
+    .nullable()
+    .describe(
+      "The (first) choice of an interactive answer; `postback` is the value chosen: the option or item title, the slot's start in UTC, or the template button's identifier. Every choice is in `message`",
+    ),
+  wab_interactive_response: z
+    .object({ identifier: z.string().uuid(), title: z.string() })
+    .optional()
+    .describe('messenger only: the answer to an interactive template'),
+  message: messageSchema.describe(entryDoc),
 });
 
 const envelopeBase = {
   channel: z.enum(CHANNELS),
   chat_id: z.string(),
-  asset: z.string().describe('Channel asset identifier'),
+  asset: z.string().describe('Channel asset identifier (the asset `id`)'),
+  asset_address: z
+    .string()
+    .nullable()
+    .describe(
+      "The asset's address on its channel (sms long code, social page ID, email From address, app or service key); null when none was registered",
+    ),
   destination_id: z.string().describe('Customer address on the channel'),
   thread_id: z.string().optional().describe('livechat only'),
   browserfingerprint: z.string().optional().describe('livechat only'),

@@ -35,6 +35,14 @@ export const quickReplyResponseSchema = z
   .strict()
   .describe("The customer's answer to quick replies (livechat, inbound only)");
 
+export const wabInteractiveResponseSchema = z
+  .object({
+    identifier: z.string().uuid().describe('Identifier of the template button the customer chose'),
+    title: text().min(1).max(200).describe('Title of that button'),
+  })
+  .strict()
+  .describe("The customer's answer to an interactive template (messenger, inbound only)");
+
 const listPicker = z.array(text().min(1).max(200)).min(1).max(50);
 
 /**
@@ -60,6 +68,7 @@ export const messageInputSchema = z
     template_name: text().min(1).max(200).optional().describe('Outbound template (abc, messenger)'),
     quick_replies: quickRepliesSchema.optional(),
     quick_reply_response: quickReplyResponseSchema.optional(),
+    wab_interactive_response: wabInteractiveResponseSchema.optional(),
     timestamp: isoDateTime.optional().describe('When the message was sent or received; defaults to now'),
   })
   .strict();
@@ -80,6 +89,7 @@ export const messageSchema = z.object({
   template_name: z.string().optional(),
   quick_replies: quickRepliesSchema.optional(),
   quick_reply_response: quickReplyResponseSchema.optional(),
+  wab_interactive_response: wabInteractiveResponseSchema.optional(),
   author: z.string().nullable().describe('Login ID of the user who wrote it; null for the customer'),
   timestamp: isoDateTime,
 });

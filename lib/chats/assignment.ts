@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Message } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
 import { messages, skills, teamMemberships, users, virtualAgents } from '@/db/schema';
@@ -47,6 +47,7 @@ export async function requireSkill(tx: Db, { teamId, name, field }: { teamId: nu
     throw new ApiError(2034, { detail: `"${name}" in team ${teamId}`, errors: [{ field, message: 'no such skill in the team' }] });
 }
 
+/** The last message sent to or received from the customer; announcements are for agents only. */
 export async function lastMessageOf(tx: Db, chatId: string): Promise<Message | null> {
   const [row] = await tx
     .select({
@@ -57,7 +58,7 @@ export async function lastMessageOf(tx: Db, chatId: string): Promise<Message | n
       sentAt: messages.sentAt,
     })
     .from(messages)
-    .where(eq(messages.chatId, chatId))
+    .where(and(eq(messages.chatId, chatId), ne(messages.type, 'announcement')))
     .orderBy(desc(messages.id))
     .limit(1);
   return row ? toMessageView(row) : null;

@@ -12,7 +12,7 @@ export const CHAT_READ_MESSAGES = 20;
 const chatWith = (messageLimit: number) =>
   ({
     team: { columns: { name: true } },
-    asset: { columns: { id: true, name: true } },
+    asset: { columns: { id: true, name: true, address: true } },
     customer: { columns: { id: true, destinationId: true, name: true } },
     assignee: { columns: { loginId: true } },
     messages: {
@@ -110,7 +110,7 @@ export function toChatView(row: ChatViewRow): Chat {
     subject: row.subject,
     thread_id: row.threadId,
     browserfingerprint: row.browserFingerprint,
-    asset: { id: row.asset.id, name: row.asset.name },
+    asset: { id: row.asset.id, name: row.asset.name, address: row.asset.address },
     customer: { id: row.customer.id, destination_id: row.customer.destinationId, name: row.customer.name },
     messages: row.messages.map(toMessageView).reverse(),
     assignee: row.assignee?.loginId ?? null,

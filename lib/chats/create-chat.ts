@@ -110,7 +110,8 @@ export async function createChat(
         if (auto) eventIds.push(...auto.eventIds);
       }
       if (assignee?.kind === 'virtual_agent') {
-        const last = inserted.at(-1);
+        // Announcements are for agents: the event carries the last message with the customer.
+        const last = inserted.filter((m) => m.type !== 'announcement').at(-1);
         const id = await enqueueEvent(tx, {
           accountId,
           chat: eventChatOf({ ...chat, destinationId: body.customer.destination_id }),

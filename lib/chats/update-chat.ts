@@ -199,7 +199,7 @@ const setTagsStatement = prepared('chat_set_tags', (db: Db) => {
         'browserFingerprint', ${updated.browserFingerprint}, 'flag', ${updated.flag}, 'tags', ${updated.tags},
         'otherDetails', ${updated.otherDetails}, 'outcome', ${updated.outcome},
         'team', json_build_object('name', ${teams.name}),
-        'asset', json_build_object('id', ${assets.id}, 'name', ${assets.name}),
+        'asset', json_build_object('id', ${assets.id}, 'name', ${assets.name}, 'address', ${assets.address}),
         'customer', json_build_object('id', ${customers.id}, 'destinationId', ${customers.destinationId}, 'name', ${customers.name}),
         'assignee', case when ${users.id} is null then null else json_build_object('loginId', ${users.loginId}) end,
         'messages', ${latestMessagesJson(updated.id)})`,

@@ -7,6 +7,7 @@ const ENVELOPE_KEYS = [
   'channel',
   'chat_id',
   'asset',
+  'asset_address',
   'destination_id',
   'thread_id',
   'browserfingerprint',

@@ -3,7 +3,7 @@ import type { EventType } from '@/contracts/enums';
 import type { UNASSIGN_REASONS } from '@/contracts/schemas/events';
 import type { Message } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
-import { chats, events, users, virtualAgents } from '@/db/schema';
+import { assets, chats, events, users, virtualAgents } from '@/db/schema';
 
 export type UnassignReason = (typeof UNASSIGN_REASONS)[number];
 
@@ -27,7 +27,11 @@ export async function enqueueEvent(
   { accountId, chat, vaUserId, cause }: { accountId: number; chat: EventChat; vaUserId: number; cause: EventCause },
 ): Promise<number | null> {
   const [va] = await tx
-    .select({ subscriptions: virtualAgents.subscriptions, enabled: users.enabled })
+    .select({
+      subscriptions: virtualAgents.subscriptions,
+      enabled: users.enabled,
+      assetAddress: sql<string | null>`(select ${assets.address} from ${assets} where ${assets.id} = ${chat.assetId})`,
+    })
     .from(virtualAgents)
     .innerJoin(users, eq(users.id, virtualAgents.userId))
     .where(eq(virtualAgents.userId, vaUserId));
@@ -39,7 +43,12 @@ export async function enqueueEvent(
     .where(eq(chats.id, chat.id))
     .returning({ seq: chats.eventSeq });
   const transactionId = newTraceId();
-  const body = buildEventBody(cause.type as EventType, chat, transactionId, payloadOf(cause, chat));
+  const body = buildEventBody(
+    cause.type as EventType,
+    { ...chat, assetAddress: va.assetAddress },
+    transactionId,
+    payloadOf(cause, chat, transactionId),
+  );
   const [row] = await tx
     .insert(events)
     .values({
@@ -62,12 +71,12 @@ export async function enqueueEvent(
   return row.id;
 }
 
-function payloadOf(cause: EventCause, chat: EventChat): Record<string, unknown> {
+function payloadOf(cause: EventCause, chat: EventChat, transactionId: string): Record<string, unknown> {
   switch (cause.type) {
     case 'chat.assigned':
-      return { skill: chat.skill, messages: cause.lastMessage ? [toEventEntry(cause.lastMessage)] : [] };
+      return { skill: chat.skill, messages: cause.lastMessage ? [toEventEntry(cause.lastMessage, transactionId)] : [] };
     case 'message.received':
-      return { messages: [toEventEntry(cause.message)] };
+      return { messages: [toEventEntry(cause.message, transactionId)] };
     case 'chat.closed':
       return { timestamp: cause.at.toISOString(), chat_outcome: cause.outcome ?? '' };
     case 'chat.unassigned':

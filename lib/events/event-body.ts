@@ -3,36 +3,45 @@ import type { Message } from '@/contracts/schemas/message';
 
 export type EventMessageEntry = {
   transid: string;
-  type: string;
+  type: 'text' | 'interactive';
   text: string;
   attachments: { type: string; url: string }[];
   timestamp: string;
   interactive_response: { title: string; postback: string } | null;
   wab_interactive_response?: { identifier: string; title: string };
+  message: Message;
 };
 
-/** Turns a stored message into the spec's message entry of an event. */
-export function toEventEntry(m: Message): EventMessageEntry {
+/**
+ * Turns a stored message into the spec's message entry of an event. `transid` is the trace of the
+ * request streamed (the event's `transaction_id`); the message's own trace stays in
+ * `message.transid`. The spec's flat fields summarise the message; `message` is the message object
+ * as accepted and as the transcript returns it, so nothing the customer sent is lost.
+ */
+export function toEventEntry(m: Message, transactionId: string): EventMessageEntry {
   const interactive = interactiveOf(m);
   return {
-    transid: m.transid,
+    transid: transactionId,
     type: interactive ? 'interactive' : 'text',
     text: m.text ?? '',
     attachments: m.attachment ? [m.attachment] : [],
     timestamp: m.timestamp,
     interactive_response: interactive,
+    ...(m.wab_interactive_response && { wab_interactive_response: m.wab_interactive_response }),
+    message: m,
   };
 }
 
+/**
+ * The first (usually only) choice of an interactive answer as `{title, postback}`; `postback` is
+ * the value chosen: the option or item title, the slot start in UTC, or the template button's
+ * identifier. Every choice is in the entry's `message`.
+ */
 function interactiveOf(m: Message): EventMessageEntry['interactive_response'] {
-  if (m.quick_reply_response) {
-    return {
-      title: m.quick_reply_response.options.map((o) => o.title).join(', '),
-      postback: m.quick_reply_response.request_identifier,
-    };
-  }
-  if (m.list_picker_response) return { title: m.list_picker_response.join(', '), postback: 'listpicker' };
-  if (m.time_picker_response) return { title: m.time_picker_response, postback: 'timepicker' };
+  const first = m.quick_reply_response?.options[0]?.title ?? m.list_picker_response?.[0];
+  if (first !== undefined) return { title: first, postback: first };
+  if (m.time_picker_response) return { title: m.time_picker_response, postback: m.time_picker_response };
+  if (m.wab_interactive_response) return { title: m.wab_interactive_response.title, postback: m.wab_interactive_response.identifier };
   return null;
 }
 
@@ -40,6 +49,8 @@ export type EventChat = {
   id: string;
   channel: Channel;
   assetId: number;
+  /** The asset's channel address (long code, page ID, email address...); enqueueEvent reads it. */
+  assetAddress?: string | null;
   destinationId: string;
   threadId: string | null;
   browserFingerprint: string | null;
@@ -50,6 +61,8 @@ export type EventChat = {
 /**
  * The spec's event envelope without `posted_on`, which each delivery attempt stamps.
  * `thread_id` and `browserfingerprint` appear on livechat only; `subject` is "" outside email.
+ * `asset_address` (ours) is the asset's address on its channel beside the spec's `asset` id, null
+ * when the asset was registered without one.
  */
 export function buildEventBody(
   type: EventType,
@@ -62,6 +75,7 @@ export function buildEventBody(
     channel: chat.channel,
     chat_id: chat.id,
     asset: String(chat.assetId),
+    asset_address: chat.assetAddress ?? null,
     destination_id: chat.destinationId,
   };
   if (chat.channel === 'livechat') {

@@ -15,6 +15,7 @@ const CONTENT_FIELDS = [
   'quick_reply_response',
   'list_picker_response',
   'time_picker_response',
+  'wab_interactive_response',
 ] as const;
 
 /**
@@ -34,6 +35,8 @@ export function normalizeMessage(input: MessageInput, channel: Channel, prefix =
   const body: MessageBody = { ...rest };
   if (listpicker_response) body.list_picker_response = listpicker_response;
   if (timepicker_response) body.time_picker_response = timepicker_response;
+  // The spec keeps every time in UTC: an answer sent with another offset is the same instant, in UTC.
+  if (body.time_picker_response) body.time_picker_response = new Date(body.time_picker_response).toISOString();
   if (abc_sub_type) body.abc_sub_type = abc_sub_type.replace('_response', '') as MessageBody['abc_sub_type'];
 
   const present = CONTENT_FIELDS.filter((k) => body[k] !== undefined);
@@ -48,6 +51,7 @@ export function normalizeMessage(input: MessageInput, channel: Channel, prefix =
   only('quick_reply_response', ['livechat'], ['inbound'], 'quick-reply answers come');
   only('list_picker_response', ['abc'], ['inbound'], 'list-picker answers come');
   only('time_picker_response', ['abc'], ['inbound'], 'time-picker answers come');
+  only('wab_interactive_response', ['messenger'], ['inbound'], 'interactive template answers come');
   only('template_name', ['abc', 'messenger'], ['outbound'], 'templates are sent');
   only('abc_sub_type', ['abc'], ['inbound'], 'abc_sub_type is used');
   only('livechat_sub_type', ['livechat'], ['inbound', 'outbound'], 'livechat_sub_type is used');
@@ -64,22 +68,23 @@ export function normalizeMessage(input: MessageInput, channel: Channel, prefix =
   if (body.abc_sub_type === 'timepicker' && !body.time_picker_response)
     fail('time_picker_response', 'required when abc_sub_type is timepicker');
   if (body.abc_sub_type === 'text' && !body.text) fail('text', 'required when abc_sub_type is text');
-  if (body.livechat_sub_type === 'quick_replies' && type === 'outbound' && !body.quick_replies)
-    fail('quick_replies', 'required when livechat_sub_type is quick_replies on an outbound message');
-  if (body.livechat_sub_type === 'quick_reply_response' && !body.quick_reply_response)
-    fail('quick_reply_response', 'required when livechat_sub_type is quick_reply_response');
-  if (body.livechat_sub_type === 'quick_replies' && type === 'inbound' && !body.quick_reply_response)
+  // Both spellings name quick replies in either direction: the spec's value and its samples' one.
+  const quickSubType = body.livechat_sub_type === 'quick_replies' || body.livechat_sub_type === 'quick_reply_response';
+  if (quickSubType && type === 'outbound' && !body.quick_replies)
+    fail('quick_replies', `required when livechat_sub_type is ${body.livechat_sub_type} on an outbound message`);
+  if (quickSubType && type === 'inbound' && !body.quick_reply_response)
     fail('quick_reply_response', 'required for an inbound quick-reply answer');
   if (body.livechat_sub_type === 'text' && !body.text) fail('text', 'required when livechat_sub_type is text');
   if (body.messenger_sub_type === 'hsm' && !body.template_name) fail('template_name', 'required when messenger_sub_type is hsm');
   if (body.messenger_sub_type === 'text' && !body.text) fail('text', 'required when messenger_sub_type is text');
   if (body.quick_replies && body.attachment) fail('attachment', 'quick replies cannot carry an attachment');
-  const interactive = ['quick_reply_response', 'list_picker_response', 'time_picker_response'] as const;
+  const interactive = ['quick_reply_response', 'list_picker_response', 'time_picker_response', 'wab_interactive_response'] as const;
   if (interactive.filter((k) => body[k] !== undefined).length > 1)
     fail('quick_reply_response', 'a message answers one interactive element at most');
 
   if (errors.length) throw new ApiError(2020, { detail: describeFields(errors), errors });
-  // Normalise the livechat inbound sample spelling to the documented value.
-  if (body.livechat_sub_type === 'quick_replies' && type === 'inbound') body.livechat_sub_type = 'quick_reply_response';
+  // One stored spelling per direction, naming the field that carries the content: an answer is
+  // `quick_reply_response`, an offer `quick_replies`.
+  if (quickSubType) body.livechat_sub_type = type === 'inbound' ? 'quick_reply_response' : 'quick_replies';
   return body;
 }

@@ -48,7 +48,7 @@ export const CHAT = {
   subject: null,
   thread_id: 'th_5f2c1a90',
   browserfingerprint: 'bf_91c2e0d4a7',
-  asset: { id: 3101, name: 'Website chat' },
+  asset: { id: 3101, name: 'Website chat', address: 'app-4f7d21' },
   customer: { id: 5521, destination_id: 'lc_a81f3b77', name: 'Dana Whitfield' },
   messages: [INBOUND_MESSAGE, OUTBOUND_MESSAGE],
   assignee: VA_LOGIN,
@@ -116,6 +116,7 @@ const eventBase = {
   channel: 'livechat',
   chat_id: CHAT_ID,
   asset: '3101',
+  asset_address: 'app-4f7d21',
   destination_id: 'lc_a81f3b77',
   thread_id: 'th_5f2c1a90',
   browserfingerprint: 'bf_91c2e0d4a7',
@@ -123,12 +124,13 @@ const eventBase = {
 } as const;
 
 const eventEntry = {
-  transid: INBOUND_MESSAGE.transid,
+  transid: 'a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
   type: 'text',
   text: INBOUND_MESSAGE.text,
   attachments: [],
   timestamp: INBOUND_MESSAGE.timestamp,
   interactive_response: null,
+  message: INBOUND_MESSAGE,
 };
 
 /** Webhook request bodies, by event component name. */
@@ -147,12 +149,20 @@ export const EVENT_EXAMPLES: Record<string, unknown> = {
     payload: {
       messages: [
         {
-          transid: '9c1d2e3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f',
+          transid: 'b7e2d9c1-0f3a-4b5c-9d8e-7f6a5b4c3d2e',
           type: 'interactive',
           text: '',
           attachments: [],
           timestamp: '2026-03-02T09:15:11.870Z',
-          interactive_response: { title: 'Card', postback: OUTBOUND_MESSAGE.quick_replies.request_identifier },
+          interactive_response: { title: 'Card', postback: 'Card' },
+          message: {
+            transid: '9c1d2e3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f',
+            type: 'inbound',
+            livechat_sub_type: 'quick_reply_response',
+            quick_reply_response: { request_identifier: OUTBOUND_MESSAGE.quick_replies.request_identifier, options: [{ title: 'Card' }] },
+            author: null,
+            timestamp: '2026-03-02T09:15:11.870Z',
+          },
         },
       ],
     },

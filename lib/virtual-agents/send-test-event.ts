@@ -4,7 +4,7 @@ import type { Db } from '@/db/client';
 import { virtualAgents } from '@/db/schema';
 import { sendWebhook } from '@/lib/delivery/send-webhook';
 import { ApiError } from '@/lib/errors';
-import { buildEventBody } from '@/lib/events/event-body';
+import { buildEventBody, toEventEntry } from '@/lib/events/event-body';
 import { newTraceId } from '@/lib/util/ids';
 
 /**
@@ -25,14 +25,16 @@ export async function sendTestEvent(db: Db, { accountId, id }: { accountId: numb
   const body = buildEventBody('chat.assigned', testChat(chatId), transactionId, {
     skill: null,
     messages: [
-      {
-        transid: newTraceId(),
-        type: 'text',
-        text: 'This is a test event sent from the admin pages. No chat exists.',
-        attachments: [],
-        timestamp: sentAt,
-        interactive_response: null,
-      },
+      toEventEntry(
+        {
+          transid: newTraceId(),
+          type: 'inbound',
+          text: 'This is a test event sent from the admin pages. No chat exists.',
+          author: null,
+          timestamp: sentAt,
+        },
+        transactionId,
+      ),
     ],
   });
   body.test = true;

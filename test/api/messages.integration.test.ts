@@ -101,9 +101,11 @@ describe('messages', () => {
     assert.equal(body.thread_id, 'th-1');
     assert.equal(body.browserfingerprint, 'fp-1');
     assert.equal(body.channel, 'livechat');
-    assert.deepEqual(body.payload.messages[0].interactive_response, { title: 'Yes', postback: qr.request_identifier });
+    assert.deepEqual(body.payload.messages[0].interactive_response, { title: 'Yes', postback: 'Yes' });
     assert.equal(body.payload.messages[0].type, 'interactive');
-    assert.equal(body.payload.messages[0].transid, res.body.response.transid);
+    // The entry's transid traces the event; the message keeps its own in `message`.
+    assert.equal(body.payload.messages[0].transid, received.transactionId);
+    assert.deepEqual(body.payload.messages[0].message, res.body.response);
   });
 
   it('emits nothing for outbound messages and announcements', async () => {

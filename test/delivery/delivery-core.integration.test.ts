@@ -87,6 +87,7 @@ describe('delivery core', () => {
       'channel',
       'chat_id',
       'asset',
+      'asset_address',
       'destination_id',
       'subject',
       'posted_on',
