@@ -1,7 +1,7 @@
 'use client';
 
 import type { ReactNode } from 'react';
-import type { Failure } from '@/lib/admin-ui/errors';
+import type { Failure } from '@/components/admin/lib/errors';
 
 /** A labelled form control with its hint and error, wired with aria-describedby. */
 export function Field({

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { type ReactNode, useEffect, useState } from 'react';
-import { keys, tsr } from '@/lib/admin-ui/client';
+import { keys, tsr } from '@/components/admin/lib/client';
 import { leaveConsole } from './providers';
 import { useToast } from './toast';
 

@@ -3,8 +3,8 @@
 import { useRouter, useSearchParams } from 'next/navigation';
 import { type FormEvent, useEffect, useState } from 'react';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
-import { tsr } from '@/lib/admin-ui/client';
-import { failureOf, fieldError } from '@/lib/admin-ui/errors';
+import { tsr } from '@/components/admin/lib/client';
+import { failureOf, fieldError } from '@/components/admin/lib/errors';
 
 /** Only paths inside the console are followed after signing in. */
 function safeNext(next: string | null): string {

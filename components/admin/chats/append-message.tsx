@@ -3,10 +3,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf, fieldError } from '@/components/admin/lib/errors';
 import { useToast } from '@/components/admin/toast';
 import { ATTACHMENT_TYPES } from '@/contracts/enums';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf, fieldError } from '@/lib/admin-ui/errors';
 
 /** Writes into the chat as the customer (to exercise the bot) or as an announcement for agents. */
 export function AppendMessage({ chatId, closed }: { chatId: string; closed: boolean }) {

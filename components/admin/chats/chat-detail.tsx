@@ -2,10 +2,10 @@
 
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf } from '@/components/admin/lib/errors';
+import { formatDateTime } from '@/components/admin/lib/format';
 import type { AdminChatDetail } from '@/contracts/schemas/admin-chat';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf } from '@/lib/admin-ui/errors';
-import { formatDateTime } from '@/lib/admin-ui/format';
 import { AppendMessage } from './append-message';
 import { EventTimeline } from './event-timeline';
 import { StatusBadge } from './status-badge';

@@ -2,9 +2,9 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf } from '@/lib/admin-ui/errors';
-import { formatAgo, formatDateTime } from '@/lib/admin-ui/format';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf } from '@/components/admin/lib/errors';
+import { formatAgo, formatDateTime } from '@/components/admin/lib/format';
 import { type ChatFilters, ChatFiltersForm } from './chat-filters';
 import { StatusBadge } from './status-badge';
 

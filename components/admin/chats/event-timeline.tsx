@@ -1,11 +1,11 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf } from '@/components/admin/lib/errors';
+import { formatDateTime, formatMs } from '@/components/admin/lib/format';
 import { useToast } from '@/components/admin/toast';
 import type { AdminEvent } from '@/contracts/schemas/admin-chat';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf } from '@/lib/admin-ui/errors';
-import { formatDateTime, formatMs } from '@/lib/admin-ui/format';
 import { StatusBadge } from './status-badge';
 
 /** The message trace IDs an event carried, as the bot was told to keep them. */

@@ -1,5 +1,5 @@
+import { formatDateTime } from '@/components/admin/lib/format';
 import type { Message } from '@/contracts/schemas/message';
-import { formatDateTime } from '@/lib/admin-ui/format';
 
 const WHO: Record<Message['type'], string> = { inbound: 'Customer', outbound: 'To customer', announcement: 'Announcement' };
 

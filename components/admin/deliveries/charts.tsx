@@ -1,8 +1,8 @@
 'use client';
 
 import { Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatMs, formatTime } from '@/components/admin/lib/format';
 import type { DeliveryStats } from '@/contracts/schemas/admin-delivery';
-import { formatMs, formatTime } from '@/lib/admin-ui/format';
 
 const COLORS = { delivered: '#1a7f37', retried: '#d4a72c', failed: '#c4312a', p50: '#7aa7ee', p95: '#1f5fbf', p99: '#0f2a4f' };
 

@@ -2,10 +2,10 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf } from '@/components/admin/lib/errors';
+import { formatAgo, formatMs, formatPercent } from '@/components/admin/lib/format';
 import { DELIVERY_WINDOWS, type DeliveryWindow } from '@/contracts/schemas/admin-delivery';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf } from '@/lib/admin-ui/errors';
-import { formatAgo, formatMs, formatPercent } from '@/lib/admin-ui/format';
 import { DeliveriesChart, FailingChart, LatencyChart } from './charts';
 
 const LABELS: Record<DeliveryWindow, string> = { '15m': '15 min', '1h': '1 hour', '24h': '24 hours' };

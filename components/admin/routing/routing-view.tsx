@@ -3,10 +3,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Switch } from '@/components/admin/form';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf } from '@/components/admin/lib/errors';
 import { useToast } from '@/components/admin/toast';
 import type { AdminRoutingRule } from '@/contracts/schemas/admin-routing';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf } from '@/lib/admin-ui/errors';
 import { RuleForm } from './rule-form';
 
 function describeCondition(c: AdminRoutingRule['conditions'][number]) {

@@ -3,11 +3,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf, fieldError } from '@/components/admin/lib/errors';
 import { useToast } from '@/components/admin/toast';
 import type { AdminRoutingRule } from '@/contracts/schemas/admin-routing';
 import type { AdminTeam } from '@/contracts/schemas/admin-team';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf, fieldError } from '@/lib/admin-ui/errors';
 import { ConditionRows, newCond, toConditions } from './conditions';
 
 /** Create or edit a routing rule. */

@@ -3,10 +3,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { described, Field, FormError, SubmitButton, Switch } from '@/components/admin/form';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf, fieldError } from '@/components/admin/lib/errors';
 import { useToast } from '@/components/admin/toast';
 import type { AdminTeam } from '@/contracts/schemas/admin-team';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf, fieldError } from '@/lib/admin-ui/errors';
 
 /** One team: rename, auto-assign toggle, and its skills (add, remove). */
 export function TeamCard({ team, isDefault }: { team: AdminTeam; isDefault: boolean }) {

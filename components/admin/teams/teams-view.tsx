@@ -3,9 +3,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf, fieldError } from '@/components/admin/lib/errors';
 import { useToast } from '@/components/admin/toast';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf, fieldError } from '@/lib/admin-ui/errors';
 import { TeamCard } from './team-card';
 
 function NewTeam() {

@@ -3,10 +3,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Switch } from '@/components/admin/form';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf } from '@/components/admin/lib/errors';
 import { useToast } from '@/components/admin/toast';
 import type { AdminUser } from '@/contracts/schemas/admin-user';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf } from '@/lib/admin-ui/errors';
 import { PersonForm } from './person-form';
 
 function AvailabilitySwitch({ user }: { user: AdminUser }) {

@@ -4,11 +4,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { duplicateKey, KvRows, rowsProblems, toRecord, toRows } from '@/components/admin/kv-rows';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf, fieldError } from '@/components/admin/lib/errors';
 import { useToast } from '@/components/admin/toast';
 import type { AdminTeam } from '@/contracts/schemas/admin-team';
 import type { AdminUser } from '@/contracts/schemas/admin-user';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf, fieldError } from '@/lib/admin-ui/errors';
 
 type Kind = 'agent' | 'manager';
 

@@ -1,10 +1,10 @@
 'use client';
 
 import Link from 'next/link';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf } from '@/components/admin/lib/errors';
+import { formatAgo, formatPercent } from '@/components/admin/lib/format';
 import type { VirtualAgentHealth } from '@/contracts/schemas/admin-delivery';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf } from '@/lib/admin-ui/errors';
-import { formatAgo, formatPercent } from '@/lib/admin-ui/format';
 
 function Health({ health }: { health?: VirtualAgentHealth }) {
   if (!health) return <span className="muted">—</span>;

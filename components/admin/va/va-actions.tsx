@@ -3,13 +3,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormError, SubmitButton } from '@/components/admin/form';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf } from '@/components/admin/lib/errors';
+import { formatMs } from '@/components/admin/lib/format';
+import { reveal } from '@/components/admin/lib/revealed-secrets';
 import { useToast } from '@/components/admin/toast';
 import type { TestEventResult } from '@/contracts/schemas/admin-delivery';
 import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf } from '@/lib/admin-ui/errors';
-import { formatMs } from '@/lib/admin-ui/format';
-import { reveal } from '@/lib/admin-ui/revealed-secrets';
 
 function TestResult({ result }: { result: TestEventResult }) {
   return (

@@ -1,11 +1,11 @@
 'use client';
 
 import Link from 'next/link';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf } from '@/components/admin/lib/errors';
+import { formatAgo, formatDateTime, formatPercent } from '@/components/admin/lib/format';
+import { forget, useRevealed } from '@/components/admin/lib/revealed-secrets';
 import { SecretReveal } from '@/components/admin/secret-reveal';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf } from '@/lib/admin-ui/errors';
-import { formatAgo, formatDateTime, formatPercent } from '@/lib/admin-ui/format';
-import { forget, useRevealed } from '@/lib/admin-ui/revealed-secrets';
 import { VaActions } from './va-actions';
 import { VaForm } from './va-form';
 

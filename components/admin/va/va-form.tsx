@@ -5,13 +5,13 @@ import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
 import { duplicateKey, KvRows, rowsProblems, toRecord, toRows } from '@/components/admin/kv-rows';
+import { keys, tsr } from '@/components/admin/lib/client';
+import { failureOf, fieldError } from '@/components/admin/lib/errors';
+import { reveal } from '@/components/admin/lib/revealed-secrets';
+import { checkUrlFormat } from '@/components/admin/lib/webhook-checks';
 import { useToast } from '@/components/admin/toast';
 import { EVENT_TYPES, type EventType } from '@/contracts/enums';
 import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
-import { keys, tsr } from '@/lib/admin-ui/client';
-import { failureOf, fieldError } from '@/lib/admin-ui/errors';
-import { reveal } from '@/lib/admin-ui/revealed-secrets';
-import { checkUrlFormat } from '@/lib/admin-ui/webhook-checks';
 import { headerProblem, WebhookFields } from './webhook-fields';
 
 const PLACED = [
