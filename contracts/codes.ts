@@ -49,6 +49,7 @@ export const CODES = {
   3006: { http: 404, description: 'Not found' },
   3007: { http: 400, description: 'Webhook URL refused' },
   3008: { http: 409, description: 'Conflict with the current state' },
+  3009: { http: 400, description: 'Password too weak' },
 } as const satisfies Record<number, { http: number; description: string }>;
 
 export type Code = keyof typeof CODES;

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const booleanString = z
@@ -18,6 +19,46 @@ const delayList = z
     return parts;
   });
 
+/**
+ * TRUSTED_PROXIES: empty (no proxy: the socket address is the client), a hop count (`1`: one
+ * proxy in front; take the address it saw), or a comma-separated list of proxy addresses/CIDRs.
+ */
+const trustedProxies = z
+  .string()
+  .optional()
+  .transform((v, ctx): TrustedProxies => {
+    const raw = (v ?? '').trim();
+    if (raw === '' || raw === '0') return { kind: 'none' };
+    if (/^\d+$/.test(raw)) {
+      const hops = Number(raw);
+      if (hops > 20) {
+        ctx.addIssue({ code: 'custom', message: 'a hop count above 20 is not plausible' });
+        return z.NEVER;
+      }
+      return { kind: 'hops', hops };
+    }
+    const cidrs: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
+    for (const part of raw.split(',').map((p) => p.trim())) {
+      try {
+        cidrs.push(part.includes('/') ? ipaddr.parseCIDR(part) : singleHost(part));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `"${part}" is neither an IP address nor a CIDR range` });
+        return z.NEVER;
+      }
+    }
+    return { kind: 'cidrs', cidrs };
+  });
+
+export type TrustedProxies =
+  | { kind: 'none' }
+  | { kind: 'hops'; hops: number }
+  | { kind: 'cidrs'; cidrs: [ipaddr.IPv4 | ipaddr.IPv6, number][] };
+
+function singleHost(address: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+  const ip = ipaddr.process(address);
+  return [ip, ip.kind() === 'ipv4' ? 32 : 128];
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** PostgreSQL connection string. Unset: embedded PGlite in DATA_DIR. */
@@ -35,9 +76,26 @@ const envSchema = z.object({
   /** Largest accepted request body, in bytes. */
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(262_144),
   ADMIN_EMAIL: z.string().email().optional(),
-  ADMIN_PASSWORD: z.string().min(8).optional(),
-  /** Admin sign-in attempts per IP per minute. */
+  /** Checked against the password policy at start (lib/auth/password-policy.ts). */
+  ADMIN_PASSWORD: z.string().optional(),
+  /** Admin sign-in attempts per client address per minute. */
   ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** Which forwarded addresses to believe (see trustedProxies above); default none. */
+  TRUSTED_PROXIES: trustedProxies,
+  /** Failed sign-ins on one account (from anywhere) before each further one costs a growing wait. */
+  ADMIN_LOGIN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
+  /** Failed sign-ins from one client address per hour, over all accounts. */
+  ADMIN_LOGIN_FAILURES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(100),
+  /** Admin API requests per session per minute. */
+  ADMIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Failed `/authorize` and invalid-token calls per client address per minute. */
+  BOT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** How long the previous signing secret keeps signing deliveries after a rotation. */
+  SIGNING_SECRET_OVERLAP_SECONDS: z.coerce.number().int().min(0).default(86_400),
+  /** How long the previous API key keeps authorizing after a rotation with overlap. */
+  API_KEY_OVERLAP_SECONDS: z.coerce.number().int().min(0).default(86_400),
+  /** Audit entries older than this are deleted by the retention jobs. */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
   ADMIN_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(43_200),
   DELIVERY_ENGINE: z.enum(['embedded', 'inngest', 'off']).default('embedded'),
   DELIVERY_RETRY_DELAYS_MS: delayList,

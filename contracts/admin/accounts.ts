@@ -6,7 +6,7 @@ import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
 
-const CREATE_CODES = [...WRITE_CODES, 3004] as const;
+const CREATE_CODES = [...WRITE_CODES, 3004, 3009] as const;
 
 export const accountsContract = c.router({
   listAccounts: {
@@ -21,7 +21,8 @@ export const accountsContract = c.router({
     method: 'POST',
     path: '/accounts',
     summary: 'Create an account with its first administrator (platform administrators only)',
-    description: 'Others get 3003. An administrator email already in use anywhere gets 3004.',
+    description:
+      'Others get 3003. An administrator email already in use anywhere gets 3004. A password shorter than 12 characters or easy to guess (common, repeated, based on the email) gets 3009.',
     body: createAccountBodySchema,
     responses: { 201: envelope(4401, adminAccountSchema), ...errorsFor(CREATE_CODES) },
     metadata: meta(...CREATE_CODES),

@@ -19,8 +19,8 @@ export function errorsFor<const C extends readonly ErrorCode[]>(codes: C): Error
   return out as ErrorResponses<C[number]>;
 }
 
-/** Any route behind the session: no or expired session, wrong method, unexpected failure. */
-export const READ_CODES = [3001, 2099, 2007] as const;
+/** Any route behind the session: no or expired session, over the session's budget, wrong method, unexpected failure. */
+export const READ_CODES = [3001, 2012, 2099, 2007] as const;
 /** A route that changes something without a body: also refused when sent cross-site. */
 export const ACTION_CODES = [...READ_CODES, 3003] as const;
 /** A route that changes something with a JSON body: also the body's problems. */

@@ -82,12 +82,22 @@ export const virtualAgents = pgTable(
     apiKeyPrefix: text('api_key_prefix').notNull(),
     /** `whsec_...`; kept in clear because every delivery is signed with it. */
     signingSecret: text('signing_secret').notNull(),
+    /** The secret before the last rotation: deliveries carry its signature too until it expires. */
+    previousSigningSecret: text('previous_signing_secret'),
+    previousSigningSecretExpiresAt: tstz('previous_signing_secret_expires_at'),
+    /** The key before a rotation with overlap: it still authorizes until it expires. */
+    previousApiKeyHash: text('previous_api_key_hash'),
+    previousApiKeyExpiresAt: tstz('previous_api_key_expires_at'),
     fallbackTeamId: integer('fallback_team_id').references(() => teams.id, { onDelete: 'set null' }),
     fallbackSkill: text('fallback_skill'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('virtual_agents_api_key_hash_key').on(t.apiKeyHash), index('virtual_agents_account_idx').on(t.accountId)],
+  (t) => [
+    uniqueIndex('virtual_agents_api_key_hash_key').on(t.apiKeyHash),
+    index('virtual_agents_account_idx').on(t.accountId),
+    index('virtual_agents_previous_api_key_hash_idx').on(t.previousApiKeyHash).where(sql`${t.previousApiKeyHash} is not null`),
+  ],
 );
 
 /** Bot access tokens issued by POST /authorize; only their hashes are stored. */

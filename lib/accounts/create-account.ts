@@ -1,12 +1,15 @@
 import type { Db } from '@/db/client';
 import { accounts, admins } from '@/db/schema';
+import { passwordProblem } from '@/lib/auth/password-policy';
 import { hashPassword } from '@/lib/auth/passwords';
 import { ApiError } from '@/lib/errors';
 
 export type CreateAccountInput = { name: string; adminEmail: string; adminPassword: string; isPlatformAdmin?: boolean };
 
-/** A tenant with its first administrator. */
+/** A tenant with its first administrator, whose password must pass the policy (3009). */
 export async function createAccount(db: Db, input: CreateAccountInput) {
+  const weak = passwordProblem(input.adminPassword, [input.adminEmail, input.name]);
+  if (weak) throw new ApiError(3009, { detail: `admin_password ${weak}`, errors: [{ field: 'admin_password', message: weak }] });
   const passwordHash = await hashPassword(input.adminPassword);
   return db.transaction(async (tx) => {
     const [account] = await tx.insert(accounts).values({ name: input.name }).returning();

@@ -2,8 +2,8 @@ import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { adminSessions, admins } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
-import type { AdminAuth } from '@/lib/http/request-context';
 import { sha256 } from '@/lib/util/ids';
+import type { AdminAuth } from './types';
 
 /** Resolves the session cookie's token to its administrator; none, unknown or expired: 3001. */
 export async function authenticateSession(db: Db, { token }: { token: string | undefined }): Promise<AdminAuth> {

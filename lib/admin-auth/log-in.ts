@@ -5,22 +5,29 @@ import { hashPassword, verifyPassword } from '@/lib/auth/passwords';
 import { env } from '@/lib/env';
 import { ApiError } from '@/lib/errors';
 import { randomToken, sha256 } from '@/lib/util/ids';
+import { admitLoginAttempt, recordLoginFailure, recordLoginSuccess } from './login-throttle';
 
 let dummyHash: Promise<string> | undefined;
 
 /**
  * Checks an administrator's email and password and opens a session. Only the token's hash is
  * stored; the caller hands the token to the client in the session cookie. An unknown email costs
- * a password check too, so the answer time does not tell which emails exist.
+ * a password check too, so the answer time does not tell which emails exist. Attempts are
+ * throttled per account and per client address (login-throttle.ts) before the password is checked.
  */
-export async function logIn(db: Db, { email, password }: { email: string; password: string }) {
+export async function logIn(db: Db, { email, password, clientAddress }: { email: string; password: string; clientAddress: string }) {
+  const attempt = await admitLoginAttempt({ email, clientAddress });
   dummyHash ??= hashPassword(randomToken(16));
   const [admin] = await db
     .select({ id: admins.id, passwordHash: admins.passwordHash })
     .from(admins)
     .where(eq(admins.email, email.trim().toLowerCase()));
   const valid = await verifyPassword(password, admin?.passwordHash ?? (await dummyHash));
-  if (!admin || !valid) throw new ApiError(3002);
+  if (!admin || !valid) {
+    await recordLoginFailure(attempt);
+    throw new ApiError(3002);
+  }
+  await recordLoginSuccess(attempt);
 
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + env().ADMIN_SESSION_TTL_SECONDS * 1000);

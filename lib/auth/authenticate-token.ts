@@ -2,9 +2,9 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accessTokens, users } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
-import type { BotAuth } from '@/lib/http/request-context';
 import { sha256 } from '@/lib/util/ids';
 import { prepared } from '@/lib/util/prepared';
+import type { BotAuth } from './types';
 
 const lookup = prepared('auth_token_lookup', (db: Db) =>
   db

@@ -1,12 +1,19 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-export type BotAuth = { accountId: number; userId: number; loginId: string };
-export type AdminAuth = { accountId: number; adminId: number; email: string; isPlatformAdmin: boolean };
+import type { AdminAuth } from '@/lib/admin-auth/types';
+import type { BotAuth } from '@/lib/auth/types';
+
+// The identities are defined by the auth layers; this module only carries them.
+export type { AdminAuth, BotAuth };
 
 export type RequestContext = {
   trxid: string;
   bot?: BotAuth;
   admin?: AdminAuth;
+  /** The TCP peer's address, when the server adapter knows it (Next's request does not carry it). */
+  socketAddress?: string;
+  /** The client's address as the guard resolved it (lib/auth/client-address.ts). */
+  clientAddress?: string;
   rateLimit?: { limit: number; remaining: number; resetSeconds: number };
   setCookies?: string[];
 };

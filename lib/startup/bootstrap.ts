@@ -4,6 +4,7 @@ import { count } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accounts } from '@/db/schema';
 import { createAccount } from '@/lib/accounts/create-account';
+import { passwordProblem } from '@/lib/auth/password-policy';
 import { env } from '@/lib/env';
 import { randomToken } from '@/lib/util/ids';
 import { seedDemo } from './seed-demo';
@@ -16,8 +17,11 @@ const DEMO_EMAIL = 'admin@demo.test';
  * (and kept in DATA_DIR/../demo-login.txt so later starts can print it again).
  */
 export async function bootstrap(db: Db): Promise<void> {
-  const [{ n }] = await db.select({ n: count() }).from(accounts);
   const e = env();
+  // Checked on every start, not only the first: a weak password in the environment is refused.
+  const weak = e.ADMIN_PASSWORD === undefined ? null : passwordProblem(e.ADMIN_PASSWORD, e.ADMIN_EMAIL ? [e.ADMIN_EMAIL] : []);
+  if (weak) throw new Error(`ADMIN_PASSWORD ${weak}.`);
+  const [{ n }] = await db.select({ n: count() }).from(accounts);
   const loginFile = path.join(path.dirname(path.resolve(e.DATA_DIR)), 'demo-login.txt');
   if (n > 0) {
     if (!e.DATABASE_URL && fs.existsSync(loginFile)) banner(fs.readFileSync(loginFile, 'utf8').trim().split('\n'));

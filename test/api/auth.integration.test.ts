@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { accessTokens } from '@/db/schema';
 import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';
+import { useEnv } from '../support/env';
 import { createTenant, type Tenant } from '../support/tenant';
 
 describe('bot authentication', () => {
@@ -64,5 +65,38 @@ describe('bot authentication', () => {
     assert.ok(ok.headers.get('rate-limit-remaining') !== null);
     assert.ok(ok.headers.get('rate-limit-reset') !== null);
     assert.notEqual(ok.headers.get('trxid'), bad.headers.get('trxid'));
+  });
+});
+
+describe('bot authentication failure budget', () => {
+  const ctx = setupTestDatabase();
+  let t: Tenant;
+  useEnv({ BOT_AUTH_FAILURES_PER_MINUTE: '3' });
+  before(async () => {
+    t = await createTenant(ctx.db);
+  });
+  const from = (ip: string) => ({ 'x-forwarded-for': ip });
+
+  it('refuses further /authorize calls from an address after too many wrong keys, even a right one', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await botApi('POST', '/authorize', { body: { api_key: `vak_wrong_${i}` }, headers: from('203.0.113.40') });
+      assert.equal(res.body.status_code, 2005);
+    }
+    const refused = await botApi('POST', '/authorize', { body: { api_key: t.bot.apiKey }, headers: from('203.0.113.40') });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.status_code, 2012);
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    const other = await botApi('POST', '/authorize', { body: { api_key: t.bot.apiKey }, headers: from('203.0.113.41') });
+    assert.equal(other.status, 200);
+  });
+
+  it('answers 429 instead of 2003 once an address sent too many unknown tokens; valid tokens still pass', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      statuses.push((await botApi('GET', '/teams', { token: `bogus-${i}`, headers: from('203.0.113.50') })).body.status_code);
+    }
+    assert.deepEqual(statuses, [2003, 2003, 2003, 2012, 2012]);
+    const valid = await botApi('GET', '/teams', { token: t.token, headers: from('203.0.113.50') });
+    assert.equal(valid.status, 200);
   });
 });

@@ -10,7 +10,11 @@ describe('demo data', () => {
   const ctx = setupTestDatabase();
 
   it('shows the dedicated-team pattern: new chats reach the demo bot, its handovers reach skilled agents', async () => {
-    const { account } = await createAccount(ctx.db, { name: 'Demo', adminEmail: 'demo-seed@example.test', adminPassword: 'demo-password' });
+    const { account } = await createAccount(ctx.db, {
+      name: 'Demo',
+      adminEmail: 'demo-seed@example.test',
+      adminPassword: 'demo-seed-password-k7',
+    });
     const demo = await seedDemo(ctx.db, { accountId: account.id });
     const token = (await authorize(ctx.db, { apiKey: demo.apiKey })).accessToken;
     const teams = (await botApi('GET', '/teams', { token })).body.response as { team_id: number; team_name: string }[];

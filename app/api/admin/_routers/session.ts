@@ -16,7 +16,8 @@ function setCookie(cookie: string) {
 export const sessionRouter = tsr.router(adminContract.session, {
   login: async ({ body }, { request }) => {
     const db = await getDb();
-    const session = await logIn(db, { email: body.email, password: body.password });
+    const clientAddress = currentContext().clientAddress ?? 'unknown';
+    const session = await logIn(db, { email: body.email, password: body.password, clientAddress });
     const maxAgeSeconds = Math.floor((session.expiresAt.getTime() - Date.now()) / 1000);
     setCookie(sessionCookie(session.token, { maxAgeSeconds, secure: isHttps(request) }));
     return ok(4400, await getCurrentAdmin(db, { token: session.token }));

@@ -2,11 +2,12 @@ import { tsr } from '@ts-rest/serverless/next';
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
 import { authorize } from '@/lib/auth/authorize';
+import { currentContext } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 
 export const authRouter = tsr.router(botContract.auth, {
   authorize: async ({ body }, { responseHeaders }) => {
-    const token = await authorize(await getDb(), { apiKey: body.api_key });
+    const token = await authorize(await getDb(), { apiKey: body.api_key, clientAddress: currentContext().clientAddress ?? 'unknown' });
     responseHeaders.set('access_token', token.accessToken);
     return ok(4300, {
       access_token: token.accessToken,
