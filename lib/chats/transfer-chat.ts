@@ -37,7 +37,7 @@ export async function transferChat(db: Db, { accountId, chatId, teamId, skillNam
       .update(chats)
       .set({ teamId, skill: skillName ?? null, assigneeId: null, status: 'queued', updatedAt: now })
       .where(eq(chats.id, chat.id));
-    const auto = await assignQueuedChat(tx, { accountId, chatId, teamId, skill: skillName ?? null });
+    const auto = await assignQueuedChat(tx, { accountId, chatId, teamId, skill: skillName ?? null, releasingUserId: chat.assigneeId });
     if (auto) eventIds.push(...auto.eventIds);
     if (chat.assigneeId !== null) {
       eventIds.push(

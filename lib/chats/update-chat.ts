@@ -122,7 +122,13 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
 
     let autoAssignee: string | null = null;
     if (status === 'queued' && assigneeId === null) {
-      const auto = await assignQueuedChat(tx, { accountId, chatId: chat.id, teamId: set.teamId ?? chat.teamId, skill: chat.skill });
+      const auto = await assignQueuedChat(tx, {
+        accountId,
+        chatId: chat.id,
+        teamId: set.teamId ?? chat.teamId,
+        skill: chat.skill,
+        releasingUserId: chat.status === 'closed' ? null : chat.assigneeId,
+      });
       if (auto) {
         eventIds.push(...auto.eventIds);
         autoAssignee = auto.assignee.loginId;

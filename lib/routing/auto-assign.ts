@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, customers, skills, teamMemberships, teams, userSkills, users } from '@/db/schema';
 import { lastMessageOf } from '@/lib/chats/assignment';
@@ -16,13 +16,25 @@ const isReady = and(eq(users.enabled, true), or(eq(users.kind, 'virtual_agent'),
 /**
  * Auto-assign for one queued, unassigned chat of a team whose toggle is on: the ready member who
  * has the chat's skill (if any) and the fewest open chats below their capacity; ties go to the
- * lowest user id, so the outcome is deterministic. Each candidate's row is locked before its load
- * is counted, so concurrent assignments cannot both take a user's last free seat. Returns the
- * new assignee, or null when nobody can take the chat (it stays queued).
+ * lowest user id, so the outcome is deterministic. Returns the new assignee, or null when nobody
+ * can take the chat (it stays queued).
+ *
+ * Seats are counted under lock: every candidate's row is locked first, in one statement and in id
+ * order, then the loads are read. Two assignments therefore cannot both take a user's last seat,
+ * and cannot deadlock: each transaction takes all its user locks at once, in the same order.
+ * `releasingUserId` is the user whose seat the same transaction frees and will offer with
+ * `fillFreeSeats` afterwards (a re-queue or transfer): it is locked in that same statement, so the
+ * transaction never asks for a user lock while holding others.
  */
 export async function assignQueuedChat(
   tx: Db,
-  { accountId, chatId, teamId, skill }: { accountId: number; chatId: string; teamId: number; skill: string | null },
+  {
+    accountId,
+    chatId,
+    teamId,
+    skill,
+    releasingUserId = null,
+  }: { accountId: number; chatId: string; teamId: number; skill: string | null; releasingUserId?: number | null },
 ): Promise<{ assignee: Candidate; eventIds: number[] } | null> {
   const [team] = await tx
     .select({ autoAssign: teams.autoAssign })
@@ -39,19 +51,41 @@ export async function assignQueuedChat(
           .where(and(eq(skills.teamId, teamId), eq(skills.name, skill))),
       )
     : undefined;
-  const candidates = await tx
-    .select({ id: users.id, loginId: users.loginId, kind: users.kind, capacity: users.capacity, load: loadOf(users.id) })
-    .from(teamMemberships)
-    .innerJoin(users, eq(users.id, teamMemberships.userId))
-    .where(and(eq(teamMemberships.teamId, teamId), isReady, withSkill))
-    .orderBy(asc(loadOf(users.id)), asc(users.id));
-  for (const c of candidates) {
-    if (c.load >= c.capacity) continue;
-    if (!(await claimSeat(tx, c))) continue;
-    const eventIds = await assignChat(tx, { accountId, chatId, user: c });
-    return { assignee: c, eventIds };
-  }
-  return null;
+  const isCandidate = and(
+    inArray(users.id, tx.select({ id: teamMemberships.userId }).from(teamMemberships).where(eq(teamMemberships.teamId, teamId))),
+    isReady,
+    withSkill,
+  );
+  const locked = await tx
+    .select({ id: users.id, loginId: users.loginId, kind: users.kind, capacity: users.capacity, candidate: sql<boolean>`${isCandidate}` })
+    .from(users)
+    .where(releasingUserId === null ? isCandidate : or(isCandidate, eq(users.id, releasingUserId)))
+    .orderBy(asc(users.id))
+    .for('no key update');
+  const candidates = locked.filter((u) => u.candidate);
+  if (!candidates.length) return null;
+  // Read after the locks are granted, so the loads include every assignment committed before.
+  const loads = await tx
+    .select({ id: chats.assigneeId, load: sql<number>`count(*)::int` })
+    .from(chats)
+    .where(
+      and(
+        inArray(
+          chats.assigneeId,
+          candidates.map((c) => c.id),
+        ),
+        ne(chats.status, 'closed'),
+      ),
+    )
+    .groupBy(chats.assigneeId);
+  const loadById = new Map(loads.map((l) => [l.id, l.load]));
+  const chosen = candidates
+    .filter((c) => (loadById.get(c.id) ?? 0) < c.capacity)
+    .sort((x, y) => (loadById.get(x.id) ?? 0) - (loadById.get(y.id) ?? 0) || x.id - y.id)[0];
+  if (!chosen) return null;
+  const assignee: Candidate = { id: chosen.id, loginId: chosen.loginId, kind: chosen.kind, capacity: chosen.capacity };
+  const eventIds = await assignChat(tx, { accountId, chatId, user: assignee });
+  return { assignee, eventIds };
 }
 
 /**
@@ -64,7 +98,7 @@ export async function fillFreeSeats(tx: Db, { accountId, userId }: { accountId: 
     .select({ id: users.id, loginId: users.loginId, kind: users.kind, capacity: users.capacity })
     .from(users)
     .where(and(eq(users.id, userId), eq(users.accountId, accountId), isReady))
-    .for('update');
+    .for('no key update');
   if (!user) return [];
   const [{ load }] = await tx
     .select({ load: loadOf(user.id) })
@@ -98,15 +132,6 @@ export async function fillFreeSeats(tx: Db, { accountId, userId }: { accountId: 
   const eventIds: number[] = [];
   for (const chat of queued) eventIds.push(...(await assignChat(tx, { accountId, chatId: chat.id, user })));
   return eventIds;
-}
-
-async function claimSeat(tx: Db, c: Candidate): Promise<boolean> {
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, c.id)).for('update');
-  const [{ load }] = await tx
-    .select({ load: loadOf(c.id) })
-    .from(users)
-    .where(eq(users.id, c.id));
-  return load < c.capacity;
 }
 
 async function assignChat(tx: Db, { accountId, chatId, user }: { accountId: number; chatId: string; user: Candidate }): Promise<number[]> {
