@@ -102,6 +102,29 @@ const envSchema = z.object({
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   WEBHOOK_ALLOW_PRIVATE: booleanString,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Retention (lib/retention): days a delivered event and its attempts are kept. */
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** Days a failed event (still redeliverable until then) and its attempts are kept. */
+  FAILED_EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+  /** Days a closed chat, its transcript and events are kept; unset keeps them for ever. */
+  CHAT_RETENTION_DAYS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) {
+        ctx.addIssue({ code: 'custom', message: 'must be a whole number of days (at least 1), or unset to keep closed chats' });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  /** Days the per-minute delivery rollups (charts, VA health) are kept. */
+  ROLLUP_RETENTION_DAYS: z.coerce.number().int().min(2).default(90),
+  /** Rows per retention delete statement. */
+  RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** Minutes between retention runs of the embedded engine (Inngest runs it hourly by cron). */
+  RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,6 +1,7 @@
 import { getHandle } from '@/db/client';
 import { startDelivery } from '@/lib/delivery/start-delivery';
 import { env } from '@/lib/env';
+import { startRetention } from '@/lib/retention/start-retention';
 import { logger } from '@/lib/util/logger';
 import { bootstrap } from './bootstrap';
 
@@ -16,4 +17,5 @@ async function start() {
   logger.info('database ready', { driver: handle.driver, ...(handle.driver === 'pglite' ? { dataDir: env().DATA_DIR } : {}) });
   await bootstrap(handle.db);
   await startDelivery();
+  startRetention();
 }

@@ -1,0 +1,149 @@
+import postgres from 'postgres';
+import { openPostgres } from '@/db/client';
+import { createUser } from '@/lib/users/create-user';
+import { createTenant } from '@/test/support/tenant';
+
+/** What the timed requests need from a built data set (kept in the database, so a reuse finds it). */
+export type ScaleMeta = {
+  accountId: number;
+  botLoginId: string;
+  apiKey: string;
+  adminEmail: string;
+  adminPassword: string;
+  chats: number;
+};
+
+export type IndexBuild = { name: string; table: string; seconds: number };
+
+const ADMIN_PASSWORD = 'correct horse battery';
+const BULK_TABLES = ['chats', 'messages', 'events', 'delivery_attempts', 'customers'];
+
+/**
+ * Builds the data set in a migrated database with set-based SQL: one tenant with `chats` chats
+ * (three messages each), chats / 5 customers, one delivered event per chat spread over 30 days
+ * with its attempt (every 20th with an earlier failed attempt, every 100th failed for good). The
+ * bulk tables' secondary indexes are dropped first and built again afterwards, each one timed.
+ */
+export async function buildDataSet(
+  url: string,
+  chats: number,
+  log: (m: string) => void,
+): Promise<{ meta: ScaleMeta; builds: IndexBuild[] }> {
+  const handle = await openPostgres(url, { migrate: true });
+  const t = await createTenant(handle.db);
+  const agents = [t.agent.id];
+  for (let i = 0; i < 9; i++) {
+    const a = await createUser(handle.db, {
+      accountId: t.account.id,
+      kind: 'agent',
+      loginId: `bench-agent-${i}`,
+      name: `Bench agent ${i}`,
+      teamIds: [t.humanTeam.id],
+      availability: 'available',
+    });
+    agents.push(a.id);
+  }
+  await handle.close();
+
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const indexes = await sql<{ name: string; table: string; def: string }[]>`
+      select i.indexname as name, i.tablename as "table", i.indexdef as def from pg_indexes i
+      where i.schemaname = 'public' and i.tablename in ${sql(BULK_TABLES)}
+        and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`;
+    for (const ix of indexes) await sql.unsafe(`drop index "${ix.name}"`);
+    const a = t.account.id;
+    const bot = t.bot.user.id;
+    const customers = Math.max(1, Math.floor(chats / 5));
+    const step = async (label: string, q: Promise<unknown>) => {
+      const s = Date.now();
+      await q;
+      log(`${label}: ${((Date.now() - s) / 1000).toFixed(1)} s`);
+    };
+    await step(
+      `${customers} customers`,
+      sql`insert into customers (account_id, channel, destination_id, name)
+        select ${a}, (enum_range(null::channel))[1 + g % 8], '+1555' || lpad(g::text, 8, '0'),
+          (array['Ana','Ben','Chloe','Dmitri','Emma','Farid','Grace','Hugo','Ines','Jonas'])[1 + g % 10] || ' ' ||
+          (array['Smith','Garcia','Muller','Rossi','Dubois','Kowalski','Silva','Nakamura','Olsen','Haddad'])[1 + (g / 10) % 10] || ' ' || g
+        from generate_series(1, ${customers}) g`,
+    );
+    await step(
+      `${chats} chats`,
+      sql`insert into chats (id, account_id, team_id, status, channel, asset_id, customer_id, assignee_id, alias_id, tags,
+          created_at, updated_at, closed_at, event_seq)
+        select gen_random_uuid()::text, ${a},
+          case when g % 2 = 0 then ${t.botTeam.id}::int else ${t.humanTeam.id}::int end,
+          s.status::chat_status, cu.channel,
+          (select id from assets where account_id = ${a} and channel = cu.channel limit 1), cu.id,
+          case when s.status = 'queued' then null when g % 2 = 0 then ${bot}::int else (${agents}::int[])[1 + (g / 2) % ${agents.length}] end,
+          'alias-' || g,
+          case g % 10 when 0 then array['billing'] when 1 then array['sales'] when 2 then array['billing','vip'] else '{}'::text[] end,
+          s.updated - interval '1 hour' * random(), s.updated, case when s.status = 'closed' then s.updated end, 1
+        from generate_series(1, ${chats}) g
+        join customers cu on cu.id = (select min(id) from customers where account_id = ${a}) + (g % ${customers})
+        cross join lateral (select
+          case when g % 100 < 80 then 'closed' when g % 100 < 90 then 'picked' when g % 100 < 95 then 'queued' else 'onhold' end as status,
+          now() - interval '60 days' * random() as updated) s`,
+    );
+    await step(
+      `${chats * 3} messages`,
+      sql`insert into messages (chat_id, account_id, transid, type, body, author_login_id, sent_at, created_at)
+        select c.id, ${a}, c.id || '-' || k, (case when k = 2 then 'outbound' else 'inbound' end)::message_type,
+          jsonb_build_object('text', 'Message ' || k || ' of the conversation'),
+          case when k = 2 then ${t.bot.user.loginId} end, c.created_at + k * interval '1 minute', c.created_at + k * interval '1 minute'
+        from chats c cross join generate_series(1, 3) k where c.account_id = ${a}`,
+    );
+    await step(
+      `${chats} events`,
+      sql`insert into events (transaction_id, account_id, chat_id, virtual_agent_id, event_type, seq, body, status, attempt_count,
+          next_attempt_at, delivered_at, failed_at, created_at, updated_at)
+        select gen_random_uuid()::text, ${a}, c.id, ${bot}, 'chat.assigned', 1, jsonb_build_object('chat_id', c.id),
+          (case when n % 100 = 0 then 'failed' else 'delivered' end)::event_status, case when n % 20 = 0 then 2 else 1 end,
+          e.at, case when n % 100 <> 0 then e.at + interval '1 second' end, case when n % 100 = 0 then e.at + interval '1 second' end,
+          e.at, e.at + interval '1 second'
+        from (select id, row_number() over () as n from chats where account_id = ${a}) c
+        cross join lateral (select now() - interval '30 days' * random() as at) e`,
+    );
+    await step(
+      'delivery attempts',
+      sql`insert into delivery_attempts (event_id, attempt_number, started_at, duration_ms, http_status, error, response_excerpt)
+        select e.id, k, e.created_at + (k - 1) * interval '500 ms', 20 + (random() * 300)::int,
+          case when e.status = 'failed' then 503 when k < e.attempt_count then 500 else 200 end, null, 'ok'
+        from events e cross join lateral generate_series(1, e.attempt_count) k where e.account_id = ${a}`,
+    );
+    const builds: IndexBuild[] = [];
+    for (const ix of indexes) {
+      const s = Date.now();
+      await sql.unsafe(ix.def);
+      builds.push({ name: ix.name, table: ix.table, seconds: (Date.now() - s) / 1000 });
+      log(`index ${ix.name}: ${((Date.now() - s) / 1000).toFixed(1)} s`);
+    }
+    await step('vacuum analyze', sql`vacuum analyze`);
+    const meta: ScaleMeta = {
+      accountId: a,
+      botLoginId: t.bot.user.loginId,
+      apiKey: t.bot.apiKey,
+      adminEmail: `admin-${t.account.name.replace('Tenant ', '')}@example.test`,
+      adminPassword: ADMIN_PASSWORD,
+      chats,
+    };
+    await sql`create table bench_meta (meta jsonb not null, builds jsonb not null)`;
+    await sql`insert into bench_meta values (${sql.json(meta)}, ${sql.json(builds)})`;
+    return { meta, builds };
+  } finally {
+    await sql.end();
+  }
+}
+
+/** The data set a previous run built in this database, if any. */
+export async function readDataSet(url: string): Promise<{ meta: ScaleMeta; builds: IndexBuild[] } | null> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql<{ meta: ScaleMeta; builds: IndexBuild[] }[]>`
+      select meta, builds from bench_meta where to_regclass('bench_meta') is not null`.catch(() => []);
+    return row ?? null;
+  } finally {
+    await sql.end();
+  }
+}

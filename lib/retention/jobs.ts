@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import type { Env } from '@/lib/env';
+import type { RetentionJob } from './run-retention';
+
+const DAY_MS = 24 * 60 * 60_000;
+/** The README promises a retried POST its first answer for 24 hours. */
+export const IDEMPOTENCY_KEY_HOURS = 24;
+
+const ago = (now: Date, ms: number) => new Date(now.getTime() - ms).toISOString();
+
+/** Rows removed by the statement, whichever driver ran it. */
+function affected(result: unknown): number {
+  const r = result as { count?: number; affectedRows?: number };
+  return Number(r.count ?? r.affectedRows ?? 0);
+}
+
+/**
+ * A bounded delete: the rows `pick` selects (at most `limit`, by ctid), deleted only if `still`
+ * holds for the row as it is when the delete reaches it, so a row that changed meanwhile (an event
+ * put back in the queue, a chat reopened) stays.
+ */
+function boundedDelete(
+  table: string,
+  pick: (limit: number, now: Date) => ReturnType<typeof sql>,
+  still: (now: Date) => ReturnType<typeof sql>,
+) {
+  return async (db: Db, { now, limit }: { now: Date; limit: number }) =>
+    affected(await db.execute(sql`delete from ${sql.identifier(table)} where ctid = any(array(${pick(limit, now)})) and ${still(now)}`));
+}
+
+/**
+ * The retention jobs for a configuration. Delivered events (and, by cascade, their attempts) go
+ * after `EVENT_RETENTION_DAYS`, failed ones after `FAILED_EVENT_RETENTION_DAYS`; pending events
+ * (waiting, retrying or in flight) are never selected. Closed chats go with their transcripts
+ * and events only when `CHAT_RETENTION_DAYS` is set, and never while one of their events is pending.
+ * A later table plugs in with one more entry here.
+ */
+export function retentionJobs(
+  config: Pick<Env, 'EVENT_RETENTION_DAYS' | 'FAILED_EVENT_RETENTION_DAYS' | 'CHAT_RETENTION_DAYS' | 'ROLLUP_RETENTION_DAYS'>,
+): RetentionJob[] {
+  const deliveredBefore = (now: Date) => ago(now, config.EVENT_RETENTION_DAYS * DAY_MS);
+  const failedBefore = (now: Date) => ago(now, config.FAILED_EVENT_RETENTION_DAYS * DAY_MS);
+  const jobs: RetentionJob[] = [
+    {
+      name: 'delivered-events',
+      deleteBatch: boundedDelete(
+        'events',
+        (limit, now) =>
+          sql`select ctid from events where status = 'delivered' and delivered_at < ${deliveredBefore(now)}::timestamptz limit ${limit}`,
+        (now) => sql`status = 'delivered' and delivered_at < ${deliveredBefore(now)}::timestamptz`,
+      ),
+    },
+    {
+      name: 'failed-events',
+      deleteBatch: boundedDelete(
+        'events',
+        (limit, now) =>
+          sql`select ctid from events where status = 'failed' and failed_at < ${failedBefore(now)}::timestamptz limit ${limit}`,
+        (now) => sql`status = 'failed' and failed_at < ${failedBefore(now)}::timestamptz`,
+      ),
+    },
+    {
+      name: 'idempotency-keys',
+      deleteBatch: boundedDelete(
+        'idempotency_keys',
+        (limit, now) =>
+          sql`select ctid from idempotency_keys where created_at < ${ago(now, IDEMPOTENCY_KEY_HOURS * 3_600_000)}::timestamptz limit ${limit}`,
+        (now) => sql`created_at < ${ago(now, IDEMPOTENCY_KEY_HOURS * 3_600_000)}::timestamptz`,
+      ),
+    },
+    {
+      name: 'expired-access-tokens',
+      deleteBatch: boundedDelete(
+        'access_tokens',
+        (limit, now) => sql`select ctid from access_tokens where expires_at < ${now.toISOString()}::timestamptz limit ${limit}`,
+        (now) => sql`expires_at < ${now.toISOString()}::timestamptz`,
+      ),
+    },
+    {
+      name: 'expired-admin-sessions',
+      deleteBatch: boundedDelete(
+        'admin_sessions',
+        (limit, now) => sql`select ctid from admin_sessions where expires_at < ${now.toISOString()}::timestamptz limit ${limit}`,
+        (now) => sql`expires_at < ${now.toISOString()}::timestamptz`,
+      ),
+    },
+    {
+      name: 'delivery-rollups',
+      deleteBatch: boundedDelete(
+        'delivery_rollups',
+        (limit, now) =>
+          sql`select ctid from delivery_rollups where minute < ${ago(now, config.ROLLUP_RETENTION_DAYS * DAY_MS)}::timestamptz limit ${limit}`,
+        (now) => sql`minute < ${ago(now, config.ROLLUP_RETENTION_DAYS * DAY_MS)}::timestamptz`,
+      ),
+    },
+    {
+      name: 'delivery-latency-rollups',
+      deleteBatch: boundedDelete(
+        'delivery_latency_rollups',
+        (limit, now) =>
+          sql`select ctid from delivery_latency_rollups where minute < ${ago(now, config.ROLLUP_RETENTION_DAYS * DAY_MS)}::timestamptz limit ${limit}`,
+        (now) => sql`minute < ${ago(now, config.ROLLUP_RETENTION_DAYS * DAY_MS)}::timestamptz`,
+      ),
+    },
+  ];
+  const chatDays = config.CHAT_RETENTION_DAYS;
+  if (chatDays !== undefined) {
+    const closedBefore = (now: Date) => ago(now, chatDays * DAY_MS);
+    const noPendingEvent = sql`not exists (select 1 from events e where e.chat_id = chats.id and e.status = 'pending')`;
+    jobs.push({
+      name: 'closed-chats',
+      deleteBatch: boundedDelete(
+        'chats',
+        (limit, now) =>
+          sql`select ctid from chats where status = 'closed' and closed_at < ${closedBefore(now)}::timestamptz and ${noPendingEvent} limit ${limit}`,
+        (now) => sql`status = 'closed' and closed_at < ${closedBefore(now)}::timestamptz and ${noPendingEvent}`,
+      ),
+    });
+  }
+  return jobs;
+}

@@ -1,0 +1,12 @@
+import postgres from 'postgres';
+import { buildDataSet } from './bench/scale-data';
+const n = Number(process.argv[2]);
+const name = process.argv[3];
+const admin = postgres('postgres://postgres@127.0.0.1:5432/postgres', { max: 1, onnotice: () => {} });
+await admin.unsafe(`drop database if exists ${name} with (force)`);
+await admin.unsafe(`create database ${name}`);
+await admin.end();
+const t = Date.now();
+await buildDataSet(`postgres://postgres@127.0.0.1:5432/${name}`, n, (m) => console.log(`[${((Date.now() - t) / 1000).toFixed(0)}s] ${m}`));
+console.log('done');
+process.exit(0);
