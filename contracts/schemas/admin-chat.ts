@@ -11,8 +11,7 @@ export const listAdminChatsQuerySchema = z
     team_id: intIdParam().optional(),
     assignee: text().max(200).optional().describe('Login ID of the assignee'),
     tag: text().max(100).optional(),
-    q: z
-      .string()
+    q: text()
       .trim()
       .min(1)
       .max(200)

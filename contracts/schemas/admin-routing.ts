@@ -8,8 +8,7 @@ const FIELD = /^(channel|asset_id|customer\.destination_id|customer\.name|(other
 
 export const routingConditionSchema = z
   .object({
-    field: z
-      .string()
+    field: text()
       .regex(FIELD, 'one of channel, asset_id, customer.destination_id, customer.name, other_details.<key>, route_params.<key>')
       .describe('`channel`, `asset_id`, `customer.destination_id`, `customer.name`, `other_details.<key>` or `route_params.<key>`'),
     op: z.enum(ROUTING_OPS),

@@ -3,8 +3,7 @@ import { EVENT_TYPES } from '../enums';
 import { customAttributesSchema, immutableField, nameSchema, skillNameSchema } from './admin-common';
 import { intId, isoDateTime, text } from './common';
 
-const webhookUrlSchema = z
-  .string()
+const webhookUrlSchema = text()
   .min(1)
   .max(2048)
   .describe(
@@ -76,10 +75,7 @@ export const updateVirtualAgentBodySchema = z
     webhook_url: webhookUrlSchema.optional(),
     webhook_headers: webhookHeadersSchema.optional().describe('Replaces all static headers'),
     subscriptions: subscriptionsSchema.optional(),
-    team_id: z
-      .number()
-      .int()
-      .positive()
+    team_id: intId()
       .optional()
       .describe('Moves the VA to this team (its only one). Without `skills`, skills with the same name in the new team are kept'),
     skills: vaSkillsSchema.optional().describe('Replaces all skills'),
