@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
 import { chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
-import { cursorQuery, envelope, errorEnvelopeSchema, isoDateTime, pageSizeQuery } from '../schemas/common';
+import { cursorQuery, decimalInt, envelope, errorEnvelopeSchema, isoDateTime, pageSizeQuery } from '../schemas/common';
 import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, idempotentHeaders, meta } from './common';
 
 const c = initContract();
@@ -31,7 +31,7 @@ export const chatsContract = c.router({
         channel: z.enum(CHANNELS).optional(),
         assignee: z.string().max(200).optional().describe('Login ID of the assignee'),
         tag: z.string().max(100).optional().describe('Only chats carrying this tag'),
-        team_id: z.coerce.number().int().positive().optional(),
+        team_id: decimalInt(z.number().int().positive()).optional(),
         updated_since: isoDateTime.optional().describe('Only chats updated at or after this time'),
         page_size: pageSizeQuery,
         cursor: cursorQuery,
@@ -73,11 +73,9 @@ export const chatsContract = c.router({
       '- When the chat leaves a VA because of someone else (reassigned, re-queued, closed), that VA receives `chat.unassigned`; a freed seat is offered to the queue.',
     ].join('\n'),
     headers: authHeaders.extend({
-      team_id: z.coerce
-        .number({ invalid_type_error: 'required: the ID of the team the chat is in, as an integer' })
-        .int()
-        .positive()
-        .describe('ID of the team the chat is currently in'),
+      team_id: decimalInt(
+        z.number({ invalid_type_error: 'required: the ID of the team the chat is in, as a decimal integer' }).int().positive(),
+      ).describe('ID of the team the chat is currently in'),
     }),
     pathParams: chatIdParams,
     body: updateChatBodySchema,

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES, EVENT_STATUSES, EVENT_TYPES } from '../enums';
 import { chatSchema } from './chat';
-import { cursorQuery, isoDateTime, pageSizeQuery } from './common';
+import { cursorQuery, decimalInt, isoDateTime, pageSizeQuery } from './common';
 import { messageInputSchema, messageSchema } from './message';
 
 export const listAdminChatsQuerySchema = z
   .object({
     status: z.enum(CHAT_STATUSES).optional(),
     channel: z.enum(CHANNELS).optional(),
-    team_id: z.coerce.number().int().positive().optional(),
+    team_id: decimalInt(z.number().int().positive()).optional(),
     assignee: z.string().max(200).optional().describe('Login ID of the assignee'),
     tag: z.string().max(100).optional(),
     q: z

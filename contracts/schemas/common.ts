@@ -23,6 +23,14 @@ export function envelope<T extends z.ZodTypeAny>(code: Code, response: T) {
   });
 }
 
+/**
+ * An integer ID read from a header or query string: decimal digits only. Anything else (`0x3`,
+ * `3e0`, ` 3`) stays a string and is refused, where a plain coercion would read `0x3` as 3; IDs
+ * beyond PostgreSQL's `integer` are refused too (no such row can exist).
+ */
+export const decimalInt = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (typeof v === 'string' && /^[0-9]{1,16}$/.test(v) ? Number(v) : v), schema.max(2_147_483_647));
+
 export const isoDateTime = z.string().datetime({ offset: true });
 export const pageSizeQuery = z.coerce.number().int().min(1).max(100).optional().describe('Items per page, 1 to 100 (default 25)');
 export const cursorQuery = z.string().max(200).optional().describe('Opaque cursor: the `next_cursor` of the previous page');
