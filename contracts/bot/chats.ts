@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
 import { chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
-import { cursorQuery, envelope, errorEnvelopeSchema, INT4_MAX, intIdParam, isoDateTime, pageSizeQuery, text } from '../schemas/common';
+import { cursorQuery, decimalInt, envelope, errorEnvelopeSchema, intIdParam, isoDateTime, pageSizeQuery, text } from '../schemas/common';
 import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, idempotentHeaders, meta } from './common';
 
 const c = initContract();
@@ -73,12 +73,9 @@ export const chatsContract = c.router({
       '- When the chat leaves a VA because of someone else (reassigned, re-queued, closed), that VA receives `chat.unassigned`; a freed seat is offered to the queue.',
     ].join('\n'),
     headers: authHeaders.extend({
-      team_id: z.coerce
-        .number({ invalid_type_error: 'required: the ID of the team the chat is in, as an integer' })
-        .int()
-        .positive()
-        .max(INT4_MAX)
-        .describe('ID of the team the chat is currently in'),
+      team_id: decimalInt(
+        z.number({ invalid_type_error: 'required: the ID of the team the chat is in, as a decimal integer' }).int().positive(),
+      ).describe('ID of the team the chat is currently in'),
     }),
     pathParams: chatIdParams,
     body: updateChatBodySchema,

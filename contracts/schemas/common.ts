@@ -27,7 +27,6 @@ export const intId = () => z.number().int().positive().max(INT4_MAX);
  * The same, read from a query parameter, header or path segment (text coerced to a number). Out of
  * range answers the location's 400 code instead of reaching the database.
  */
-export const intIdParam = () => z.coerce.number().int().positive().max(INT4_MAX);
 
 export const fieldErrorSchema = z.object({
   field: z.string().describe('Dotted path of the offending input, e.g. `customer.destination_id` or `header.team_id`'),
@@ -50,6 +49,17 @@ export function envelope<T extends z.ZodTypeAny>(code: Code, response: T) {
     response,
   });
 }
+
+/**
+ * An integer ID read from a header or query string: decimal digits only. Anything else (`0x3`,
+ * `3e0`, ` 3`) stays a string and is refused, where a plain coercion would read `0x3` as 3; IDs
+ * beyond PostgreSQL's `integer` are refused too (no such row can exist).
+ */
+export const decimalInt = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (typeof v === 'string' && /^[0-9]{1,16}$/.test(v) ? Number(v) : v), schema.max(2_147_483_647));
+
+/** An id in a path, query or header: decimal digits only (no `0x3`, no `1e3`), within PostgreSQL's integer. */
+export const intIdParam = () => decimalInt(z.number().int().positive());
 
 export const isoDateTime = z.string().datetime({ offset: true });
 export const pageSizeQuery = z.coerce.number().int().min(1).max(100).optional().describe('Items per page, 1 to 100 (default 25)');

@@ -40,6 +40,7 @@ export function eventChatOf(chat: LockedChat): EventChat {
 
 /** The account's team, or 2010. */
 export async function requireTeam(tx: Db, { accountId, teamId }: { accountId: number; teamId: number }) {
+  if (!isStorableId(teamId)) throw new ApiError(2010, { detail: `team ${teamId}` });
   const [team] = await tx
     .select()
     .from(teams)
@@ -49,6 +50,9 @@ export async function requireTeam(tx: Db, { accountId, teamId }: { accountId: nu
 }
 
 export async function requireAsset(tx: Db, { accountId, assetId, channel }: { accountId: number; assetId: number; channel: string }) {
+  if (!isStorableId(assetId)) {
+    throw new ApiError(2032, { detail: `asset ${assetId}`, errors: [{ field: 'asset_id', message: 'no such asset' }] });
+  }
   const [asset] = await tx
     .select()
     .from(assets)
@@ -60,4 +64,9 @@ export async function requireAsset(tx: Db, { accountId, assetId, channel }: { ac
     });
   }
   return asset;
+}
+
+/** An ID PostgreSQL's `integer` can hold: beyond it no row exists, and the query itself would fail. */
+function isStorableId(id: number): boolean {
+  return Number.isInteger(id) && id > 0 && id <= 2_147_483_647;
 }

@@ -122,8 +122,11 @@ async function dispatch(req: NextRequest, entry: RouteEntry, handler: DirectHand
   let content: unknown;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     const type = req.headers.get('content-type');
-    if (type?.includes('json')) content = await req.json();
-    else if (type?.startsWith('text/')) content = await req.text();
+    if (type?.includes('json')) {
+      // An empty body labelled JSON (clients that always send the header) is no body, not bad JSON.
+      const text = await req.text();
+      content = text === '' ? undefined : JSON.parse(text);
+    } else if (type?.startsWith('text/')) content = await req.text();
   }
   const headers: Record<string, string> = {};
   req.headers.forEach((value, key) => {
