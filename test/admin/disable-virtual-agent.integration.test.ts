@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { and, asc, eq } from 'drizzle-orm';
 import { chats, events, messages, teams, virtualAgents } from '@/db/schema';
 import { signedInAdminOf } from '../support/admin-api';
