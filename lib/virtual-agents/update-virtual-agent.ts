@@ -3,14 +3,16 @@ import type { AdminVirtualAgent, UpdateVirtualAgentBody } from '@/contracts/sche
 import type { Db } from '@/db/client';
 import { skills, teamMemberships, userSkills, users, virtualAgents } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
+import { signalOutbox } from '@/lib/events/signal';
 import { requireAccountTeam, resolveSkillNames } from '@/lib/teams/check-references';
 import { acceptWebhookHeaders, acceptWebhookUrl, checkFallback, uniqueSubscriptions } from './check-webhook-settings';
+import { disableVirtualAgent } from './disable-virtual-agent';
 import { getVirtualAgentOrFail } from './virtual-agent-view';
 
 /**
  * PATCH /api/admin/virtual-agents/{id}. `name` and `description` are fixed at registration (3005).
  * A new `team_id` replaces the VA's one team membership; without `skills`, the VA keeps the skills
- * whose names also exist in the new team.
+ * whose names also exist in the new team. `enabled: false` disables it (disable-virtual-agent.ts).
  */
 export async function updateVirtualAgent(
   db: Db,
@@ -23,13 +25,14 @@ export async function updateVirtualAgent(
   const webhookUrl = patch.webhook_url === undefined ? undefined : await acceptWebhookUrl(patch.webhook_url);
   const webhookHeaders = patch.webhook_headers === undefined ? undefined : acceptWebhookHeaders(patch.webhook_headers);
 
-  await db.transaction(async (tx) => {
+  const eventIds = await db.transaction(async (tx) => {
     const [current] = await tx
       .select()
       .from(virtualAgents)
       .where(and(eq(virtualAgents.userId, id), eq(virtualAgents.accountId, accountId)))
       .for('update');
     if (!current) throw new ApiError(3006, { detail: `no virtual agent ${id}` });
+    const [user] = await tx.select({ enabled: users.enabled, loginId: users.loginId }).from(users).where(eq(users.id, id)).for('update');
 
     const teamId = patch.team_id ?? current.teamId;
     const teamChanged = teamId !== current.teamId;
@@ -71,9 +74,18 @@ export async function updateVirtualAgent(
       .where(eq(virtualAgents.userId, id));
     const userSet: Partial<typeof users.$inferInsert> = { updatedAt: now };
     if (patch.custom_attributes !== undefined) userSet.customAttributes = patch.custom_attributes;
-    if (patch.enabled !== undefined) userSet.enabled = patch.enabled;
+    const disabling = patch.enabled === false && user.enabled;
+    if (patch.enabled !== undefined && !disabling) userSet.enabled = patch.enabled;
     await tx.update(users).set(userSet).where(eq(users.id, id));
+    if (!disabling) return [];
+    return disableVirtualAgent(tx, {
+      accountId,
+      vaId: id,
+      loginId: user.loginId,
+      fallback: { teamId: fallbackTeamId, skill: fallbackSkill },
+    });
   });
+  signalOutbox(eventIds);
   return getVirtualAgentOrFail(db, { accountId, id });
 }
 

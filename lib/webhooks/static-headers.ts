@@ -29,9 +29,17 @@ export function headerNameProblem(name: string): string | null {
   return null;
 }
 
-/** What is wrong with one header value, or null. */
+/**
+ * What is wrong with one header value, or null. HTTP's field-value syntax, kept to ASCII: visible
+ * characters with single spaces or tabs between them, no control characters, no leading or trailing
+ * whitespace. Non-ASCII (obs-text) is refused too: HTTP clients encode it differently, and Node
+ * refuses characters past Latin-1 outright, which would fail every delivery.
+ */
 export function headerValueProblem(value: string): string | null {
-  if (/[\r\n\0]/.test(value)) return 'value may not contain line breaks';
+  if (/[\r\n]/.test(value)) return 'value may not contain line breaks';
+  if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) return 'value may not contain control characters';
+  if (/[^\x20-\x7e\t]/.test(value)) return 'value may contain only ASCII characters';
+  if (/^[ \t]|[ \t]$/.test(value)) return 'value may not start or end with a space or tab';
   if (value.length > MAX_VALUE) return `value longer than ${MAX_VALUE} characters`;
   return null;
 }

@@ -5,14 +5,37 @@ import { env } from '@/lib/env';
 export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 
 /**
+ * IPv6 ranges whose addresses carry an IPv4 address inside (or reach one through a translator):
+ * IPv4-compatible `::/96`, IPv4-mapped `::ffff:0:0/96`, IPv4-translated `::ffff:0:0:0/96`, NAT64
+ * `64:ff9b::/96` and `64:ff9b:1::/48`, 6to4 `2002::/16` and Teredo `2001::/32`. All are refused,
+ * whatever IPv4 address they embed: a webhook host has a native address, and checking the embedded
+ * one for each form is how filters get bypassed.
+ */
+const EMBEDS_IPV4: [ipaddr.IPv6, number][] = [
+  ['::', 96],
+  ['::ffff:0:0', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
+  ['2001::', 32],
+].map(([a, bits]) => [ipaddr.IPv6.parse(a as string), bits as number]);
+
+/**
  * Whether an IP address may receive webhooks: only globally routable unicast. Loopback, private,
- * link-local (cloud metadata), CGNAT, unique-local, multicast, reserved, `0.0.0.0` and the
- * IPv6 forms that embed an IPv4 address are refused, whatever notation they arrive in.
+ * link-local (cloud metadata), CGNAT, unique-local, multicast, reserved, `0.0.0.0` and every
+ * IPv6 form that embeds an IPv4 address are refused, whatever notation they arrive in.
  */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(bare)) return false;
+  const ip = ipaddr.parse(bare);
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    if (EMBEDS_IPV4.some(([range, bits]) => v6.match(range, bits))) return false;
+    // Zone IDs (`fe80::1%eth0`) name a local interface.
+    if (v6.zoneId) return false;
+  }
   return ip.range() === 'unicast';
 }
 
