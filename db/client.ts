@@ -48,12 +48,24 @@ async function openDatabase(): Promise<Handle> {
 export async function openPostgres(url: string, { migrate }: { migrate: boolean }): Promise<Handle> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const client = postgres(url, { max: env().DATABASE_POOL_SIZE, onnotice: () => {} });
-  const db = drizzle(client, { schema }) as unknown as Db;
   if (migrate) {
-    const { migrate: run } = await import('drizzle-orm/postgres-js/migrator');
-    await run(db as never, { migrationsFolder: MIGRATIONS });
+    // Migrations run on a connection of their own, without the statement timeout of the pool.
+    const migrator = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: env().DATABASE_CONNECT_TIMEOUT_SECONDS });
+    try {
+      const { migrate: run } = await import('drizzle-orm/postgres-js/migrator');
+      await run(drizzle(migrator, { schema }) as never, { migrationsFolder: MIGRATIONS });
+    } finally {
+      await migrator.end({ timeout: 5 });
+    }
   }
+  // A database that is down or unreachable must fail a request within seconds (a 503), not hold it.
+  const client = postgres(url, {
+    max: env().DATABASE_POOL_SIZE,
+    onnotice: () => {},
+    connect_timeout: env().DATABASE_CONNECT_TIMEOUT_SECONDS,
+    connection: { statement_timeout: env().DATABASE_STATEMENT_TIMEOUT_MS },
+  });
+  const db = drizzle(client, { schema }) as unknown as Db;
   return { db, driver: 'postgres', close: () => client.end({ timeout: 5 }) };
 }
 
