@@ -59,6 +59,10 @@ const envSchema = z.object({
   /** Longest `Retry-After` honoured (longer ones are cut to this). */
   DELIVERY_RETRY_AFTER_MAX_MS: z.coerce.number().int().min(1_000).default(600_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Bearer token for GET /api/metrics; unset: the endpoint is off (404). */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** On SIGTERM, how long webhook calls in flight may take to finish before their leases are released. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -28,7 +28,7 @@ const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test
   stdio: 'inherit',
   env: {
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: 'error',
     WEBHOOK_ALLOW_PRIVATE: 'true',
     DELIVERY_ENGINE: 'off',
     // Suites sign in many times from one address; the budget itself has its own test.

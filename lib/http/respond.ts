@@ -1,6 +1,7 @@
 import { TsRestResponse } from '@ts-rest/serverless/next';
 import { ZodError } from 'zod';
 import { ApiError, CODES, type Code, describeFields, fieldErrorsOf } from '@/lib/errors';
+import { metrics } from '@/lib/metrics/registry';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseErrorCode, isDatabaseUnavailable } from '@/lib/util/database-unavailable';
 import { logger } from '@/lib/util/logger';
 import { currentTrxid } from './request-context';
@@ -59,6 +60,7 @@ export function toApiError(err: unknown): ApiError {
   }
   if (isDatabaseUnavailable(err)) {
     logger.warn('database unavailable', { trxid: currentTrxid(), reason: databaseErrorCode(err) });
+    metrics().databaseUnavailable.inc();
     return new ApiError(2050, { headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } });
   }
   logger.error('unhandled error', { trxid: currentTrxid(), err });
