@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { env } from '@/lib/env';
@@ -10,6 +11,9 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 type Handle = { db: Db; driver: 'postgres' | 'pglite'; close: () => Promise<void> };
 
 const MIGRATIONS = path.join(process.cwd(), 'db', 'migrations');
+
+/** How this process's connections show in pg_stat_activity (the metrics count them by it). */
+export const APPLICATION_NAME = `va-chat ${os.hostname()}:${process.pid}`.slice(0, 63);
 
 // The handle lives on globalThis: the instrumentation hook, each route bundle and hot reloads
 // would otherwise each open their own database.
@@ -48,12 +52,24 @@ async function openDatabase(): Promise<Handle> {
 export async function openPostgres(url: string, { migrate }: { migrate: boolean }): Promise<Handle> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const client = postgres(url, { max: env().DATABASE_POOL_SIZE, onnotice: () => {} });
-  const db = drizzle(client, { schema }) as unknown as Db;
   if (migrate) {
-    const { applyMigrations } = await import('./migrate');
-    await applyMigrations(db, MIGRATIONS);
+    // Migrations run on a connection of their own, without the statement timeout of the pool.
+    const migrator = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: env().DATABASE_CONNECT_TIMEOUT_SECONDS });
+    try {
+      const { applyMigrations } = await import('./migrate');
+      await applyMigrations(drizzle(migrator, { schema }) as unknown as Db, MIGRATIONS);
+    } finally {
+      await migrator.end({ timeout: 5 });
+    }
   }
+  // A database that is down or unreachable must fail a request within seconds (a 503), not hold it.
+  const client = postgres(url, {
+    max: env().DATABASE_POOL_SIZE,
+    onnotice: () => {},
+    connect_timeout: env().DATABASE_CONNECT_TIMEOUT_SECONDS,
+    connection: { statement_timeout: env().DATABASE_STATEMENT_TIMEOUT_MS, application_name: APPLICATION_NAME },
+  });
+  const db = drizzle(client, { schema }) as unknown as Db;
   return { db, driver: 'postgres', close: () => client.end({ timeout: 5 }) };
 }
 

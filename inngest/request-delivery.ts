@@ -1,6 +1,4 @@
-import { inArray } from 'drizzle-orm';
-import type { Db } from '@/db/client';
-import { events } from '@/db/schema';
+import type { DeliveryRequestRow } from '@/lib/delivery/delivery-requests';
 import { logger } from '@/lib/util/logger';
 import { inngest } from './client';
 import { deliveryRequestFor } from './events';
@@ -9,17 +7,13 @@ import { deliveryRequestFor } from './events';
  * Hands newly committed outbox events to Inngest. Fallible by design: when Inngest cannot be
  * reached the rows stay pending in the outbox and the `sweep-outbox` function sends them later.
  */
-export async function requestDelivery(db: Db, { eventIds }: { eventIds: number[] }): Promise<boolean> {
-  if (!eventIds.length) return true;
+export async function requestDelivery({ rows }: { rows: DeliveryRequestRow[] }): Promise<boolean> {
+  if (!rows.length) return true;
   try {
-    const rows = await db
-      .select({ eventId: events.id, transactionId: events.transactionId, chatId: events.chatId, virtualAgentId: events.virtualAgentId })
-      .from(events)
-      .where(inArray(events.id, eventIds));
-    if (rows.length) await inngest.send(rows.map((row) => deliveryRequestFor(row)));
+    await inngest.send(rows.map((row) => deliveryRequestFor(row)));
     return true;
   } catch (err) {
-    logger.warn('could not hand events to Inngest; the outbox sweep will send them', { eventIds, err });
+    logger.warn('could not hand events to Inngest; the outbox sweep will send them', { eventIds: rows.map((r) => r.eventId), err });
     return false;
   }
 }

@@ -70,6 +70,10 @@ const envSchema = z.object({
   /** Directory of the embedded PGlite database. */
   DATA_DIR: z.string().default('./.data/pglite'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** Seconds to wait for a PostgreSQL connection before the request fails with 2050/503. */
+  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(3),
+  /** Longest statement (PostgreSQL `statement_timeout`, ms) on the app's connections; migrations are exempt. */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).default(3600),
   /** Requests per minute allowed per account across the bot API. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
@@ -101,6 +105,17 @@ const envSchema = z.object({
   DELIVERY_RETRY_DELAYS_MS: delayList,
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   WEBHOOK_ALLOW_PRIVATE: booleanString,
+  /** Webhook calls in flight at once per process, over all VAs. */
+  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(128),
+  /** Webhook calls in flight at once per VA per process (its share; a hanging bot holds no more). */
+  DELIVERY_MAX_IN_FLIGHT_PER_VA: z.coerce.number().int().min(1).max(10_000).default(64),
+  /** Consecutive failed calls (no answer, 5xx, 429) that open a VA's circuit. */
+  DELIVERY_CIRCUIT_FAILURES: z.coerce.number().int().min(1).default(5),
+  /** First pause of an open circuit; it doubles on each failed probe up to DELIVERY_CIRCUIT_MAX_OPEN_MS. */
+  DELIVERY_CIRCUIT_OPEN_MS: z.coerce.number().int().min(10).default(5_000),
+  DELIVERY_CIRCUIT_MAX_OPEN_MS: z.coerce.number().int().min(10).default(300_000),
+  /** Longest `Retry-After` honoured (longer ones are cut to this). */
+  DELIVERY_RETRY_AFTER_MAX_MS: z.coerce.number().int().min(1_000).default(600_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Retention (lib/retention): days a delivered event and its attempts are kept. */
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
@@ -125,20 +140,40 @@ const envSchema = z.object({
   RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** Minutes between retention runs of the embedded engine (Inngest runs it hourly by cron). */
   RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
+  /** Bearer token for GET /api/metrics; unset: the endpoint is off (404). */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** On SIGTERM, how long webhook calls in flight may take to finish before their leases are released. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
 let cached: Env | undefined;
 
+/** Variables whose values are never echoed back in a configuration error. */
+const SECRET = /PASSWORD|SECRET|_KEY$|URL$|^METRICS_TOKEN$/;
+
+/** One line per bad variable (`NAME=value: problem`; secrets without their value), or none. */
+export function environmentProblems(source: Record<string, string | undefined> = process.env): string[] {
+  const parsed = envSchema.safeParse(source);
+  if (parsed.success) return [];
+  const byName = new Map<string, string[]>();
+  for (const issue of parsed.error.issues) {
+    const name = issue.path.join('.');
+    byName.set(name, [...(byName.get(name) ?? []), issue.message]);
+  }
+  return [...byName].map(([name, messages]) => {
+    const value = source[name];
+    const shown = value === undefined ? `${name} (unset)` : SECRET.test(name) ? name : `${name}=${value}`;
+    return `${shown}: ${messages.join('; ')}`;
+  });
+}
+
 /** The validated environment. Read once; tests may call `resetEnv()` after changing process.env. */
 export function env(): Env {
   if (!cached) {
     const parsed = envSchema.safeParse(process.env);
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-      throw new Error(`Invalid environment: ${problems}`);
-    }
+    if (!parsed.success) throw new Error(`Invalid environment: ${environmentProblems().join('; ')}`);
     cached = parsed.data;
   }
   return cached;

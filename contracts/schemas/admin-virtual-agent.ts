@@ -40,6 +40,12 @@ export const adminVirtualAgentSchema = z.object({
   fallback_team_id: z.number().int().nullable(),
   fallback_skill: z.string().nullable(),
   api_key_prefix: z.string().describe('First characters of the current API key, to tell keys apart'),
+  webhook_disabled: z
+    .object({ at: isoDateTime, reason: z.string() })
+    .nullable()
+    .describe(
+      'Set when delivery to the webhook stopped by itself (the receiver answered 410 Gone); its events are held. Changing `webhook_url` clears it and releases them.',
+    ),
   created_at: isoDateTime,
   updated_at: isoDateTime,
 });

@@ -90,6 +90,12 @@ export const virtualAgents = pgTable(
     previousApiKeyExpiresAt: tstz('previous_api_key_expires_at'),
     fallbackTeamId: integer('fallback_team_id').references(() => teams.id, { onDelete: 'set null' }),
     fallbackSkill: text('fallback_skill'),
+    /**
+     * Delivery to the webhook is stopped (its events are held, not sent) since this time, for
+     * `webhookDisabledReason` (the receiver answered 410 Gone). Cleared when the URL is changed.
+     */
+    webhookDisabledAt: tstz('webhook_disabled_at'),
+    webhookDisabledReason: text('webhook_disabled_reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

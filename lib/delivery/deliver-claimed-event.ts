@@ -1,4 +1,5 @@
 import type { Db } from '@/db/client';
+import { metrics } from '@/lib/metrics/registry';
 import { logger } from '@/lib/util/logger';
 import type { ClaimedEvent } from './claim-due-events';
 import { type AttemptResult, type FinishedAttempt, recordAttempts } from './record-attempts';
@@ -16,7 +17,7 @@ export async function attemptDelivery({ event }: { event: ClaimedEvent }): Promi
   return { event, outcome };
 }
 
-/** Logs a recorded attempt at a level that matches what it means for the event. */
+/** Counts a recorded attempt in the metrics and logs it at a level that matches what it means for the event. */
 export function logAttempt({ event, outcome }: FinishedAttempt, result: AttemptResult): void {
   const fields = {
     eventId: event.id,
@@ -26,6 +27,10 @@ export function logAttempt({ event, outcome }: FinishedAttempt, result: AttemptR
     httpStatus: outcome.httpStatus,
     durationMs: outcome.durationMs,
   };
+  const outcomeLabel = result.status === 'pending' ? 'retry' : result.status;
+  const m = metrics();
+  m.deliveryAttempts.inc({ result: outcomeLabel });
+  m.deliveryDuration.observe({ result: outcomeLabel }, outcome.durationMs / 1000);
   if (!result.leaseHeld) logger.warn('webhook attempt finished after its lease ran out', fields);
   if (result.status === 'failed') logger.warn('webhook delivery failed for good', { ...fields, error: outcome.error });
   else if (result.status === 'pending')

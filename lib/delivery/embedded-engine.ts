@@ -1,17 +1,23 @@
 import { type Db, getDb } from '@/db/client';
+import { env } from '@/lib/env';
 import { onOutbox } from '@/lib/events/signal';
 import { logger } from '@/lib/util/logger';
 import { type ClaimedEvent, claimDueEvents } from './claim-due-events';
 import { attemptDelivery, logAttempt } from './deliver-claimed-event';
+import { EndpointHealth } from './endpoint-health';
 import { msUntilNextDue } from './ms-until-next-due';
+import { pauseEndpointEvents } from './pause-endpoint-events';
 import { type AttemptResult, type FinishedAttempt, recordAttempts } from './record-attempts';
-import { leaseMs as defaultLeaseMs } from './schedule';
+import { releaseLeases } from './release-leases';
+import { clampRetryAfter, leaseMs as defaultLeaseMs } from './schedule';
 
 export type EmbeddedEngineOptions = {
   /** Default: the app's database. */
   db?: Db;
-  /** Most webhook calls in flight at once, each for a different chat. */
+  /** Most webhook calls in flight at once, each for a different chat. Default DELIVERY_CONCURRENCY. */
   concurrency?: number;
+  /** Most calls in flight to one VA. Default DELIVERY_MAX_IN_FLIGHT_PER_VA. */
+  perVa?: number;
   /** Most events taken by one claim statement. */
   batchSize?: number;
   /** Longest sleep with nothing due: catches events written by other processes, which do not signal this one. */
@@ -22,8 +28,14 @@ export type EmbeddedEngineOptions = {
 export type EmbeddedEngine = {
   /** Looks for due work now (what an outbox signal does). */
   wake(): void;
-  stop(): Promise<void>;
+  /**
+   * Stops claiming and waits up to `graceMs` for the calls in flight to be recorded; the leases
+   * of any still unanswered then are released, so another instance takes those events at once.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
   readonly inFlight: number;
+  /** Per-endpoint flow control (circuit states for metrics). */
+  readonly health: EndpointHealth;
 };
 
 const store = globalThis as unknown as { __vaDeliveryEngine?: EmbeddedEngine };
@@ -39,10 +51,15 @@ export async function startEmbeddedEngine(options: EmbeddedEngineOptions = {}): 
 }
 
 /** Stops the process's engine, waiting for the attempts in flight to be recorded. */
-export async function stopEmbeddedEngine(): Promise<void> {
+export async function stopEmbeddedEngine(options?: { graceMs?: number }): Promise<void> {
   const engine = store.__vaDeliveryEngine;
   store.__vaDeliveryEngine = undefined;
-  await engine?.stop();
+  await engine?.stop(options);
+}
+
+/** The process's running engine, if any. */
+export function runningEmbeddedEngine(): EmbeddedEngine | undefined {
+  return store.__vaDeliveryEngine;
 }
 
 /**
@@ -54,7 +71,17 @@ export async function stopEmbeddedEngine(): Promise<void> {
  * with nothing due it sleeps (at most `idlePollMs`).
  */
 function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
-  const concurrency = options.concurrency ?? 128;
+  const concurrency = options.concurrency ?? env().DELIVERY_CONCURRENCY;
+  const perVa = Math.min(options.perVa ?? env().DELIVERY_MAX_IN_FLIGHT_PER_VA, concurrency);
+  const health = new EndpointHealth({
+    perEndpoint: perVa,
+    failuresToOpen: env().DELIVERY_CIRCUIT_FAILURES,
+    openMs: env().DELIVERY_CIRCUIT_OPEN_MS,
+    maxOpenMs: env().DELIVERY_CIRCUIT_MAX_OPEN_MS,
+    clampRetryAfter,
+  });
+  /** Events in flight, for releasing their leases if a stop runs out of time. */
+  const sending = new Map<number, ClaimedEvent>();
   const batchSize = options.batchSize ?? 32;
   const idlePollMs = options.idlePollMs ?? 5_000;
   const leaseMs = options.leaseMs ?? defaultLeaseMs();
@@ -95,9 +122,18 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
 
   const launch = (event: ClaimedEvent) => {
     inFlight++;
+    sending.set(event.id, event);
+    health.started(event.virtualAgentId, event.webhookUrl);
     const signalsBefore = signals;
     void attemptDelivery({ event }).then(
       (attempt) => {
+        sending.delete(event.id);
+        const verdict = health.finished(event.virtualAgentId, event.webhookUrl, attempt.outcome);
+        if (verdict.opened)
+          logger.warn('webhook circuit opened', { virtualAgentId: event.virtualAgentId, until: new Date(verdict.pauseUntil ?? 0) });
+        if (verdict.closed) logger.info('webhook circuit closed', { virtualAgentId: event.virtualAgentId });
+        if (verdict.pauseUntil !== null) pause(event.virtualAgentId, verdict.pauseUntil);
+        attempt.chain = health.mayChain(event.virtualAgentId);
         finished.push({ attempt, signalsBefore });
         void record();
       },
@@ -105,10 +141,27 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
         // sendWebhook reports failures in its outcome; this is a bug. The lease runs out and the
         // event is claimed again.
         logger.error('webhook attempt threw', { eventId: event.id, err });
+        sending.delete(event.id);
+        health.finished(event.virtualAgentId, event.webhookUrl, {
+          ok: false,
+          startedAt: new Date(),
+          durationMs: 0,
+          httpStatus: null,
+          error: 'attempt threw',
+          responseExcerpt: null,
+        });
         inFlight--;
         wakeWithin(leaseMs);
       },
     );
+  };
+
+  /** Holds the VA's events in the database until `until` and makes sure a claim follows then. */
+  const pause = (virtualAgentId: number, until: number) => {
+    pauseEndpointEvents(db, { virtualAgentId, until: new Date(until) }).catch((err) =>
+      logger.error('could not hold the events of a paused webhook', { virtualAgentId, err }),
+    );
+    wakeWithin(until - Date.now());
   };
 
   /** What an attempt's end means for the loop: the next event of its chat, a retry, a free slot. */
@@ -160,7 +213,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
       reserved += limit;
       let claimed: ClaimedEvent[];
       try {
-        claimed = await claimDueEvents(db, { limit, leaseMs });
+        claimed = await claimDueEvents(db, { limit, leaseMs, perVa, free: health.freeSlots() });
       } finally {
         reserved -= limit;
       }
@@ -176,7 +229,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
         if (claiming < maxClaims) pump();
       } else if (!timer) {
         // Nothing more is due now: sleep until the next retry is due (or the idle poll).
-        wakeWithin((await msUntilNextDue(db)) ?? idlePollMs);
+        wakeWithin(Math.min((await msUntilNextDue(db)) ?? idlePollMs, health.msUntilResume() ?? idlePollMs));
       }
     } while (pumpAgain && running);
   }
@@ -211,16 +264,23 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
     get inFlight() {
       return inFlight;
     },
-    async stop() {
+    health,
+    async stop({ graceMs = Number.POSITIVE_INFINITY } = {}) {
       running = false;
       clearTimeout(timer);
       unsubscribe();
       // Attempts in flight finish (each is bounded by the timeout) and are recorded.
-      while (claiming || inFlight || recording) {
+      const deadline = Date.now() + graceMs;
+      while ((claiming || inFlight || recording) && Date.now() < deadline) {
         await new Promise<void>((resolve) => {
           idle = resolve;
-          setTimeout(resolve, 50);
+          setTimeout(resolve, Math.min(50, Math.max(1, deadline - Date.now())));
         });
+      }
+      if (sending.size) {
+        const left = [...sending.values()];
+        logger.warn('delivery stopped with calls unanswered; their events are released', { eventIds: left.map((e) => e.id) });
+        await releaseLeases(db, { events: left }).catch((err) => logger.error('could not release leases', { err }));
       }
     },
   };

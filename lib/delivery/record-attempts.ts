@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { EventStatus } from '@/contracts/enums';
 import type { Db } from '@/db/client';
 import { events, virtualAgents } from '@/db/schema';
@@ -7,7 +7,7 @@ import { logger } from '@/lib/util/logger';
 import { prepared } from '@/lib/util/prepared';
 import type { ClaimedEvent } from './claim-due-events';
 import { parkLaterEvents } from './park-later-events';
-import { leaseMs as defaultLeaseMs, retryDelayAfter } from './schedule';
+import { clampRetryAfter, leaseMs as defaultLeaseMs, retryDelayAfter, retryDelaysMs } from './schedule';
 import { EXCERPT_CHARS, type SendOutcome } from './send-webhook';
 
 export type AttemptResult = {
@@ -23,7 +23,14 @@ export type AttemptResult = {
   next: ClaimedEvent | null;
 };
 
-export type FinishedAttempt = { event: ClaimedEvent; outcome: SendOutcome };
+/**
+ * `chain: false` keeps this attempt's chat from leasing its next event (its VA is paused); the
+ * statement's own `chain` must be on too.
+ */
+export type FinishedAttempt = { event: ClaimedEvent; outcome: SendOutcome; chain?: boolean };
+
+/** Statuses whose `Retry-After` sets the earliest next attempt. */
+const SLOW_DOWN = new Set([429, 503]);
 
 const MAX_ERROR_CHARS = 1000;
 
@@ -36,7 +43,7 @@ const recordStatement = prepared('delivery_record_attempts', (db) => {
   const input = db.$with('input', { eventId: sql<number>`event_id` }).as(sql`
     select * from jsonb_to_recordset(${sql.placeholder('attempts')}::jsonb) as x(
       event_id bigint, attempt_number int, started_at timestamptz, duration_ms int, http_status int, error text,
-      excerpt text, status event_status, retry_ms int, last_error text, lease timestamptz)`);
+      excerpt text, status event_status, retry_ms int, last_error text, lease timestamptz, chain boolean)`);
   const inserted = db.$with('inserted', { eventId: sql<number>`event_id` }).as(sql`
     insert into "delivery_attempts" ("event_id", "attempt_number", "started_at", "duration_ms", "http_status", "error", "response_excerpt")
     select "event_id", "attempt_number", "started_at", "duration_ms", "http_status", "error", "excerpt" from "input"
@@ -69,11 +76,14 @@ const recordStatement = prepared('delivery_record_attempts', (db) => {
       order by "e"."seq"
       limit 1) as "next"
     where ${sql.placeholder('chain')}::boolean and "updated"."status" <> 'pending' and "next"."status" = 'pending'
+      and exists (select 1 from "input" where "input"."event_id" = "updated"."id" and "input"."chain")
       and "next"."next_attempt_at" <= now() and ("next"."locked_until" is null or "next"."locked_until" <= now())`);
   const chained = db.$with('chained', { id: sql<number>`id` }).as(sql`
     update "events" set "locked_until" = now() + ${sql.placeholder('leaseMs')}::int * interval '1 millisecond'
     from "virtual_agents"
     where "events"."id" in (select "id" from "successor") and "virtual_agents"."user_id" = "events"."virtual_agent_id"
+      and "virtual_agents"."webhook_disabled_at" is null
+      and exists (select 1 from "users" where "users"."id" = "virtual_agents"."user_id" and "users"."enabled")
       and "events"."status" = 'pending' and ("events"."locked_until" is null or "events"."locked_until" <= now())
     returning "events"."id", "events"."account_id", "events"."chat_id", "events"."virtual_agent_id", "events"."seq",
       "events"."transaction_id", "events"."body", "events"."attempt_count", "events"."locked_until",
@@ -116,12 +126,20 @@ export async function recordAttempts(
   { attempts, chain = false, leaseMs = defaultLeaseMs() }: { attempts: FinishedAttempt[]; chain?: boolean; leaseMs?: number },
 ): Promise<AttemptResult[]> {
   if (!attempts.length) return [];
-  const planned = attempts.map(({ event, outcome }) => {
+  const planned = attempts.map(({ event, outcome, chain: chainThis = true }) => {
     let status: EventStatus = 'delivered';
     let retryInMs: number | null = null;
     if (!outcome.ok) {
       retryInMs = retryDelayAfter(event.attemptCount + 1);
       status = retryInMs === null ? 'failed' : 'pending';
+      // 410 stops the VA's webhook (below): the event is held for a new address, not dead-lettered.
+      if (outcome.httpStatus === 410) {
+        status = 'pending';
+        retryInMs ??= retryDelaysMs().at(-1) ?? 0;
+      }
+      if (retryInMs !== null && outcome.httpStatus !== null && SLOW_DOWN.has(outcome.httpStatus) && outcome.retryAfterMs != null) {
+        retryInMs = Math.max(retryInMs, clampRetryAfter(outcome.retryAfterMs));
+      }
     }
     const error = outcome.error?.slice(0, MAX_ERROR_CHARS) ?? null;
     return {
@@ -139,6 +157,7 @@ export async function recordAttempts(
         retry_ms: retryInMs ?? 0,
         last_error: outcome.ok ? null : (error ?? `HTTP ${outcome.httpStatus}`),
         lease: event.lockedUntil.toISOString(),
+        chain: chainThis,
       },
     };
   });
@@ -150,10 +169,33 @@ export async function recordAttempts(
       const hasNext = recorded?.hasNext ?? true;
       if (status === 'pending' && recorded && hasNext) await parkLaterEvents(db, { eventId: attempts[i].event.id });
       if (status === 'failed' && recorded) await fallBackFrom(db, attempts[i].event);
+      if (attempts[i].outcome.httpStatus === 410 && recorded) await stopWebhook(db, attempts[i].event);
       const next = recorded?.next?.id ? (recorded.next as ClaimedEvent) : null;
       return { attemptNumber: row.attempt_number, status, retryInMs, leaseHeld: !!recorded, hasNext, next };
     }),
   );
+}
+
+/**
+ * The receiver said the address is gone for good: delivery to it stops (the VA's events are held,
+ * not sent) with a reason the admin API shows, until the VA gets another address.
+ */
+async function stopWebhook(db: Db, event: ClaimedEvent): Promise<void> {
+  const stopped = await db
+    .update(virtualAgents)
+    .set({
+      webhookDisabledAt: sql`now()`,
+      webhookDisabledReason: 'The webhook answered 410 Gone; set a new webhook URL to resume delivery.',
+    })
+    .where(
+      and(
+        eq(virtualAgents.userId, event.virtualAgentId),
+        eq(virtualAgents.webhookUrl, event.webhookUrl),
+        isNull(virtualAgents.webhookDisabledAt),
+      ),
+    )
+    .returning({ id: virtualAgents.userId });
+  if (stopped.length) logger.warn('webhook stopped: it answered 410 Gone', { virtualAgentId: event.virtualAgentId });
 }
 
 /**

@@ -33,3 +33,8 @@ export function retryDelayAfter(attemptInRun: number, random: () => number = Mat
 export function leaseMs(): number {
   return env().DELIVERY_TIMEOUT_MS + 5_000;
 }
+
+/** A receiver's `Retry-After` is honoured between 1 s and DELIVERY_RETRY_AFTER_MAX_MS. */
+export function clampRetryAfter(ms: number): number {
+  return Math.min(Math.max(ms, 1_000), env().DELIVERY_RETRY_AFTER_MAX_MS);
+}

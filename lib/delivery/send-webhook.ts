@@ -24,6 +24,8 @@ export type SendOutcome = {
   httpStatus: number | null;
   error: string | null;
   responseExcerpt: string | null;
+  /** The answer's `Retry-After`, in ms (not clamped); null when absent or unreadable. */
+  retryAfterMs?: number | null;
 };
 
 /** Bytes of the answer read at most; the rest is dropped with the connection. */
@@ -142,10 +144,12 @@ function post({
     );
     req.on('response', (res) => {
       const status = res.statusCode ?? null;
+      const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
       const chunks: Buffer[] = [];
       let size = 0;
       const answer = (error: string | null = null): Answer => ({
         httpStatus: status,
+        retryAfterMs,
         error,
         responseExcerpt: size ? Buffer.concat(chunks).subarray(0, READ_LIMIT).toString('utf8').slice(0, EXCERPT_CHARS) : '',
       });
@@ -181,6 +185,15 @@ function signerFor(secret: string): Webhook {
     signers.set(secret, signer);
   }
   return signer;
+}
+
+/** `Retry-After` as delay-seconds or an HTTP date, in ms from now; null when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 function describeError(err: NodeJS.ErrnoException): string {

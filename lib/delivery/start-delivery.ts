@@ -1,14 +1,16 @@
 import { getDb } from '@/db/client';
 import { env } from '@/lib/env';
-import { onOutbox } from '@/lib/events/signal';
+import { connectOutboxSignal, disconnectOutboxSignal } from '@/lib/events/signal';
 import { logger } from '@/lib/util/logger';
 
 const store = globalThis as unknown as { __vaDeliveryStarted?: Promise<void> };
 
 /**
  * Starts webhook delivery as DELIVERY_ENGINE says, once per process: `embedded` runs the claim loop
- * in this process; `inngest` hands each new outbox event to Inngest, whose function sends it (a cron
- * function re-sends events whose hand-over failed); `off` sends nothing (events wait in the outbox).
+ * in this process, woken by outbox signals from this and (on PostgreSQL) every other instance;
+ * `inngest` sends nothing here (the instrumentation hook wires the hand-over in inngest/); `off`
+ * sends nothing (events wait in the outbox). Every engine forwards its own outbox signals to the
+ * other instances, so an API-only instance still wakes the ones that deliver.
  */
 export function startDelivery(): Promise<void> {
   store.__vaDeliveryStarted ??= start().catch((err) => {
@@ -20,13 +22,22 @@ export function startDelivery(): Promise<void> {
 
 async function start(): Promise<void> {
   const engine = env().DELIVERY_ENGINE;
+  const db = await getDb();
+  await connectOutboxSignal(db, { listen: engine === 'embedded' });
   if (engine === 'embedded') {
     const { startEmbeddedEngine } = await import('./embedded-engine');
     await startEmbeddedEngine();
-  } else if (engine === 'inngest') {
-    const db = await getDb();
-    const { requestDelivery } = await import('@/inngest/request-delivery');
-    onOutbox((eventIds) => void requestDelivery(db, { eventIds }));
   }
   logger.info('webhook delivery started', { engine });
+}
+
+/**
+ * Stops this process's delivery (shutdown): no more claims; calls in flight get `graceMs` to
+ * finish and be recorded, then the leases of those still unanswered are released.
+ */
+export async function stopDelivery({ graceMs }: { graceMs: number }): Promise<void> {
+  const { stopEmbeddedEngine } = await import('./embedded-engine');
+  await stopEmbeddedEngine({ graceMs });
+  await disconnectOutboxSignal();
+  store.__vaDeliveryStarted = undefined;
 }

@@ -11,6 +11,7 @@ import { createNextHandler, RequestValidationError, TsRestResponse } from '@ts-r
 import { NextRequest } from 'next/server';
 import { env } from '@/lib/env';
 import { ApiError } from '@/lib/errors';
+import { recordHttp } from '@/lib/metrics/registry';
 import { newTraceId } from '@/lib/util/ids';
 import type { RateLimitState } from './rate-limit';
 import { type RequestContext, runWithContext } from './request-context';
@@ -48,9 +49,12 @@ export function createApiHandler<T extends AppRouter>(opts: ApiHandlerOptions<T>
   };
 
   async function serve(incoming: NextRequest, ctx: RequestContext): Promise<Response> {
+    const started = performance.now();
+    let route = 'unmatched';
     let response: Response;
     try {
       const match = matchRoute(table, incoming.method, incoming.nextUrl.pathname);
+      if (match.kind === 'found') route = match.entry.path;
       if (match.kind === 'none') throw new ApiError(2011, { detail: `${incoming.method} ${incoming.nextUrl.pathname}` });
       if (match.kind === 'wrong-method') {
         throw new ApiError(2099, {
@@ -69,6 +73,7 @@ export function createApiHandler<T extends AppRouter>(opts: ApiHandlerOptions<T>
     headers.set('trxid', ctx.trxid);
     if (ctx.rateLimit) setRateLimitHeaders(headers, ctx.rateLimit);
     if (ctx.setCookies) for (const cookie of ctx.setCookies) headers.append('set-cookie', cookie);
+    recordHttp({ route, method: incoming.method, status: response.status, seconds: (performance.now() - started) / 1000 });
     return response;
   }
 }

@@ -1,6 +1,7 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { env } from '@/lib/env';
 import { ApiError } from '@/lib/errors';
+import { metrics } from '@/lib/metrics/registry';
 
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number };
 
@@ -32,6 +33,7 @@ export async function consumeRateLimit(key: string, budget: Budget = 'api'): Pro
     return { limit: points, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    metrics().rateLimitRefusals.inc({ budget });
     const resetSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
     throw new ApiError(2012, {
       detail: `at most ${points} requests per minute; retry in ${resetSeconds} s`,

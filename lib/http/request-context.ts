@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setLogContext } from '@/lib/util/logger';
 
 import type { AdminAuth } from '@/lib/admin-auth/types';
 import type { BotAuth } from '@/lib/auth/types';
@@ -21,6 +22,8 @@ export type RequestContext = {
 // The outer handler runs each request inside this store, so handlers and the error mapping read
 // what the guard established without threading it through ts-rest.
 const storage = new AsyncLocalStorage<RequestContext>();
+// Log lines written while a request is served carry its trxid.
+setLogContext(() => storage.getStore()?.trxid);
 
 export function runWithContext<T>(ctx: RequestContext, fn: () => Promise<T>): Promise<T> {
   return storage.run(ctx, fn);

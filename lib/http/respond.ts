@@ -1,6 +1,8 @@
 import { TsRestResponse } from '@ts-rest/serverless/next';
 import { ZodError } from 'zod';
 import { ApiError, CODES, type Code, describeFields, fieldErrorsOf } from '@/lib/errors';
+import { metrics } from '@/lib/metrics/registry';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseErrorCode, isDatabaseUnavailable } from '@/lib/util/database-unavailable';
 import { logger } from '@/lib/util/logger';
 import { currentTrxid } from './request-context';
 
@@ -55,6 +57,11 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof ZodError) {
     const errors = fieldErrorsOf(err.issues);
     return new ApiError(2000, { detail: describeFields(errors), errors });
+  }
+  if (isDatabaseUnavailable(err)) {
+    logger.warn('database unavailable', { trxid: currentTrxid(), reason: databaseErrorCode(err) });
+    metrics().databaseUnavailable.inc();
+    return new ApiError(2050, { headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } });
   }
   logger.error('unhandled error', { trxid: currentTrxid(), err });
   return new ApiError(2007);

@@ -1,28 +1,73 @@
+import pino from 'pino';
 import { env } from '@/lib/env';
 import { loggableError } from './loggable-error';
 
-const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
-type Level = Exclude<keyof typeof LEVELS, 'silent'>;
+type Fields = Record<string, unknown>;
 
-function serialise(fields: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fields)) {
-    out[k] = v instanceof Error ? loggableError(v) : v;
+// The request context lives in lib/http; it registers how to read the current request's trxid,
+// so every line logged while serving a request carries it without this module depending on http.
+const store = globalThis as unknown as { __vaLogContext?: () => string | undefined; __vaPino?: pino.Logger };
+
+/** Called once by the request context: returns the trxid of the request being served, if any. */
+export function setLogContext(read: () => string | undefined): void {
+  store.__vaLogContext = read;
+}
+
+/** Field names whose values never reach a log line, at any depth pino's redaction reaches. */
+const SECRET_KEYS = [
+  'password',
+  'token',
+  'access_token',
+  'accessToken',
+  'api_key',
+  'apiKey',
+  'secret',
+  'signingSecret',
+  'signing_secret',
+  'authorization',
+  'cookie',
+  'text',
+  'body',
+];
+
+function base(): pino.Logger {
+  if (!store.__vaPino) {
+    store.__vaPino = pino({
+      level: env().LOG_LEVEL,
+      base: undefined,
+      messageKey: 'msg',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: [...SECRET_KEYS, ...SECRET_KEYS.map((k) => `*.${k}`)], censor: '[redacted]' },
+      serializers: { err: loggableError },
+      mixin: () => {
+        const trxid = store.__vaLogContext?.();
+        return trxid ? { trxid } : {};
+      },
+    });
   }
-  return out;
+  return store.__vaPino;
 }
 
-function log(level: Level, msg: string, fields: Record<string, unknown> = {}) {
-  if (LEVELS[level] < LEVELS[env().LOG_LEVEL]) return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), msg, ...serialise(fields) });
-  if (level === 'error' || level === 'warn') console.error(line);
-  else console.log(line);
+function log(level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Fields) {
+  const l = base();
+  if (!l.isLevelEnabled(level)) return;
+  l[level](fields ?? {}, msg);
 }
 
-/** One-line JSON logs; errors carry the request's trxid. */
+/**
+ * One-line JSON logs (pino) at LOG_LEVEL. A line written while a request is served carries its
+ * `trxid`. Pass errors as `err`; never pass tokens, keys or customer text (known field names are
+ * redacted anyway).
+ */
 export const logger = {
-  debug: (msg: string, fields?: Record<string, unknown>) => log('debug', msg, fields),
-  info: (msg: string, fields?: Record<string, unknown>) => log('info', msg, fields),
-  warn: (msg: string, fields?: Record<string, unknown>) => log('warn', msg, fields),
-  error: (msg: string, fields?: Record<string, unknown>) => log('error', msg, fields),
+  debug: (msg: string, fields?: Fields) => log('debug', msg, fields),
+  info: (msg: string, fields?: Fields) => log('info', msg, fields),
+  warn: (msg: string, fields?: Fields) => log('warn', msg, fields),
+  error: (msg: string, fields?: Fields) => log('error', msg, fields),
 };
+
+/** Drops the configured logger (tests that change LOG_LEVEL). */
+export function resetLogger(): void {
+  store.__vaPino = undefined;
+}

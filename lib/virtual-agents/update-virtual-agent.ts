@@ -65,6 +65,8 @@ export async function updateVirtualAgent(
       .set({
         teamId,
         webhookUrl: webhookUrl ?? current.webhookUrl,
+        // A new address ends a stop caused by the old one answering 410 Gone.
+        ...(webhookUrl && webhookUrl !== current.webhookUrl ? { webhookDisabledAt: null, webhookDisabledReason: null } : {}),
         webhookHeaders: webhookHeaders ?? current.webhookHeaders,
         subscriptions: patch.subscriptions ? uniqueSubscriptions(patch.subscriptions) : current.subscriptions,
         fallbackTeamId,

@@ -37,6 +37,9 @@ export async function loadVirtualAgents(
     fallback_team_id: va.fallbackTeamId,
     fallback_skill: va.fallbackSkill,
     api_key_prefix: va.apiKeyPrefix,
+    webhook_disabled: va.webhookDisabledAt
+      ? { at: va.webhookDisabledAt.toISOString(), reason: va.webhookDisabledReason ?? 'disabled' }
+      : null,
     created_at: va.createdAt.toISOString(),
     updated_at: new Date(Math.max(va.updatedAt.getTime(), va.user.updatedAt.getTime())).toISOString(),
   }));

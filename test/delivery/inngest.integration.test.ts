@@ -33,6 +33,7 @@ process.env.INNGEST_BASE_URL = `http://127.0.0.1:${(eventApi.address() as Addres
 const { deliverChatEvents } = await import('@/inngest/functions/deliver-chat-events');
 const { sweepOutbox } = await import('@/inngest/functions/sweep-outbox');
 const { requestDelivery } = await import('@/inngest/request-delivery');
+const { deliveryRequestsOf } = await import('@/lib/delivery/delivery-requests');
 
 type RunOutcome = { result?: any; error?: any };
 
@@ -74,7 +75,7 @@ describe('Inngest delivery', () => {
     const chatId = await createBotChat(t);
     const [event] = await eventsOfChat(ctx.db, chatId);
     sentToInngest.length = 0;
-    assert.equal(await requestDelivery(ctx.db, { eventIds: [event.id] }), true);
+    assert.equal(await requestDelivery({ rows: await deliveryRequestsOf(ctx.db, { eventIds: [event.id] }) }), true);
     assert.equal(sentToInngest.length, 1);
     assert.equal(sentToInngest[0].id, `va-event-${event.transactionId}`);
     assert.equal(sentToInngest[0].name, 'va/delivery.requested');
@@ -93,7 +94,7 @@ describe('Inngest delivery', () => {
     const [event] = await eventsOfChat(ctx.db, chatId);
     eventApiStatus = 500;
     try {
-      assert.equal(await requestDelivery(ctx.db, { eventIds: [event.id] }), false);
+      assert.equal(await requestDelivery({ rows: await deliveryRequestsOf(ctx.db, { eventIds: [event.id] }) }), false);
     } finally {
       eventApiStatus = 200;
     }

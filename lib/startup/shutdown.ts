@@ -1,0 +1,40 @@
+import { stopDelivery } from '@/lib/delivery/start-delivery';
+import { env } from '@/lib/env';
+import { startDraining } from '@/lib/ops/draining';
+import { logger } from '@/lib/util/logger';
+
+type Listener = (signal: NodeJS.Signals) => void;
+const store = globalThis as unknown as { __vaShutdownInstalled?: boolean };
+
+/**
+ * On SIGTERM or SIGINT: readiness turns 503, delivery stops claiming, calls in flight get
+ * SHUTDOWN_GRACE_MS to finish (then their leases are released for another instance), and only
+ * then the listeners that were there before (Next's: close the server, exit) run. Without any,
+ * the process exits here.
+ */
+export function installShutdown(): void {
+  if (store.__vaShutdownInstalled) return;
+  store.__vaShutdownInstalled = true;
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    const before = process.listeners(signal) as Listener[];
+    process.removeAllListeners(signal);
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void (async () => {
+        const graceMs = env().SHUTDOWN_GRACE_MS;
+        startDraining();
+        logger.info('shutting down: delivery stops claiming', { signal, graceMs });
+        try {
+          await stopDelivery({ graceMs });
+          logger.info('delivery stopped');
+        } catch (err) {
+          logger.error('delivery did not stop cleanly', { err });
+        }
+        if (before.length) for (const listener of before) listener(signal);
+        else process.exit(0);
+      })();
+    });
+  }
+}
