@@ -5,6 +5,8 @@ export type AdminAuth = { accountId: number; adminId: number; email: string; isP
 
 export type RequestContext = {
   trxid: string;
+  /** The TCP peer's address when the entry knows it (the node:http entry does; Next's does not). */
+  clientAddress?: string | null;
   bot?: BotAuth;
   admin?: AdminAuth;
   rateLimit?: { limit: number; remaining: number; resetSeconds: number };

@@ -1,7 +1,7 @@
-import { TsRestResponse } from '@ts-rest/serverless/next';
 import { ZodError } from 'zod';
 import { ApiError, CODES, type Code, describeFields, fieldErrorsOf } from '@/lib/errors';
 import { logger } from '@/lib/util/logger';
+import { type ApiAnswer, PlainHeaders } from './api-request';
 import { currentTrxid } from './request-context';
 
 /** A success envelope for a ts-rest handler: `{status, body}` with the code's HTTP status. */
@@ -12,10 +12,11 @@ export function ok<C extends Code, T>(code: C, response: T) {
   } as const;
 }
 
-export function errorResponse(err: ApiError): TsRestResponse {
-  const headers = new Headers({ 'content-type': 'application/json' });
+/** The envelope answer of an error, with the error's own headers (Allow, Retry-After...). */
+export function errorAnswer(err: ApiError): ApiAnswer {
+  const headers = new PlainHeaders({ 'content-type': 'application/json' });
   for (const [k, v] of Object.entries(err.headers ?? {})) headers.set(k, v);
-  return new TsRestResponse(JSON.stringify(err.toEnvelope()), { status: err.httpStatus, headers });
+  return { status: err.httpStatus, headers, body: JSON.stringify(err.toEnvelope()) };
 }
 
 type ValidationLike = {
