@@ -642,12 +642,12 @@ function summarise(c: Case): Summary {
     serverCpu: serverMs === null ? null : serverMs / requests,
     pgCpu: c.rounds.reduce((s, r) => s + r.pgCpuMs, 0) / requests,
     otherCores: c.rounds.reduce((s, r) => s + r.otherCores * r.seconds, 0) / seconds,
-    eldP99: probes && median(probes.map((p) => p.eldP99)),
-    eldMax: probes && Math.max(...probes.map((p) => p.eldMax)),
-    gcCount: probes && probes.reduce((n, p) => n + p.gcCount, 0),
-    gcMajor: probes && probes.reduce((n, p) => n + p.gcMajor, 0),
-    gcMsPerSecond: probes && probes.reduce((n, p) => n + p.gcMs, 0) / seconds,
-    gcMaxMs: probes && Math.max(...probes.map((p) => p.gcMaxMs)),
+    eldP99: probes ? median(probes.map((p) => p.eldP99)) : null,
+    eldMax: probes ? Math.max(...probes.map((p) => p.eldMax)) : null,
+    gcCount: probes ? probes.reduce((n, p) => n + p.gcCount, 0) : null,
+    gcMajor: probes ? probes.reduce((n, p) => n + p.gcMajor, 0) : null,
+    gcMsPerSecond: probes ? probes.reduce((n, p) => n + p.gcMs, 0) / seconds : null,
+    gcMaxMs: probes ? Math.max(...probes.map((p) => p.gcMaxMs)) : null,
   };
 }
 
