@@ -79,6 +79,8 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
   /** Largest accepted request body, in bytes. */
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(262_144),
+  /** Longest wait for a request body to arrive in full, in ms (a slowly sent body is refused, 2015/408). */
+  BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   ADMIN_EMAIL: z.string().email().optional(),
   /** Checked against the password policy at start (lib/auth/password-policy.ts). */
   ADMIN_PASSWORD: z.string().optional(),

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// `npm start`: builds when the build is missing or older than the sources, then runs `next start`.
+// `npm start`: builds when the build is missing or older than the sources, then serves the build on
+// one node:http server (see serve() below); `npm start -- --next` runs `next start` instead.
 // Without DATABASE_URL it runs on the embedded database in ./.data and, being a local demo,
 // allows webhooks to private addresses (WEBHOOK_ALLOW_PRIVATE=true) unless told otherwise.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 
 const SOURCES = ['app', 'lib', 'contracts', 'db', 'inngest', 'instrumentation.ts', 'next.config.ts', 'package-lock.json'];
@@ -25,9 +27,41 @@ if (built === 0 || SOURCES.some((s) => newestMtime(s) > built)) {
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 
-const env = { ...process.env };
-if (!env.DATABASE_URL && env.WEBHOOK_ALLOW_PRIVATE === undefined) env.WEBHOOK_ALLOW_PRIVATE = 'true';
-const port = env.PORT ?? '3000';
-const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', port], { stdio: 'inherit', env });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+if (!process.env.DATABASE_URL && process.env.WEBHOOK_ALLOW_PRIVATE === undefined) process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
+const port = Number(process.env.PORT ?? 3000);
+const hostArg = process.argv.findIndex((a) => a === '-H' || a === '--hostname');
+const hostname = hostArg === -1 ? undefined : process.argv[hostArg + 1];
+
+if (process.argv.includes('--next')) {
+  // Next's own server only, as on platforms that run `next start`: for comparing the two entries.
+  const args = ['node_modules/next/dist/bin/next', 'start', '-p', String(port), ...(hostname ? ['-H', hostname] : [])];
+  const child = spawn(process.execPath, args, { stdio: 'inherit', env: process.env });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  await serve();
+}
+
+/**
+ * One port, one process: the bot API's requests go straight to its pipeline (the same contract,
+ * validation and route implementations as the Next route, taken from this build by
+ * instrumentation.ts), everything else to Next's request handler.
+ */
+async function serve() {
+  process.env.NODE_ENV = 'production';
+  const { default: next } = await import('next');
+  const app = next({ dev: false, dir: process.cwd(), hostname: hostname ?? 'localhost', port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  const entries = globalThis.__vaNodeEntries;
+  if (!entries) throw new Error('the build did not expose the API entry (instrumentation.ts)');
+  const server = http.createServer((req, res) => {
+    if (!entries.serve(req, res)) handle(req, res);
+  });
+  server.on('clientError', entries.clientError);
+  // Longer than a load balancer's idle timeout, so it never reuses a connection we just closed.
+  server.keepAliveTimeout = 65_000;
+  server.listen(port, hostname, () => console.log(`Ready on http://${hostname ?? 'localhost'}:${port}`));
+  const stop = () => server.close(() => process.exit(0));
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, stop);
+}

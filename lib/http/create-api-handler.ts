@@ -7,15 +7,16 @@ import {
   isAppRouteOtherResponse,
   TsRestResponseError,
 } from '@ts-rest/core';
-import { createNextHandler, RequestValidationError, TsRestResponse } from '@ts-rest/serverless/next';
-import { NextRequest } from 'next/server';
-import { env } from '@/lib/env';
+import { type createNextHandler, RequestValidationError } from '@ts-rest/serverless/next';
+import type { NextRequest } from 'next/server';
 import { ApiError } from '@/lib/errors';
 import { recordHttp } from '@/lib/metrics/registry';
 import { newTraceId } from '@/lib/util/ids';
+import { type ApiAnswer, type ApiRequest, PlainHeaders } from './api-request';
 import type { RateLimitState } from './rate-limit';
+import { bodyLimits, checkDeclaredLength, collectBody, takesBody } from './read-body';
 import { type RequestContext, runWithContext } from './request-context';
-import { errorResponse, toApiError } from './respond';
+import { errorAnswer, toApiError } from './respond';
 import { matchRoute, type RouteEntry, routeTable } from './route-table';
 
 type TsRestRouter<T extends AppRouter> = Parameters<typeof createNextHandler<T, unknown>>[1];
@@ -24,123 +25,206 @@ export type ApiHandlerOptions<T extends AppRouter> = {
   contract: T;
   router: TsRestRouter<T>;
   /** Runs before the route: establishes identity and limits, or throws an ApiError. */
-  guard: (req: NextRequest, entry: RouteEntry, ctx: RequestContext) => Promise<void>;
+  guard: (req: ApiRequest, entry: RouteEntry, ctx: RequestContext) => Promise<void>;
 };
 
-const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+/** The pipeline both entries share: a parsed request in, an envelope answer out. */
+export type ApiCore = (req: ApiRequest) => Promise<ApiAnswer>;
 
 /**
- * The one entry point of an API (bot or admin): unknown paths, wrong methods, oversize or
- * non-JSON bodies and failed guards are answered here in the envelope; the rest goes to ts-rest,
- * whose errors come back through the same mapping. Every answer carries `trxid`.
+ * Next's route handler for an API, with the pipeline it adapts as `.core` for the node:http entry
+ * and `.owns(path)`: whether a path is one of the contract's (any method).
  */
-export function createApiHandler<T extends AppRouter>(opts: ApiHandlerOptions<T>) {
-  const table = routeTable(opts.contract);
-  const tsRest = createNextHandler(opts.contract, opts.router as never, {
-    handlerType: 'app-router',
-    responseValidation: false,
-    errorHandler: (err) => errorResponse(toApiError(err)),
-  });
-  const direct = directHandlers(opts.contract, opts.router);
+export type ApiHandler = ((incoming: NextRequest) => Promise<Response>) & { core: ApiCore; owns: (path: string) => boolean };
 
-  return function handle(incoming: NextRequest): Promise<Response> {
-    const ctx: RequestContext = { trxid: newTraceId() };
-    return runWithContext(ctx, () => serve(incoming, ctx));
+/**
+ * One API (bot or admin) from its contract, router and guard. Unknown paths, wrong methods,
+ * oversize, slow or non-JSON bodies, failed guards and failed validation are answered in the
+ * envelope; every answer carries `trxid` and, once the guard has counted the request, the
+ * Rate-Limit-* headers.
+ *
+ * This is a small dispatcher of our own rather than ts-rest's serverless handler: it validates
+ * with @ts-rest/core's `checkZodSchema` and raises ts-rest's `RequestValidationError`, like
+ * ts-rest, but works on `ApiRequest` (no Fetch `Request`, `URL` or body stream per call, no second
+ * route walk) so that the node:http entry need not build one. `npm run bench:api` compares it with
+ * ts-rest's own handler (cases d and e); see BENCHMARKS.md.
+ */
+export function createApiHandler<T extends AppRouter>(opts: ApiHandlerOptions<T>): ApiHandler {
+  const table = routeTable(opts.contract);
+  const routes = implementations(opts.contract, opts.router);
+
+  const core: ApiCore = (req) => {
+    const ctx: RequestContext = { trxid: newTraceId(), clientAddress: req.clientAddress };
+    return runWithContext(ctx, () => serve(req, ctx));
   };
 
-  async function serve(incoming: NextRequest, ctx: RequestContext): Promise<Response> {
+  async function serve(req: ApiRequest, ctx: RequestContext): Promise<ApiAnswer> {
     const started = performance.now();
     let route = 'unmatched';
-    let response: Response;
+    let answer: ApiAnswer;
     try {
-      const match = matchRoute(table, incoming.method, incoming.nextUrl.pathname);
+      const match = matchRoute(table, req.method, req.path);
       if (match.kind === 'found') route = match.entry.path;
-      if (match.kind === 'none') throw new ApiError(2011, { detail: `${incoming.method} ${incoming.nextUrl.pathname}` });
+      if (match.kind === 'none') throw new ApiError(2011, { detail: `${req.method} ${req.path}` });
       if (match.kind === 'wrong-method') {
         throw new ApiError(2099, {
-          detail: `${incoming.method} is not supported here; use ${match.allow.join(', ')}`,
+          detail: `${req.method} is not supported here; use ${match.allow.join(', ')}`,
           headers: { Allow: match.allow.join(', ') },
         });
       }
-      const req = await admit(incoming);
+      admit(req);
       await opts.guard(req, match.entry, ctx);
-      const handler = direct.get(match.entry.route);
-      response = handler ? await dispatch(req, match.entry, handler) : await tsRest(req);
+      const impl = routes.get(match.entry.route);
+      if (!impl) throw new Error(`no implementation for ${match.entry.method} ${match.entry.path}`);
+      answer = await dispatch(req, match.entry.route, impl);
     } catch (err) {
-      response = errorResponse(toApiError(err));
+      answer = errorAnswer(toApiError(err));
     }
-    const headers = response.headers;
+    const headers = answer.headers;
     headers.set('trxid', ctx.trxid);
     if (ctx.rateLimit) setRateLimitHeaders(headers, ctx.rateLimit);
     if (ctx.setCookies) for (const cookie of ctx.setCookies) headers.append('set-cookie', cookie);
-    recordHttp({ route, method: incoming.method, status: response.status, seconds: (performance.now() - started) / 1000 });
-    return response;
+    recordHttp({ route, method: req.method, status: answer.status, seconds: (performance.now() - started) / 1000 });
+    return answer;
   }
+
+  const handler = (incoming: NextRequest) => fromNext(incoming).then(core, rejectEarly).then(toResponse);
+  const owns = (path: string) => table.some((entry) => entry.pattern.test(path));
+  return Object.assign(handler, { core, owns });
 }
 
-function setRateLimitHeaders(headers: Headers, state: RateLimitState) {
+function setRateLimitHeaders(headers: PlainHeaders, state: RateLimitState) {
   if (!headers.has('Rate-Limit-Limit')) headers.set('Rate-Limit-Limit', String(state.limit));
   if (!headers.has('Rate-Limit-Remaining')) headers.set('Rate-Limit-Remaining', String(state.remaining));
   if (!headers.has('Rate-Limit-Reset')) headers.set('Rate-Limit-Reset', String(state.resetSeconds));
 }
 
 // ---------------------------------------------------------------------------------------------
-// Dispatch without ts-rest's serverless router. Its fetch handler costs a second Request per call
-// (`new TsRestRequest(url, nextRequest)`: URL parse, header copy, AbortSignal, body stream
-// re-wrapped), a Proxy per request and a regex walk over every route, all after we have matched the
-// route ourselves. This does what its route handler does (same validation through @ts-rest/core's
-// checkZodSchema, same RequestValidationError, same response building, response validation off)
-// for the plain handler functions of our routers; anything else still goes through ts-rest.
+// The Next.js entry: NextRequest -> ApiRequest, ApiAnswer -> Response.
+
+async function fromNext(incoming: NextRequest): Promise<ApiRequest> {
+  let body: Uint8Array | null = null;
+  if (takesBody(incoming.method) && incoming.body) {
+    const limits = bodyLimits();
+    checkDeclaredLength(incoming.headers.get('content-length'), limits);
+    const reader = incoming.body.getReader();
+    body = await collectBody(webChunks(reader), limits, () => void reader.cancel().catch(() => {}));
+  }
+  const url = incoming.nextUrl;
+  return {
+    method: incoming.method,
+    url: incoming.url,
+    path: url.pathname,
+    search: url.search.slice(1),
+    headers: incoming.headers,
+    body,
+    // Next does not expose the socket; a trusted proxy's header is the guard's business.
+    clientAddress: null,
+  };
+}
+
+async function* webChunks(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncIterable<Uint8Array> {
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    yield value;
+  }
+}
+
+/** A body refused while being read is answered like any other refusal, with its own trxid. */
+function rejectEarly(err: unknown): ApiAnswer {
+  const answer = errorAnswer(toApiError(err));
+  answer.headers.set('trxid', newTraceId());
+  return answer;
+}
+
+function toResponse(answer: ApiAnswer): Response {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(answer.headers.raw)) {
+    if (Array.isArray(v)) for (const one of v) headers.append(k, one);
+    else if (v !== undefined) headers.set(k, v);
+  }
+  return new Response(answer.body as BodyInit | null, { status: answer.status, headers });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dispatch: what ts-rest's route handler does for a plain handler function (the same validation
+// through @ts-rest/core's checkZodSchema, the same RequestValidationError, response validation
+// off), on ApiRequest.
 
 type RouteArgs = { params: unknown; body: unknown; query: unknown; headers: unknown };
 type RouteResult = { status: number; body: unknown };
 type PlainHandler = (args: RouteArgs, extra: Record<string, unknown>) => Promise<RouteResult>;
-type DirectHandler = { run: PlainHandler; params: RegExp };
+type Implementation = { run: PlainHandler; params: RegExp };
 
-function directHandlers(contract: AppRouter, router: unknown): Map<AppRoute, DirectHandler> {
-  const out = new Map<AppRoute, DirectHandler>();
+function implementations(contract: AppRouter, router: unknown): Map<AppRoute, Implementation> {
+  const out = new Map<AppRoute, Implementation>();
   const walk = (schema: AppRouter | AppRoute, impl: unknown) => {
     if (isAppRoute(schema)) {
-      const run = typeof impl === 'function' ? impl : null;
-      // `{handler, middleware}` implementations and RouterBuilders keep ts-rest's own path.
-      if (run) out.set(schema, { run: run as PlainHandler, params: paramPattern(schema.path) });
+      // Only plain functions: per-route middleware (`{handler, middleware}`) is not used here, and
+      // the guard covers what it would do.
+      if (typeof impl !== 'function') throw new Error(`${schema.method} ${schema.path}: implement it as a plain function`);
+      out.set(schema, { run: impl as PlainHandler, params: paramPattern(schema.path) });
       return;
     }
-    if (!impl || typeof impl !== 'object') return;
+    if (!impl || typeof impl !== 'object') throw new Error('router does not match the contract');
     for (const key of Object.keys(schema)) walk(schema[key] as AppRouter | AppRoute, (impl as Record<string, unknown>)[key]);
   };
   walk(contract, router);
   return out;
 }
 
-/** itty-router's pattern for a path: named groups, values left percent-encoded as it leaves them. */
+/** Named groups for a contract path; values stay percent-encoded, as ts-rest leaves them. */
 function paramPattern(path: string): RegExp {
   return new RegExp(`^${path.replace(/(\/?\.?):(\w+)/g, '($1(?<$2>[^$1/]+?))').replace(/\./g, '\\.')}/*$`);
 }
 
-async function dispatch(req: NextRequest, entry: RouteEntry, handler: DirectHandler): Promise<Response> {
-  const route = entry.route;
-  const url = req.nextUrl;
-  const params = url.pathname.match(handler.params)?.groups ?? {};
-  const query: Record<string, string | string[]> = Object.create(null);
-  for (const [k, v] of url.searchParams) query[k] = query[k] ? ([] as string[]).concat(query[k], v) : v;
-  let content: unknown;
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    const type = req.headers.get('content-type');
-    if (type?.includes('json')) {
-      // An empty body labelled JSON (clients that always send the header) is no body, not bad JSON.
-      const text = await req.text();
-      content = text === '' ? undefined : JSON.parse(text);
-    } else if (type?.startsWith('text/')) content = await req.text();
-  }
-  const headers: Record<string, string> = {};
-  req.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
+const decoder = new TextDecoder();
 
+const hasBody = (req: ApiRequest): req is ApiRequest & { body: Uint8Array } =>
+  takesBody(req.method) && req.body !== null && req.body.byteLength > 0;
+
+/** Size is checked while reading (in the entry); before the guard, the content type of a non-empty body. */
+function admit(req: ApiRequest): void {
+  if (!hasBody(req)) return;
+  const type = req.headers.get('content-type');
+  if (!/\bjson\b/i.test(type ?? '')) throw new ApiError(2009, { detail: type ? `got ${type}` : 'no Content-Type header' });
+}
+
+function queryOf(search: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = Object.create(null);
+  if (!search) return query;
+  for (const [k, v] of new URLSearchParams(search)) {
+    const seen = query[k];
+    query[k] = seen === undefined ? v : ([] as string[]).concat(seen, v);
+  }
+  return query;
+}
+
+/** Headers as ts-rest hands them to validation: every header, lower-case names. */
+function headerRecord(headers: Headers): Record<string, string> {
+  if (headers instanceof PlainHeaders) {
+    const out: Record<string, string> = {};
+    for (const key in headers.raw) {
+      const v = headers.raw[key];
+      if (v !== undefined) out[key] = typeof v === 'string' ? v : v.join(', ');
+    }
+    return out;
+  }
+  const out: Record<string, string> = {};
+  headers.forEach((value, key) => {
+    out[key] = value;
+  });
+  return out;
+}
+
+async function dispatch(req: ApiRequest, route: AppRoute, impl: Implementation): Promise<ApiAnswer> {
+  // After the guard, so a caller without credentials learns nothing from the parse. An empty body counts as none.
+  const content = hasBody(req) ? JSON.parse(decoder.decode(req.body)) : undefined;
+  const params = req.path.match(impl.params)?.groups ?? {};
   const p = checkZodSchema(params, route.pathParams, { passThroughExtraKeys: true });
-  const h = checkZodSchema(headers, route.headers, { passThroughExtraKeys: true });
-  const q = checkZodSchema(query, route.query);
+  const h = checkZodSchema(headerRecord(req.headers), route.headers, { passThroughExtraKeys: true });
+  const q = checkZodSchema(queryOf(req.search), route.query);
   const b = checkZodSchema(content, 'body' in route ? route.body : null);
   if (!p.success || !h.success || !q.success || !b.success) {
     throw new RequestValidationError(
@@ -151,12 +235,12 @@ async function dispatch(req: NextRequest, entry: RouteEntry, handler: DirectHand
     );
   }
 
-  const responseHeaders = new Headers();
+  const headers = new PlainHeaders();
   let result: RouteResult;
   try {
-    result = await handler.run(
+    result = await impl.run(
       { params: p.data, body: b.data, query: q.data, headers: h.data },
-      { appRoute: route, request: req, responseHeaders, nextRequest: req },
+      { appRoute: route, request: req, responseHeaders: headers },
     );
   } catch (err) {
     if (!(err instanceof TsRestResponseError)) throw err;
@@ -165,61 +249,16 @@ async function dispatch(req: NextRequest, entry: RouteEntry, handler: DirectHand
 
   const status = Number(result.status);
   const responseType = route.responses[status];
-  if (isAppRouteNoBody(responseType)) return new TsRestResponse(null, { status, headers: responseHeaders });
+  if (isAppRouteNoBody(responseType)) return { status, headers, body: null };
   if (isAppRouteOtherResponse(responseType)) {
-    let body = result.body as BodyInit;
+    const body = result.body;
     if (body instanceof Blob) {
-      responseHeaders.set('content-type', body.type || responseType.contentType);
-      body = await body.arrayBuffer();
-    } else {
-      responseHeaders.set('content-type', responseType.contentType);
+      headers.set('content-type', body.type || responseType.contentType);
+      return { status, headers, body: new Uint8Array(await body.arrayBuffer()) };
     }
-    return new TsRestResponse(body as never, { status, headers: responseHeaders });
+    headers.set('content-type', responseType.contentType);
+    return { status, headers, body: typeof body === 'string' || body instanceof Uint8Array ? body : String(body) };
   }
-  return TsRestResponse.fromJson(result.body, { status, headers: responseHeaders });
-}
-
-/**
- * Size and content-type checks before anything parses the body. A body without Content-Length
- * (chunked, or a bodiless DELETE from some clients) is read up to the limit first; an empty one
- * counts as no body.
- */
-async function admit(req: NextRequest): Promise<NextRequest> {
-  if (!BODY_METHODS.has(req.method)) return req;
-  const max = env().MAX_BODY_BYTES;
-  const declared = req.headers.get('content-length');
-  if (declared !== null && Number(declared) > max) {
-    throw new ApiError(2008, { detail: `at most ${max} bytes are accepted` });
-  }
-  if (declared !== null) {
-    if (Number(declared) > 0) requireJson(req);
-    return req;
-  }
-  if (req.body === null) return req;
-  const bytes = await readLimited(req.body, max);
-  if (bytes.length === 0) return new NextRequest(req.url, { method: req.method, headers: req.headers });
-  requireJson(req);
-  return new NextRequest(req.url, { method: req.method, headers: req.headers, body: new Uint8Array(bytes) });
-}
-
-function requireJson(req: NextRequest) {
-  const type = req.headers.get('content-type');
-  if (!/\bjson\b/i.test(type ?? '')) throw new ApiError(2009, { detail: type ? `got ${type}` : 'no Content-Type header' });
-}
-
-async function readLimited(body: ReadableStream<Uint8Array>, max: number): Promise<Buffer> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new ApiError(2008, { detail: `at most ${max} bytes are accepted` });
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  return { status, headers, body: JSON.stringify(result.body) };
 }

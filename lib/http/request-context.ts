@@ -9,6 +9,8 @@ export type { AdminAuth, BotAuth };
 
 export type RequestContext = {
   trxid: string;
+  /** The TCP peer's address when the entry knows it (the node:http entry does; Next's does not). */
+  clientAddress?: string | null;
   bot?: BotAuth;
   admin?: AdminAuth;
   /** The TCP peer's address, when the server adapter knows it (Next's request does not carry it). */

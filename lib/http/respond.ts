@@ -1,9 +1,9 @@
-import { TsRestResponse } from '@ts-rest/serverless/next';
 import { ZodError } from 'zod';
 import { ApiError, CODES, type Code, describeFields, fieldErrorsOf } from '@/lib/errors';
 import { metrics } from '@/lib/metrics/registry';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseErrorCode, isDatabaseUnavailable } from '@/lib/util/database-unavailable';
 import { logger } from '@/lib/util/logger';
+import { type ApiAnswer, PlainHeaders } from './api-request';
 import { currentTrxid } from './request-context';
 
 /** A success envelope for a ts-rest handler: `{status, body}` with the code's HTTP status. */
@@ -14,10 +14,11 @@ export function ok<C extends Code, T>(code: C, response: T) {
   } as const;
 }
 
-export function errorResponse(err: ApiError): TsRestResponse {
-  const headers = new Headers({ 'content-type': 'application/json' });
+/** The envelope answer of an error, with the error's own headers (Allow, Retry-After...). */
+export function errorAnswer(err: ApiError): ApiAnswer {
+  const headers = new PlainHeaders({ 'content-type': 'application/json' });
   for (const [k, v] of Object.entries(err.headers ?? {})) headers.set(k, v);
-  return new TsRestResponse(JSON.stringify(err.toEnvelope()), { status: err.httpStatus, headers });
+  return { status: err.httpStatus, headers, body: JSON.stringify(err.toEnvelope()) };
 }
 
 type ValidationLike = {
