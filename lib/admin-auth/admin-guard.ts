@@ -1,9 +1,9 @@
-import type { NextRequest } from 'next/server';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
 import { addressKey, clientAddress } from '@/lib/auth/client-address';
 import { env } from '@/lib/env';
+import type { ApiRequest } from '@/lib/http/api-request';
 import { consumeRateLimit } from '@/lib/http/rate-limit';
 import type { RequestContext } from '@/lib/http/request-context';
 import type { RouteEntry } from '@/lib/http/route-table';
@@ -22,7 +22,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  * count per client address here (and per account and address in logIn); signed-in calls count per
  * session (ADMIN_RATE_LIMIT_PER_MINUTE), the test-event tool included.
  */
-export async function adminGuard(req: NextRequest, entry: RouteEntry, ctx: RequestContext): Promise<void> {
+export async function adminGuard(req: ApiRequest, entry: RouteEntry, ctx: RequestContext): Promise<void> {
   if (!SAFE_METHODS.has(req.method)) checkSameOrigin(req);
   const address = clientAddress(req, { socketAddress: ctx.socketAddress });
   ctx.clientAddress = address;

@@ -1,7 +1,7 @@
-import type { NextRequest } from 'next/server';
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
 import { ApiError } from '@/lib/errors';
+import type { ApiRequest } from '@/lib/http/api-request';
 import { consumeRateLimit } from '@/lib/http/rate-limit';
 import type { RequestContext } from '@/lib/http/request-context';
 import type { RouteEntry } from '@/lib/http/route-table';
@@ -16,7 +16,7 @@ const PUBLIC_PATHS = new Set<string>([botContract.auth.authorize.path]);
  * per account once the caller is known, per client address before that (/authorize). Unknown and
  * expired tokens count against the address's failure budget (bot-auth-failures.ts).
  */
-export async function botGuard(req: NextRequest, entry: RouteEntry, ctx: RequestContext): Promise<void> {
+export async function botGuard(req: ApiRequest, entry: RouteEntry, ctx: RequestContext): Promise<void> {
   const address = clientAddress(req, { socketAddress: ctx.socketAddress });
   ctx.clientAddress = address;
   if (PUBLIC_PATHS.has(entry.path)) {

@@ -54,7 +54,7 @@ export function createApiHandler<T extends AppRouter>(opts: ApiHandlerOptions<T>
   const routes = implementations(opts.contract, opts.router);
 
   const core: ApiCore = (req) => {
-    const ctx: RequestContext = { trxid: newTraceId(), clientAddress: req.clientAddress };
+    const ctx: RequestContext = { trxid: newTraceId(), socketAddress: req.clientAddress ?? undefined };
     return runWithContext(ctx, () => serve(req, ctx));
   };
 

@@ -1,16 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { setLogContext } from '@/lib/util/logger';
-
 import type { AdminAuth } from '@/lib/admin-auth/types';
 import type { BotAuth } from '@/lib/auth/types';
+import { setLogContext } from '@/lib/util/logger';
 
 // The identities are defined by the auth layers; this module only carries them.
 export type { AdminAuth, BotAuth };
 
 export type RequestContext = {
   trxid: string;
-  /** The TCP peer's address when the entry knows it (the node:http entry does; Next's does not). */
-  clientAddress?: string | null;
   bot?: BotAuth;
   admin?: AdminAuth;
   /** The TCP peer's address, when the server adapter knows it (Next's request does not carry it). */
