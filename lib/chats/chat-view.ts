@@ -1,7 +1,8 @@
 import { and, desc, eq, type SQLWrapper, sql } from 'drizzle-orm';
+import type { WithSubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Chat } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
-import { chats, messages } from '@/db/schema';
+import { assets, chats, customers, messages, teams, users } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
 import { type MessageRow, toMessageView } from '@/lib/messages/message-view';
 import { logger } from '@/lib/util/logger';
@@ -22,19 +23,53 @@ const chatWith = (messageLimit: number) =>
     },
   }) as const;
 
-const readChat = prepared('chat_view', (db: Db) =>
-  db.query.chats.findFirst({
-    where: and(eq(chats.id, sql.placeholder('chatId')), eq(chats.accountId, sql.placeholder('accountId'))),
-    with: chatWith(CHAT_READ_MESSAGES),
-  }),
-);
+/** Rows of the chats table, as a CTE: the chat read selects them, the tags fast path updates them. */
+export type ChatRows = WithSubqueryWithSelection<(typeof chats)['_']['columns'], string>;
 
-type ChatRow = NonNullable<Awaited<ReturnType<ReturnType<typeof readChat>['execute']>>>;
+/**
+ * The chat view, one JSON value per row of `rows`, with its team, asset, customer, assignee and
+ * latest messages: the one shape both the chat read and the tags fast path answer (toChatView
+ * maps it). Prepare the statement that uses it.
+ */
+export function selectChatView(db: Db, rows: ChatRows) {
+  return db
+    .with(rows)
+    .select({
+      view: sql<ChatViewRow>`json_build_object(
+        'id', ${rows.id}, 'aliasId', ${rows.aliasId}, 'teamId', ${rows.teamId}, 'skill', ${rows.skill},
+        'createdAt', ${rows.createdAt}, 'updatedAt', ${rows.updatedAt}, 'status', ${rows.status},
+        'channel', ${rows.channel}, 'subject', ${rows.subject}, 'threadId', ${rows.threadId},
+        'browserFingerprint', ${rows.browserFingerprint}, 'flag', ${rows.flag}, 'tags', ${rows.tags},
+        'otherDetails', ${rows.otherDetails}, 'outcome', ${rows.outcome},
+        'team', json_build_object('name', ${teams.name}),
+        'asset', json_build_object('id', ${assets.id}, 'name', ${assets.name}, 'address', ${assets.address}),
+        'customer', json_build_object('id', ${customers.id}, 'destinationId', ${customers.destinationId}, 'name', ${customers.name}),
+        'assignee', case when ${users.id} is null then null else json_build_object('loginId', ${users.loginId}) end,
+        'messages', ${latestMessagesJson(rows.id)})`,
+    })
+    .from(rows)
+    .innerJoin(teams, eq(teams.id, rows.teamId))
+    .innerJoin(assets, eq(assets.id, rows.assetId))
+    .innerJoin(customers, eq(customers.id, rows.customerId))
+    .leftJoin(users, eq(users.id, rows.assigneeId));
+}
+
+const readChat = prepared('chat_view', (db: Db) =>
+  selectChatView(
+    db,
+    db.$with('chat').as(
+      db
+        .select()
+        .from(chats)
+        .where(and(eq(chats.id, sql.placeholder('chatId')), eq(chats.accountId, sql.placeholder('accountId')))),
+    ),
+  ),
+);
 
 /** One round trip for the chat with its team, asset, customer, assignee and latest messages. */
 export async function loadChat(db: Db, { accountId, chatId }: { accountId: number; chatId: string }): Promise<Chat | null> {
-  const row = await readChat(db).execute({ chatId, accountId });
-  return row ? toChatView(row) : null;
+  const [row] = await readChat(db).execute({ chatId, accountId });
+  return row ? toChatView(row.view) : null;
 }
 
 /**
@@ -71,30 +106,36 @@ export function latestMessagesJson(chatId: SQLWrapper) {
     ) m)`;
 }
 
+type ChatRow = typeof chats.$inferSelect;
+
 /**
- * What the view needs of a chat row: the relational read's, or the same fields as JSON from a
- * statement that answers the chat itself (timestamps then arrive as ISO strings).
+ * What the view needs of a chat: the chat's own fields and its related rows. From the JSON of
+ * selectChatView, timestamps arrive as ISO strings; from the relational reads of lists, as Dates.
  */
 export type ChatViewRow = Pick<
   ChatRow,
   | 'id'
   | 'aliasId'
   | 'teamId'
-  | 'team'
   | 'skill'
   | 'status'
   | 'channel'
   | 'subject'
   | 'threadId'
   | 'browserFingerprint'
-  | 'asset'
-  | 'customer'
-  | 'assignee'
   | 'flag'
   | 'tags'
   | 'otherDetails'
   | 'outcome'
-> & { createdAt: Date | string; updatedAt: Date | string; messages: MessageRow[] };
+> & {
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  team: { name: string };
+  asset: { id: number; name: string; address: string | null };
+  customer: { id: number; destinationId: string; name: string };
+  assignee: { loginId: string } | null;
+  messages: MessageRow[];
+};
 
 export function toChatView(row: ChatViewRow): Chat {
   return {

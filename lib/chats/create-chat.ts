@@ -4,7 +4,7 @@ import type { Db } from '@/db/client';
 import { chats, customers, messages } from '@/db/schema';
 import { ApiError, describeFields, type FieldError } from '@/lib/errors';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
-import { signalOutbox } from '@/lib/events/signal';
+import { withOutbox } from '@/lib/events/with-outbox';
 import { type Idempotency, withIdempotency } from '@/lib/idempotency/with-idempotency';
 import { toMessageView } from '@/lib/messages/message-view';
 import { normalizeMessage } from '@/lib/messages/normalize-message';
@@ -23,8 +23,7 @@ export async function createChat(
   { accountId, actorLoginId, body, idempotency }: CreateChatInput,
 ): Promise<{ chat: Chat; replayed: boolean }> {
   checkChannelFields(body);
-  const eventIds: number[] = [];
-  const out = await db.transaction((tx) =>
+  const out = await withOutbox(db, (tx) =>
     withIdempotency(tx, { accountId, idempotency }, async () => {
       await requireAsset(tx, { accountId, assetId: body.asset_id, channel: body.channel });
       const bodies = (body.messages ?? []).map((m, i) => normalizeMessage(m, body.channel, `messages.${i}`));
@@ -106,26 +105,23 @@ export async function createChat(
 
       if (!assignee) {
         // Queued in a team with auto-assign on: hand it to a ready member now, if one has a seat.
-        const auto = await assignQueuedChat(tx, { accountId, chatId, teamId, skill });
-        if (auto) eventIds.push(...auto.eventIds);
+        await assignQueuedChat(tx, { accountId, chatId, teamId, skill });
       }
       if (assignee?.kind === 'virtual_agent') {
         // Announcements are for agents: the event carries the last message with the customer.
         const last = inserted.filter((m) => m.type !== 'announcement').at(-1);
-        const id = await enqueueEvent(tx, {
+        await enqueueEvent(tx, {
           accountId,
           chat: eventChatOf({ ...chat, destinationId: body.customer.destination_id }),
           vaUserId: assignee.id,
           cause: { type: 'chat.assigned', lastMessage: last ? toMessageView(last) : null },
         });
-        if (id) eventIds.push(id);
       }
       const view = await loadChat(tx, { accountId, chatId });
       if (!view) throw new ApiError(4108);
       return view;
     }),
   );
-  signalOutbox(eventIds);
   return { chat: out.result, replayed: out.replayed };
 }
 

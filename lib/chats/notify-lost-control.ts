@@ -1,5 +1,5 @@
-import type { Db } from '@/db/client';
 import { enqueueEvent, type UnassignReason } from '@/lib/events/enqueue-event';
+import type { OutboxTx } from '@/lib/events/with-outbox';
 import { eventChatOf, type LockedChat } from './lock-chat';
 
 /**
@@ -8,7 +8,7 @@ import { eventChatOf, type LockedChat } from './lock-chat';
  * a chat it no longer owns. A VA's own transfer, re-queue or close tells it nothing new.
  */
 export async function notifyLostControl(
-  tx: Db,
+  tx: OutboxTx,
   opts: {
     accountId: number;
     chat: LockedChat;
@@ -18,13 +18,12 @@ export async function notifyLostControl(
     newAssignee: string | null;
     at: Date;
   },
-): Promise<number[]> {
-  if (opts.actorUserId === opts.previousAssigneeId) return [];
-  const id = await enqueueEvent(tx, {
+): Promise<void> {
+  if (opts.actorUserId === opts.previousAssigneeId) return;
+  await enqueueEvent(tx, {
     accountId: opts.accountId,
     chat: eventChatOf(opts.chat),
     vaUserId: opts.previousAssigneeId,
     cause: { type: 'chat.unassigned', reason: opts.reason, at: opts.at, teamId: opts.chat.teamId, assignee: opts.newAssignee },
   });
-  return id ? [id] : [];
 }

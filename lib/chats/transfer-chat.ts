@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
-import { signalOutbox } from '@/lib/events/signal';
+import { withOutbox } from '@/lib/events/with-outbox';
 import { assignQueuedChat, fillFreeSeats } from '@/lib/routing/auto-assign';
 import { requireSkill } from './assignment';
 import { lockChat, requireTeam } from './lock-chat';
@@ -24,8 +24,7 @@ export type TransferInput = {
  * transfer receives `chat.unassigned`; the seat it frees is offered to the queue.
  */
 export async function transferChat(db: Db, { accountId, chatId, teamId, skillName, actorUserId }: TransferInput): Promise<void> {
-  const eventIds: number[] = [];
-  await db.transaction(async (tx) => {
+  await withOutbox(db, async (tx) => {
     const chat = await lockChat(tx, { accountId, chatId });
     if (chat.status === 'onhold' || chat.status === 'closed') {
       throw new ApiError(2041, { detail: `the chat is ${chat.status}` });
@@ -38,21 +37,17 @@ export async function transferChat(db: Db, { accountId, chatId, teamId, skillNam
       .set({ teamId, skill: skillName ?? null, assigneeId: null, status: 'queued', updatedAt: now })
       .where(eq(chats.id, chat.id));
     const auto = await assignQueuedChat(tx, { accountId, chatId, teamId, skill: skillName ?? null, releasingUserId: chat.assigneeId });
-    if (auto) eventIds.push(...auto.eventIds);
     if (chat.assigneeId !== null) {
-      eventIds.push(
-        ...(await notifyLostControl(tx, {
-          accountId,
-          chat: { ...chat, teamId, skill: skillName ?? null },
-          previousAssigneeId: chat.assigneeId,
-          actorUserId,
-          reason: 'transferred',
-          newAssignee: auto?.assignee.loginId ?? null,
-          at: now,
-        })),
-      );
-      eventIds.push(...(await fillFreeSeats(tx, { accountId, userId: chat.assigneeId })));
+      await notifyLostControl(tx, {
+        accountId,
+        chat: { ...chat, teamId, skill: skillName ?? null },
+        previousAssigneeId: chat.assigneeId,
+        actorUserId,
+        reason: 'transferred',
+        newAssignee: auto?.loginId ?? null,
+        at: now,
+      });
+      await fillFreeSeats(tx, { accountId, userId: chat.assigneeId });
     }
   });
-  signalOutbox(eventIds);
 }

@@ -2,13 +2,13 @@ import { eq, sql } from 'drizzle-orm';
 import type { EventType } from '@/contracts/enums';
 import type { UNASSIGN_REASONS } from '@/contracts/schemas/events';
 import type { Message } from '@/contracts/schemas/message';
-import type { Db } from '@/db/client';
 import { assets, chats, events, users, virtualAgents } from '@/db/schema';
 
 export type UnassignReason = (typeof UNASSIGN_REASONS)[number];
 
 import { newTraceId } from '@/lib/util/ids';
 import { buildEventBody, type EventChat, toEventEntry } from './event-body';
+import { noteEvent, type OutboxTx } from './with-outbox';
 
 export type EventCause =
   | { type: 'chat.assigned'; lastMessage: Message | null }
@@ -17,13 +17,14 @@ export type EventCause =
   | { type: 'chat.unassigned'; reason: UnassignReason; at: Date; teamId: number; assignee: string | null };
 
 /**
- * Writes an event for the VA `vaUserId` into the outbox, inside the caller's transaction, if that
- * user is an enabled VA subscribed to the type. Returns the new event's id, or null.
+ * Writes an event for the VA `vaUserId` into the outbox, inside the caller's `withOutbox`
+ * transaction (which wakes delivery after commit), if that user is an enabled VA subscribed to
+ * the type. Returns the new event's id, or null.
  * The chat's `event_seq` is bumped in the same statement order, so the chat row lock the caller
  * holds also orders the events.
  */
 export async function enqueueEvent(
-  tx: Db,
+  tx: OutboxTx,
   { accountId, chat, vaUserId, cause }: { accountId: number; chat: EventChat; vaUserId: number; cause: EventCause },
 ): Promise<number | null> {
   const [va] = await tx
@@ -68,6 +69,7 @@ export async function enqueueEvent(
         order by ${events.seq} desc limit 1))`,
     })
     .returning({ id: events.id });
+  noteEvent(tx, row.id);
   return row.id;
 }
 

@@ -5,7 +5,7 @@ import { chats, messages } from '@/db/schema';
 import { eventChatOf, lockChat } from '@/lib/chats/lock-chat';
 import { ApiError } from '@/lib/errors';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
-import { signalOutbox } from '@/lib/events/signal';
+import { withOutbox } from '@/lib/events/with-outbox';
 import { type Idempotency, withIdempotency } from '@/lib/idempotency/with-idempotency';
 import { newTraceId } from '@/lib/util/ids';
 import { toMessageView } from './message-view';
@@ -28,8 +28,7 @@ export async function appendMessage(
   db: Db,
   { accountId, chatId, actorLoginId, input, idempotency }: AppendMessageInput,
 ): Promise<{ message: Message; replayed: boolean }> {
-  const eventIds: number[] = [];
-  const out = await db.transaction((tx) =>
+  const out = await withOutbox(db, (tx) =>
     withIdempotency(tx, { accountId, idempotency }, async () => {
       const chat = await lockChat(tx, { accountId, chatId });
       if (chat.status === 'closed' && input.type !== 'announcement') {
@@ -52,17 +51,15 @@ export async function appendMessage(
       await tx.update(chats).set({ updatedAt: now }).where(eq(chats.id, chatId));
       const message = toMessageView(row);
       if (input.type === 'inbound' && chat.assigneeId !== null) {
-        const id = await enqueueEvent(tx, {
+        await enqueueEvent(tx, {
           accountId,
           chat: eventChatOf(chat),
           vaUserId: chat.assigneeId,
           cause: { type: 'message.received', message },
         });
-        if (id) eventIds.push(id);
       }
       return message;
     }),
   );
-  signalOutbox(eventIds);
   return { message: out.result, replayed: out.replayed };
 }

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, events, messages, teams, users, virtualAgents } from '@/db/schema';
 import { lockChat } from '@/lib/chats/lock-chat';
-import { signalOutbox } from '@/lib/events/signal';
+import { withOutbox } from '@/lib/events/with-outbox';
 import { newTraceId } from '@/lib/util/ids';
 import { assignQueuedChat } from './auto-assign';
 
@@ -12,8 +12,7 @@ import { assignQueuedChat } from './auto-assign';
  * announcement says why, and auto-assign may pick a member there. Returns whether it moved.
  */
 export async function applyBotDownFallback(db: Db, { eventId }: { eventId: number }): Promise<boolean> {
-  const eventIds: number[] = [];
-  const moved = await db.transaction(async (tx) => {
+  return withOutbox(db, async (tx) => {
     const [row] = await tx
       .select({
         accountId: events.accountId,
@@ -57,10 +56,7 @@ export async function applyBotDownFallback(db: Db, { eventId }: { eventId: numbe
       authorLoginId: null,
       sentAt: now,
     });
-    const auto = await assignQueuedChat(tx, { accountId: row.accountId, chatId: chat.id, teamId: team.id, skill: row.fallbackSkill });
-    if (auto) eventIds.push(...auto.eventIds);
+    await assignQueuedChat(tx, { accountId: row.accountId, chatId: chat.id, teamId: team.id, skill: row.fallbackSkill });
     return true;
   });
-  signalOutbox(eventIds);
-  return moved;
 }

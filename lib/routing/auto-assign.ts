@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
-import type { Db } from '@/db/client';
 import { chats, customers, skills, teamMemberships, teams, userSkills, users } from '@/db/schema';
 import { lastMessageOf } from '@/lib/chats/assignment';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
+import type { OutboxTx } from '@/lib/events/with-outbox';
 
 type Candidate = { id: number; loginId: string; kind: 'agent' | 'manager' | 'virtual_agent'; capacity: number };
 
@@ -27,7 +27,7 @@ const isReady = and(eq(users.enabled, true), or(eq(users.kind, 'virtual_agent'),
  * transaction never asks for a user lock while holding others.
  */
 export async function assignQueuedChat(
-  tx: Db,
+  tx: OutboxTx,
   {
     accountId,
     chatId,
@@ -35,7 +35,7 @@ export async function assignQueuedChat(
     skill,
     releasingUserId = null,
   }: { accountId: number; chatId: string; teamId: number; skill: string | null; releasingUserId?: number | null },
-): Promise<{ assignee: Candidate; eventIds: number[] } | null> {
+): Promise<Candidate | null> {
   const [team] = await tx
     .select({ autoAssign: teams.autoAssign })
     .from(teams)
@@ -84,8 +84,8 @@ export async function assignQueuedChat(
     .sort((x, y) => (loadById.get(x.id) ?? 0) - (loadById.get(y.id) ?? 0) || x.id - y.id)[0];
   if (!chosen) return null;
   const assignee: Candidate = { id: chosen.id, loginId: chosen.loginId, kind: chosen.kind, capacity: chosen.capacity };
-  const eventIds = await assignChat(tx, { accountId, chatId, user: assignee });
-  return { assignee, eventIds };
+  await assignChat(tx, { accountId, chatId, user: assignee });
+  return assignee;
 }
 
 /**
@@ -93,19 +93,19 @@ export async function assignQueuedChat(
  * teams they belong to (after they become available, or a chat of theirs is released/closed).
  * Queued chats another transaction is assigning are skipped, not waited for.
  */
-export async function fillFreeSeats(tx: Db, { accountId, userId }: { accountId: number; userId: number }): Promise<number[]> {
+export async function fillFreeSeats(tx: OutboxTx, { accountId, userId }: { accountId: number; userId: number }): Promise<void> {
   const [user] = await tx
     .select({ id: users.id, loginId: users.loginId, kind: users.kind, capacity: users.capacity })
     .from(users)
     .where(and(eq(users.id, userId), eq(users.accountId, accountId), isReady))
     .for('no key update');
-  if (!user) return [];
+  if (!user) return;
   const [{ load }] = await tx
     .select({ load: loadOf(user.id) })
     .from(users)
     .where(eq(users.id, user.id));
   const free = user.capacity - load;
-  if (free <= 0) return [];
+  if (free <= 0) return;
   const myTeams = tx.select({ id: teamMemberships.teamId }).from(teamMemberships).where(eq(teamMemberships.userId, user.id));
   const mySkills = tx
     .select({ name: skills.name })
@@ -129,20 +129,21 @@ export async function fillFreeSeats(tx: Db, { accountId, userId }: { accountId: 
     .orderBy(asc(chats.createdAt), asc(chats.id))
     .limit(Math.min(free, 1000))
     .for('update', { of: chats, skipLocked: true });
-  const eventIds: number[] = [];
-  for (const chat of queued) eventIds.push(...(await assignChat(tx, { accountId, chatId: chat.id, user })));
-  return eventIds;
+  for (const chat of queued) await assignChat(tx, { accountId, chatId: chat.id, user });
 }
 
-async function assignChat(tx: Db, { accountId, chatId, user }: { accountId: number; chatId: string; user: Candidate }): Promise<number[]> {
+async function assignChat(
+  tx: OutboxTx,
+  { accountId, chatId, user }: { accountId: number; chatId: string; user: Candidate },
+): Promise<void> {
   const [chat] = await tx
     .update(chats)
     .set({ assigneeId: user.id, status: 'picked', updatedAt: new Date() })
     .where(eq(chats.id, chatId))
     .returning();
-  if (user.kind !== 'virtual_agent') return [];
+  if (user.kind !== 'virtual_agent') return;
   const [customer] = await tx.select({ destinationId: customers.destinationId }).from(customers).where(eq(customers.id, chat.customerId));
-  const id = await enqueueEvent(tx, {
+  await enqueueEvent(tx, {
     accountId,
     chat: {
       id: chat.id,
@@ -157,5 +158,4 @@ async function assignChat(tx: Db, { accountId, chatId, user }: { accountId: numb
     vaUserId: user.id,
     cause: { type: 'chat.assigned', lastMessage: await lastMessageOf(tx, chat.id) },
   });
-  return id ? [id] : [];
 }

@@ -3,7 +3,7 @@ import type { AdminUser, UpdateUserBody } from '@/contracts/schemas/admin-user';
 import type { Db } from '@/db/client';
 import { teamMemberships, userSkills, users } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
-import { signalOutbox } from '@/lib/events/signal';
+import { withOutbox } from '@/lib/events/with-outbox';
 import { fillFreeSeats } from '@/lib/routing/auto-assign';
 import { requireAccountSkills, requireAccountTeams } from '@/lib/teams/check-references';
 import { isUniqueViolation } from '@/lib/util/is-unique-violation';
@@ -18,7 +18,7 @@ export async function updateUser(
     if (patch[field] !== undefined)
       throw new ApiError(3005, { detail: field, errors: [{ field, message: 'cannot be changed after creation' }] });
   }
-  const eventIds = await db.transaction(async (tx) => {
+  await withOutbox(db, async (tx) => {
     const [user] = await tx
       .select({ id: users.id, kind: users.kind })
       .from(users)
@@ -53,8 +53,7 @@ export async function updateUser(
       throw err;
     }
     // Available again, more capacity, new teams or skills: queued chats may now fit.
-    return fillFreeSeats(tx, { accountId, userId });
+    await fillFreeSeats(tx, { accountId, userId });
   });
-  signalOutbox(eventIds);
   return loadUserOrFail(db, { accountId, userId });
 }

@@ -1,0 +1,30 @@
+import type { Db } from '@/db/client';
+import { signalOutbox } from './signal';
+
+const written = Symbol('events written in this transaction');
+
+/**
+ * A transaction opened by `withOutbox`. Only such a transaction can enqueue events (the type of
+ * `enqueueEvent` asks for it), so no writer can add an event and forget to wake delivery.
+ */
+export type OutboxTx = Db & { readonly [written]: number[] };
+
+/**
+ * Runs `work` in one transaction and, once it has committed, wakes the delivery engine for the
+ * events enqueued in it. Nothing is signalled when the transaction fails: its events are gone with it.
+ */
+export async function withOutbox<T>(db: Db, work: (tx: OutboxTx) => Promise<T>): Promise<T> {
+  let eventIds: number[] = [];
+  const result = await db.transaction(async (tx) => {
+    eventIds = [];
+    const outboxTx: OutboxTx = Object.assign(tx as Db, { [written]: eventIds });
+    return work(outboxTx);
+  });
+  signalOutbox(eventIds);
+  return result;
+}
+
+/** Called by `enqueueEvent` for each event it writes. */
+export function noteEvent(tx: OutboxTx, eventId: number): void {
+  tx[written].push(eventId);
+}
