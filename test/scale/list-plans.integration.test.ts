@@ -76,7 +76,7 @@ describe('list, search and transcript plans on a large table', { skip: url ? fal
 
   const lists: [string, () => ChatFilters][] = [
     ['newest page', () => ({})],
-    ['the chats assigned to the bot (assignee and status)', () => ({ assignee: meta.botLoginId, status: 'picked' })],
+    ['chats assigned to the bot (assignee and status)', () => ({ assignee: meta.botLoginId, status: 'picked' })],
     ['assignee alone', () => ({ assignee: meta.botLoginId })],
     ['status queued', () => ({ status: 'queued' })],
     ['status closed, next page', () => ({ status: 'closed', cursor })],
