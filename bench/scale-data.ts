@@ -20,7 +20,7 @@ const BULK_TABLES = ['chats', 'messages', 'events', 'delivery_attempts', 'custom
 
 /**
  * Builds the data set in a migrated database with set-based SQL: one tenant with `chats` chats
- * (three messages each), chats / 5 customers, one delivered event per chat spread over 30 days
+ * (three messages each), `customers` customers (default chats / 5), one delivered event per chat spread over 30 days
  * with its attempt (every 20th with an earlier failed attempt, every 100th failed for good). The
  * bulk tables' secondary indexes are dropped first and built again afterwards, each one timed.
  */
@@ -28,6 +28,7 @@ export async function buildDataSet(
   url: string,
   chats: number,
   log: (m: string) => void,
+  { customers = Math.max(1, Math.floor(chats / 5)) }: { customers?: number } = {},
 ): Promise<{ meta: ScaleMeta; builds: IndexBuild[] }> {
   const handle = await openPostgres(url, { migrate: true });
   const t = await createTenant(handle.db);
@@ -54,7 +55,6 @@ export async function buildDataSet(
     for (const ix of indexes) await sql.unsafe(`drop index "${ix.name}"`);
     const a = t.account.id;
     const bot = t.bot.user.id;
-    const customers = Math.max(1, Math.floor(chats / 5));
     const step = async (label: string, q: Promise<unknown>) => {
       const s = Date.now();
       await q;

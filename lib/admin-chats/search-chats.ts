@@ -1,33 +1,63 @@
-import { sql } from 'drizzle-orm';
+import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { ListAdminChatsQuery } from '@/contracts/schemas/admin-chat';
 import type { Chat } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { listChats } from '@/lib/chats/list-chats';
 
+/** Above this many matching chats a search walks the list's own index instead of reading every match. */
+export const NARROW_SEARCH_LIMIT = 1000;
+
 function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
 /**
- * The chats `q` finds: by chat ID prefix, alias ID part, or customer destination ID or name part
- * (any case). Each arm has its own index (pattern-ops btree on the ID, trigram GIN on the others),
- * and a union of the three lets the planner use each one; an `or` across them would read the
- * whole table. Parts shorter than three characters have no trigrams, so the GIN indexes cannot
- * narrow them much.
+ * The IDs of the chats `q` finds, by chat ID prefix, alias ID part, or customer destination ID or
+ * name part (any case), at most `limit`. Each arm has its own index (pattern-ops btree on the ID,
+ * trigram GIN on the others); a union lets the planner use each one where an `or` would read the
+ * whole table, and `union all` stops reading at the limit (a chat found twice only counts twice). The customers' IDs arrive as one array, so their chats are read through
+ * `chats_customer_idx` (as a join, a common name made the planner read every chat). Plain,
+ * aliased names: a relational query would rewrite column objects to its own table.
  */
-export function chatsMatching(accountId: number, q: string) {
+export function matchingChatIds(accountId: number, q: string, limit: number) {
   const part = `%${escapeLike(q)}%`;
   const prefix = `${escapeLike(q.toLowerCase())}%`;
-  // Plain names with aliases: the relational list query would rewrite column objects to its own chats table.
-  return sql`${chats.id} in (
+  return sql`select id from (
     select c.id from chats c where c.account_id = ${accountId} and c.id like ${prefix}
-    union
+    union all
     select c.id from chats c where c.account_id = ${accountId} and c.alias_id ilike ${part}
-    union
-    select c.id from chats c join customers cu on cu.id = c.customer_id
-      where cu.account_id = ${accountId} and c.account_id = ${accountId} and (cu.destination_id ilike ${part} or cu.name ilike ${part})
-  )`;
+    union all
+    select c.id from chats c where c.account_id = ${accountId} and c.customer_id = any(array(
+      select cu.id from customers cu where cu.account_id = ${accountId} and (cu.destination_id ilike ${part} or cu.name ilike ${part})))
+  ) m limit ${limit}`;
+}
+
+/**
+ * The same match as a condition on each chat of the list, for a broad `q` (many matches): the
+ * list walks its index newest first and stops after a page, which a broad term fills quickly.
+ */
+function matchesChat(q: string): SQL {
+  const part = `%${escapeLike(q)}%`;
+  const prefix = `${escapeLike(q.toLowerCase())}%`;
+  // A scalar subquery is run per row (one primary-key read of the customer); `exists` would be
+  // planned as a hash of every matching customer, read before the first row.
+  return sql`(${chats.id} like ${prefix} or ${chats.aliasId} ilike ${part} or coalesce((
+    select cu.destination_id ilike ${part} or cu.name ilike ${part} from customers cu where cu.id = ${chats.customerId}), false))`;
+}
+
+/**
+ * The list condition for `q`: a narrow term (up to NARROW_SEARCH_LIMIT chats) becomes the list of
+ * its chat IDs, read by primary key and sorted; a broader one is checked row by row along the list index.
+ */
+export async function searchCondition(db: Db, { accountId, q }: { accountId: number; q: string }): Promise<SQL> {
+  const result = await db.execute(matchingChatIds(accountId, q, NARROW_SEARCH_LIMIT + 1));
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string }[];
+  if (rows.length > NARROW_SEARCH_LIMIT) return matchesChat(q);
+  return inArray(
+    chats.id,
+    rows.map((r) => r.id),
+  );
 }
 
 /**
@@ -40,7 +70,7 @@ export async function searchChats(
 ): Promise<{ chats: Chat[]; nextCursor: string | null }> {
   return listChats(db, {
     accountId,
-    also: query.q ? chatsMatching(accountId, query.q) : undefined,
+    also: query.q ? await searchCondition(db, { accountId, q: query.q }) : undefined,
     filters: {
       status: query.status,
       channel: query.channel,

@@ -26,6 +26,15 @@ export async function listChats(
   { accountId, filters, also }: { accountId: number; filters: ChatFilters; also?: SQL },
 ): Promise<{ chats: Chat[]; nextCursor: string | null }> {
   const pageSize = filters.pageSize ?? 25;
+  const rows = await listChatsQuery(db, { accountId, filters, also });
+  const page = rows.slice(0, pageSize).map(toChatView);
+  const last = page.at(-1);
+  return { chats: page, nextCursor: rows.length > pageSize && last ? encodeCursor([last.updated_at, last.chat_id]) : null };
+}
+
+/** The statement behind a page (one row more than the page, to tell whether another follows); the plan test reads it too. */
+export function listChatsQuery(db: Db, { accountId, filters, also }: { accountId: number; filters: ChatFilters; also?: SQL }) {
+  const pageSize = filters.pageSize ?? 25;
   const where: SQL[] = [eq(chats.accountId, accountId)];
   if (also) where.push(also);
   if (filters.status) where.push(eq(chats.status, filters.status));
@@ -49,13 +58,10 @@ export async function listChats(
     // instead of filtering every row before it.
     where.push(sql`(${chats.updatedAt}, ${chats.id}) < (${new Date(at).toISOString()}::timestamptz, ${id})`);
   }
-  const rows = await db.query.chats.findMany({
+  return db.query.chats.findMany({
     where: and(...where),
     orderBy: [desc(chats.updatedAt), desc(chats.id)],
     limit: pageSize + 1,
     with: chatListWith,
   });
-  const page = rows.slice(0, pageSize).map(toChatView);
-  const last = page.at(-1);
-  return { chats: page, nextCursor: rows.length > pageSize && last ? encodeCursor([last.updated_at, last.chat_id]) : null };
 }

@@ -17,15 +17,20 @@ export async function listMessages(
     .where(and(eq(chats.id, chatId), eq(chats.accountId, accountId)));
   if (!chat) throw new ApiError(2031);
   const after = cursor ? decodeCursor(cursor, (p): p is [number] => p.length === 1 && Number.isInteger(p[0]))[0] : 0;
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.chatId, chatId), gt(messages.id, after)))
-    .orderBy(asc(messages.id))
-    .limit(pageSize + 1);
+  const rows = await transcriptPageQuery(db, { chatId, after, pageSize });
   const page = rows.slice(0, pageSize);
   return {
     messages: page.map(toMessageView),
     nextCursor: rows.length > pageSize ? encodeCursor([page[page.length - 1].id]) : null,
   };
+}
+
+/** The statement behind a transcript page (the plan test reads it too). */
+export function transcriptPageQuery(db: Db, { chatId, after, pageSize }: { chatId: string; after: number; pageSize: number }) {
+  return db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.chatId, chatId), gt(messages.id, after)))
+    .orderBy(asc(messages.id))
+    .limit(pageSize + 1);
 }
