@@ -1,6 +1,6 @@
 'use client';
 
-import type { ReactNode } from 'react';
+import { type ReactNode, type Ref, useEffect, useRef } from 'react';
 import type { Failure } from '@/components/admin/lib/errors';
 
 /** A labelled form control with its hint and error, wired with aria-describedby. */
@@ -59,11 +59,26 @@ export function described(id: string, { error, hint, required }: { error?: strin
  * The envelope's description of a refused request, above the form, with the field errors that
  * no field of the form shows itself (`placed` lists the fields, or field prefixes, shown beside inputs).
  */
-export function FormError({ failure, title = 'Not saved', placed = [] }: { failure: Failure | null; title?: string; placed?: string[] }) {
+export function FormError({
+  failure,
+  title = 'Not saved',
+  placed = [],
+  focus = true,
+}: {
+  failure: Failure | null;
+  title?: string;
+  placed?: string[];
+  /** Moves focus to the message when it appears, so a keyboard user is not left on a dead button. */
+  focus?: boolean;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (failure && focus) box.current?.focus();
+  }, [failure, focus]);
   if (!failure) return null;
   const unplaced = Object.entries(failure.fields).filter(([f]) => !placed.some((p) => f === p || f.startsWith(`${p}.`)));
   return (
-    <div className="form-error" role="alert">
+    <div className="form-error" role="alert" tabIndex={-1} ref={box}>
       <strong>{title}.</strong> {failure.description}
       {failure.code !== null && <span className="muted"> (code {failure.code})</span>}
       {unplaced.length > 0 && (
@@ -79,7 +94,10 @@ export function FormError({ failure, title = 'Not saved', placed = [] }: { failu
   );
 }
 
-/** A submit button that says what it is doing and cannot be pressed twice. */
+/**
+ * A submit button that says what it is doing and cannot be pressed twice. While pending it stays
+ * focusable (aria-disabled rather than disabled), so focus does not fall back to the page.
+ */
 export function SubmitButton({
   pending,
   children,
@@ -88,7 +106,9 @@ export function SubmitButton({
   type = 'submit',
   onClick,
   disabled,
+  ref,
 }: {
+  ref?: Ref<HTMLButtonElement>;
   pending: boolean;
   children: ReactNode;
   pendingText?: string;
@@ -98,13 +118,24 @@ export function SubmitButton({
   disabled?: boolean;
 }) {
   return (
-    <button type={type} className={className} disabled={pending || disabled} aria-busy={pending || undefined} onClick={onClick}>
+    <button
+      ref={ref}
+      type={type}
+      className={className}
+      disabled={disabled && !pending}
+      aria-disabled={pending || undefined}
+      aria-busy={pending || undefined}
+      onClick={(e) => {
+        if (pending) e.preventDefault();
+        else onClick?.();
+      }}
+    >
       {pending ? pendingText : children}
     </button>
   );
 }
 
-/** A toggle switch: a button with aria-pressed, labelled by its purpose. */
+/** A toggle switch: a button with role switch, labelled by its purpose; keeps focus while saving. */
 export function Switch({ on, label, pending, onToggle }: { on: boolean; label: string; pending?: boolean; onToggle: () => void }) {
   return (
     <button
@@ -113,8 +144,11 @@ export function Switch({ on, label, pending, onToggle }: { on: boolean; label: s
       aria-checked={on}
       aria-label={label}
       className={`switch${on ? ' switch-on' : ''}`}
-      disabled={pending}
-      onClick={onToggle}
+      aria-disabled={pending || undefined}
+      aria-busy={pending || undefined}
+      onClick={() => {
+        if (!pending) onToggle();
+      }}
     >
       <span className="switch-knob" aria-hidden="true" />
       <span className="switch-text">{pending ? 'Saving…' : on ? 'On' : 'Off'}</span>

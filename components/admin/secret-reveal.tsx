@@ -42,7 +42,10 @@ export function SecretReveal({
 }) {
   return (
     <section className="reveal" aria-labelledby="reveal-title" data-testid="secret-reveal">
-      <h2 id="reveal-title">{title}</h2>
+      {/* The page's focus lands here first: these values are shown only once. */}
+      <h2 id="reveal-title" tabIndex={-1} data-page-focus>
+        {title}
+      </h2>
       <p className="reveal-warning">
         <strong>Copy these now: you will not see them again.</strong> They are stored only as hashes or used for signing; if lost, rotate
         them.

@@ -2,10 +2,39 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { keys, tsr } from '@/components/admin/lib/client';
+import { focusWhenReady, useEscape } from './focus';
 import { leaveConsole } from './providers';
 import { useToast } from './toast';
+
+/** True once the console has drawn a page, so only later page changes move focus. */
+let shown = false;
+
+/** Set by the sign-in form: the first console page after signing in takes focus too. */
+export function focusNextPage() {
+  shown = true;
+}
+
+/**
+ * After a page change, focus goes to the new page's main heading (which may appear only once its
+ * data has loaded) and the page's title is announced, so a keyboard or screen-reader user
+ * continues from the top of the new content instead of from the top of the document.
+ */
+function usePageFocus(pathname: string) {
+  const toast = useToast();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on path change only
+  useEffect(() => {
+    if (!shown) {
+      shown = true;
+      return;
+    }
+    focusWhenReady(
+      () => document.querySelector<HTMLElement>('#main h1'),
+      (h1) => toast.announce(`Page: ${h1.textContent}`),
+    );
+  }, [pathname]);
+}
 
 const NAV = [
   { href: '/admin/users', label: 'Users' },
@@ -20,6 +49,13 @@ export function Shell({ children }: { children: ReactNode }) {
   const pathname = usePathname();
   const toast = useToast();
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const closeMenu = useCallback(() => {
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  }, []);
+  useEscape(menuOpen, closeMenu);
+  usePageFocus(pathname);
   const me = tsr.session.me.useQuery({ queryKey: keys.me, staleTime: 60_000 });
   const logout = tsr.session.logout.useMutation({
     onSuccess: () => leaveConsole('/admin/login'),
@@ -41,6 +77,7 @@ export function Shell({ children }: { children: ReactNode }) {
           VA Chat <span>admin</span>
         </Link>
         <button
+          ref={menuButton}
           type="button"
           className="btn btn-ghost menu-toggle"
           aria-expanded={menuOpen}

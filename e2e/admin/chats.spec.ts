@@ -8,7 +8,7 @@ async function receivedWhere(receiver: { received: Received[] }, match: (r: Rece
   return receiver.received.find(match)!;
 }
 
-/** An 8x8 blue PNG, so the thumbnail renders without a network. */
+/** An inline image: shown as text, never loaded and never a link (only http(s) URLs become links). */
 const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGOQj9+PFTEMLQkAz4pPQYfw+EIAAAAASUVORK5CYII=';
 
 test('a chat created through the bot API is found, inspected, fed a customer message, and its failed event redelivered', async ({
@@ -66,7 +66,9 @@ test('a chat created through the bot API is found, inspected, fed a customer mes
       'href',
       'https://files.example/receipt.pdf',
     );
-    await expect(transcript.getByRole('img', { name: 'Attachment sent in the chat' })).toBeVisible();
+    await expect(transcript.getByText('image attachment, not a web address (not opened)')).toBeVisible();
+    await expect(transcript.getByRole('img')).toHaveCount(0);
+    await expect(transcript.getByRole('link', { name: /image attachment/ })).toHaveCount(0);
 
     // The chat.assigned event fails after four refused attempts, each shown with its status.
     const assigned = page.locator('[data-testid="event"][data-event-type="chat.assigned"]');

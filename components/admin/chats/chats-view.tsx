@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
 import { formatAgo, formatDateTime } from '@/components/admin/lib/format';
+import { TableRegion } from '@/components/admin/table-region';
 import { type ChatFilters, ChatFiltersForm } from './chat-filters';
 import { StatusBadge } from './status-badge';
 
@@ -55,7 +56,7 @@ export function ChatsView() {
       {chats.isPending && <p className="muted">Loading…</p>}
       {page && page.chats.length === 0 && <p className="muted">No chats match.</p>}
       {page && page.chats.length > 0 && (
-        <div className="table-wrap">
+        <TableRegion label="Chats">
           <table>
             <thead>
               <tr>
@@ -104,7 +105,7 @@ export function ChatsView() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
       <nav className="pager" aria-label="Pages">
         <button type="button" className="btn" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
 import { formatDateTime, formatMs } from '@/components/admin/lib/format';
+import { TableRegion } from '@/components/admin/table-region';
 import { useToast } from '@/components/admin/toast';
 import type { AdminEvent } from '@/contracts/schemas/admin-chat';
 import { StatusBadge } from './status-badge';
@@ -19,20 +20,24 @@ function Redeliver({ event, chatId }: { event: AdminEvent; chatId: string }) {
   const toast = useToast();
   const redeliver = tsr.events.redeliverEvent.useMutation({
     onSuccess: () => {
-      toast.success(`Event ${event.event_type} queued for delivery again.`);
+      toast.success(`Event #${event.seq} ${event.event_type} queued for delivery again.`);
       qc.invalidateQueries({ queryKey: keys.chat(chatId) });
     },
     onError: (err) => toast.error(`Not redelivered: ${failureOf(err)?.description}`),
   });
-  if (event.status === 'pending') return null;
+  // The button stays while the event is pending again, so focus stays on it; it only refuses.
+  const waiting = redeliver.isPending || event.status === 'pending';
   return (
     <button
       type="button"
       className="btn btn-small"
-      disabled={redeliver.isPending}
-      onClick={() => redeliver.mutate({ params: { id: event.id } })}
+      aria-disabled={waiting || undefined}
+      aria-busy={redeliver.isPending || undefined}
+      onClick={() => {
+        if (!waiting) redeliver.mutate({ params: { id: event.id } });
+      }}
     >
-      {redeliver.isPending ? 'Redelivering…' : 'Redeliver'}
+      {redeliver.isPending ? 'Redelivering…' : event.status === 'pending' ? 'Delivering…' : 'Redeliver'}
       <span className="sr-only"> event {event.seq}</span>
     </button>
   );
@@ -90,7 +95,7 @@ export function EventTimeline({ events, chatId }: { events: AdminEvent[]; chatId
             {e.attempts.length === 0 ? (
               <p className="muted small">No attempts yet.</p>
             ) : (
-              <div className="table-wrap attempts">
+              <TableRegion className="attempts" label={`Delivery attempts of event ${e.seq}`}>
                 <table>
                   <caption className="sr-only">Delivery attempts of event {e.seq}</caption>
                   <thead>
@@ -123,11 +128,14 @@ export function EventTimeline({ events, chatId }: { events: AdminEvent[]; chatId
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableRegion>
             )}
             <details className="small">
               <summary>Event body</summary>
-              <pre className="json">{JSON.stringify(e.body, null, 2)}</pre>
+              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a wide block scrolls sideways, so the keyboard must reach it */}
+              <section className="json" tabIndex={0} aria-label={`Body of event ${e.seq}`}>
+                <pre>{JSON.stringify(e.body, null, 2)}</pre>
+              </section>
             </details>
           </li>
         );

@@ -3,19 +3,40 @@ import type { Message } from '@/contracts/schemas/message';
 
 const WHO: Record<Message['type'], string> = { inbound: 'Customer', outbound: 'To customer', announcement: 'Announcement' };
 
+/** The URL if it is a web address (http or https); anything else (javascript:, data:, file:) is never a link. */
+export function webUrl(raw: string): URL | null {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An attachment as a link, never loaded by the page: bots and customers send arbitrary URLs, and
+ * fetching them from an admin's browser would leak the visit and show unchecked content.
+ */
 function Attachment({ a }: { a: NonNullable<Message['attachment']> }) {
-  if (a.type === 'image') {
+  const url = webUrl(a.url);
+  const name = url ? decodeURIComponent(url.pathname.split('/').pop() || '') || url.hostname : '';
+  if (!url) {
     return (
-      <a href={a.url} target="_blank" rel="noreferrer noopener" className="attachment">
-        {/* biome-ignore lint/performance/noImgElement: attachments are arbitrary external URLs, not optimisable assets */}
-        <img src={a.url} alt="Attachment sent in the chat" loading="lazy" />
-      </a>
+      <p className="attachment attachment-file">
+        {a.type} attachment, not a web address (not opened):{' '}
+        <span className="mono truncate" title={a.url}>
+          {a.url.slice(0, 80)}
+        </span>
+      </p>
     );
   }
   return (
-    <a href={a.url} target="_blank" rel="noreferrer noopener" className="attachment attachment-file">
-      {a.type} attachment: {a.url.split('/').pop() || a.url}
-    </a>
+    <p className="attachment attachment-file">
+      <a href={url.href} target="_blank" rel="noreferrer noopener nofollow">
+        {a.type} attachment: {name}
+      </a>{' '}
+      <span className="muted small">({url.hostname}, opens in a new tab)</span>
+    </p>
   );
 }
 

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
 import { formatAgo, formatMs, formatPercent } from '@/components/admin/lib/format';
+import { TableRegion } from '@/components/admin/table-region';
 import { DELIVERY_WINDOWS, type DeliveryWindow } from '@/contracts/schemas/admin-delivery';
 import { DeliveriesChart, FailingChart, LatencyChart } from './charts';
 
@@ -93,7 +94,7 @@ export function DeliveriesView() {
             ) : (
               <>
                 <FailingChart stats={stats} />
-                <div className="table-wrap">
+                <TableRegion label="Virtual Agents failing most">
                   <table>
                     <thead>
                       <tr>
@@ -119,7 +120,7 @@ export function DeliveriesView() {
                       ))}
                     </tbody>
                   </table>
-                </div>
+                </TableRegion>
               </>
             )}
           </section>

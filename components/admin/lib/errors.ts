@@ -14,8 +14,22 @@ type EnvelopeLike = { status_code?: unknown; description?: unknown; response?: u
  */
 export function failureOf(err: unknown): Failure | null {
   if (!err) return null;
+  // The same error gives the same object, so a page can react to a new failure only (focus it once).
+  if (typeof err === 'object' && err !== null) {
+    const known = seen.get(err);
+    if (known) return known;
+    const made = readFailure(err);
+    seen.set(err, made);
+    return made;
+  }
+  return readFailure(err);
+}
+
+const seen = new WeakMap<object, Failure>();
+
+function readFailure(err: unknown): Failure {
   if (err instanceof Error) return { status: null, code: null, description: `The request did not complete: ${err.message}`, fields: {} };
-  if (typeof err === 'object' && 'status' in err) {
+  if (typeof err === 'object' && err !== null && 'status' in err) {
     const { status, body } = err as { status: number; body: unknown };
     const env = (typeof body === 'object' && body !== null ? body : {}) as EnvelopeLike;
     const fields: Record<string, string> = {};

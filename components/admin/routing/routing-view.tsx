@@ -1,10 +1,12 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { focusId, useEscape } from '@/components/admin/focus';
 import { Switch } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
+import { TableRegion } from '@/components/admin/table-region';
 import { useToast } from '@/components/admin/toast';
 import type { AdminRoutingRule } from '@/contracts/schemas/admin-routing';
 import { RuleForm } from './rule-form';
@@ -17,6 +19,17 @@ function RuleRow({ rule, onEdit }: { rule: AdminRoutingRule; onEdit: () => void 
   const qc = useQueryClient();
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
+  const cell = useRef<HTMLDivElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const cancel = useCallback(() => {
+    setConfirming(false);
+    requestAnimationFrame(() => deleteButton.current?.focus());
+  }, []);
+  useEscape(confirming, cancel, cell);
+  useEffect(() => {
+    if (confirming) confirmButton.current?.focus();
+  }, [confirming]);
   const onError = (err: unknown) => toast.error(`Not saved: ${failureOf(err)?.description}`);
   const toggle = tsr.routingRules.updateRoutingRule.useMutation({
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.routingRules }),
@@ -26,6 +39,7 @@ function RuleRow({ rule, onEdit }: { rule: AdminRoutingRule; onEdit: () => void 
     onSuccess: () => {
       qc.invalidateQueries({ queryKey: keys.routingRules });
       toast.success(`Rule ${rule.name} deleted.`);
+      focusId('routing-title');
     },
     onError,
   });
@@ -47,26 +61,31 @@ function RuleRow({ rule, onEdit }: { rule: AdminRoutingRule; onEdit: () => void 
         />
       </td>
       <td>
-        <div className="row">
-          <button type="button" className="btn btn-small" onClick={onEdit}>
+        <div className="row" ref={cell}>
+          <button type="button" className="btn btn-small" id={`rule-${rule.id}-edit`} onClick={onEdit}>
             Edit<span className="sr-only"> {rule.name}</span>
           </button>
           {confirming ? (
             <>
               <button
+                ref={confirmButton}
                 type="button"
                 className="btn btn-small btn-danger"
-                disabled={remove.isPending}
-                onClick={() => remove.mutate({ params: { id: rule.id } })}
+                aria-disabled={remove.isPending || undefined}
+                aria-busy={remove.isPending || undefined}
+                onClick={() => {
+                  if (!remove.isPending) remove.mutate({ params: { id: rule.id } });
+                }}
               >
                 {remove.isPending ? 'Deleting…' : 'Confirm delete'}
+                <span className="sr-only"> {rule.name}</span>
               </button>
-              <button type="button" className="btn btn-small" onClick={() => setConfirming(false)}>
+              <button type="button" className="btn btn-small" onClick={cancel}>
                 Cancel
               </button>
             </>
           ) : (
-            <button type="button" className="btn btn-small btn-danger" onClick={() => setConfirming(true)}>
+            <button ref={deleteButton} type="button" className="btn btn-small btn-danger" onClick={() => setConfirming(true)}>
               Delete<span className="sr-only"> {rule.name}</span>
             </button>
           )}
@@ -86,20 +105,49 @@ export function RoutingView() {
     <>
       <div className="page-head">
         <div>
-          <h1>Routing rules</h1>
+          <h1 id="routing-title" tabIndex={-1}>
+            Routing rules
+          </h1>
           <p className="muted">A chat created without a team or assignee goes to the team of the first enabled rule that matches.</p>
         </div>
-        <button type="button" className="btn btn-primary" onClick={() => setEditing('new')} disabled={editing === 'new'}>
+        <button
+          type="button"
+          id="new-rule"
+          className="btn btn-primary"
+          aria-expanded={editing === 'new'}
+          onClick={() => {
+            setEditing('new');
+            focusId('rule-new-name');
+          }}
+        >
           New rule
         </button>
       </div>
-      {editing === 'new' && <RuleForm teams={teams} onDone={() => setEditing(null)} />}
-      {current && <RuleForm key={current.id} rule={current} teams={teams} onDone={() => setEditing(null)} />}
+      {editing === 'new' && (
+        <RuleForm
+          teams={teams}
+          onDone={(saved) => {
+            setEditing(null);
+            focusId(saved ? `rule-${saved}-edit` : 'new-rule');
+          }}
+        />
+      )}
+      {current && (
+        <RuleForm
+          key={current.id}
+          rule={current}
+          teams={teams}
+          onDone={() => {
+            setEditing(null);
+            focusId(`rule-${current.id}-edit`);
+          }}
+        />
+      )}
       {rules.isPending && <p className="muted">Loading…</p>}
       {rules.error && <p className="form-error">Could not load: {failureOf(rules.error)?.description}</p>}
       {rules.data && list.length === 0 && <p className="muted">No rules: chats go to the default team.</p>}
       {list.length > 0 && (
-        <div className="table-wrap">
+        <TableRegion label="Routing rules">
           <table>
             <thead>
               <tr>
@@ -115,11 +163,18 @@ export function RoutingView() {
             </thead>
             <tbody>
               {list.map((r) => (
-                <RuleRow key={r.id} rule={r} onEdit={() => setEditing(r.id)} />
+                <RuleRow
+                  key={r.id}
+                  rule={r}
+                  onEdit={() => {
+                    setEditing(r.id);
+                    focusId(`rule-${r.id}-name`);
+                  }}
+                />
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
     </>
   );

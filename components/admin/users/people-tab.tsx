@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Switch } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
+import { TableRegion } from '@/components/admin/table-region';
 import { useToast } from '@/components/admin/toast';
 import type { AdminUser } from '@/contracts/schemas/admin-user';
 import { PersonForm } from './person-form';
@@ -61,7 +62,7 @@ export function PeopleTab({ kind }: { kind: 'agent' | 'manager' }) {
       {users.error && <p className="form-error">Could not load: {failureOf(users.error)?.description}</p>}
       {users.data && list.length === 0 && <p className="muted">No {label}s yet.</p>}
       {list.length > 0 && (
-        <div className="table-wrap">
+        <TableRegion label={`${label[0].toUpperCase()}${label.slice(1)}s`}>
           <table>
             <thead>
               <tr>
@@ -101,7 +102,7 @@ export function PeopleTab({ kind }: { kind: 'agent' | 'manager' }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
     </div>
   );

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
 import { formatAgo, formatPercent } from '@/components/admin/lib/format';
+import { TableRegion } from '@/components/admin/table-region';
 import type { VirtualAgentHealth } from '@/contracts/schemas/admin-delivery';
 
 function Health({ health }: { health?: VirtualAgentHealth }) {
@@ -44,7 +45,7 @@ export function VirtualAgentsTab() {
       {vas.error && <p className="form-error">Could not load: {failureOf(vas.error)?.description}</p>}
       {vas.data && list.length === 0 && <p className="muted">No Virtual Agents yet.</p>}
       {list.length > 0 && (
-        <div className="table-wrap">
+        <TableRegion label="Virtual Agents">
           <table>
             <thead>
               <tr>
@@ -76,7 +77,7 @@ export function VirtualAgentsTab() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
     </div>
   );

@@ -1,7 +1,8 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { focusId, useEscape } from '@/components/admin/focus';
 import { FormError, SubmitButton } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
@@ -13,7 +14,13 @@ import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent'
 
 function TestResult({ result }: { result: TestEventResult }) {
   return (
-    <div className={result.ok ? 'form-ok' : 'form-error'} role="status" data-testid="test-event-result">
+    <div
+      id="test-event-result"
+      className={result.ok ? 'form-ok' : 'form-error'}
+      role="status"
+      tabIndex={-1}
+      data-testid="test-event-result"
+    >
       <strong>{result.ok ? 'Delivered: the webhook answered HTTP 200.' : 'Not delivered.'}</strong>
       <dl className="facts small" style={{ marginTop: '0.4rem' }}>
         <dt>HTTP status</dt>
@@ -35,26 +42,42 @@ function TestResult({ result }: { result: TestEventResult }) {
   );
 }
 
-/** A rotation behind a confirmation, since the old value stops working at once. */
+/**
+ * A rotation behind a confirmation, since the old value stops working at once. Opening it moves
+ * focus to the confirming button; Cancel or Escape closes it and returns focus to the opener.
+ */
 function Rotate({ label, warning, pending, onConfirm }: { label: string; warning: string; pending: boolean; onConfirm: () => void }) {
   const [asking, setAsking] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
+  const confirm = useRef<HTMLButtonElement>(null);
+  const box = useRef<HTMLFieldSetElement>(null);
+  const cancel = useCallback(() => {
+    setAsking(false);
+    focusWhenOpenerBack(opener);
+  }, []);
+  useEscape(asking, cancel, box);
+  useEffect(() => {
+    if (asking) confirm.current?.focus();
+  }, [asking]);
   if (!asking || pending) {
     return (
-      <SubmitButton type="button" className="btn" pending={pending} pendingText="Rotating…" onClick={() => setAsking(true)}>
+      <SubmitButton ref={opener} type="button" className="btn" pending={pending} pendingText="Rotating…" onClick={() => setAsking(true)}>
         {label}…
       </SubmitButton>
     );
   }
   return (
-    <fieldset className="confirm">
+    <fieldset className="confirm" ref={box}>
       <legend className="sr-only">Confirm: {label}</legend>
-      <p className="small" style={{ margin: '0 0 0.4rem' }}>
+      <p className="small" style={{ margin: '0 0 0.4rem' }} id={`${label.replace(/\W+/g, '-')}-warning`}>
         {warning}
       </p>
       <div className="row">
         <button
+          ref={confirm}
           type="button"
           className="btn btn-danger"
+          aria-describedby={`${label.replace(/\W+/g, '-')}-warning`}
           onClick={() => {
             setAsking(false);
             onConfirm();
@@ -62,7 +85,7 @@ function Rotate({ label, warning, pending, onConfirm }: { label: string; warning
         >
           {label} now
         </button>
-        <button type="button" className="btn" onClick={() => setAsking(false)}>
+        <button type="button" className="btn" onClick={cancel}>
           Cancel
         </button>
       </div>
@@ -70,12 +93,22 @@ function Rotate({ label, warning, pending, onConfirm }: { label: string; warning
   );
 }
 
+/** The opener is drawn again after the confirmation closes: focus it once it is back. */
+function focusWhenOpenerBack(opener: { current: HTMLButtonElement | null }) {
+  requestAnimationFrame(() => opener.current?.focus());
+}
+
 /** Test event, enable or disable, and key rotations of one VA. */
 export function VaActions({ va }: { va: AdminVirtualAgent }) {
   const qc = useQueryClient();
   const toast = useToast();
   const [result, setResult] = useState<TestEventResult | null>(null);
-  const test = tsr.vaTools.sendTestEvent.useMutation({ onSuccess: (res) => setResult(res.body.response) });
+  const test = tsr.vaTools.sendTestEvent.useMutation({
+    onSuccess: (res) => {
+      setResult(res.body.response);
+      focusId('test-event-result');
+    },
+  });
   const toggle = tsr.virtualAgents.updateVirtualAgent.useMutation({
     onSuccess: (res) => {
       qc.setQueryData(keys.virtualAgent(va.id), res);
@@ -87,12 +120,14 @@ export function VaActions({ va }: { va: AdminVirtualAgent }) {
     onSuccess: (res) => {
       reveal(va.id, { apiKey: res.body.response.api_key });
       qc.invalidateQueries({ queryKey: keys.virtualAgent(va.id) });
+      focusId('reveal-title');
       toast.success('New API key issued; the old one no longer works.');
     },
   });
   const rotateSecret = tsr.virtualAgents.rotateSigningSecret.useMutation({
     onSuccess: (res) => {
       reveal(va.id, { signingSecret: res.body.response.signing_secret });
+      focusId('reveal-title');
       toast.success('New signing secret issued.');
     },
   });
@@ -101,7 +136,9 @@ export function VaActions({ va }: { va: AdminVirtualAgent }) {
 
   return (
     <section className="card" aria-labelledby="va-actions-title">
-      <h2 id="va-actions-title">Actions</h2>
+      <h2 id="va-actions-title" tabIndex={-1}>
+        Actions
+      </h2>
       <FormError failure={failure} title="Failed" />
       <div className="actions-grid">
         <div>

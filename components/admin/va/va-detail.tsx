@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { focusId } from '@/components/admin/focus';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
 import { formatAgo, formatDateTime, formatPercent } from '@/components/admin/lib/format';
@@ -63,7 +64,10 @@ export function VaDetail({ id }: { id: number }) {
           title={revealed.apiKey && revealed.signingSecret ? 'Virtual Agent registered: its credentials' : 'New credential issued'}
           apiKey={revealed.apiKey}
           signingSecret={revealed.signingSecret}
-          onDone={() => forget(id)}
+          onDone={() => {
+            forget(id);
+            focusId('va-actions-title');
+          }}
         />
       )}
       <VaActions va={va} />

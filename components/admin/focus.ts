@@ -1,0 +1,46 @@
+'use client';
+
+import { type RefObject, useEffect } from 'react';
+
+/**
+ * Moves focus to an element once it exists: after a save re-renders a list, or a page loads its
+ * data, the target may appear a few frames later. Gives up after about two seconds.
+ */
+export function focusWhenReady(find: () => HTMLElement | null | undefined, then?: (el: HTMLElement) => void, frames = 120): void {
+  let left = frames;
+  const tick = () => {
+    const el = find();
+    if (el) {
+      if (!el.hasAttribute('tabindex') && !isFocusable(el)) el.setAttribute('tabindex', '-1');
+      el.focus();
+      then?.(el);
+      return;
+    }
+    if (left-- > 0) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+function isFocusable(el: HTMLElement): boolean {
+  return el.matches('a[href], button, input, select, textarea, [tabindex]');
+}
+
+/** Focuses the element with this id once it exists. */
+export function focusId(id: string): void {
+  focusWhenReady(() => document.getElementById(id));
+}
+
+/** Calls `onEscape` when Escape is pressed while `active` (a menu or confirmation open). */
+export function useEscape(active: boolean, onEscape: () => void, scope?: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    if (!active) return;
+    const listener = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      if (scope?.current && !scope.current.contains(document.activeElement)) return;
+      e.preventDefault();
+      onEscape();
+    };
+    document.addEventListener('keydown', listener);
+    return () => document.removeEventListener('keydown', listener);
+  }, [active, onEscape, scope]);
+}

@@ -1,0 +1,73 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, type TestInfo, test } from '@playwright/test';
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** The standard the console is held to: WCAG 2.1 levels A and AA. */
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/**
+ * Known exceptions: each names the rule, where it applies (a CSS selector excluded from that
+ * rule only) and why it is accepted. Keep this list short and the reasons honest; the README's
+ * Accessibility section lists the same ones.
+ */
+export const EXCEPTIONS: { rule: string; selector: string; reason: string }[] = [];
+
+type Violation = { id: string; impact?: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] };
+
+function describe(violations: Violation[]): string {
+  return violations
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join('\n')}`,
+    )
+    .join('\n');
+}
+
+async function scan(page: Page, tags: string[]) {
+  let builder = new AxeBuilder({ page }).withTags(tags);
+  const excluded = EXCEPTIONS.map((e) => e.rule);
+  if (excluded.length) {
+    // Rules with exceptions run separately so the exception covers only its own selector.
+    builder = builder.disableRules(excluded);
+  }
+  const main = await builder.analyze();
+  const extra: Violation[] = [];
+  for (const e of EXCEPTIONS) {
+    const res = await new AxeBuilder({ page }).withRules([e.rule]).exclude(e.selector).analyze();
+    extra.push(...res.violations);
+  }
+  return [...main.violations, ...extra];
+}
+
+/**
+ * Runs axe on the page as it is now, at the current viewport: any WCAG 2.1 A/AA violation fails
+ * the test; best-practice findings are attached to the report without failing it.
+ */
+export async function expectAccessible(page: Page, state: string, info: TestInfo = test.info(), soft = false) {
+  const size = page.viewportSize();
+  const label = `${state} @${size?.width ?? '?'}px`;
+  const violations = await scan(page, WCAG_TAGS);
+  const advice = (await new AxeBuilder({ page }).withTags(['best-practice']).analyze()).violations;
+  if (advice.length) await info.attach(`best-practice ${label}`, { body: describe(advice), contentType: 'text/plain' });
+  (soft ? expect.soft : expect)(violations, `axe WCAG 2.1 A/AA violations on ${label}:\n${describe(violations)}`).toEqual([]);
+}
+
+/**
+ * The page at laptop and phone widths: axe at each, and a screenshot at each width kept under
+ * test-results/screens for review. `ready` is something visible that proves the state is drawn.
+ */
+export async function auditBothWidths(page: Page, state: string, ready: () => Promise<void>) {
+  const hideToasts = '.toasts { display: none !important; }';
+  for (const [width, size] of [
+    ['1280', DESKTOP],
+    ['390', PHONE],
+  ] as const) {
+    await page.setViewportSize(size);
+    await ready();
+    await expectAccessible(page, state);
+    await page.screenshot({ path: `test-results/screens/${state}-${width}.png`, fullPage: true, style: hideToasts });
+  }
+  await page.setViewportSize(DESKTOP);
+}
