@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
-import { chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
+import { chatPageSchema, chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
 import { cursorQuery, envelope, errorEnvelopeSchema, INT4_MAX, intIdParam, isoDateTime, pageSizeQuery, text } from '../schemas/common';
 import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, idempotentHeaders, meta } from './common';
 
@@ -24,6 +24,8 @@ export const chatsContract = c.router({
     method: 'GET',
     path: '/chats',
     summary: 'List chats, most recently updated first',
+    description:
+      "Chats of the VA's account, filtered by any of the query parameters (all must hold), newest update first, `page_size` at a time with `next_cursor`. Each chat carries its last message only; read the transcript with GET /chats/{chat_id}/messages. Unknown query parameters are refused (2001).",
     headers: authHeaders,
     query: z
       .object({
@@ -38,13 +40,7 @@ export const chatsContract = c.router({
       })
       .strict(),
     responses: {
-      200: envelope(
-        4303,
-        z.object({
-          chats: z.array(chatSchema),
-          next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
-        }),
-      ),
+      200: envelope(4303, chatPageSchema),
       ...authErrors,
     },
     metadata: meta(...AUTH_CODES, 2001),
@@ -53,6 +49,8 @@ export const chatsContract = c.router({
     method: 'GET',
     path: '/chats/:chat_id',
     summary: 'Get a chat',
+    description:
+      'The chat with its customer, asset, assignee, tags, other details and its latest messages (up to 20, oldest first). A chat of another account is 2031, as an unknown one is.',
     headers: authHeaders,
     pathParams: chatIdParams,
     responses: { 200: envelope(4304, chatSchema), 404: errorEnvelopeSchema, ...authErrors },

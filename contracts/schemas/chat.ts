@@ -39,6 +39,11 @@ export const chatSchema = z.object({
 
 export type Chat = z.infer<typeof chatSchema>;
 
+export const chatPageSchema = z.object({
+  chats: z.array(chatSchema),
+  next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+});
+
 const tagsSchema = z.array(text().trim().min(1).max(100)).max(50);
 
 export const createChatBodySchema = z

@@ -85,3 +85,8 @@ export const messageSchema = z.object({
 });
 
 export type Message = z.infer<typeof messageSchema>;
+
+export const messagePageSchema = z.object({
+  messages: z.array(messageSchema),
+  next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+});
