@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
 import { chatPageSchema, chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
-import { cursorQuery, envelope, errorEnvelopeSchema, INT4_MAX, intIdParam, isoDateTime, pageSizeQuery, text } from '../schemas/common';
+import { cursorQuery, dateTimeInput, envelope, errorEnvelopeSchema, INT4_MAX, intIdParam, pageSizeQuery, text } from '../schemas/common';
 import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, idempotentHeaders, meta } from './common';
 
 const c = initContract();
@@ -34,7 +34,7 @@ export const chatsContract = c.router({
         assignee: text().max(200).optional().describe('Login ID of the assignee'),
         tag: text().max(100).optional().describe('Only chats carrying this tag'),
         team_id: intIdParam().optional(),
-        updated_since: isoDateTime.optional().describe('Only chats updated at or after this time'),
+        updated_since: dateTimeInput().optional().describe('Only chats updated at or after this time'),
         page_size: pageSizeQuery,
         cursor: cursorQuery,
       })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
-import { INT4_DECIMAL_PATTERN, intId, isoDateTime, otherDetailsSchema, text } from './common';
+import { INT4_DECIMAL_PATTERN, intId, isoDateTime, otherDetailsSchema, text, withOpenApi } from './common';
 import { messageInputSchema, messageSchema } from './message';
 
 export const assetSchema = z.object({ id: z.number().int(), name: z.string() });
@@ -82,6 +82,8 @@ export const updateChatBodySchema = z
     other_details: otherDetailsSchema.optional().describe('Merged into the existing pairs; a null value removes a key'),
   })
   .strict();
+// The service refuses `{}` (2000): at least one field must be sent.
+withOpenApi(updateChatBodySchema, { minProperties: 1 });
 
 export type UpdateChatBody = z.infer<typeof updateChatBodySchema>;
 
