@@ -1,12 +1,15 @@
 /**
- * Writes the committed copy of the OpenAPI document, `openapi.json` at the repository root.
- * lib/openapi/build-document.test.ts fails while the copy differs from what the contract generates,
- * so a contract change shows in review as a change of this file.
+ * Writes the committed copies of the OpenAPI documents at the repository root: `openapi.json`
+ * (the bot API, as served at /api/v1/openapi.json) and `openapi-admin.json` (the admin API, as
+ * served at /api/admin/openapi.json). lib/openapi/build-document.test.ts fails while a copy
+ * differs from what the contract generates, so a contract change shows in review as a change here.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildOpenApiDocument } from '../lib/openapi/build-document';
+import { buildOpenApiDocument, COMMITTED_DOCUMENTS } from '../lib/openapi/build-document';
 
-const target = path.resolve(import.meta.dirname, '..', 'openapi.json');
-writeFileSync(target, `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);
-console.log(`wrote ${path.relative(process.cwd(), target)}`);
+for (const [file, scope] of Object.entries(COMMITTED_DOCUMENTS)) {
+  const target = path.resolve(import.meta.dirname, '..', file);
+  writeFileSync(target, `${JSON.stringify(buildOpenApiDocument(scope), null, 2)}\n`);
+  console.log(`wrote ${path.relative(process.cwd(), target)}`);
+}

@@ -21,7 +21,7 @@ export default function DocsPage() {
   const byTag = new Map<string, Entry[]>(doc.tags.map((t) => [t.name, []]));
   const entries = (paths: typeof doc.paths): Entry[] =>
     Object.entries(paths).flatMap(([path, item]) => HTTP_METHODS.flatMap((m) => (item[m] ? [{ method: m, path, op: item[m] }] : [])));
-  for (const entry of [...entries(doc.paths), ...entries(doc['x-webhooks'])]) {
+  for (const entry of [...entries(doc.paths), ...entries(doc['x-webhooks'] ?? {})]) {
     const tag = entry.op.tags?.[0] ?? 'other';
     byTag.set(tag, [...(byTag.get(tag) ?? []), entry]);
   }

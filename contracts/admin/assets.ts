@@ -11,6 +11,7 @@ export const assetsContract = c.router({
     method: 'GET',
     path: '/assets',
     summary: 'List channel assets',
+    description: 'Every channel asset of the account: the `asset_id` values `POST /api/v1/chats` takes.',
     responses: { 200: envelope(4400, z.array(adminAssetSchema)), ...errorsFor(READ_CODES) },
     metadata: meta(...READ_CODES),
   },

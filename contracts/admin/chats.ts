@@ -18,6 +18,8 @@ export const chatsContract = c.router({
     method: 'GET',
     path: '/chats',
     summary: 'Search chats, most recently updated first',
+    description:
+      'Chats of the account filtered by any of the query parameters (all must hold); `q` matches the chat ID (or its start), alias ID, customer destination ID or name. Unknown query parameters are refused (2001).',
     query: listAdminChatsQuerySchema,
     responses: {
       200: envelope(
@@ -35,6 +37,8 @@ export const chatsContract = c.router({
     method: 'GET',
     path: '/chats/:chat_id',
     summary: 'Get a chat with its whole transcript, its events and every delivery attempt',
+    description:
+      'Everything about one chat for support: the chat, every message (announcements included), every event sent to a VA about it and each delivery attempt of those events.',
     pathParams: chatIdParams,
     responses: { 200: envelope(4400, adminChatDetailSchema), ...errorsFor(GET_CODES) },
     metadata: meta(...GET_CODES),

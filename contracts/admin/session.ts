@@ -23,6 +23,8 @@ export const sessionContract = c.router({
     method: 'POST',
     path: '/logout',
     summary: 'Sign out: end the session and clear its cookie',
+    description:
+      'Ends the current session (it cannot be used again) and answers with an expired `va_session` cookie. Refused when sent from another site (3003).',
     body: c.noBody(),
     responses: { 200: envelope(4400, z.null()), ...errorsFor(ACTION_CODES) },
     metadata: meta(...ACTION_CODES),
@@ -31,6 +33,7 @@ export const sessionContract = c.router({
     method: 'GET',
     path: '/me',
     summary: 'The signed-in administrator and their account',
+    description: 'Who is signed in, their account and when the session expires; 3001 when no valid session cookie is sent.',
     responses: { 200: envelope(4400, adminProfileSchema), ...errorsFor(READ_CODES) },
     metadata: meta(...READ_CODES),
   },

@@ -16,6 +16,8 @@ export const usersContract = c.router({
     method: 'GET',
     path: '/users',
     summary: 'List users: agents, managers and virtual agents',
+    description:
+      'Every user of the account, or those of one `kind`, with their teams, skills and availability. Unknown query parameters are refused (2001).',
     query: listUsersQuerySchema,
     responses: { 200: envelope(4400, z.array(adminUserSchema)), ...errorsFor(LIST_CODES) },
     metadata: meta(...LIST_CODES),

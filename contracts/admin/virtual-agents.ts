@@ -32,6 +32,8 @@ export const virtualAgentsContract = c.router({
     method: 'GET',
     path: '/virtual-agents/:id',
     summary: 'Get a virtual agent',
+    description:
+      "The VA's webhook settings, subscriptions, team, skills and fallback. Its API key and signing secret are never shown again after they are issued; `api_key_prefix` tells keys apart.",
     pathParams: idParams,
     responses: { 200: envelope(4400, adminVirtualAgentSchema), ...errorsFor(GET_CODES) },
     metadata: meta(...GET_CODES),

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
-import { z } from 'zod';
-import { envelope, errorEnvelopeSchema, isoDateTime, text } from '../schemas/common';
+import { accessTokenSchema, authorizeBodySchema } from '../schemas/auth';
+import { envelope, errorEnvelopeSchema } from '../schemas/common';
 import { BODY_CODES, meta } from './common';
 
 const c = initContract();
@@ -12,17 +12,9 @@ export const authContract = c.router({
     summary: 'Exchange the API key for an access token',
     description:
       'Send the API key issued when the Virtual Agent was registered. The token is returned in `response.access_token` and in the `access_token` response header, and must be sent as the `access_token` header of every other call. Tokens expire after `expires_in` seconds (3600 by default); call /authorize again before then.',
-    body: z.object({ api_key: text().min(1).max(200) }).strict(),
+    body: authorizeBodySchema,
     responses: {
-      200: envelope(
-        4300,
-        z.object({
-          access_token: z.string(),
-          token_type: z.literal('access_token'),
-          expires_in: z.number().int().describe('Seconds until the token expires'),
-          expires_at: isoDateTime,
-        }),
-      ),
+      200: envelope(4300, accessTokenSchema),
       400: errorEnvelopeSchema,
       401: errorEnvelopeSchema,
       405: errorEnvelopeSchema,

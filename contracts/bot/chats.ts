@@ -1,8 +1,8 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
-import { chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
-import { cursorQuery, decimalInt, envelope, errorEnvelopeSchema, intIdParam, isoDateTime, pageSizeQuery, text } from '../schemas/common';
+import { chatPageSchema, chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
+import { cursorQuery, dateTimeInput, decimalInt, envelope, errorEnvelopeSchema, intIdParam, pageSizeQuery, text } from '../schemas/common';
 import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, idempotentHeaders, meta } from './common';
 
 const c = initContract();
@@ -24,6 +24,8 @@ export const chatsContract = c.router({
     method: 'GET',
     path: '/chats',
     summary: 'List chats, most recently updated first',
+    description:
+      "Chats of the VA's account, filtered by any of the query parameters (all must hold), newest update first, `page_size` at a time with `next_cursor`. Each chat carries its last message only; read the transcript with GET /chats/{chat_id}/messages. Unknown query parameters are refused (2001).",
     headers: authHeaders,
     query: z
       .object({
@@ -32,19 +34,13 @@ export const chatsContract = c.router({
         assignee: text().max(200).optional().describe('Login ID of the assignee'),
         tag: text().max(100).optional().describe('Only chats carrying this tag'),
         team_id: intIdParam().optional(),
-        updated_since: isoDateTime.optional().describe('Only chats updated at or after this time'),
+        updated_since: dateTimeInput().optional().describe('Only chats updated at or after this time'),
         page_size: pageSizeQuery,
         cursor: cursorQuery,
       })
       .strict(),
     responses: {
-      200: envelope(
-        4303,
-        z.object({
-          chats: z.array(chatSchema),
-          next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
-        }),
-      ),
+      200: envelope(4303, chatPageSchema),
       ...authErrors,
     },
     metadata: meta(...AUTH_CODES, 2001),
@@ -53,6 +49,8 @@ export const chatsContract = c.router({
     method: 'GET',
     path: '/chats/:chat_id',
     summary: 'Get a chat',
+    description:
+      'The chat with its customer, asset, assignee, tags, other details and its latest messages (up to 20, oldest first). A chat of another account is 2031, as an unknown one is.',
     headers: authHeaders,
     pathParams: chatIdParams,
     responses: { 200: envelope(4304, chatSchema), 404: errorEnvelopeSchema, ...authErrors },

@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { cursorQuery, envelope, errorEnvelopeSchema, pageSizeQuery, text } from '../schemas/common';
-import { messageInputSchema, messageSchema } from '../schemas/message';
+import { messageInputSchema, messagePageSchema, messageSchema } from '../schemas/message';
 import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, idempotentHeaders, meta } from './common';
 
 const c = initContract();
@@ -12,11 +12,13 @@ export const messagesContract = c.router({
     method: 'GET',
     path: '/chats/:chat_id/messages',
     summary: "Read a chat's transcript, oldest first",
+    description:
+      'Customer messages, replies and announcements of the chat in the order they were sent, `page_size` at a time with `next_cursor`. Unknown query parameters are refused (2001).',
     headers: authHeaders,
     pathParams: chatIdParams,
     query: z.object({ page_size: pageSizeQuery, cursor: cursorQuery }).strict(),
     responses: {
-      200: envelope(4305, z.object({ messages: z.array(messageSchema), next_cursor: z.string().nullable() })),
+      200: envelope(4305, messagePageSchema),
       404: errorEnvelopeSchema,
       ...authErrors,
     },

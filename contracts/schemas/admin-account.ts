@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { isoDateTime, text } from './common';
+import { isoDateTime, nameText, text } from './common';
 
 export const createAccountBodySchema = z
   .object({
-    name: text().trim().min(1).max(200),
+    name: nameText().trim().min(1).max(200),
     admin_email: text().trim().email().max(320).describe("Login of the new account's first administrator"),
     admin_password: text().min(8).max(200),
   })

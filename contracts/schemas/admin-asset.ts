@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANNELS } from '../enums';
-import { isoDateTime, text } from './common';
+import { isoDateTime, nameText, text } from './common';
 
 export const adminAssetSchema = z.object({
   id: z.number().int().describe('The `asset_id` of POST /api/v1/chats'),
@@ -15,7 +15,7 @@ export type AdminAsset = z.infer<typeof adminAssetSchema>;
 export const createAssetBodySchema = z
   .object({
     channel: z.enum(CHANNELS),
-    name: text().trim().min(1).max(200),
+    name: nameText().trim().min(1).max(200),
     address: text().trim().min(1).max(500).optional(),
   })
   .strict();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AVAILABILITIES, USER_KINDS } from '../enums';
 import { customAttributesSchema, immutableField } from './admin-common';
-import { intId, isoDateTime, text } from './common';
+import { intId, isoDateTime, nameText, text } from './common';
 
 const idList = z.array(intId()).max(100);
 
@@ -29,7 +29,7 @@ export const createUserBodySchema = z
   .object({
     kind: z.enum(['agent', 'manager']).describe('Virtual agents are registered at /api/admin/virtual-agents'),
     login_id: text().trim().min(1).max(200).regex(/^\S+$/, 'may not contain spaces'),
-    name: text().trim().min(1).max(200),
+    name: nameText().trim().min(1).max(200),
     email: text().trim().email().max(320).optional(),
     availability: z.enum(AVAILABILITIES).optional().describe('Default `unavailable`'),
     capacity: z.number().int().min(0).max(1000).optional().describe('Default 3'),
@@ -43,7 +43,7 @@ export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 
 export const updateUserBodySchema = z
   .object({
-    name: text().trim().min(1).max(200).optional(),
+    name: nameText().trim().min(1).max(200).optional(),
     email: text().trim().email().max(320).nullable().optional(),
     availability: z.enum(AVAILABILITIES).optional(),
     capacity: z.number().int().min(0).max(1000).optional(),

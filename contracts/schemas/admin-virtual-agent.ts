@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../enums';
 import { customAttributesSchema, immutableField, nameSchema, skillNameSchema } from './admin-common';
-import { intId, isoDateTime, text } from './common';
+import { intId, isoDateTime, nameText, text, withOpenApi } from './common';
 
 const webhookUrlSchema = text()
   .min(1)
@@ -10,12 +10,15 @@ const webhookUrlSchema = text()
     'Absolute https URL. Private, loopback and link-local addresses (also after DNS) are refused with 3007, unless the service runs with WEBHOOK_ALLOW_PRIVATE=true',
   );
 
-const webhookHeadersSchema = z
-  .record(text().max(200), text())
-  .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')
-  .describe(
-    'Static headers added to every webhook call. The signature headers, content-type, host and other transport headers are reserved',
-  );
+const webhookHeadersSchema = withOpenApi(
+  z
+    .record(text().max(200), text())
+    .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')
+    .describe(
+      'Static headers added to every webhook call: at most 20, names up to 200 characters. The signature headers, content-type, host and other transport headers are reserved',
+    ),
+  { maxProperties: 20 },
+);
 
 const subscriptionsSchema = z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length).describe('Event types sent to the webhook');
 
@@ -60,7 +63,7 @@ export const createdVirtualAgentSchema = adminVirtualAgentSchema.extend({
 export const createVirtualAgentBodySchema = z
   .object({
     name: nameSchema.describe('Cannot be changed later; also gives the login ID (`va-<slug>`)'),
-    description: text().trim().min(1).max(1000).describe('Cannot be changed later'),
+    description: nameText().trim().min(1).max(1000).describe('Cannot be changed later'),
     webhook_url: webhookUrlSchema,
     webhook_headers: webhookHeadersSchema.optional(),
     subscriptions: subscriptionsSchema.optional().describe('Default `["chat.assigned", "message.received"]`'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
-import { INT4_DECIMAL_PATTERN, intId, isoDateTime, otherDetailsSchema, text } from './common';
+import { INT4_DECIMAL_PATTERN, intId, isoDateTime, otherDetailsSchema, text, withOpenApi } from './common';
 import { messageInputSchema, messageSchema } from './message';
 
 export const assetSchema = z.object({
@@ -48,6 +48,11 @@ export const chatSchema = z.object({
 
 export type Chat = z.infer<typeof chatSchema>;
 
+export const chatPageSchema = z.object({
+  chats: z.array(chatSchema),
+  next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+});
+
 const tagsSchema = z.array(text().trim().min(1).max(100)).max(50);
 
 export const createChatBodySchema = z
@@ -86,6 +91,8 @@ export const updateChatBodySchema = z
     other_details: otherDetailsSchema.optional().describe('Merged into the existing pairs; a null value removes a key'),
   })
   .strict();
+// The service refuses `{}` (2000): at least one field must be sent.
+withOpenApi(updateChatBodySchema, { minProperties: 1 });
 
 export type UpdateChatBody = z.infer<typeof updateChatBodySchema>;
 

@@ -20,6 +20,36 @@ export const INT4_DECIMAL_PATTERN =
 /** Every string the contract reads (bodies, map keys and values, query, headers, path). */
 export const text = () => z.string().regex(SAFE_TEXT_PATTERN, SAFE_TEXT_MESSAGE);
 
+/**
+ * A name: safe text with at least one non-space character. The service trims names before their
+ * length is checked; the pattern says the same to a client, so `"   "` is refused by both.
+ */
+export const NAME_PATTERN = new RegExp(`^(?=[\\s\\S]*\\S)${SAFE_TEXT_PATTERN.source.slice(1)}`);
+export const nameText = () =>
+  z
+    .string()
+    .regex(NAME_PATTERN, `must contain a non-space character and ${SAFE_TEXT_MESSAGE}`)
+    .describe('Surrounding spaces are removed; what remains must be 1 character or more');
+
+/**
+ * Adds OpenAPI keywords that zod cannot carry (minProperties, maxProperties, not) to a schema's
+ * entry in the document, through the `metaOpenApi` property that the converter behind
+ * @ts-rest/open-api merges in (what its `extendApi` sets). Apply it last: zod methods return new
+ * schemas without it.
+ */
+export function withOpenApi<T extends z.ZodTypeAny>(schema: T, keywords: Record<string, unknown>): T {
+  const target = schema as T & { metaOpenApi?: Record<string, unknown> };
+  target.metaOpenApi = { ...target.metaOpenApi, ...keywords };
+  return schema;
+}
+
+/**
+ * A date-time as input: RFC 3339 (`format: date-time`), whose `T` and `Z` may also be lower
+ * case. The service upper-cases it before checking, so what it stores and returns is upper case.
+ */
+export const dateTimeInput = () =>
+  z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.string().datetime({ offset: true }));
+
 /** A positive integer that fits an `integer` column (IDs in bodies). */
 export const intId = () => z.number().int().positive().max(INT4_MAX);
 
@@ -67,4 +97,4 @@ export const cursorQuery = text().max(200).optional().describe('Opaque cursor: t
 
 export const otherDetailsSchema = z
   .record(text().max(100), z.union([text().max(2000), z.number(), z.boolean(), z.null()]))
-  .describe('Key-value pairs with additional information');
+  .describe('Key-value pairs with additional information. Keys: up to 100 characters');

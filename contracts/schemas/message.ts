@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ATTACHMENT_TYPES, MESSAGE_TYPES } from '../enums';
-import { isoDateTime, text } from './common';
+import { dateTimeInput, isoDateTime, text } from './common';
 
 export const attachmentSchema = z
   .object({
@@ -63,13 +63,13 @@ export const messageInputSchema = z
     messenger_sub_type: z.enum(['text', 'hsm']).optional(),
     list_picker_response: listPicker.optional().describe('Item titles chosen on abc (inbound)'),
     listpicker_response: listPicker.optional().describe('Alias of `list_picker_response`'),
-    time_picker_response: isoDateTime.optional().describe('Start of the slot chosen on abc (inbound)'),
-    timepicker_response: isoDateTime.optional().describe('Alias of `time_picker_response`'),
+    time_picker_response: dateTimeInput().optional().describe('Start of the slot chosen on abc (inbound)'),
+    timepicker_response: dateTimeInput().optional().describe('Alias of `time_picker_response`'),
     template_name: text().min(1).max(200).optional().describe('Outbound template (abc, messenger)'),
     quick_replies: quickRepliesSchema.optional(),
     quick_reply_response: quickReplyResponseSchema.optional(),
     wab_interactive_response: wabInteractiveResponseSchema.optional(),
-    timestamp: isoDateTime.optional().describe('When the message was sent or received; defaults to now'),
+    timestamp: dateTimeInput().optional().describe('When the message was sent or received; defaults to now'),
   })
   .strict();
 
@@ -95,3 +95,8 @@ export const messageSchema = z.object({
 });
 
 export type Message = z.infer<typeof messageSchema>;
+
+export const messagePageSchema = z.object({
+  messages: z.array(messageSchema),
+  next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+});

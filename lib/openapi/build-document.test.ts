@@ -5,7 +5,14 @@ import { describe, it } from 'node:test';
 import type { z } from 'zod';
 import { CODES, type Code } from '@/contracts/codes';
 import { errorEnvelopeSchema } from '@/contracts/schemas/common';
-import { BODY_EXAMPLES, buildOpenApiDocument, codesOfRoute, documentedRoutes, RESPONSE_EXAMPLES } from './build-document';
+import {
+  BODY_EXAMPLES,
+  buildOpenApiDocument,
+  COMMITTED_DOCUMENTS,
+  codesOfRoute,
+  documentedRoutes,
+  RESPONSE_EXAMPLES,
+} from './build-document';
 import { EVENT_COMPONENTS, eventJsonSchema, eventJsonSchemas, eventTypeOf } from './components';
 import { EVENT_EXAMPLES } from './examples';
 import { HTTP_METHODS, type OperationObject } from './types';
@@ -34,11 +41,35 @@ function firstDifference(a: unknown, b: unknown, at = ''): string | null {
 const KNOWN_GAPS = new Set<string>([]);
 
 describe('OpenAPI document', () => {
-  it('matches the committed openapi.json', () => {
-    const committed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', '..', 'openapi.json'), 'utf8'));
-    const generated = JSON.parse(JSON.stringify(doc));
-    const diff = firstDifference(generated, committed);
-    assert.equal(diff, null, `openapi.json is out of date at ${diff}: run \`npm run openapi:write\` and commit the result`);
+  for (const [file, scope] of Object.entries(COMMITTED_DOCUMENTS)) {
+    it(`matches the committed ${file} (the ${scope} document)`, () => {
+      const committed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', '..', file), 'utf8'));
+      const generated = JSON.parse(JSON.stringify(buildOpenApiDocument(scope)));
+      const diff = firstDifference(generated, committed);
+      assert.equal(diff, null, `${file} is out of date at ${diff}: run \`npm run openapi:write\` and commit the result`);
+    });
+  }
+
+  it('keeps the bot document free of the admin API, and the admin document free of the bot API', () => {
+    const bot = JSON.stringify(buildOpenApiDocument('bot'));
+    const admin = buildOpenApiDocument('admin');
+    const leak = /\/api\/admin\/(?!openapi\.json)|adminSession|"Admin[A-Z]/.exec(bot);
+    assert.equal(leak && bot.slice(leak.index - 60, leak.index + 40), null, 'the bot document mentions the admin API');
+    assert.ok(Object.keys(admin.paths).every((p) => p.startsWith('/api/admin/')));
+    assert.equal(admin['x-webhooks'], undefined);
+    assert.deepEqual(Object.keys(admin.components.securitySchemes), ['adminSession']);
+  });
+
+  it('names every success payload: each 2xx schema is a $ref to a component', () => {
+    for (const op of operations) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        const ref = response.content?.['application/json']?.schema?.$ref;
+        assert.ok(ref, `${op.operationId} ${status} has a named schema`);
+        const target = doc.components.schemas[ref.replace('#/components/schemas/', '')];
+        if (Number(status) < 300)
+          assert.equal(target?.properties?.status_code?.type, 'integer', `${op.operationId}: status_code is an integer`);
+      }
+    }
   });
 
   it('gives every operation a unique readable operationId, a summary, a tag and 4xx and 5xx responses', () => {
@@ -123,7 +154,7 @@ describe('OpenAPI document', () => {
     for (const [name, schema] of Object.entries(EVENT_COMPONENTS)) {
       const type = eventTypeOf(name as keyof typeof EVENT_COMPONENTS);
       assert.equal(doc.components.schemas[name]?.type, 'object', `${name} is a schema component`);
-      const webhook = doc['x-webhooks'][type]?.post;
+      const webhook = doc['x-webhooks']?.[type]?.post;
       assert.equal(webhook?.requestBody?.content['application/json'].schema?.$ref, `#/components/schemas/${name}`);
       const example = EVENT_EXAMPLES[name];
       assert.ok(example, `${name} has an example`);

@@ -21,13 +21,25 @@ import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject,
 import { fixedComponents, webhooks } from './webhooks';
 
 /**
- * The APIs the document covers, by group; GROUPS says how each group's operations are tagged,
+ * The APIs a document can cover, by group; GROUPS says how each group's operations are tagged,
  * named and secured. Adding an API is one line here (and its import).
  */
-const APIS: Partial<Record<GroupName, AppRouter>> = {
+const APIS: Record<GroupName, AppRouter> = {
   bot: botContract,
   admin: adminContract,
 };
+
+/**
+ * Which document: `bot` (served at /api/v1/openapi.json and committed as openapi.json: what a bot
+ * client is generated from), `admin` (/api/admin/openapi.json, openapi-admin.json) or `all` (the
+ * readable reference at /docs).
+ */
+export type DocumentScope = 'bot' | 'admin' | 'all';
+const SCOPES: Record<DocumentScope, GroupName[]> = { bot: ['bot'], admin: ['admin'], all: ['bot', 'admin'] };
+/** The documents committed at the repository root (`npm run openapi:write`), by file name. */
+export const COMMITTED_DOCUMENTS: Record<string, DocumentScope> = { 'openapi.json': 'bot', 'openapi-admin.json': 'admin' };
+const BASE_PATHS: Record<GroupName, string> = { bot: '/api/v1', admin: '/api/admin' };
+const TITLES: Record<DocumentScope, string> = { bot: 'VA Chat API', admin: 'VA Chat Admin API', all: 'VA Chat API' };
 
 type GroupName = 'bot' | 'admin';
 type Security = Record<string, string[]>[];
@@ -115,8 +127,8 @@ export function codesOfRoute(route: AppRoute): Code[] {
 
 type RouteInfo = { group: GroupName; routerKey: string; routeKey: string; route: AppRoute };
 
-/** Every route of APIS, keyed by the id @ts-rest/open-api gives it with 'concatenated-path'. */
-function routeIndex(): Map<string, RouteInfo> {
+/** Every route of `apis`, keyed by the id @ts-rest/open-api gives it with 'concatenated-path'. */
+function routeIndex(apis: Partial<Record<GroupName, AppRouter>> = APIS): Map<string, RouteInfo> {
   const out = new Map<string, RouteInfo>();
   const walk = (router: AppRouter, trail: string[]) => {
     for (const [key, value] of Object.entries(router)) {
@@ -126,7 +138,7 @@ function routeIndex(): Map<string, RouteInfo> {
       } else walk(value as AppRouter, [...trail, key]);
     }
   };
-  walk(APIS as AppRouter, []);
+  walk(apis as AppRouter, []);
   return out;
 }
 
@@ -146,7 +158,38 @@ type BuildContext = {
   allow: Map<string, string[]>;
   /** Shared component schemas as the converter emits them, to recognise them inside route schemas. */
   plain: Record<string, SchemaObject>;
+  /** Success envelopes named so far (name -> schema), so that equal envelopes share one name. */
+  envelopes: Map<string, SchemaObject>;
 };
+
+const pascal = (id: string) => id[0].toUpperCase() + id.slice(1);
+
+/** A success envelope as a named component: `<OperationId>Envelope`, or the name of an equal one. */
+function namedEnvelope(schema: SchemaObject, operationId: string, ctx: BuildContext): SchemaObject {
+  if (schema.$ref) return schema;
+  const json = JSON.stringify(schema);
+  const existing = [...ctx.envelopes].find(([, s]) => JSON.stringify(s) === json)?.[0];
+  const name = existing ?? `${pascal(operationId)}Envelope`;
+  ctx.envelopes.set(name, schema);
+  return schemaRef(name);
+}
+
+/** Every `$ref` target reachable from `root` through the components, as `#/components/...` strings. */
+function reachableRefs(root: unknown, components: Record<string, Record<string, unknown>>): Set<string> {
+  const seen = new Set<string>();
+  const visit = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && !seen.has(ref)) {
+      seen.add(ref);
+      const [, , kind, name] = ref.split('/');
+      visit(components[kind]?.[name]);
+    }
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(root);
+  return seen;
+}
 
 function mapParameters(params: ParameterObject[], dropHeaders: string[]): ParameterObject[] {
   return params
@@ -240,7 +283,13 @@ function mapResponses(
         ? statusCodes.map((c) => `${c} ${CODES[c as Code].description}`).join('; ')
         : (HTTP_TEXT[status] ?? String(status)),
       headers,
-      content: { 'application/json': { schema: referenceComponents(schema, ctx.plain), ...(statusCodes.length && { examples }) } },
+      content: {
+        'application/json': {
+          schema:
+            status < 300 ? namedEnvelope(referenceComponents(schema, ctx.plain), operationId, ctx) : referenceComponents(schema, ctx.plain),
+          ...(statusCodes.length && { examples }),
+        },
+      },
       'x-status-codes': statusCodes,
     };
   }
@@ -281,16 +330,19 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
 }
 
 /**
- * The OpenAPI 3.0 document of the APIs in APIS, generated from the ts-rest contract: operations
+ * The OpenAPI 3.0 document of the APIs of `scope`, generated from the ts-rest contract: operations
  * with their parameters, bodies, every response with the status codes it can carry and examples,
- * the shared schemas and the webhook event bodies as components, and the code catalogue.
+ * the entities, payloads and envelopes they use and (with the bot API) the webhook event bodies as
+ * components, and the code catalogue.
  */
-export function buildOpenApiDocument(): OpenApiDocument {
-  const index = routeIndex();
+export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocument {
+  const groups = SCOPES[scope];
+  const apis = Object.fromEntries(groups.map((g) => [g, APIS[g]]));
+  const index = routeIndex(apis);
   const { plain, defined } = sharedComponents();
-  const ctx: BuildContext = { index, allow: allowedMethods(index), plain };
+  const ctx: BuildContext = { index, allow: allowedMethods(routeIndex()), plain, envelopes: new Map() };
   const generated = generateOpenApi(
-    APIS as AppRouter,
+    apis as AppRouter,
     { info: { title: '', version: '' } },
     {
       setOperationId: 'concatenated-path',
@@ -302,19 +354,41 @@ export function buildOpenApiDocument(): OpenApiDocument {
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate) throw new Error(`operationId ${duplicate} is used twice`);
 
-  const used = new Set([...Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags ?? [])), 'webhooks']);
+  const bot = groups.includes('bot');
+  const admin = groups.includes('admin');
+  const hooks = bot ? webhooks() : {};
+  const used = new Set([
+    ...Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags ?? [])),
+    ...(bot ? ['webhooks'] : []),
+  ]);
+  const all: OpenApiDocument['components'] = {
+    schemas: { ...defined, ...Object.fromEntries(ctx.envelopes), ...(bot ? eventComponents() : {}) },
+    ...fixedComponents({ admin }),
+  };
+  // Keep only what this document's operations and webhooks refer to, so each document stands alone.
+  const refs = reachableRefs({ paths, hooks }, all as unknown as Record<string, Record<string, unknown>>);
+  const schemes = new Set(
+    Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => (op.security ?? []).flatMap(Object.keys))),
+  );
+  const keep = <T>(kind: string, entries: Record<string, T>) =>
+    Object.fromEntries(Object.entries(entries).filter(([name]) => refs.has(`#/components/${kind}/${name}`)));
   return {
     openapi: '3.0.3',
     info: {
-      title: 'VA Chat API',
+      title: TITLES[scope],
       version: '1.0.0',
-      description: infoDescription({ admin: Boolean(APIS.admin) }),
+      description: infoDescription({ bot, admin }),
     },
-    servers: [{ url: '/', description: 'This service; the paths are absolute (/api/v1/..., /api/admin/...)' }],
+    servers: [{ url: '/', description: `This service; the paths are absolute (${groups.map((g) => `${BASE_PATHS[g]}/...`).join(', ')})` }],
     tags: TAGS.filter((t) => used.has(t.name)),
     paths,
-    'x-webhooks': webhooks(),
-    components: { schemas: { ...defined, ...eventComponents() }, ...fixedComponents({ admin: Boolean(APIS.admin) }) },
+    ...(bot && { 'x-webhooks': hooks }),
+    components: {
+      schemas: keep('schemas', all.schemas),
+      securitySchemes: Object.fromEntries(Object.entries(all.securitySchemes).filter(([name]) => schemes.has(name))),
+      headers: keep('headers', all.headers),
+      parameters: keep('parameters', all.parameters),
+    },
     'x-status-codes': statusCodeCatalogue(),
   };
 }

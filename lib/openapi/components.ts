@@ -1,6 +1,36 @@
 import type { z } from 'zod';
+import { adminAccountSchema, createAccountBodySchema } from '@/contracts/schemas/admin-account';
+import { adminAssetSchema, createAssetBodySchema } from '@/contracts/schemas/admin-asset';
+import { adminChatDetailSchema, adminEventSchema, adminMessageBodySchema, deliveryAttemptSchema } from '@/contracts/schemas/admin-chat';
+import { deliveryStatsSchema, testEventResultSchema, virtualAgentHealthSchema } from '@/contracts/schemas/admin-delivery';
+import {
+  adminRoutingRuleSchema,
+  createRoutingRuleBodySchema,
+  defaultTeamBodySchema,
+  defaultTeamSchema,
+  updateRoutingRuleBodySchema,
+} from '@/contracts/schemas/admin-routing';
+import { adminProfileSchema, loginBodySchema } from '@/contracts/schemas/admin-session';
+import {
+  adminSkillSchema,
+  adminTeamSchema,
+  createSkillBodySchema,
+  createTeamBodySchema,
+  updateTeamBodySchema,
+} from '@/contracts/schemas/admin-team';
+import { adminUserSchema, createUserBodySchema, updateUserBodySchema } from '@/contracts/schemas/admin-user';
+import {
+  adminVirtualAgentSchema,
+  createdVirtualAgentSchema,
+  createVirtualAgentBodySchema,
+  rotatedApiKeySchema,
+  rotatedSigningSecretSchema,
+  updateVirtualAgentBodySchema,
+} from '@/contracts/schemas/admin-virtual-agent';
+import { accessTokenSchema, authorizeBodySchema } from '@/contracts/schemas/auth';
 import {
   assetSchema,
+  chatPageSchema,
   chatSchema,
   createChatBodySchema,
   customerSchema,
@@ -12,6 +42,7 @@ import { eventSchemas } from '@/contracts/schemas/events';
 import {
   attachmentSchema,
   messageInputSchema,
+  messagePageSchema,
   messageSchema,
   quickRepliesSchema,
   quickReplyResponseSchema,
@@ -39,6 +70,43 @@ const SHARED: Record<string, z.ZodTypeAny> = {
   CreateChatBody: createChatBodySchema,
   UpdateChatBody: updateChatBodySchema,
   TransferBody: transferBodySchema,
+  AuthorizeBody: authorizeBodySchema,
+  AccessToken: accessTokenSchema,
+  ChatPage: chatPageSchema,
+  MessagePage: messagePageSchema,
+  // Admin API
+  AdminLoginBody: loginBodySchema,
+  AdminProfile: adminProfileSchema,
+  AdminAccount: adminAccountSchema,
+  CreateAccountBody: createAccountBodySchema,
+  AdminTeam: adminTeamSchema,
+  AdminSkill: adminSkillSchema,
+  CreateTeamBody: createTeamBodySchema,
+  UpdateTeamBody: updateTeamBodySchema,
+  CreateSkillBody: createSkillBodySchema,
+  AdminUser: adminUserSchema,
+  CreateUserBody: createUserBodySchema,
+  UpdateUserBody: updateUserBodySchema,
+  AdminVirtualAgent: adminVirtualAgentSchema,
+  CreatedVirtualAgent: createdVirtualAgentSchema,
+  CreateVirtualAgentBody: createVirtualAgentBodySchema,
+  UpdateVirtualAgentBody: updateVirtualAgentBodySchema,
+  RotatedApiKey: rotatedApiKeySchema,
+  RotatedSigningSecret: rotatedSigningSecretSchema,
+  AdminAsset: adminAssetSchema,
+  CreateAssetBody: createAssetBodySchema,
+  AdminRoutingRule: adminRoutingRuleSchema,
+  CreateRoutingRuleBody: createRoutingRuleBodySchema,
+  UpdateRoutingRuleBody: updateRoutingRuleBodySchema,
+  DefaultTeam: defaultTeamSchema,
+  DefaultTeamBody: defaultTeamBodySchema,
+  AdminChatDetail: adminChatDetailSchema,
+  AdminEvent: adminEventSchema,
+  DeliveryAttempt: deliveryAttemptSchema,
+  AdminMessageBody: adminMessageBodySchema,
+  DeliveryStats: deliveryStatsSchema,
+  VirtualAgentHealth: virtualAgentHealthSchema,
+  TestEventResult: testEventResultSchema,
 };
 
 /** Event bodies sent to the VA's webhook, self-contained so each can be used on its own. */

@@ -53,13 +53,14 @@ const ENVELOPE_EXAMPLE = JSON.stringify(
  * Each `## ` section becomes an entry of the /docs sidebar. The facts come from shared/DECISIONS.md;
  * the numbers are the defaults of the environment variables named next to them.
  */
-export function infoDescription({ admin }: { admin: boolean }): string {
+export function infoDescription({ bot = true, admin }: { bot?: boolean; admin: boolean }): string {
+  if (!bot) return ADMIN_INTRO;
   const sections = [
     `The VA Chat API lets a Virtual Agent (VA, a bot) work the customer chats assigned to it: read them, reply, tag, update, close and hand them over, while the service posts an event to the VA's webhook whenever something happens to them.
 
 - **Base URL:** \`<origin>/api/v1\`. The paths in this document include it.
 - **Format:** JSON bodies in and out (\`Content-Type: application/json\`), UTF-8, times in ISO 8601 UTC.
-- **This document:** \`GET /api/v1/openapi.json\` (OpenAPI 3.0). Readable reference: \`/docs\`.
+- **This document:** \`GET /api/v1/openapi.json\` (OpenAPI 3.0), the bot API only, so that a client generated from it holds nothing else. The administrators' API has its own document at \`GET /api/admin/openapi.json\`. Readable reference of both: \`/docs\`.
 - **Event body JSON Schemas:** \`GET ${EVENT_SCHEMAS_PATH}\` (all events), \`GET ${eventSchemaPath('{event_type}')}\` (one event, e.g. \`${eventSchemaPath('chat.assigned')}\`). They are also the ${(Object.keys(EVENT_COMPONENTS) as string[]).map((n) => `\`${n}\``).join(', ')} schemas of this document.`,
 
     `## Authentication
@@ -160,7 +161,14 @@ Events of one chat reach the VA in the order they happened: a later event of a c
   if (admin) {
     sections.push(`## Admin API
 
-The administrators' pages and automation use \`/api/admin/...\` (operations tagged \`admin\`), authenticated by the session cookie that \`POST /api/admin/login\` sets. It answers in the same envelope; its own codes are the 3xxx ones.`);
+${ADMIN_INTRO}`);
   }
   return sections.join('\n\n');
 }
+
+const ADMIN_INTRO = `The administrators' API: accounts, teams, users, skills, Virtual Agents, assets, routing rules, chats and event deliveries, as the admin pages use it.
+
+- **Base URL:** \`<origin>/api/admin\`. The paths in this document include it.
+- **Authentication:** \`POST /api/admin/login\` sets the HttpOnly session cookie \`va_session\` that every other operation needs (3001 without it). Changes from another site are refused (3003).
+- **Format:** JSON bodies in and out, the same envelope \`{status_code, description, response}\` as the bot API; its own codes are the 3xxx ones.
+- **This document:** \`GET /api/admin/openapi.json\`. The bot API's is \`GET /api/v1/openapi.json\`.`;

@@ -22,9 +22,12 @@ export function toOpenApiSchema(schema: z.ZodTypeAny): SchemaObject {
  * Repairs what the converter emits in JSON Schema 2019+ style but OpenAPI 3.0 spells otherwise:
  * - numeric `exclusiveMinimum`/`exclusiveMaximum` (3.0 wants booleans next to minimum/maximum);
  *   on integers the bound simply moves by one (`positive()` becomes `minimum: 1`);
- * - `z.null()` in a union, emitted as `{type: string, format: null, nullable: true}`: in 3.0 the
- *   null member is `{type: string, nullable: true, enum: [null]}`, and the union itself, which has
- *   no `type`, may not carry `nullable` (null already matches exactly one member).
+ * - `z.null()` (a union member, or a `response` that is always null), emitted as `{type: string,
+ *   format: null, nullable: true}`: spelled `{enum: [null]}`, with neither `type` nor `nullable`.
+ *   The 3.0 idiom `{type, nullable: true, enum: [null]}` makes some validators (Prism) build
+ *   `enum: [null, null]`, fail to compile it and then skip the schema; the plain enum means the same
+ *   to every reader. A union, which has no `type`, may not carry `nullable` either;
+ * - integer literals (`status_code`) are `type: integer`, as the error envelope's is.
  * Mutates and returns the schema.
  */
 export function fixSchema(schema: SchemaObject): SchemaObject {
@@ -44,9 +47,11 @@ export function fixSchema(schema: SchemaObject): SchemaObject {
   }
   if (schema.format === 'null' && schema.nullable) {
     delete schema.format;
-    schema.type = 'string';
+    delete schema.type;
+    delete schema.nullable;
     schema.enum = [null];
   }
+  if (schema.type === 'number' && schema.enum?.length && schema.enum.every((v) => Number.isInteger(v))) schema.type = 'integer';
   if (schema.nullable && !schema.type && !schema.$ref) delete schema.nullable;
   forEachSubschema(schema, fixSchema);
   return schema;

@@ -86,6 +86,6 @@ export type OpenApiDocument = {
     headers: Record<string, HeaderObject>;
     parameters: Record<string, ParameterObject>;
   };
-  'x-webhooks': Record<string, PathItemObject>;
+  'x-webhooks'?: Record<string, PathItemObject>;
   'x-status-codes': StatusCodeEntry[];
 };
