@@ -5,8 +5,10 @@ import {
   adminVirtualAgentSchema,
   createdVirtualAgentSchema,
   createVirtualAgentBodySchema,
+  rotateApiKeyBodySchema,
   rotatedApiKeySchema,
   rotatedSigningSecretSchema,
+  rotateSigningSecretBodySchema,
   updateVirtualAgentBodySchema,
 } from '../schemas/admin-virtual-agent';
 import { envelope } from '../schemas/common';
@@ -17,7 +19,7 @@ const c = initContract();
 const GET_CODES = [...READ_CODES, 2014, 3006] as const;
 const CREATE_CODES = [...WRITE_CODES, 2034, 3004, 3006, 3007] as const;
 const UPDATE_CODES = [...WRITE_CODES, 2014, 2034, 3005, 3006, 3007] as const;
-const ROTATE_CODES = [...ACTION_CODES, 2014, 3006] as const;
+const ROTATE_CODES = [...WRITE_CODES, 2014, 3006] as const;
 
 export const virtualAgentsContract = c.router({
   listVirtualAgents: {
@@ -63,9 +65,10 @@ export const virtualAgentsContract = c.router({
     method: 'POST',
     path: '/virtual-agents/:id/rotate-key',
     summary: 'Issue a new API key',
-    description: 'The old key stops working at once and every access token issued with it is revoked.',
+    description:
+      'By default (`mode: at_once`, or no body) the old key stops working at once and every access token issued with it is revoked. With `mode: overlap` the old key keeps authorizing until `previous_valid_until`.',
     pathParams: idParams,
-    body: c.noBody(),
+    body: rotateApiKeyBodySchema,
     responses: { 200: envelope(4400, rotatedApiKeySchema), ...errorsFor(ROTATE_CODES) },
     metadata: meta(...ROTATE_CODES),
   },
@@ -73,9 +76,10 @@ export const virtualAgentsContract = c.router({
     method: 'POST',
     path: '/virtual-agents/:id/rotate-secret',
     summary: 'Issue a new webhook signing secret',
-    description: 'Deliveries from now on are signed with the new secret only.',
+    description:
+      'By default (`mode: overlap`, or no body) deliveries carry two signatures, with the new and the previous secret, until `previous_valid_until` (Standard Webhooks verifiers accept either); with `mode: at_once` only the new one.',
     pathParams: idParams,
-    body: c.noBody(),
+    body: rotateSigningSecretBodySchema,
     responses: { 200: envelope(4400, rotatedSigningSecretSchema), ...errorsFor(ROTATE_CODES) },
     metadata: meta(...ROTATE_CODES),
   },

@@ -49,6 +49,12 @@ export const adminVirtualAgentSchema = z.object({
     .describe(
       'Set when delivery to the webhook stopped by itself (the receiver answered 410 Gone); its events are held. Changing `webhook_url` clears it and releases them.',
     ),
+  previous_api_key_valid_until: isoDateTime
+    .nullable()
+    .describe('After a key rotation with overlap: until when the previous API key still authorizes'),
+  previous_signing_secret_valid_until: isoDateTime
+    .nullable()
+    .describe('After a secret rotation with overlap: until when deliveries also carry a signature with the previous secret'),
   created_at: isoDateTime,
   updated_at: isoDateTime,
 });
@@ -97,13 +103,41 @@ export const updateVirtualAgentBodySchema = z
 
 export type UpdateVirtualAgentBody = z.infer<typeof updateVirtualAgentBodySchema>;
 
+const rotationModeSchema = z.enum(['at_once', 'overlap']);
+
+export const rotateApiKeyBodySchema = z
+  .object({
+    mode: rotationModeSchema
+      .default('at_once')
+      .describe(
+        '`at_once` (a leaked key): the old key and its access tokens stop working now. `overlap`: the old key keeps authorizing for API_KEY_OVERLAP_SECONDS (24 h by default) and its tokens live out their time',
+      ),
+  })
+  .strict()
+  .optional();
+
+export const rotateSigningSecretBodySchema = z
+  .object({
+    mode: rotationModeSchema
+      .default('overlap')
+      .describe(
+        '`overlap`: for SIGNING_SECRET_OVERLAP_SECONDS (24 h by default) each delivery carries signatures with both secrets, so a bot can switch without failing any. `at_once` (a leaked secret): the old one is dropped now',
+      ),
+  })
+  .strict()
+  .optional();
+
 export const rotatedApiKeySchema = z.object({
   id: z.number().int(),
-  api_key: z.string().describe('Shown only in this answer. Every access token of the old key is revoked'),
+  api_key: z.string().describe('Shown only in this answer'),
   api_key_prefix: z.string(),
+  previous_valid_until: isoDateTime.nullable().describe('Until when the previous key still authorizes (null: it stopped at once)'),
 });
 
 export const rotatedSigningSecretSchema = z.object({
   id: z.number().int(),
   signing_secret: z.string().describe('Shown only in this answer. Deliveries from now on are signed with it'),
+  previous_valid_until: isoDateTime
+    .nullable()
+    .describe('Until when deliveries also carry a signature with the previous secret (null: dropped at once)'),
 });

@@ -23,7 +23,13 @@ export type ClaimedEvent = {
   webhookUrl: string;
   webhookHeaders: Record<string, string>;
   signingSecret: string;
+  /** The secret before a rotation, while its overlap lasts: deliveries carry both signatures. */
+  previousSigningSecret: string | null;
 };
+
+const previousSecretWhileValid = sql<
+  string | null
+>`case when ${virtualAgents.previousSigningSecretExpiresAt} > now() then ${virtualAgents.previousSigningSecret} end`;
 
 /**
  * The lease is the only thing a claim writes, and losing it in a database crash is harmless (the
@@ -89,6 +95,7 @@ function claimStatement(db: Db, extra: SQL | undefined) {
       webhookUrl: virtualAgents.webhookUrl,
       webhookHeaders: virtualAgents.webhookHeaders,
       signingSecret: virtualAgents.signingSecret,
+      previousSigningSecret: previousSecretWhileValid,
     });
 }
 

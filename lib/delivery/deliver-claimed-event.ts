@@ -11,6 +11,7 @@ export async function attemptDelivery({ event }: { event: ClaimedEvent }): Promi
     url: event.webhookUrl,
     staticHeaders: event.webhookHeaders,
     signingSecret: event.signingSecret,
+    previousSigningSecret: event.previousSigningSecret,
     transactionId: event.transactionId,
     body: event.body,
   });

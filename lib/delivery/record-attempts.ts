@@ -88,7 +88,8 @@ const recordStatement = prepared('delivery_record_attempts', (db) => {
     returning "events"."id", "events"."account_id", "events"."chat_id", "events"."virtual_agent_id", "events"."seq",
       "events"."transaction_id", "events"."body", "events"."attempt_count", "events"."locked_until",
       (select coalesce(max("attempt_number"), 0)::int from "delivery_attempts" where "event_id" = "events"."id") as "last_attempt_number",
-      "virtual_agents"."webhook_url", "virtual_agents"."webhook_headers", "virtual_agents"."signing_secret"`);
+      "virtual_agents"."webhook_url", "virtual_agents"."webhook_headers", "virtual_agents"."signing_secret",
+      case when "virtual_agents"."previous_signing_secret_expires_at" > now() then "virtual_agents"."previous_signing_secret" end as "previous_signing_secret"`);
   return db
     .with(input, inserted, updated, successor, chained)
     .select({
@@ -108,6 +109,7 @@ const recordStatement = prepared('delivery_record_attempts', (db) => {
         webhookUrl: sql<string>`"chained"."webhook_url"`,
         webhookHeaders: sql<Record<string, string>>`"chained"."webhook_headers"`.mapWith(virtualAgents.webhookHeaders),
         signingSecret: sql<string>`"chained"."signing_secret"`,
+        previousSigningSecret: sql<string | null>`"chained"."previous_signing_secret"`,
       },
     })
     .from(updated)

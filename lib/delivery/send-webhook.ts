@@ -11,6 +11,8 @@ export type SendInput = {
   url: string;
   staticHeaders: Record<string, string>;
   signingSecret: string;
+  /** During a rotation's overlap: its signature is sent too (Standard Webhooks allows several). */
+  previousSigningSecret?: string | null;
   transactionId: string;
   body: Record<string, unknown>;
   timeoutMs?: number;
@@ -86,7 +88,10 @@ export async function sendWebhook(input: SendInput): Promise<SendOutcome> {
     headers['user-agent'] = 'va-chat-webhooks/1';
     headers['webhook-id'] = input.transactionId;
     headers['webhook-timestamp'] = String(Math.floor(startedAt.getTime() / 1000));
-    headers['webhook-signature'] = signerFor(input.signingSecret).sign(input.transactionId, startedAt, payload);
+    headers['webhook-signature'] = [input.signingSecret, input.previousSigningSecret]
+      .filter((s): s is string => Boolean(s))
+      .map((secret) => signerFor(secret).sign(input.transactionId, startedAt, payload))
+      .join(' ');
 
     return done(await post({ url, host, pinned: resolved, headers, payload, signal: deadline.signal, timeoutError }));
   } catch (err) {

@@ -1,22 +1,43 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accessTokens, virtualAgents } from '@/db/schema';
+import { env } from '@/lib/env';
 import { ApiError } from '@/lib/errors';
 import { sha256 } from '@/lib/util/ids';
 import { newApiKey } from './create-virtual-agent';
 
-/** A new API key for the VA; the old key and every token issued with it stop working at once. */
-export async function rotateApiKey(db: Db, { accountId, id }: { accountId: number; id: number }) {
+export type RotationMode = 'at_once' | 'overlap';
+
+/**
+ * A new API key for the VA. `at_once` (for a leaked key): the old key and every token issued with
+ * it stop working now. `overlap`: the old key keeps authorizing for API_KEY_OVERLAP_SECONDS and its
+ * tokens live out their time, so a bot can switch keys without a failed call. A further rotation
+ * replaces the kept key: at most two keys authorize at any time.
+ */
+export async function rotateApiKey(db: Db, { accountId, id, mode = 'at_once' }: { accountId: number; id: number; mode?: RotationMode }) {
   const apiKey = newApiKey();
   const apiKeyPrefix = apiKey.slice(0, 8);
+  const overlapSeconds = env().API_KEY_OVERLAP_SECONDS;
+  const keepOld = mode === 'overlap' && overlapSeconds > 0;
+  const previousValidUntil = keepOld ? new Date(Date.now() + overlapSeconds * 1000) : null;
   await db.transaction(async (tx) => {
-    const updated = await tx
-      .update(virtualAgents)
-      .set({ apiKeyHash: sha256(apiKey), apiKeyPrefix, updatedAt: new Date() })
+    const [current] = await tx
+      .select({ apiKeyHash: virtualAgents.apiKeyHash })
+      .from(virtualAgents)
       .where(and(eq(virtualAgents.userId, id), eq(virtualAgents.accountId, accountId)))
-      .returning({ id: virtualAgents.userId });
-    if (!updated.length) throw new ApiError(3006, { detail: `no virtual agent ${id}` });
-    await tx.delete(accessTokens).where(and(eq(accessTokens.userId, id), eq(accessTokens.accountId, accountId)));
+      .for('update');
+    if (!current) throw new ApiError(3006, { detail: `no virtual agent ${id}` });
+    await tx
+      .update(virtualAgents)
+      .set({
+        apiKeyHash: sha256(apiKey),
+        apiKeyPrefix,
+        previousApiKeyHash: keepOld ? current.apiKeyHash : null,
+        previousApiKeyExpiresAt: previousValidUntil,
+        updatedAt: new Date(),
+      })
+      .where(eq(virtualAgents.userId, id));
+    if (!keepOld) await tx.delete(accessTokens).where(and(eq(accessTokens.userId, id), eq(accessTokens.accountId, accountId)));
   });
-  return { id, api_key: apiKey, api_key_prefix: apiKeyPrefix };
+  return { id, api_key: apiKey, api_key_prefix: apiKeyPrefix, previous_valid_until: previousValidUntil?.toISOString() ?? null };
 }

@@ -15,7 +15,7 @@ export async function loadVirtualAgents(
   const rows = await db.query.virtualAgents.findMany({
     where: and(...where),
     orderBy: [asc(virtualAgents.userId)],
-    columns: { apiKeyHash: false, signingSecret: false },
+    columns: { apiKeyHash: false, signingSecret: false, previousApiKeyHash: false, previousSigningSecret: false },
     with: {
       team: { columns: { name: true } },
       user: { with: { skills: { with: { skill: { columns: { name: true } } } } } },
@@ -40,9 +40,16 @@ export async function loadVirtualAgents(
     webhook_disabled: va.webhookDisabledAt
       ? { at: va.webhookDisabledAt.toISOString(), reason: va.webhookDisabledReason ?? 'disabled' }
       : null,
+    previous_api_key_valid_until: stillValid(va.previousApiKeyExpiresAt),
+    previous_signing_secret_valid_until: stillValid(va.previousSigningSecretExpiresAt),
     created_at: va.createdAt.toISOString(),
     updated_at: new Date(Math.max(va.updatedAt.getTime(), va.user.updatedAt.getTime())).toISOString(),
   }));
+}
+
+/** An overlap's end while it lasts; null once it is over (the kept key or secret no longer counts). */
+function stillValid(until: Date | null): string | null {
+  return until && until.getTime() > Date.now() ? until.toISOString() : null;
 }
 
 export async function getVirtualAgentOrFail(db: Db, { accountId, id }: { accountId: number; id: number }): Promise<AdminVirtualAgent> {

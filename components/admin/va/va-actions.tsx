@@ -170,21 +170,35 @@ export function VaActions({ va }: { va: AdminVirtualAgent }) {
           <p className="small muted">
             Current key starts with <code>{va.api_key_prefix}</code>.
           </p>
+          {va.previous_api_key_valid_until && (
+            <p className="small">Old key valid until {formatDateTime(va.previous_api_key_valid_until)}.</p>
+          )}
           <Rotate
             label="Rotate API key"
-            warning="The old key and every access token issued with it stop working at once."
+            warning="The old key and every access token issued with it stop working at once (use this for a leaked key)."
             pending={rotateKey.isPending}
-            onConfirm={() => rotateKey.mutate({ params: { id: va.id } })}
+            onConfirm={() => rotateKey.mutate({ params: { id: va.id }, body: { mode: 'at_once' } })}
+          />
+          <Rotate
+            label="Roll API key with overlap"
+            warning="The old key keeps authorizing for the overlap (24 h by default), so the bot can switch without a failed call."
+            pending={rotateKey.isPending}
+            onConfirm={() => rotateKey.mutate({ params: { id: va.id }, body: { mode: 'overlap' } })}
           />
         </div>
         <div>
           <h3>Signing secret</h3>
           <p className="small muted">Verifies the webhook-signature header of each event.</p>
+          {va.previous_signing_secret_valid_until && (
+            <p className="small">
+              Old secret valid until {formatDateTime(va.previous_signing_secret_valid_until)}: events carry both signatures until then.
+            </p>
+          )}
           <Rotate
             label="Rotate signing secret"
-            warning="Events from now on are signed with the new secret only: update the bot first."
+            warning="For the overlap (24 h by default) events carry signatures with both the new and the old secret, so the bot keeps verifying until it is updated."
             pending={rotateSecret.isPending}
-            onConfirm={() => rotateSecret.mutate({ params: { id: va.id } })}
+            onConfirm={() => rotateSecret.mutate({ params: { id: va.id }, body: { mode: 'overlap' } })}
           />
         </div>
       </div>

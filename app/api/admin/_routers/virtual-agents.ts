@@ -16,7 +16,8 @@ export const virtualAgentsRouter = tsr.router(adminContract.virtualAgents, {
   createVirtualAgent: async ({ body }) => ok(4401, await registerVirtualAgent(await getDb(), { accountId: adminAuth().accountId, body })),
   updateVirtualAgent: async ({ params, body }) =>
     ok(4400, await updateVirtualAgent(await getDb(), { accountId: adminAuth().accountId, id: params.id, patch: body })),
-  rotateApiKey: async ({ params }) => ok(4400, await rotateApiKey(await getDb(), { accountId: adminAuth().accountId, id: params.id })),
-  rotateSigningSecret: async ({ params }) =>
-    ok(4400, await rotateSigningSecret(await getDb(), { accountId: adminAuth().accountId, id: params.id })),
+  rotateApiKey: async ({ params, body }) =>
+    ok(4400, await rotateApiKey(await getDb(), { accountId: adminAuth().accountId, id: params.id, mode: body?.mode })),
+  rotateSigningSecret: async ({ params, body }) =>
+    ok(4400, await rotateSigningSecret(await getDb(), { accountId: adminAuth().accountId, id: params.id, mode: body?.mode })),
 });
