@@ -40,7 +40,18 @@ describe('database outage', { skip: unavailable ?? false }, () => {
   let t: Tenant;
 
   const start = () => {
-    const r = pgTool('pg_ctl', ['-D', data, '-o', `-p ${PORT} -k ${dir} -c listen_addresses=127.0.0.1`, '-w', '-t', '60', '-l', path.join(dir, 'log'), 'start']);
+    const r = pgTool('pg_ctl', [
+      '-D',
+      data,
+      '-o',
+      `-p ${PORT} -k ${dir} -c listen_addresses=127.0.0.1`,
+      '-w',
+      '-t',
+      '60',
+      '-l',
+      path.join(dir, 'log'),
+      'start',
+    ]);
     assert.ok(r.ok, r.out);
   };
   const stop = () => {
