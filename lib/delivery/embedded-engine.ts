@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { type Db, getDb } from '@/db/client';
 import { env } from '@/lib/env';
 import { onOutbox } from '@/lib/events/signal';
@@ -82,6 +83,8 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   });
   /** Events in flight, for releasing their leases if a stop runs out of time. */
   const sending = new Map<number, ClaimedEvent>();
+  /** Set when stop() gave up waiting and released the leases of the calls still in flight. */
+  let abandoned = false;
   const batchSize = options.batchSize ?? 32;
   const idlePollMs = options.idlePollMs ?? 5_000;
   const leaseMs = options.leaseMs ?? defaultLeaseMs();
@@ -127,6 +130,8 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
     const signalsBefore = signals;
     void attemptDelivery({ event }).then(
       (attempt) => {
+        // Its lease was released when the engine stopped without waiting for it: nothing to record.
+        if (abandoned) return;
         sending.delete(event.id);
         const verdict = health.finished(event.virtualAgentId, event.webhookUrl, attempt.outcome);
         if (verdict.opened)
@@ -156,11 +161,14 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
     );
   };
 
+  /** Database writes that hold a paused VA's events, awaited by stop(). */
+  const pausing = new Set<Promise<void>>();
   /** Holds the VA's events in the database until `until` and makes sure a claim follows then. */
   const pause = (virtualAgentId: number, until: number) => {
-    pauseEndpointEvents(db, { virtualAgentId, until: new Date(until) }).catch((err) =>
-      logger.error('could not hold the events of a paused webhook', { virtualAgentId, err }),
-    );
+    const p = pauseEndpointEvents(db, { virtualAgentId, until: new Date(until) })
+      .catch((err) => logger.error('could not hold the events of a paused webhook', { virtualAgentId, err }))
+      .finally(() => pausing.delete(p));
+    pausing.add(p);
     wakeWithin(until - Date.now());
   };
 
@@ -253,10 +261,15 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
       });
   }
 
-  const unsubscribe = onOutbox(() => {
-    signals++;
-    pump();
-  });
+  // A signal arrives inside the request that wrote the event; the claim it starts is not part of
+  // that request (its log lines must not carry the request's trxid), so it runs in the engine's own scope.
+  const scope = new AsyncResource('va-delivery-engine');
+  const unsubscribe = onOutbox(() =>
+    scope.runInAsyncScope(() => {
+      signals++;
+      pump();
+    }),
+  );
   pump();
 
   return {
@@ -277,7 +290,9 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
           setTimeout(resolve, Math.min(50, Math.max(1, deadline - Date.now())));
         });
       }
+      await Promise.all(pausing);
       if (sending.size) {
+        abandoned = true;
         const left = [...sending.values()];
         logger.warn('delivery stopped with calls unanswered; their events are released', { eventIds: left.map((e) => e.id) });
         await releaseLeases(db, { events: left }).catch((err) => logger.error('could not release leases', { err }));

@@ -34,7 +34,8 @@ export function registerScrapeGauges(): void {
     'Pending events per VA (all instances): not yet delivered nor failed',
     ['virtual_agent_id'],
     async (g) => {
-      for (const r of await backlog()) g.set({ virtual_agent_id: String(r.va) }, Number(r.pending));
+      pendingBacklog = queryBacklog();
+      for (const r of await pendingBacklog) g.set({ virtual_agent_id: String(r.va) }, Number(r.pending));
     },
   );
   gauge(
@@ -42,7 +43,9 @@ export function registerScrapeGauges(): void {
     'Age of the oldest pending event per VA (all instances)',
     ['virtual_agent_id'],
     async (g) => {
-      for (const r of await backlog()) g.set({ virtual_agent_id: String(r.va) }, Number(r.oldest_seconds));
+      const rows = await (pendingBacklog ?? queryBacklog());
+      pendingBacklog = undefined;
+      for (const r of rows) g.set({ virtual_agent_id: String(r.va) }, Number(r.oldest_seconds));
     },
   );
   gauge(
@@ -82,15 +85,8 @@ export function registerScrapeGauges(): void {
   );
 }
 
-// The two backlog gauges share one query per scrape.
-let pendingBacklog: { at: number; rows: Promise<Row[]> } | undefined;
-
-function backlog(): Promise<Row[]> {
-  if (!pendingBacklog || Date.now() - pendingBacklog.at > 1_000) {
-    pendingBacklog = { at: Date.now(), rows: queryBacklog() };
-  }
-  return pendingBacklog.rows;
-}
+// The two backlog gauges share one query per scrape: the first (collected first) runs it, the second takes its rows.
+let pendingBacklog: Promise<Row[]> | undefined;
 
 async function queryBacklog(): Promise<Row[]> {
   try {
