@@ -53,8 +53,9 @@ async function serve() {
   const app = next({ dev: false, dir: process.cwd(), hostname: hostname ?? 'localhost', port });
   const handle = app.getRequestHandler();
   await app.prepare();
-  const entries = globalThis.__vaNodeEntries;
-  if (!entries) throw new Error('the build did not expose the API entry (instrumentation.ts)');
+  // instrumentation.ts hands the API entry over once the database is open, which may be after
+  // prepare() resolves.
+  const entries = await exposedEntries(120_000);
   const server = http.createServer((req, res) => {
     if (!entries.serve(req, res)) handle(req, res);
   });
@@ -64,4 +65,13 @@ async function serve() {
   server.listen(port, hostname, () => console.log(`Ready on http://${hostname ?? 'localhost'}:${port}`));
   const stop = () => server.close(() => process.exit(0));
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, stop);
+}
+
+async function exposedEntries(timeoutMs) {
+  const until = Date.now() + timeoutMs;
+  while (!globalThis.__vaNodeEntries) {
+    if (Date.now() > until) throw new Error('the build did not expose the API entry (instrumentation.ts)');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return globalThis.__vaNodeEntries;
 }
