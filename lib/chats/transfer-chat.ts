@@ -37,8 +37,7 @@ export async function transferChat(db: Db, { accountId, chatId, teamId, skillNam
       .update(chats)
       .set({ teamId, skill: skillName ?? null, assigneeId: null, status: 'queued', updatedAt: now })
       .where(eq(chats.id, chat.id));
-    const auto = await assignQueuedChat(tx, { accountId, chatId, teamId, skill: skillName ?? null });
-    if (auto) eventIds.push(...auto.eventIds);
+    // Lost control before auto-assign, so events keep the order things happened (see update-chat.ts).
     if (chat.assigneeId !== null) {
       eventIds.push(
         ...(await notifyLostControl(tx, {
@@ -47,12 +46,14 @@ export async function transferChat(db: Db, { accountId, chatId, teamId, skillNam
           previousAssigneeId: chat.assigneeId,
           actorUserId,
           reason: 'transferred',
-          newAssignee: auto?.assignee.loginId ?? null,
+          newAssignee: null,
           at: now,
         })),
       );
-      eventIds.push(...(await fillFreeSeats(tx, { accountId, userId: chat.assigneeId })));
     }
+    const auto = await assignQueuedChat(tx, { accountId, chatId, teamId, skill: skillName ?? null });
+    if (auto) eventIds.push(...auto.eventIds);
+    if (chat.assigneeId !== null) eventIds.push(...(await fillFreeSeats(tx, { accountId, userId: chat.assigneeId })));
   });
   signalOutbox(eventIds);
 }

@@ -120,14 +120,8 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
       await emit(assigneeId, { type: 'chat.closed', outcome: set.outcome ?? null, at: now });
     }
 
-    let autoAssignee: string | null = null;
-    if (status === 'queued' && assigneeId === null) {
-      const auto = await assignQueuedChat(tx, { accountId, chatId: chat.id, teamId: set.teamId ?? chat.teamId, skill: chat.skill });
-      if (auto) {
-        eventIds.push(...auto.eventIds);
-        autoAssignee = auto.assignee.loginId;
-      }
-    }
+    // Lost control is told before auto-assign runs: a chat re-queued and handed straight back to
+    // the same VA then reads "unassigned, assigned", the order things happened, not the reverse.
     const previous = chat.assigneeId;
     const released = previous !== null && chat.status !== 'closed' && (assigneeId !== previous || status === 'closed');
     if (released) {
@@ -139,12 +133,16 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
           previousAssigneeId: previous,
           actorUserId,
           reason,
-          newAssignee: newlyAssigned?.loginId ?? autoAssignee,
+          newAssignee: newlyAssigned?.loginId ?? null,
           at: now,
         })),
       );
-      eventIds.push(...(await fillFreeSeats(tx, { accountId, userId: previous })));
     }
+    if (status === 'queued' && assigneeId === null) {
+      const auto = await assignQueuedChat(tx, { accountId, chatId: chat.id, teamId: set.teamId ?? chat.teamId, skill: chat.skill });
+      if (auto) eventIds.push(...auto.eventIds);
+    }
+    if (released) eventIds.push(...(await fillFreeSeats(tx, { accountId, userId: previous })));
   });
   signalOutbox(eventIds);
   return loadChatOrFail(db, { accountId, chatId });
