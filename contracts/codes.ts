@@ -40,6 +40,7 @@ export const CODES = {
   2034: { http: 400, description: 'No such skill in the team' },
   2040: { http: 409, description: 'Chat is closed' },
   2041: { http: 409, description: 'Transfer refused: the chat is on hold or closed' },
+  2042: { http: 403, description: 'Transfer is not enabled for this account: ask the platform administrator' },
   2050: { http: 503, description: 'Service temporarily unavailable: the database cannot be reached; retry after Retry-After seconds' },
   2099: { http: 405, description: 'Method not allowed' },
   4108: { http: 500, description: 'Unable to get the chat details' },

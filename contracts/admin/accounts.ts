@@ -1,12 +1,14 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { adminAccountSchema, createAccountBodySchema } from '../schemas/admin-account';
+import { adminAccountSchema, createAccountBodySchema, updateAccountBodySchema } from '../schemas/admin-account';
+import { idParams } from '../schemas/admin-common';
 import { envelope } from '../schemas/common';
 import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
 
 const CREATE_CODES = [...WRITE_CODES, 3004, 3009] as const;
+const UPDATE_CODES = [...WRITE_CODES, 2014, 3006] as const;
 
 export const accountsContract = c.router({
   listAccounts: {
@@ -26,5 +28,16 @@ export const accountsContract = c.router({
     body: createAccountBodySchema,
     responses: { 201: envelope(4401, adminAccountSchema), ...errorsFor(CREATE_CODES) },
     metadata: meta(...CREATE_CODES),
+  },
+  updateAccount: {
+    method: 'PATCH',
+    path: '/accounts/:id',
+    summary: "Switch an account's transfer setting (platform administrators only)",
+    description:
+      "`transfer_enabled` decides whether the account's bots may use the transfer operation; while it is off they get 2042. New accounts have it on. The account's own administrators cannot change it (3003).",
+    pathParams: idParams,
+    body: updateAccountBodySchema,
+    responses: { 200: envelope(4400, adminAccountSchema), ...errorsFor(UPDATE_CODES) },
+    metadata: meta(...UPDATE_CODES),
   },
 });

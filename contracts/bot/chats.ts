@@ -85,17 +85,18 @@ export const chatsContract = c.router({
     path: '/internal/chats/:chat_id',
     summary: "Hand a chat over to a team's queue or a skill",
     description:
-      "Moves the chat to the team's queue, or to a skill of that team. The chat leaves its assignee. Chats that are `onhold` or `closed` cannot be transferred (2041). To hand over to a specific user, use PATCH /chats/{chat_id} with `assignee`.",
+      "Moves the chat to the team's queue, or to a skill of that team. The chat leaves its assignee. Chats that are `onhold` or `closed` cannot be transferred (2041). To hand over to a specific user, use PATCH /chats/{chat_id} with `assignee`. Transfers are an account setting, on for new accounts, that only the platform administrator changes; while it is off this operation answers 2042.",
     headers: authHeaders,
     pathParams: chatIdParams,
     body: transferBodySchema,
     responses: {
       202: envelope(4342, z.literal('')),
+      403: errorEnvelopeSchema,
       404: errorEnvelopeSchema,
       409: errorEnvelopeSchema,
       ...authErrors,
       ...bodyErrors,
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2031, 2034, 2041),
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2031, 2034, 2041, 2042),
   },
 });

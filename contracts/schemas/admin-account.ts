@@ -15,8 +15,17 @@ export const adminAccountSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   default_team_id: z.number().int().nullable(),
+  transfer_enabled: z
+    .boolean()
+    .describe(
+      "Whether the account's bots may transfer chats (PATCH /api/v1/internal/chats/{chat_id}); only a platform administrator changes it",
+    ),
   created_at: isoDateTime,
   admins: z.array(z.object({ email: z.string(), is_platform_admin: z.boolean() })),
 });
 
 export type AdminAccount = z.infer<typeof adminAccountSchema>;
+
+export const updateAccountBodySchema = z.object({ transfer_enabled: z.boolean() }).strict();
+
+export type UpdateAccountBody = z.infer<typeof updateAccountBodySchema>;

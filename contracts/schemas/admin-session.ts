@@ -15,6 +15,7 @@ export const adminProfileSchema = z.object({
     id: z.number().int(),
     name: z.string(),
     default_team_id: z.number().int().nullable().describe('Team that receives chats no routing rule matched'),
+    transfer_enabled: z.boolean().describe("Whether the account's bots may transfer chats; only a platform administrator changes it"),
   }),
   session_expires_at: isoDateTime,
 });

@@ -151,7 +151,12 @@ export const chatUnassignedEventSchema = z
       timestamp: isoDateTime,
       reason: z.enum(UNASSIGN_REASONS).describe('Why the VA lost the chat'),
       team_id: z.number().int().describe('Team the chat is in now'),
-      assignee: z.string().nullable().describe('Login ID of the new assignee, if any'),
+      assignee: z
+        .string()
+        .nullable()
+        .describe(
+          'Login ID of the user the chat was handed to directly; null when it went to a queue (if auto-assign then gives it to someone, that is a later event: this VA receives `chat.assigned` when it is given the chat again)',
+        ),
     }),
   })
   .describe(

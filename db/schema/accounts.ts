@@ -7,6 +7,12 @@ export const accounts = pgTable('accounts', {
   name: text('name').notNull(),
   /** Team that receives chats no routing rule matched (set by the routing setup). */
   defaultTeamId: integer('default_team_id'),
+  /**
+   * Whether the account's bots may use the transfer operation (PATCH /internal/chats/{id}), which
+   * the spec ships as a beta the provider enables per account. Only a platform administrator
+   * changes it; new accounts have it on.
+   */
+  transferEnabled: boolean('transfer_enabled').notNull().default(true),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -25,6 +25,7 @@ export async function listAccounts(db: Db, { accountId }: { accountId?: number }
     id: a.id,
     name: a.name,
     default_team_id: a.defaultTeamId,
+    transfer_enabled: a.transferEnabled,
     created_at: a.createdAt.toISOString(),
     admins: adminRows.filter((r) => r.accountId === a.id).map((r) => ({ email: r.email, is_platform_admin: r.isPlatformAdmin })),
   }));

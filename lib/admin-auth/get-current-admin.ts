@@ -14,6 +14,7 @@ export async function getCurrentAdmin(db: Db, { token }: { token: string }): Pro
       accountId: accounts.id,
       accountName: accounts.name,
       defaultTeamId: accounts.defaultTeamId,
+      transferEnabled: accounts.transferEnabled,
       expiresAt: adminSessions.expiresAt,
     })
     .from(adminSessions)
@@ -24,7 +25,7 @@ export async function getCurrentAdmin(db: Db, { token }: { token: string }): Pro
   return {
     email: row.email,
     is_platform_admin: row.isPlatformAdmin,
-    account: { id: row.accountId, name: row.accountName, default_team_id: row.defaultTeamId },
+    account: { id: row.accountId, name: row.accountName, default_team_id: row.defaultTeamId, transfer_enabled: row.transferEnabled },
     session_expires_at: row.expiresAt.toISOString(),
   };
 }

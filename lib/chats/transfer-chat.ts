@@ -36,7 +36,7 @@ export async function transferChat(db: Db, { accountId, chatId, teamId, skillNam
       .update(chats)
       .set({ teamId, skill: skillName ?? null, assigneeId: null, status: 'queued', updatedAt: now })
       .where(eq(chats.id, chat.id));
-    const auto = await assignQueuedChat(tx, { accountId, chatId, teamId, skill: skillName ?? null, releasingUserId: chat.assigneeId });
+    // Lost control before auto-assign, so events keep the order things happened (see update-chat.ts).
     if (chat.assigneeId !== null) {
       await notifyLostControl(tx, {
         accountId,
@@ -44,10 +44,11 @@ export async function transferChat(db: Db, { accountId, chatId, teamId, skillNam
         previousAssigneeId: chat.assigneeId,
         actorUserId,
         reason: 'transferred',
-        newAssignee: auto?.loginId ?? null,
+        newAssignee: null,
         at: now,
       });
-      await fillFreeSeats(tx, { accountId, userId: chat.assigneeId });
     }
+    await assignQueuedChat(tx, { accountId, chatId, teamId, skill: skillName ?? null, releasingUserId: chat.assigneeId });
+    if (chat.assigneeId !== null) await fillFreeSeats(tx, { accountId, userId: chat.assigneeId });
   });
 }

@@ -97,15 +97,8 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
         cause: { type: 'chat.closed', outcome: next.outcome, at: now },
       });
     }
-    const auto = next.offerToQueue
-      ? await assignQueuedChat(tx, {
-          accountId,
-          chatId: chat.id,
-          teamId: next.teamId,
-          skill: chat.skill,
-          releasingUserId: next.released?.userId ?? null,
-        })
-      : null;
+    // Lost control is told before auto-assign runs: a chat re-queued and handed straight back to
+    // the same VA then reads "unassigned, assigned", the order things happened, not the reverse.
     if (next.released) {
       await notifyLostControl(tx, {
         accountId,
@@ -113,11 +106,20 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
         previousAssigneeId: next.released.userId,
         actorUserId,
         reason: next.released.reason,
-        newAssignee: next.newlyAssigned?.loginId ?? auto?.loginId ?? null,
+        newAssignee: next.newlyAssigned?.loginId ?? null,
         at: now,
       });
-      await fillFreeSeats(tx, { accountId, userId: next.released.userId });
     }
+    if (next.offerToQueue) {
+      await assignQueuedChat(tx, {
+        accountId,
+        chatId: chat.id,
+        teamId: next.teamId,
+        skill: chat.skill,
+        releasingUserId: next.released?.userId ?? null,
+      });
+    }
+    if (next.released) await fillFreeSeats(tx, { accountId, userId: next.released.userId });
   });
   return loadChatOrFail(db, { accountId, chatId });
 }

@@ -13,13 +13,14 @@ const account = {
   id: 1,
   name: 'Acme Retail',
   default_team_id: 673,
+  transfer_enabled: true,
   created_at: T0,
   admins: [{ email: 'ops@acme.example', is_platform_admin: true }],
 };
 const profile = {
   email: 'ops@acme.example',
   is_platform_admin: true,
-  account: { id: 1, name: 'Acme Retail', default_team_id: 673 },
+  account: { id: 1, name: 'Acme Retail', default_team_id: 673, transfer_enabled: true },
   session_expires_at: '2026-03-02T21:00:00.000Z',
 };
 const team = {
@@ -132,6 +133,7 @@ export const ADMIN_SUCCESS_EXAMPLES: Record<string, unknown> = {
     admins: [{ email: 'admin@globex.example', is_platform_admin: false }],
   },
   adminListTeams: [team],
+  adminUpdateAccount: { ...account, transfer_enabled: false },
   adminCreateTeam: {
     ...team,
     id: 674,
@@ -180,6 +182,7 @@ export const ADMIN_SUCCESS_EXAMPLES: Record<string, unknown> = {
 export const ADMIN_REQUEST_EXAMPLES: Record<string, unknown> = {
   adminLogin: { email: 'ops@acme.example', password: 'correct-horse-battery-staple' },
   adminCreateAccount: { name: 'Globex Support', admin_email: 'admin@globex.example', admin_password: 'a-long-first-password' },
+  adminUpdateAccount: { transfer_enabled: false },
   adminCreateTeam: { name: 'Returns', auto_assign: false, skills: ['returns'] },
   adminUpdateTeam: { auto_assign: true },
   adminAddSkill: { name: 'billing' },

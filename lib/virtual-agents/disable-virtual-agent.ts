@@ -3,6 +3,7 @@ import type { Db } from '@/db/client';
 import { accessTokens, chats, messages, teams, users } from '@/db/schema';
 import { lockChat } from '@/lib/chats/lock-chat';
 import { notifyLostControl } from '@/lib/chats/notify-lost-control';
+import type { OutboxTx } from '@/lib/events/with-outbox';
 import { assignQueuedChat } from '@/lib/routing/auto-assign';
 import { newTraceId } from '@/lib/util/ids';
 
@@ -19,13 +20,11 @@ type Fallback = { teamId: number | null; skill: string | null };
  *    chat taken from it. Like every event of a disabled VA it is held, not sent (delivery skips
  *    disabled VAs); held events are delivered in order if the VA is enabled again, so the bot
  *    then learns which chats it lost while it was off.
- * Returns the ids of the events written, for the caller to signal after commit.
  */
 export async function disableVirtualAgent(
-  tx: Db,
+  tx: OutboxTx,
   { accountId, vaId, loginId, fallback }: { accountId: number; vaId: number; loginId: string; fallback: Fallback },
-): Promise<number[]> {
-  const eventIds: number[] = [];
+): Promise<void> {
   const target = fallback.teamId === null ? null : await fallbackTeam(tx, { accountId, teamId: fallback.teamId });
   const held = await tx
     .select({ id: chats.id })
@@ -53,17 +52,15 @@ export async function disableVirtualAgent(
       sentAt: now,
     });
     // Written while the VA is still enabled: events are only written for enabled VAs.
-    eventIds.push(
-      ...(await notifyLostControl(tx, {
-        accountId,
-        chat: { ...chat, teamId, skill },
-        previousAssigneeId: vaId,
-        actorUserId: null,
-        reason: target && target.id !== chat.teamId ? 'transferred' : 'requeued',
-        newAssignee: null,
-        at: now,
-      })),
-    );
+    await notifyLostControl(tx, {
+      accountId,
+      chat: { ...chat, teamId, skill },
+      previousAssigneeId: vaId,
+      actorUserId: null,
+      reason: target && target.id !== chat.teamId ? 'transferred' : 'requeued',
+      newAssignee: null,
+      at: now,
+    });
     moved.push({ chatId: chat.id, teamId, skill });
   }
 
@@ -71,10 +68,8 @@ export async function disableVirtualAgent(
   await tx.delete(accessTokens).where(eq(accessTokens.userId, vaId));
   // Now that the VA is no candidate, auto-assign may place each chat with a ready member.
   for (const m of moved) {
-    const auto = await assignQueuedChat(tx, { accountId, chatId: m.chatId, teamId: m.teamId, skill: m.skill });
-    if (auto) eventIds.push(...auto.eventIds);
+    await assignQueuedChat(tx, { accountId, chatId: m.chatId, teamId: m.teamId, skill: m.skill });
   }
-  return eventIds;
 }
 
 async function fallbackTeam(tx: Db, { accountId, teamId }: { accountId: number; teamId: number }) {

@@ -3,7 +3,7 @@ import type { AdminVirtualAgent, UpdateVirtualAgentBody } from '@/contracts/sche
 import type { Db } from '@/db/client';
 import { skills, teamMemberships, userSkills, users, virtualAgents } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
-import { signalOutbox } from '@/lib/events/signal';
+import { withOutbox } from '@/lib/events/with-outbox';
 import { requireAccountTeam, resolveSkillNames } from '@/lib/teams/check-references';
 import { acceptWebhookHeaders, acceptWebhookUrl, checkFallback, uniqueSubscriptions } from './check-webhook-settings';
 import { disableVirtualAgent } from './disable-virtual-agent';
@@ -25,7 +25,7 @@ export async function updateVirtualAgent(
   const webhookUrl = patch.webhook_url === undefined ? undefined : await acceptWebhookUrl(patch.webhook_url);
   const webhookHeaders = patch.webhook_headers === undefined ? undefined : acceptWebhookHeaders(patch.webhook_headers);
 
-  const eventIds = await db.transaction(async (tx) => {
+  await withOutbox(db, async (tx) => {
     const [current] = await tx
       .select()
       .from(virtualAgents)
@@ -79,15 +79,14 @@ export async function updateVirtualAgent(
     const disabling = patch.enabled === false && user.enabled;
     if (patch.enabled !== undefined && !disabling) userSet.enabled = patch.enabled;
     await tx.update(users).set(userSet).where(eq(users.id, id));
-    if (!disabling) return [];
-    return disableVirtualAgent(tx, {
+    if (!disabling) return;
+    await disableVirtualAgent(tx, {
       accountId,
       vaId: id,
       loginId: user.loginId,
       fallback: { teamId: fallbackTeamId, skill: fallbackSkill },
     });
   });
-  signalOutbox(eventIds);
   return getVirtualAgentOrFail(db, { accountId, id });
 }
 

@@ -3,6 +3,7 @@ import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
 import { createAccount } from '@/lib/accounts/create-account';
 import { listAccounts } from '@/lib/accounts/list-accounts';
+import { setTransferEnabled } from '@/lib/accounts/transfer-setting';
 import { requirePlatformAdmin } from '@/lib/admin-auth/require-platform-admin';
 import { adminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
@@ -18,5 +19,12 @@ export const accountsRouter = tsr.router(adminContract.accounts, {
     const { account } = await createAccount(db, { name: body.name, adminEmail: body.admin_email, adminPassword: body.admin_password });
     const [view] = await listAccounts(db, { accountId: account.id });
     return ok(4401, view);
+  },
+  updateAccount: async ({ params, body }) => {
+    requirePlatformAdmin(adminAuth());
+    const db = await getDb();
+    await setTransferEnabled(db, { accountId: params.id, enabled: body.transfer_enabled });
+    const [view] = await listAccounts(db, { accountId: params.id });
+    return ok(4400, view);
   },
 });

@@ -1,6 +1,7 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
+import { requireTransferEnabled } from '@/lib/accounts/transfer-setting';
 import { loadChatOrFail } from '@/lib/chats/chat-view';
 import { createChat } from '@/lib/chats/create-chat';
 import { listChats } from '@/lib/chats/list-chats';
@@ -47,6 +48,7 @@ export const chatsRouter = tsr.router(botContract.chats, {
   },
   transferChat: async ({ params, body }) => {
     const { accountId, userId } = botAuth();
+    await requireTransferEnabled(await getDb(), { accountId });
     await transferChat(await getDb(), {
       accountId,
       actorUserId: userId,

@@ -1,0 +1,1 @@
+ALTER TABLE "accounts" ADD COLUMN "transfer_enabled" boolean DEFAULT true NOT NULL;

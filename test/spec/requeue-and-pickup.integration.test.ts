@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { webhookEventSchema } from '@/contracts/schemas/events';
+import { events } from '@/db/schema';
+import { transferChat } from '@/lib/chats/transfer-chat';
+import { updateChat } from '@/lib/chats/update-chat';
+import { claimDueEvents } from '@/lib/delivery/claim-due-events';
+import { deliverClaimedEvent } from '@/lib/delivery/deliver-claimed-event';
+import { createTeam } from '@/lib/teams/create-team';
+import { createUser } from '@/lib/users/create-user';
+import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
+import { type Receiver, startReceiver } from '../delivery/receiver';
+import { type AdminClient, signedInAdminOf } from '../support/admin-api';
+import { newChat } from '../support/chats';
+import { setupTestDatabase } from '../support/db';
+import { createTenant, type Tenant } from '../support/tenant';
+
+/** Event order after a chat goes back to a queue, and the queue a switched-on auto-assign picks up. */
+describe('re-queue order and auto-assign pickup', () => {
+  const ctx = setupTestDatabase();
+  let receiver: Receiver;
+  let t: Tenant;
+  let admin: AdminClient;
+  let desk: { id: number };
+  let va: Awaited<ReturnType<typeof createVirtualAgent>>;
+
+  /** Delivers everything due; the event types the receiver got for the chat, in arrival order. */
+  async function receivedFor(chatId: string) {
+    for (;;) {
+      const claimed = await claimDueEvents(ctx.db, { limit: 100 });
+      if (!claimed.length) break;
+      await Promise.all(claimed.map((event) => deliverClaimedEvent(ctx.db, { event })));
+    }
+    const bodies = receiver.requests.map((r) => r.body).filter((b) => b.chat_id === chatId);
+    for (const b of bodies) webhookEventSchema.parse(b);
+    return bodies;
+  }
+
+  before(async () => {
+    receiver = await startReceiver();
+  });
+  after(() => receiver.close());
+  beforeEach(async () => {
+    await ctx.db.update(events).set({ status: 'failed' }).where(eq(events.status, 'pending'));
+    receiver.requests.length = 0;
+    t = await createTenant(ctx.db, { webhookUrl: receiver.url });
+    admin = (await signedInAdminOf(ctx.db, t.account.id)).client;
+    desk = await createTeam(ctx.db, { accountId: t.account.id, name: 'Desk', autoAssign: true });
+    va = await createVirtualAgent(ctx.db, {
+      accountId: t.account.id,
+      name: 'Desk bot',
+      description: 'd',
+      webhookUrl: receiver.url,
+      teamId: desk.id,
+      subscriptions: ['chat.assigned', 'chat.unassigned'],
+    });
+  });
+
+  it('re-queued by someone else and handed straight back, the VA hears unassigned then assigned', async () => {
+    const chat = await newChat(t, { team_id: desk.id });
+    assert.equal(chat.assignee, va.user.loginId);
+    const view = await updateChat(ctx.db, {
+      accountId: t.account.id,
+      chatId: chat.chat_id,
+      teamId: desk.id,
+      patch: { status: 'queued' },
+      actorUserId: null,
+    });
+    assert.equal(view.assignee, va.user.loginId);
+    assert.equal(view.status, 'picked');
+
+    const got = await receivedFor(chat.chat_id);
+    assert.deepEqual(
+      got.map((b) => b.event_type),
+      ['chat.assigned', 'chat.unassigned', 'chat.assigned'],
+    );
+    assert.equal(got[1].payload.reason, 'requeued');
+    assert.equal(got[1].payload.assignee, null);
+  });
+
+  it('transferred by an administrator into its own team and given back, the VA hears unassigned then assigned', async () => {
+    const chat = await newChat(t, { team_id: desk.id });
+    await transferChat(ctx.db, { accountId: t.account.id, chatId: chat.chat_id, teamId: desk.id, actorUserId: null });
+    const got = await receivedFor(chat.chat_id);
+    assert.deepEqual(
+      got.map((b) => b.event_type),
+      ['chat.assigned', 'chat.unassigned', 'chat.assigned'],
+    );
+    assert.equal(got[1].payload.reason, 'transferred');
+  });
+
+  it('re-queued by the VA itself and handed back, it hears only the new assignment', async () => {
+    const chat = await newChat(t, { team_id: desk.id });
+    await updateChat(ctx.db, {
+      accountId: t.account.id,
+      chatId: chat.chat_id,
+      teamId: desk.id,
+      patch: { status: 'queued' },
+      actorUserId: va.user.id,
+    });
+    const got = await receivedFor(chat.chat_id);
+    assert.deepEqual(
+      got.map((b) => b.event_type),
+      ['chat.assigned', 'chat.assigned'],
+    );
+  });
+
+  it('switching auto-assign on offers the waiting queue to ready members at once, oldest first', async () => {
+    const quiet = await createTeam(ctx.db, { accountId: t.account.id, name: 'Quiet', autoAssign: false });
+    const agent = await createUser(ctx.db, {
+      accountId: t.account.id,
+      kind: 'agent',
+      loginId: `quiet-${quiet.id}`,
+      name: 'Quiet agent',
+      teamIds: [quiet.id],
+      availability: 'available',
+      capacity: 2,
+    });
+    const waiting = [];
+    for (let i = 0; i < 3; i++) waiting.push(await newChat(t, { team_id: quiet.id }));
+    assert.ok(waiting.every((c) => c.status === 'queued' && c.assignee === null));
+
+    const renamed = await admin.patch(`/teams/${quiet.id}`, { name: 'Quiet desk' });
+    assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+    assert.equal((await admin.get(`/chats/${waiting[0].chat_id}`)).body.response.assignee, null, 'a rename assigns nothing');
+
+    const on = await admin.patch(`/teams/${quiet.id}`, { auto_assign: true });
+    assert.equal(on.status, 200, JSON.stringify(on.body));
+    assert.equal(on.body.response.auto_assign, true);
+    const after = await Promise.all(waiting.map(async (c) => (await admin.get(`/chats/${c.chat_id}`)).body.response));
+    assert.deepEqual(
+      after.map((c) => [c.status, c.assignee]),
+      [
+        ['picked', agent.loginId],
+        ['picked', agent.loginId],
+        ['queued', null],
+      ],
+    );
+  });
+
+  it('switching auto-assign on gives a VA member its waiting chats with chat.assigned', async () => {
+    const off = await createTeam(ctx.db, { accountId: t.account.id, name: 'Night', autoAssign: false });
+    const night = await createVirtualAgent(ctx.db, {
+      accountId: t.account.id,
+      name: 'Night bot',
+      description: 'd',
+      webhookUrl: receiver.url,
+      teamId: off.id,
+      subscriptions: ['chat.assigned'],
+    });
+    const chat = await newChat(t, { team_id: off.id, messages: [{ type: 'inbound', text: 'still there?' }] });
+    assert.equal(chat.assignee, null);
+    assert.equal((await receivedFor(chat.chat_id)).length, 0);
+    assert.equal((await admin.patch(`/teams/${off.id}`, { auto_assign: true })).status, 200);
+    const [assigned] = await receivedFor(chat.chat_id);
+    assert.equal(assigned.event_type, 'chat.assigned');
+    assert.equal(assigned.payload.messages[0].text, 'still there?');
+    assert.equal((await admin.get(`/chats/${chat.chat_id}`)).body.response.assignee, night.user.loginId);
+  });
+});
