@@ -6,7 +6,7 @@ import { focusId, useEscape } from '@/components/admin/focus';
 import { FormError, SubmitButton } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
-import { formatMs } from '@/components/admin/lib/format';
+import { formatDateTime, formatMs } from '@/components/admin/lib/format';
 import { reveal } from '@/components/admin/lib/revealed-secrets';
 import { useToast } from '@/components/admin/toast';
 import type { TestEventResult } from '@/contracts/schemas/admin-delivery';
