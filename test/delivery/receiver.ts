@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 export type Received = { n: number; method: string; url: string; headers: http.IncomingHttpHeaders; raw: string; body: any; at: number };
 /** `hang`: never answer (a timeout for the sender). */
-export type Reply = { status: number; body?: string; delayMs?: number } | { hang: true };
+export type Reply = { status: number; body?: string; delayMs?: number; headers?: Record<string, string> } | { hang: true };
 export type Handler = (req: Received) => Reply | Promise<Reply>;
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -46,7 +46,7 @@ export async function startReceiver(handler: Handler = () => ({ status: 200, bod
       requests.push(r);
       const reply = await current(r);
       if ('hang' in reply) return;
-      const send = () => res.writeHead(reply.status, { 'content-type': 'text/plain' }).end(reply.body ?? '');
+      const send = () => res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers }).end(reply.body ?? '');
       if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();
     });
