@@ -44,6 +44,8 @@ const envSchema = z.object({
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   WEBHOOK_ALLOW_PRIVATE: booleanString,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Tests only, set by `npm test` on PostgreSQL: the migrated database each test file copies. */
+  TEST_DB_TEMPLATE: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
