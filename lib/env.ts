@@ -146,6 +146,8 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   /** On SIGTERM, how long webhook calls in flight may take to finish before their leases are released. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  /** Tests only, set by `npm test` on PostgreSQL: the migrated database each test file copies. */
+  TEST_DB_TEMPLATE: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every *.test.ts outside e2e/ with Node's test runner (through tsx for TypeScript).
 // Without DATABASE_URL the tests use in-memory PGlite; with it, a fresh database per test file.
+// On PostgreSQL the migrations run once, into a template database that each test file copies.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -24,16 +25,54 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
-  stdio: 'inherit',
-  env: {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'error',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-    DELIVERY_ENGINE: 'off',
-    // Suites sign in many times from one address; the budget itself has its own test.
-    ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
-    ...process.env,
-  },
-});
-process.exit(result.status ?? 1);
+const baseEnv = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'error',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  DELIVERY_ENGINE: 'off',
+  // Suites sign in many times from one address; the budget itself has its own test.
+  ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
+  ...process.env,
+};
+
+// PostgreSQL: migrate once; every test file then copies this template (CREATE DATABASE ... TEMPLATE)
+// instead of running the migrations again (~2 s each, against ~0.25 s for a copy).
+const template = await makeTemplate();
+let status = 1;
+try {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+    stdio: 'inherit',
+    env: template ? { ...baseEnv, TEST_DB_TEMPLATE: template.name } : baseEnv,
+  });
+  status = result.status ?? 1;
+} finally {
+  await template?.drop();
+}
+process.exit(status);
+
+async function makeTemplate() {
+  const url = baseEnv.DATABASE_URL;
+  if (!url) return null;
+  const { default: postgres } = await import('postgres');
+  const name = `va_test_template_${process.pid}`;
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const tplUrl = new URL(url);
+  tplUrl.pathname = `/${name}`;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'db/migrate-cli.ts'], {
+    stdio: 'inherit',
+    env: { ...baseEnv, DATABASE_URL: tplUrl.toString() },
+  });
+  if (run.status !== 0) {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+    throw new Error('could not migrate the template database');
+  }
+  return {
+    name,
+    drop: async () => {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}

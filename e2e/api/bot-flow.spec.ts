@@ -74,12 +74,19 @@ test('a bot registers, receives signed events, replies, tags and hands over', as
     expect(moved.status()).toBe(202);
     expect(await moved.json()).toEqual({ status_code: 4342, description: 'Chat transferred successfully', response: '' });
 
-    const detail = await request.get(`/api/admin/chats/${chat.chat_id}`);
-    expect(detail.status()).toBe(200);
-    const d = (await detail.json()).response;
+    const readDetail = async () => {
+      const detail = await request.get(`/api/admin/chats/${chat.chat_id}`);
+      expect(detail.status()).toBe(200);
+      return (await detail.json()).response;
+    };
+    // The receiver has the chat.assigned event; wait until the server has recorded it as delivered.
+    await expect.poll(async () => (await readDetail()).events.filter((x: any) => x.status === 'delivered').length).toBeGreaterThan(0);
+    const d = await readDetail();
     expect(d.team_id).toBe(other.id);
     expect(d.events.length).toBeGreaterThanOrEqual(2);
-    for (const e of d.events.filter((x: any) => x.status === 'delivered')) expect(e.attempts.length).toBeGreaterThanOrEqual(1);
+    const delivered = d.events.filter((x: any) => x.status === 'delivered');
+    expect(delivered.length).toBeGreaterThan(0);
+    for (const e of delivered) expect(e.attempts.length).toBeGreaterThanOrEqual(1);
   } finally {
     receiver.server.close();
   }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { adminSessions } from '@/db/schema';
+import { env } from '@/lib/env';
 import { sha256 } from '@/lib/util/ids';
 import { ADMIN_PASSWORD, AdminClient, signedInAdmin } from '../support/admin-api';
 import { setupTestDatabase } from '../support/db';
@@ -124,9 +125,12 @@ describe('admin session', () => {
     });
 
     it('counts logins against the rate limit and sends the Rate-Limit headers', async () => {
-      const res = await new AdminClient().login(email, ADMIN_PASSWORD);
-      assert.ok(res.headers.get('rate-limit-limit'));
-      assert.ok(res.headers.get('trxid'));
+      const first = await new AdminClient().login(email, ADMIN_PASSWORD);
+      const second = await new AdminClient().login(email, 'wrong password');
+      assert.equal(first.headers.get('rate-limit-limit'), env().ADMIN_LOGIN_ATTEMPTS_PER_MINUTE.toString());
+      // Each attempt, failed or not, takes one from the same budget.
+      assert.equal(Number(second.headers.get('rate-limit-remaining')), Number(first.headers.get('rate-limit-remaining')) - 1);
+      assert.ok(first.headers.get('trxid'));
     });
 
     it('answers 2011 for an unknown admin path and 2099 for a wrong method', async () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { accessTokens } from '@/db/schema';
+import { sha256 } from '@/lib/util/ids';
 import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';
 import { useEnv } from '../support/env';
@@ -49,7 +50,10 @@ describe('bot authentication', () => {
 
   it('answers 2004 for an expired token', async () => {
     const fresh = (await botApi('POST', '/authorize', { body: { api_key: t.bot.apiKey } })).body.response.access_token;
-    await ctx.db.update(accessTokens).set({ expiresAt: sql`now() - interval '1 second'` });
+    await ctx.db
+      .update(accessTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(accessTokens.tokenHash, sha256(fresh)));
     const res = await botApi('GET', '/teams', { token: fresh });
     assert.equal(res.status, 401);
     assert.equal(res.body.status_code, 2004);

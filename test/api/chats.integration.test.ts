@@ -186,7 +186,11 @@ describe('chats', () => {
       cursor = res.body.response.next_cursor ?? undefined;
     } while (cursor);
     assert.deepEqual(seen, [...made].reverse());
-    const picked = await botApi('GET', `/chats?status=picked&assignee=${t.bot.user.loginId}`, { token: t.token });
+    const mine = await newChat(t, { assignee: t.bot.user.loginId });
+    const picked = await botApi('GET', `/chats?status=picked&assignee=${t.bot.user.loginId}&page_size=100`, { token: t.token });
+    const pickedIds = picked.body.response.chats.map((c: { chat_id: string }) => c.chat_id);
+    assert.ok(pickedIds.includes(mine.chat_id), 'the chat assigned to the bot is listed');
+    assert.ok(!made.some((id) => pickedIds.includes(id)), 'queued chats are not');
     assert.ok(picked.body.response.chats.every((c: any) => c.status === 'picked' && c.assignee === t.bot.user.loginId));
     const bad = await botApi('GET', '/chats?status=lost&page_size=0', { token: t.token });
     assert.equal(bad.body.status_code, 2001);

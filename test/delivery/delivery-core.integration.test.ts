@@ -221,13 +221,20 @@ describe('delivery core', () => {
   });
 
   it('does not follow a redirect: a 302 is a failed attempt', async () => {
-    receiver.setHandler(() => ({ status: 302, body: 'see elsewhere' }));
+    // The redirect leads to an address that would accept the event: only a sender that follows it delivers.
+    receiver.setHandler((q) =>
+      q.url === '/moved' ? { status: 200, body: 'ok' } : { status: 302, body: 'see elsewhere', headers: { location: '/moved' } },
+    );
     const chatId = await createBotChat(t);
     const [r] = await deliverDue(ctx.db);
     assert.equal(r.status, 'pending');
     assert.equal(receiver.requests.length, 1);
     const [attempt] = await attemptsOf(ctx.db, (await eventsOfChat(ctx.db, chatId))[0].id);
     assert.equal(attempt.httpStatus, 302);
+    assert.deepEqual(
+      receiver.requests.map((q) => q.url),
+      ['/hook'],
+    );
   });
 
   it('counts only 200 as success (a 201 or 204 is retried)', async () => {
@@ -238,12 +245,13 @@ describe('delivery core', () => {
   });
 
   it('keeps at most 1 KB of a long answer', async () => {
-    receiver.setHandler(() => ({ status: 500, body: 'x'.repeat(20_000) }));
+    receiver.setHandler(() => ({ status: 500, body: 'x'.repeat(20_000), delayMs: 150 }));
     const chatId = await createBotChat(t);
     await deliverDue(ctx.db);
     const [attempt] = await attemptsOf(ctx.db, (await eventsOfChat(ctx.db, chatId))[0].id);
     assert.equal(attempt.responseExcerpt, 'x'.repeat(1024));
-    assert.ok(attempt.durationMs >= 0);
+    // The receiver waited 150 ms before answering: the attempt's duration covers that wait.
+    assert.ok(attempt.durationMs >= 150, `durationMs ${attempt.durationMs}`);
   });
 
   it('records a refused connection as an attempt with no status and the network error', async () => {

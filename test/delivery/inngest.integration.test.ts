@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { InngestTestEngine, mockCtx } from '@inngest/test';
 import { eq, sql } from 'drizzle-orm';
+import { getDb } from '@/db/client';
 import { events } from '@/db/schema';
 import { resetEnv } from '@/lib/env';
 import { setupTestDatabase } from '../support/db';
@@ -51,8 +52,11 @@ async function runWithRetries(payload: Record<string, any>, maxAttempts = 10): P
     const outcome = (await engine.execute()) as RunOutcome;
     if (!outcome.error) return { outcome, attempts: attempt + 1 };
     assert.equal(outcome.error.name, 'RetryAfterError', JSON.stringify(outcome.error));
-    const waitMs = Number(/due in (\d+) ms/.exec(outcome.error.message)?.[1]);
-    const due = Date.now() + waitMs;
+    // The run stopped at a retry: the chat's next attempt is scheduled in the database, which is
+    // what the retry waits for (Inngest's own retryAfter rounds it up to whole seconds).
+    const pending = (await eventsOfChat(await getDb(), payload.data.chatId)).filter((e) => e.status === 'pending');
+    assert.ok(pending.length > 0, 'a retry is due for a chat with a pending event');
+    const due = Math.min(...pending.map((e) => e.nextAttemptAt.getTime()));
     await until('the retry time', () => Date.now() >= due);
   }
   assert.fail('the run did not finish');
