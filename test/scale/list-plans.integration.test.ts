@@ -107,7 +107,7 @@ describe('list, search and transcript plans on a large table', { skip: url ? fal
   });
 
   for (const [label, q] of [
-    ['a customer’s full name', () => 'Grace Muller 1006'],
+    ['a customer’s full name', () => 'Grace Smith 1006'],
     ['an alias part', () => 'alias-1234'],
     ['a chat ID prefix', () => chatId.slice(0, 8)],
     ['a destination part', () => '+155500012'],

@@ -1,0 +1,287 @@
+/**
+ * npm run bench:scale: every read path of the bot and admin APIs on a large tenant, through the
+ * running server, single requests and at 20 connections, plus the retention job's throughput and
+ * the index build times; written to BENCHMARKS.md between `<!-- bench:scale:start -->` and
+ * `<!-- bench:scale:end -->`.
+ *
+ * The data set (bench/scale-data.ts: 1,000,000 chats, 3,000,000 messages, 1,000,000 events with
+ * their attempts by default) is built with set-based SQL in its own database beside DATABASE_URL's
+ * (default postgres://postgres@127.0.0.1:5432/postgres), named va_scale_bench_<chats>, and kept, so
+ * a second run reuses it (BENCH_SCALE_FRESH=1 builds it again). Uses the production build in .next
+ * (run `npm run build` first), starts `next start` on BENCH_PORT (3221) and stops it at the end.
+ *
+ * Knobs: BENCH_SCALE_CHATS (1000000; `--small` is 100000), BENCH_SINGLE (200 requests per path),
+ * BENCH_SECONDS (5 s at 20 connections), BENCH_WRITE=0 (print only). The retention step deletes
+ * at most 100 batches of 1,000 events (the clock moved 15 days forward), so the data set shrinks a
+ * little on each run.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+import { openPostgres } from '@/db/client';
+import { retentionJobs } from '@/lib/retention/jobs';
+import { runRetention } from '@/lib/retention/run-retention';
+import { writeSection } from './report';
+import { buildDataSet, type IndexBuild, readDataSet, type ScaleMeta } from './scale-data';
+
+const ROOT = process.cwd();
+const CHATS = process.argv.includes('--small') ? 100_000 : Number(process.env.BENCH_SCALE_CHATS ?? 1_000_000);
+const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const PORT = Number(process.env.BENCH_PORT ?? 3221);
+const CONNECTIONS = 20;
+const baseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const started = Date.now();
+const log = (m: string) => console.log(`[bench:scale ${((Date.now() - started) / 1000).toFixed(0).padStart(5)}s] ${m}`);
+
+type Path = {
+  group: 'bot' | 'admin';
+  label: string;
+  target: string;
+  method?: 'GET' | 'PATCH';
+  body?: string;
+  headers: Record<string, string>;
+};
+type Timing = {
+  label: string;
+  group: string;
+  target: string;
+  single: { p50: number; p95: number; p99: number };
+  conc: { p50: number; p99: number; rps: number };
+};
+
+async function main() {
+  const dbName = `va_scale_bench_${CHATS}`;
+  const dbUrl = new URL(baseUrl);
+  dbUrl.pathname = `/${dbName}`;
+  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  let data = process.env.BENCH_SCALE_FRESH === '1' ? null : await readDataSet(dbUrl.toString()).catch(() => null);
+  let buildSeconds: number | null = null;
+  if (!data) {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.unsafe(`CREATE DATABASE ${dbName}`);
+    log(`building ${CHATS} chats in ${dbName}`);
+    const s = Date.now();
+    data = await buildDataSet(dbUrl.toString(), CHATS, log);
+    buildSeconds = (Date.now() - s) / 1000;
+  } else log(`reusing ${dbName} (${data.meta.chats} chats)`);
+  await admin.end();
+  const { meta, builds } = data;
+
+  if (!fs.existsSync(path.join(ROOT, '.next', 'BUILD_ID'))) throw new Error('no production build: run `npm run build` first');
+  const server = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(PORT), '-H', '127.0.0.1'],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        DATABASE_URL: dbUrl.toString(),
+        DELIVERY_ENGINE: 'off',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '100000000',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  try {
+    const base = `http://127.0.0.1:${PORT}`;
+    await waitReady(`${base}/api/health`, server);
+    const paths = await requestPaths(base, meta, dbUrl.toString());
+    const loadBefore = os.loadavg()[0];
+    const timings: Timing[] = [];
+    for (const p of paths) {
+      const t = await time(base, p);
+      timings.push(t);
+      log(
+        `${p.label}: single p50 ${t.single.p50} / p95 ${t.single.p95} / p99 ${t.single.p99} ms; 20 conn p50 ${t.conc.p50} / p99 ${t.conc.p99} ms, ${t.conc.rps} req/s`,
+      );
+    }
+    const loadAfter = os.loadavg()[0];
+    const retention = await retentionThroughput(dbUrl.toString());
+    log(`retention: ${retention.deleted} events (and their attempts) in ${retention.seconds.toFixed(1)} s`);
+    const report = render({ meta, builds, buildSeconds, timings, retention, loadBefore, loadAfter });
+    console.log(`\n${report}`);
+    if (process.env.BENCH_WRITE !== '0')
+      writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: '<!-- bench:scale:start -->', end: '<!-- bench:scale:end -->' });
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+async function waitReady(url: string, child: ChildProcess) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const ok = await fetch(url)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`server not ready at ${url}`);
+}
+
+async function requestPaths(base: string, meta: ScaleMeta, url: string): Promise<Path[]> {
+  const auth = await fetch(`${base}/api/v1/authorize`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ api_key: meta.apiKey }),
+  }).then((r) => r.json());
+  const token = auth.response.access_token as string;
+  const login = await fetch(`${base}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: meta.adminEmail, password: meta.adminPassword }),
+  });
+  if (!login.ok) throw new Error(`admin login failed: ${login.status} ${await login.text()}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const bot = { access_token: token };
+  const adm = { cookie };
+  const first = await fetch(`${base}/api/v1/chats`, { headers: bot }).then((r) => r.json());
+  const chat = first.response.chats[0];
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const [narrow] = await sql<{ name: string }[]>`select name from customers where account_id = ${meta.accountId} offset 777 limit 1`;
+  await sql.end();
+  return [
+    { group: 'bot', label: 'GET /chats (newest page)', target: '/api/v1/chats', headers: bot },
+    {
+      group: 'bot',
+      label: 'GET /chats?assignee=<bot>&status=picked',
+      target: `/api/v1/chats?assignee=${meta.botLoginId}&status=picked`,
+      headers: bot,
+    },
+    { group: 'bot', label: 'GET /chats?status=queued', target: '/api/v1/chats?status=queued', headers: bot },
+    { group: 'bot', label: 'GET /chats?tag=billing', target: '/api/v1/chats?tag=billing', headers: bot },
+    { group: 'bot', label: 'GET /chats?cursor=<page 2>', target: `/api/v1/chats?cursor=${first.response.next_cursor}`, headers: bot },
+    { group: 'bot', label: 'GET /chats/{id}', target: `/api/v1/chats/${chat.chat_id}`, headers: bot },
+    { group: 'bot', label: 'GET /chats/{id}/messages', target: `/api/v1/chats/${chat.chat_id}/messages`, headers: bot },
+    {
+      group: 'bot',
+      label: 'PATCH /chats/{id} (tags)',
+      target: `/api/v1/chats/${chat.chat_id}`,
+      method: 'PATCH',
+      body: JSON.stringify({ tags: ['bench'] }),
+      headers: { ...bot, team_id: String(chat.team_id), 'content-type': 'application/json' },
+    },
+    { group: 'admin', label: 'GET /api/admin/chats', target: '/api/admin/chats', headers: adm },
+    {
+      group: 'admin',
+      label: 'search: one customer’s name',
+      target: `/api/admin/chats?q=${encodeURIComponent(narrow.name)}`,
+      headers: adm,
+    },
+    { group: 'admin', label: 'search: a common surname', target: '/api/admin/chats?q=Nakamura', headers: adm },
+    { group: 'admin', label: 'search: chat ID prefix', target: `/api/admin/chats?q=${chat.chat_id.slice(0, 8)}`, headers: adm },
+    { group: 'admin', label: 'GET /deliveries/stats?window=24h', target: '/api/admin/deliveries/stats?window=24h', headers: adm },
+    { group: 'admin', label: 'GET /deliveries/virtual-agents', target: '/api/admin/deliveries/virtual-agents', headers: adm },
+  ];
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+async function time(base: string, p: Path): Promise<Timing> {
+  const once = async () => {
+    const s = performance.now();
+    const res = await fetch(`${base}${p.target}`, { method: p.method ?? 'GET', headers: p.headers, body: p.body });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${p.label}: HTTP ${res.status}`);
+    return performance.now() - s;
+  };
+  for (let i = 0; i < 10; i++) await once();
+  const single: number[] = [];
+  for (let i = 0; i < SINGLE; i++) single.push(await once());
+  single.sort((a, b) => a - b);
+  const result = await autocannon({
+    url: `${base}${p.target}`,
+    method: p.method ?? 'GET',
+    headers: p.headers,
+    body: p.body,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+  });
+  if (result.non2xx || result.errors) throw new Error(`${p.label}: non-2xx ${result.non2xx}, errors ${result.errors}`);
+  return {
+    label: p.label,
+    group: p.group,
+    target: p.target,
+    single: { p50: round1(pct(single, 0.5)), p95: round1(pct(single, 0.95)), p99: round1(pct(single, 0.99)) },
+    conc: { p50: result.latency.p50, p99: result.latency.p99, rps: Math.round(result.requests.average) },
+  };
+}
+
+async function retentionThroughput(url: string) {
+  const handle = await openPostgres(url, { migrate: false });
+  try {
+    const jobs = retentionJobs({
+      EVENT_RETENTION_DAYS: 30,
+      FAILED_EVENT_RETENTION_DAYS: 90,
+      CHAT_RETENTION_DAYS: undefined,
+      ROLLUP_RETENTION_DAYS: 90,
+    }).filter((j) => j.name === 'delivered-events');
+    const s = Date.now();
+    const [run] = await runRetention(handle.db, { jobs, now: new Date(Date.now() + 15 * 86_400_000), batchSize: 1000, maxBatches: 100 });
+    return { deleted: run.deleted, batches: run.batches, seconds: (Date.now() - s) / 1000 };
+  } finally {
+    await handle.close();
+  }
+}
+
+function render(r: {
+  meta: ScaleMeta;
+  builds: IndexBuild[];
+  buildSeconds: number | null;
+  timings: Timing[];
+  retention: { deleted: number; batches: number; seconds: number };
+  loadBefore: number;
+  loadAfter: number;
+}) {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const lines = [
+    '<!-- bench:scale:start -->',
+    '## Scale: read paths on one large tenant (`npm run bench:scale`)',
+    '',
+    `${new Date().toISOString().slice(0, 16)}Z · ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB · Node ${process.version} · PostgreSQL on 127.0.0.1 (default settings) · ` +
+      `\`BENCH_SCALE_CHATS=${r.meta.chats} npm run bench:scale\` · production build, \`next start\`, DELIVERY_ENGINE=off. ` +
+      `Other load on the machine: 1-minute load average ${r.loadBefore.toFixed(1)} before the timings and ${r.loadAfter.toFixed(1)} after ` +
+      '(other engineers’ builds and tests share these cores, so absolute times are inflated and noisy).',
+    '',
+    `Data set: ${r.meta.chats.toLocaleString('en')} chats, ${(r.meta.chats * 3).toLocaleString('en')} messages, ${r.meta.chats.toLocaleString('en')} events with ${Math.round(r.meta.chats * 1.05).toLocaleString('en')} attempts, ${Math.floor(r.meta.chats / 5).toLocaleString('en')} customers, built with set-based SQL${r.buildSeconds ? ` in ${Math.round(r.buildSeconds)} s` : ' (reused from an earlier run)'}.`,
+    '',
+    `Single requests: ${SINGLE} in a row after 10 to warm up. Concurrent: autocannon, ${CONNECTIONS} connections, ${SECONDS} s.`,
+    '',
+    '| request | single p50 | p95 | p99 | 20 conn. p50 | p99 | req/s |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...r.timings.map(
+      (t) =>
+        `| ${t.group} ${t.label} | ${t.single.p50} ms | ${t.single.p95} ms | ${t.single.p99} ms | ${t.conc.p50} ms | ${t.conc.p99} ms | ${t.conc.rps} |`,
+    ),
+    '',
+    `Retention: ${r.retention.deleted.toLocaleString('en')} delivered events (with their attempts, by cascade) deleted in ${r.retention.batches} batches of 1,000 in ${r.retention.seconds.toFixed(1)} s ` +
+      `(${Math.round(r.retention.deleted / r.retention.seconds).toLocaleString('en')} events/s).`,
+    '',
+    'Index builds (plain `CREATE INDEX` after the bulk load; on a live database `npm run db:build-indexes` builds them `CONCURRENTLY`, which takes longer but blocks no writes):',
+    '',
+    '| index | table | seconds |',
+    '|---|---|---:|',
+    ...r.builds.map((b) => `| ${b.name} | ${b.table} | ${b.seconds.toFixed(1)} |`),
+    '<!-- bench:scale:end -->',
+  ];
+  return lines.join('\n');
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
