@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { closeDb, getHandle, openPglite, openPostgres, setHandle } from '@/db/client';
+import { closeDb, type Db, getHandle, openPglite, openPostgres, setHandle } from '@/db/client';
 import { events } from '@/db/schema';
 import { env } from '@/lib/env';
 import { until } from '../delivery/helpers';
@@ -25,7 +25,9 @@ function startChild(env: Record<string, string>, options: Record<string, unknown
   return { child, out, err, exited };
 }
 
-async function databaseForChild(dataDir: string) {
+async function databaseForChild(
+  dataDir: string,
+): Promise<{ env: Record<string, string>; open: () => Promise<Db>; drop: () => Promise<void> }> {
   const url = env().DATABASE_URL;
   if (!url) {
     return {
