@@ -67,6 +67,7 @@ const virtualAgent = {
   fallback_team_id: 673,
   fallback_skill: 'billing',
   api_key_prefix: 'vak_Qm4x',
+  webhook_disabled: null,
   created_at: T0,
   updated_at: T1,
 };

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { closeDb, type Db, getHandle, openPglite, openPostgres, setHandle } from '@/db/client';
+import { events } from '@/db/schema';
+import { env } from '@/lib/env';
+import { until } from '../delivery/helpers';
+import { startReceiver } from '../delivery/receiver';
+
+const CHILD = path.join(import.meta.dirname, 'server-process.ts');
+
+function startChild(env: Record<string, string>, options: Record<string, unknown> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(options)], {
+    env: { ...process.env, NEXT_RUNTIME: 'nodejs', NODE_ENV: 'production', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out: string[] = [];
+  const err: string[] = [];
+  child.stdout.on('data', (d) => out.push(...String(d).split('\n').filter(Boolean)));
+  child.stderr.on('data', (d) => err.push(...String(d).split('\n').filter(Boolean)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, out, err, exited };
+}
+
+async function databaseForChild(
+  dataDir: string,
+): Promise<{ env: Record<string, string>; open: () => Promise<Db>; drop: () => Promise<void> }> {
+  const url = env().DATABASE_URL;
+  if (!url) {
+    return {
+      env: { DATA_DIR: dataDir },
+      open: async () => {
+        setHandle(await openPglite(dataDir));
+        return (await getHandle()).db;
+      },
+      drop: async () => {},
+    };
+  }
+  const { default: postgres } = await import('postgres');
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  const name = `va_test_shutdown_${process.pid}`;
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const dbUrl = new URL(url);
+  dbUrl.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: dbUrl.toString() },
+    open: async () => {
+      setHandle(await openPostgres(dbUrl.toString(), { migrate: false }));
+      return (await getHandle()).db;
+    },
+    drop: async () => {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+describe('process start and stop', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'va-ops-shutdown-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses to start on a bad variable: non-zero exit at once, one line per problem', async () => {
+    const { err, exited } = startChild({ DATA_DIR: path.join(dir, 'never'), ACCESS_TOKEN_TTL_SECONDS: '4', DELIVERY_ENGINE: 'fast' });
+    assert.equal(await exited, 1);
+    const lines = err.filter((l) => l.startsWith('Invalid configuration: '));
+    assert.equal(lines.length, 2, err.join('\n'));
+    assert.ok(lines.some((l) => l.startsWith('Invalid configuration: ACCESS_TOKEN_TTL_SECONDS=4: ')));
+    assert.ok(lines.some((l) => l.startsWith('Invalid configuration: DELIVERY_ENGINE=fast: ')));
+    // Nothing was opened.
+    assert.equal(fs.existsSync(path.join(dir, 'never')), false);
+  });
+
+  it('on SIGTERM lets the webhook calls in flight finish and be recorded, then hands over to the framework', async () => {
+    // Each call is held 1.5 s, so SIGTERM lands while calls are in flight.
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 1_500 }));
+    const dataDir = path.join(dir, 'data');
+    // On PostgreSQL when the suite runs there (a database of this test's own), else on PGlite.
+    const database = await databaseForChild(dataDir);
+    const server = startChild(
+      {
+        ...database.env,
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        DELIVERY_ENGINE: 'embedded',
+        SHUTDOWN_GRACE_MS: '20000',
+        ADMIN_EMAIL: 'ops@example.test',
+        ADMIN_PASSWORD: 'correct horse battery',
+      },
+      { seed: { webhookUrl: receiver.url, chats: 3 } },
+    );
+    try {
+      const seeded = await until('the chats to be created', () => server.out.find((l) => l.includes('"seeded"')), 300_000);
+      const eventIds = JSON.parse(seeded).seeded as number[];
+      assert.equal(eventIds.length, 3);
+      await until('calls in flight at the receiver', () => receiver.inFlight > 0, 60_000);
+      const inFlightAtSignal = receiver.inFlight;
+      server.child.kill('SIGTERM');
+      assert.equal(await server.exited, 143, server.err.join('\n'));
+
+      const logs = server.out.join('\n');
+      assert.match(logs, /shutting down: delivery stops claiming/);
+      assert.match(logs, /delivery stopped/);
+      // The framework's own cleanup ran last, after delivery had stopped.
+      const order = server.out
+        .map((l) => (l.includes('delivery stopped') ? 'stopped' : l.includes('frameworkCleanup') ? 'framework' : null))
+        .filter(Boolean);
+      assert.deepEqual(order, ['stopped', 'framework']);
+      assert.equal(receiver.inFlight, 0);
+
+      // The calls that were in flight were answered and recorded before the exit.
+      const rows = await (await database.open()).select().from(events);
+      const delivered = rows.filter((e) => e.status === 'delivered');
+      assert.ok(delivered.length >= inFlightAtSignal, `${delivered.length} delivered, ${inFlightAtSignal} were in flight`);
+      assert.equal(rows.filter((e) => e.lockedUntil && e.lockedUntil > new Date()).length, 0);
+    } finally {
+      server.child.kill('SIGKILL');
+      await closeDb().catch(() => {});
+      await database.drop();
+      await receiver.close();
+    }
+  });
+});
