@@ -1,10 +1,14 @@
 import { defineConfig } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+// `npm start` (node:http entry in front of Next) by default; E2E_ENTRY=next runs the same build
+// under `next start` alone, so both entries pass the same suites.
+const START = process.env.E2E_ENTRY === 'next' ? 'node scripts/start.mjs --next' : 'node scripts/start.mjs';
 export const E2E_ADMIN = { email: 'e2e-admin@example.test', password: 'e2e-password-123' };
 
 /**
- * Two projects against one real server (`npm start` on a fresh embedded database):
+ * Two projects against one real server (`npm start`, or `next start` with E2E_ENTRY=next, on a
+ * fresh embedded database):
  * `api` drives the HTTP API without a browser, `admin` drives the pages in Debian's Chromium.
  */
 export default defineConfig({
@@ -39,7 +43,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'rm -rf .data/e2e && node scripts/start.mjs',
+    command: `rm -rf .data/e2e && ${START}`,
     url: `http://127.0.0.1:${PORT}/api/health`,
     timeout: 240_000,
     reuseExistingServer: false,

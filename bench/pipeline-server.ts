@@ -60,7 +60,6 @@ async function viaTsRest(request: Request): Promise<Response> {
     router,
     request,
     options: {
-      basePath: '/api/v1',
       responseValidation: false,
       requestMiddleware: [
         async (req) => {

@@ -47,7 +47,8 @@ export type ApiHandler = ((incoming: NextRequest) => Promise<Response>) & { core
  * with @ts-rest/core's `checkZodSchema` and raises ts-rest's `RequestValidationError`, like
  * ts-rest, but works on `ApiRequest` (no Fetch `Request`, `URL` or body stream per call, no second
  * route walk) so that the node:http entry need not build one. `npm run bench:api` compares it with
- * ts-rest's own handler (cases d and e); see BENCHMARKS.md.
+ * ts-rest's own fetch handler on the same server (cases f and e): it served the PATCH at about twice
+ * the rate for less than half the CPU (BENCHMARKS.md, 24 Nov 2026), so it stays.
  */
 export function createApiHandler<T extends AppRouter>(opts: ApiHandlerOptions<T>): ApiHandler {
   const table = routeTable(opts.contract);
