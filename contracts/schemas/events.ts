@@ -120,7 +120,9 @@ export const chatAssignedEventSchema = z
     ...envelopeBase,
     payload: z.object({
       skill: z.string().nullable(),
-      messages: z.array(eventMessageEntrySchema).describe('The last message of the chat, if any'),
+      messages: z
+        .array(eventMessageEntrySchema)
+        .describe('The last message sent to or received from the customer, if any (announcements never appear)'),
     }),
   })
   .describe('Sent when a chat is assigned to the VA');

@@ -42,7 +42,10 @@ test('a bot registers, receives signed events, replies, tags and hands over', as
       thread_id: 'thread-42',
       browserfingerprint: 'fp-42',
       subject: '',
-      payload: { skill: null, messages: [{ type: 'text', text: 'Hello?', transid: chat.messages[0].transid }] },
+      payload: {
+        skill: null,
+        messages: [{ type: 'text', text: 'Hello?', transid: assigned.body.transaction_id, message: { transid: chat.messages[0].transid } }],
+      },
     });
 
     const inbound = await request.post(`/api/v1/chats/${chat.chat_id}/messages`, {

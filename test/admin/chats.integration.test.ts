@@ -93,7 +93,8 @@ describe('admin chats and events', () => {
     assert.equal(chat.messages.at(-1).text, 'escalated to tier 2');
     const last = chat.events.at(-1);
     assert.equal(last.event_type, 'message.received');
-    assert.equal(last.body.payload.messages[0].transid, inbound.body.response.transid);
+    assert.equal(last.body.payload.messages[0].message.transid, inbound.body.response.transid);
+    assert.equal(last.body.payload.messages[0].transid, last.transaction_id);
     assert.equal(chat.events.length, 3, 'the announcement emits nothing');
 
     const outbound = await admin.post(`/chats/${chatId}/messages`, { type: 'outbound', text: 'hi' });

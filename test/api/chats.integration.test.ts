@@ -39,7 +39,7 @@ describe('chats', () => {
     assert.equal(chat.status, 'queued');
     assert.equal(chat.channel, 'email');
     assert.equal(chat.subject, 'Invoice');
-    assert.deepEqual(chat.asset, { id: t.assets.email.id, name: 'email asset' });
+    assert.deepEqual(chat.asset, { id: t.assets.email.id, name: 'email asset', address: null });
     assert.equal(chat.customer.destination_id, 'ann@example.test');
     assert.deepEqual(chat.tag, ['vip']);
     assert.deepEqual(chat.other_details, { plan: 'gold' });
@@ -64,7 +64,8 @@ describe('chats', () => {
     assert.equal(body.payload.skill, null);
     assert.equal(body.payload.messages[0].text, 'hello');
     assert.equal(body.payload.messages[0].type, 'text');
-    assert.equal(body.payload.messages[0].transid, chat.messages[0].transid);
+    assert.equal(body.payload.messages[0].transid, body.transaction_id);
+    assert.equal(body.payload.messages[0].message.transid, chat.messages[0].transid);
   });
 
   it('routes a chat created without team or assignee to the oldest team', async () => {

@@ -11,8 +11,9 @@ import { StatusBadge } from './status-badge';
 
 /** The message trace IDs an event carried, as the bot was told to keep them. */
 function transidsOf(e: AdminEvent): string[] {
-  const messages = (e.body.payload as { messages?: { transid?: string }[] } | undefined)?.messages ?? [];
-  return messages.map((m) => m.transid).filter((t): t is string => typeof t === 'string');
+  // An entry's own transid traces the event (it equals transaction_id); the message's is inside it.
+  const messages = (e.body.payload as { messages?: { transid?: string; message?: { transid?: string } }[] } | undefined)?.messages ?? [];
+  return messages.map((m) => m.message?.transid ?? m.transid).filter((t): t is string => typeof t === 'string');
 }
 
 function Redeliver({ event, chatId }: { event: AdminEvent; chatId: string }) {
@@ -67,7 +68,7 @@ export function EventTimeline({ events, chatId }: { events: AdminEvent[]; chatId
               <dd className="mono">{e.transaction_id}</dd>
               {transids.length > 0 && (
                 <>
-                  <dt>transid</dt>
+                  <dt>message transid</dt>
                   <dd className="mono">{transids.join(', ')}</dd>
                 </>
               )}

@@ -78,6 +78,11 @@ function Extras({ m }: { m: Message }) {
           <span className="badge">time picker answer</span> {formatDateTime(m.time_picker_response)}
         </p>
       )}
+      {m.wab_interactive_response && (
+        <p className="msg-extra">
+          <span className="badge">template answer</span> {m.wab_interactive_response.title}
+        </p>
+      )}
     </>
   );
 }
