@@ -34,7 +34,7 @@ test('sign in by keyboard: a refusal takes focus, then the first page heading do
   await page.keyboard.press('Enter');
   // Checked in the page with the contract's schema, in our words; focus goes to the first field.
   await expect(page.getByLabel('Email')).toBeFocused();
-  await expect(page.getByText('Enter the email.')).toBeVisible();
+  await expect(page.getByText('The email must be an email address, like name@example.com.')).toBeVisible();
   await page.keyboard.type(E2E_ADMIN.email);
   await page.keyboard.press('Tab');
   await page.keyboard.type('not-the-password');
