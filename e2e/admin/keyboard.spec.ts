@@ -165,7 +165,7 @@ test('redeliver a failed event by keyboard: focus stays on the button while it w
 
 test('Users tabs follow the arrow keys, and Escape closes the phone menu', async ({ page }) => {
   await signInByKeyboard(page, '/admin/users');
-  await tabTo(page, page.getByRole('tab', { name: 'Agents' }));
+  await tabTo(page, page.getByRole('tab', { name: 'Agents', exact: true }));
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Managers' })).toBeFocused();
   await expect(page.getByRole('tab', { name: 'Managers' })).toHaveAttribute('aria-selected', 'true');
@@ -173,7 +173,7 @@ test('Users tabs follow the arrow keys, and Escape closes the phone menu', async
   await expect(page.getByRole('tab', { name: 'Virtual Agents' })).toBeFocused();
   await expect(page.getByRole('link', { name: 'Add Virtual Agent' })).toBeVisible();
   await page.keyboard.press('Home');
-  await expect(page.getByRole('tab', { name: 'Agents' })).toBeFocused();
+  await expect(page.getByRole('tab', { name: 'Agents', exact: true })).toBeFocused();
   await expect(page.getByRole('button', { name: 'Add agent' })).toBeVisible();
 
   await page.setViewportSize(PHONE);
