@@ -4,10 +4,10 @@ import { type RefObject, useEffect } from 'react';
 
 /**
  * Moves focus to an element once it exists: after a save re-renders a list, or a page loads its
- * data, the target may appear a few frames later. Gives up after about two seconds.
+ * data, the target may appear only after a slow request. Gives up after `ms` (10 s).
  */
-export function focusWhenReady(find: () => HTMLElement | null | undefined, then?: (el: HTMLElement) => void, frames = 120): void {
-  let left = frames;
+export function focusWhenReady(find: () => HTMLElement | null | undefined, then?: (el: HTMLElement) => void, ms = 10_000): void {
+  const deadline = performance.now() + ms;
   const tick = () => {
     const el = find();
     if (el) {
@@ -16,7 +16,7 @@ export function focusWhenReady(find: () => HTMLElement | null | undefined, then?
       then?.(el);
       return;
     }
-    if (left-- > 0) requestAnimationFrame(tick);
+    if (performance.now() < deadline) requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
 }

@@ -54,7 +54,7 @@ test('a chat created through the bot API is found, inspected, fed a customer mes
     const link = page.getByRole('link', { name: `Chat ${chat.chat_id}` });
     await expect(link).toBeVisible();
     await expect(page.getByRole('row').filter({ has: link })).toContainText('Vera Visitor');
-    await screens(page, 'chats');
+    await screens(page, 'chats', link);
     await link.click();
 
     await expect(page.getByRole('heading', { name: 'Chat with Vera Visitor' })).toBeVisible();
@@ -78,7 +78,7 @@ test('a chat created through the bot API is found, inspected, fed a customer mes
     await expect(assigned.getByTestId('attempt').first()).toContainText('not now');
     const transactionId = await assigned.locator('dd.mono').first().textContent();
     await expect(assigned).toContainText(chat.messages[0].transid);
-    await screens(page, 'chat-failed');
+    await screens(page, 'chat-failed', assigned.getByTestId('attempt').first());
 
     // The receiver now answers 200: Redeliver sends the same event again and it is delivered.
     await assigned.getByRole('button', { name: /Redeliver/ }).click();
@@ -102,7 +102,7 @@ test('a chat created through the bot API is found, inspected, fed a customer mes
     await page.getByLabel('Text', { exact: true }).fill('VIP customer: refund without a receipt');
     await page.getByRole('button', { name: 'Add announcement' }).click();
     await expect(transcript.locator('[data-type="announcement"]')).toContainText('VIP customer');
-    await screens(page, 'chat-detail');
+    await screens(page, 'chat-detail', transcript.locator('[data-type="announcement"]'));
   } finally {
     receiver.server.close();
   }
@@ -113,11 +113,11 @@ test('the deliveries page charts attempts, latency, failing VAs and the backlog 
   await expect(page.getByRole('heading', { name: 'Deliveries', exact: true })).toBeVisible();
   await expect(page.locator('.stat').filter({ hasText: 'Backlog (pending now)' })).toBeVisible();
   await expect(page.getByRole('figure', { name: 'Deliveries per minute' })).toBeVisible();
-  await screens(page, 'deliveries-1h');
+  await screens(page, 'deliveries-1h', page.getByRole('figure', { name: 'Deliveries per minute' }));
   await page.getByRole('radio', { name: '24 hours' }).check();
   await expect(page.getByRole('heading', { name: 'Deliveries over the last 24 hours' })).toBeVisible();
   await expect(page.getByRole('figure', { name: 'Deliveries per 10 minutes' })).toBeVisible();
   await page.getByRole('radio', { name: '15 min' }).check();
   await expect(page.getByRole('heading', { name: 'Deliveries over the last 15 min' })).toBeVisible();
-  await screens(page, 'deliveries-15m');
+  await screens(page, 'deliveries-15m', page.getByRole('heading', { name: 'Deliveries over the last 15 min' }));
 });

@@ -22,7 +22,7 @@ test('teams, skills, agents and routing rules are edited from their pages', asyn
   await expect(autoAssign).toHaveAttribute('aria-checked', 'false');
   await autoAssign.click();
   await expect(autoAssign).toHaveAttribute('aria-checked', 'true');
-  await screens(page, 'teams');
+  await screens(page, 'teams', card);
 
   // An agent in the team, then made available from the list.
   await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Users' }).click();
@@ -39,7 +39,7 @@ test('teams, skills, agents and routing rules are edited from their pages', asyn
   await expect(available).toHaveAttribute('aria-checked', 'false');
   await available.click();
   await expect(available).toHaveAttribute('aria-checked', 'true');
-  await screens(page, 'users-agents');
+  await screens(page, 'users-agents', row);
 
   // A routing rule: created, edited, disabled and deleted.
   await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Routing rules' }).click();
@@ -63,7 +63,7 @@ test('teams, skills, agents and routing rules are edited from their pages', asyn
   await expect(ruleRow).toContainText('other_details.tier equals "gold"');
   await ruleRow.getByRole('switch').click();
   await expect(ruleRow.getByRole('switch')).toHaveAttribute('aria-checked', 'false');
-  await screens(page, 'routing');
+  await screens(page, 'routing', ruleRow);
   await ruleRow.getByRole('button', { name: /^Delete/ }).click();
   await ruleRow.getByRole('button', { name: 'Confirm delete' }).click();
   await expect(page.getByRole('row').filter({ hasText: `Refunds ${suffix}` })).toHaveCount(0);

@@ -1,8 +1,8 @@
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config';
+import { auditBothWidths, DESKTOP } from './axe';
 
-export const DESKTOP = { width: 1280, height: 800 };
-export const PHONE = { width: 390, height: 844 };
+export { DESKTOP, PHONE } from './axe';
 
 export function uniqueSuffix(): string {
   return `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -18,21 +18,13 @@ export async function signIn(page: Page, next = '/admin/chats') {
   await expect(page).toHaveURL(new RegExp(`${next.replace(/[?]/g, '\\?')}$`));
 }
 
-/** Full-page screenshots at laptop and phone widths, kept under test-results/screens. */
-export async function screens(page: Page, name: string) {
-  // Toasts come and go with each save; the pages are what is being looked at.
-  const style = '.toasts { display: none !important; }';
-  await page.setViewportSize(DESKTOP);
+/**
+ * The page at laptop and phone widths: `visible` must show at each width, axe finds no WCAG 2.1
+ * A/AA violation at each, and a full-page screenshot is kept under test-results/screens.
+ */
+export async function screens(page: Page, name: string, visible: Locator) {
   await page.mouse.move(0, 0);
-  await page.waitForLoadState('networkidle').catch(() => {});
-  await page.screenshot({ path: `test-results/screens/${name}-1280.png`, fullPage: true, style });
-  await page.setViewportSize(PHONE);
-  // Charts and wrapped layouts settle after the resize.
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: `test-results/screens/${name}-390.png`, fullPage: true, style });
-  await page.screenshot({ path: `test-results/screens/${name}-390-top.png`, style });
-  await page.setViewportSize(DESKTOP);
-  await page.waitForTimeout(150);
+  await auditBothWidths(page, name, () => expect(visible).toBeVisible());
 }
 
 /**

@@ -12,7 +12,7 @@ test('an unauthenticated visit goes to sign-in, a wrong password is explained, a
   await page.getByLabel('Password').fill('not-the-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Could not sign in' })).toContainText('Invalid email or password');
-  await screens(page, 'login');
+  await screens(page, 'login', page.getByRole('alert').filter({ hasText: 'Could not sign in' }));
 
   await signIn(page, '/admin/users');
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();

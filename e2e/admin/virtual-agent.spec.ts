@@ -48,7 +48,7 @@ test('registers a Virtual Agent: fixed name and description, credentials shown o
     await form.getByRole('button', { name: 'Add attribute' }).click();
     await form.getByLabel('Attribute 1', { exact: true }).fill('tier');
     await form.getByLabel('Value 1', { exact: true }).fill('gold');
-    await screens(page, 'va-new');
+    await screens(page, 'va-new', form.getByLabel('Attribute 1', { exact: true }));
 
     // The e2e server allows private addresses; a production server's refusal (3007) is shown like this.
     const reason = '10.0.0.5 is a private, loopback, link-local or reserved address';
@@ -68,7 +68,7 @@ test('registers a Virtual Agent: fixed name and description, credentials shown o
     const refusal = form.getByRole('alert').filter({ hasText: 'The service refused this webhook URL' });
     await expect(refusal).toContainText(reason);
     await expect(refusal).toContainText('server-side request forgery');
-    await screens(page, 'va-new-refused');
+    await screens(page, 'va-new-refused', refusal);
     await page.unrouteAll();
 
     await form.getByRole('button', { name: 'Register Virtual Agent' }).click();
@@ -97,7 +97,7 @@ test('registers a Virtual Agent: fixed name and description, credentials shown o
     const refused = await page.request.patch(`/api/admin/virtual-agents/${vaId}`, { data: { description: 'Something else' } });
     expect(refused.status()).toBe(400);
     expect((await refused.json()).status_code).toBe(3005);
-    await screens(page, 'va-detail-with-secrets');
+    await screens(page, 'va-detail-with-secrets', page.getByTestId('secret-reveal'));
 
     // A test event: a real signed delivery to the receiver.
     await page.getByRole('button', { name: 'Send test event' }).click();
@@ -131,14 +131,14 @@ test('registers a Virtual Agent: fixed name and description, credentials shown o
     await expect(page.getByRole('heading', { name: vaName })).toContainText('disabled');
     await page.getByRole('button', { name: 'Enable' }).click();
     await expect(page.getByRole('heading', { name: vaName })).toContainText('enabled');
-    await screens(page, 'va-detail');
+    await screens(page, 'va-detail', page.getByRole('heading', { name: vaName }));
 
     // The list shows the VA with its delivery health.
     await page.goto('/admin/users?tab=virtual-agents');
     const row = page.getByRole('row').filter({ hasText: vaName });
     await expect(row).toContainText(teamName);
     await expect(row).toContainText('no deliveries');
-    await screens(page, 'users-virtual-agents');
+    await screens(page, 'users-virtual-agents', row);
   } finally {
     receiver.server.close();
   }

@@ -1,54 +1,59 @@
 'use client';
 
 import { useRouter, useSearchParams } from 'next/navigation';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { tsr } from '@/components/admin/lib/client';
 import { failureOf, fieldError } from '@/components/admin/lib/errors';
+import { contractResolver } from '@/components/admin/lib/form-words';
+import { focusNextPage } from '@/components/admin/shell';
+import { loginBodySchema } from '@/contracts/schemas/admin-session';
 
 /** Only paths inside the console are followed after signing in. */
 function safeNext(next: string | null): string {
   return next?.startsWith('/admin') && !next.startsWith('//') ? next : '/admin/chats';
 }
 
+type Values = { email: string; password: string };
+const resolver = contractResolver(loginBodySchema, (v: Values) => v, { email: 'the email', password: 'the password' });
+
 export function LoginForm() {
   const router = useRouter();
   const params = useSearchParams();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  const { register, handleSubmit, formState } = useForm<Values, unknown, Values>({ resolver, defaultValues: { email: '', password: '' } });
   // Until the page is interactive a click would only reload it and drop what was typed.
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
-  const login = tsr.session.login.useMutation({ onSuccess: () => router.replace(safeNext(params.get('next'))) });
+  const login = tsr.session.login.useMutation({
+    onSuccess: () => {
+      focusNextPage();
+      router.replace(safeNext(params.get('next')));
+    },
+  });
   const failure = failureOf(login.error);
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    login.mutate({ body: { email, password } });
-  };
+  const err = (f: keyof Values) => formState.errors[f]?.message ?? fieldError(failure, f);
 
   return (
-    <form className="card login-card" onSubmit={submit} noValidate>
+    <form className="card login-card" onSubmit={handleSubmit((body) => login.mutate({ body }))} noValidate>
       <h2>Sign in</h2>
       <FormError failure={failure} title="Could not sign in" placed={['email', 'password']} />
-      <Field id="email" label="Email" required error={fieldError(failure, 'email')}>
+      <Field id="email" label="Email" required error={err('email')}>
         <input
-          {...described('email', { error: fieldError(failure, 'email'), required: true })}
+          {...described('email', { error: err('email'), required: true })}
           type="email"
           autoComplete="username"
           required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          {...register('email')}
         />
       </Field>
-      <Field id="password" label="Password" required error={fieldError(failure, 'password')}>
+      <Field id="password" label="Password" required error={err('password')}>
         <input
-          {...described('password', { error: fieldError(failure, 'password'), required: true })}
+          {...described('password', { error: err('password'), required: true })}
           type="password"
           autoComplete="current-password"
           required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          {...register('password')}
         />
       </Field>
       <SubmitButton pending={login.isPending} pendingText="Signing in…" disabled={!ready}>

@@ -94,7 +94,7 @@ export function DeliveriesView() {
             ) : (
               <>
                 <FailingChart stats={stats} />
-                <TableRegion label="Virtual Agents failing most">
+                <TableRegion label="Failing Virtual Agents, table">
                   <table>
                     <thead>
                       <tr>

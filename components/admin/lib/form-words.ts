@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
-import { type ZodErrorMap, ZodIssueCode, type ZodType } from 'zod';
+import { type ZodErrorMap, ZodIssueCode, type ZodType, type ZodTypeDef } from 'zod';
 
 /**
  * Form errors in the console's own words, from the contract's zod schemas: each names the field
@@ -75,7 +75,7 @@ function nameFields(errors: FieldErrors, labels: Labels, path: string[] = []): v
  * in words a person understands. The submit handler receives the checked body.
  */
 export function contractResolver<TForm extends FieldValues, TBody>(
-  schema: ZodType<TBody>,
+  schema: ZodType<TBody, ZodTypeDef, unknown>,
   toBody: (values: TForm) => unknown,
   labels: Labels,
 ): Resolver<TForm, unknown, TBody> {

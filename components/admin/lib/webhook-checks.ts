@@ -8,7 +8,7 @@ import { headerNameProblem, headerValueProblem } from '@/lib/webhooks/static-hea
 /** What is wrong with a webhook URL's form, or null; whether its address is allowed is the server's call. */
 export function checkUrlFormat(raw: string): string | null {
   const value = raw.trim();
-  if (!value) return 'Required';
+  if (!value) return 'Enter the webhook URL, starting with https://';
   let url: URL;
   try {
     url = new URL(value);

@@ -1,60 +1,60 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf, fieldError } from '@/components/admin/lib/errors';
+import { contractResolver } from '@/components/admin/lib/form-words';
 import { useToast } from '@/components/admin/toast';
+import { createTeamBodySchema } from '@/contracts/schemas/admin-team';
 import { TeamCard } from './team-card';
+
+type NewTeamValues = { name: string; skills: string; auto_assign: boolean };
+const newTeamResolver = contractResolver(
+  createTeamBodySchema,
+  (v: NewTeamValues) => {
+    const list = v.skills
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    return { name: v.name, auto_assign: v.auto_assign, ...(list.length ? { skills: list } : {}) };
+  },
+  { name: 'the team name', skills: 'the skills' },
+);
 
 function NewTeam() {
   const qc = useQueryClient();
   const toast = useToast();
-  const [name, setName] = useState('');
-  const [autoAssign, setAutoAssign] = useState(false);
-  const [skills, setSkills] = useState('');
+  const { register, handleSubmit, reset, formState } = useForm<NewTeamValues, unknown, z.output<typeof createTeamBodySchema>>({
+    resolver: newTeamResolver,
+    defaultValues: { name: '', skills: '', auto_assign: false },
+  });
   const create = tsr.teams.createTeam.useMutation({
     onSuccess: (res) => {
       qc.invalidateQueries({ queryKey: keys.teams });
       toast.success(`Team ${res.body.response.name} created.`);
-      setName('');
-      setSkills('');
+      reset();
     },
   });
   const failure = failureOf(create.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const list = skills
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    create.mutate({ body: { name: name.trim(), auto_assign: autoAssign, ...(list.length ? { skills: list } : {}) } });
-  };
+  const err = (f: keyof NewTeamValues) => formState.errors[f]?.message ?? fieldError(failure, f);
   return (
-    <form className="card" onSubmit={submit} noValidate aria-label="New team">
+    <form className="card" onSubmit={handleSubmit((body) => create.mutate({ body }))} noValidate aria-label="New team">
       <h2>New team</h2>
       <FormError failure={failure} placed={['name', 'skills']} />
       <div className="grid-3">
-        <Field id="new-team-name" label="Name" required error={fieldError(failure, 'name')}>
-          <input
-            {...described('new-team-name', { error: fieldError(failure, 'name'), required: true })}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
+        <Field id="new-team-name" label="Name" required error={err('name')}>
+          <input {...described('new-team-name', { error: err('name'), required: true })} {...register('name')} />
         </Field>
-        <Field id="new-team-skills" label="Skills" hint="Comma-separated, optional" error={fieldError(failure, 'skills')}>
-          <input
-            {...described('new-team-skills', { error: fieldError(failure, 'skills'), hint: true })}
-            value={skills}
-            onChange={(e) => setSkills(e.target.value)}
-          />
+        <Field id="new-team-skills" label="Skills" hint="Comma-separated, optional" error={err('skills')}>
+          <input {...described('new-team-skills', { error: err('skills'), hint: true })} {...register('skills')} />
         </Field>
         <div className="field">
           <span className="checks" style={{ marginTop: '1.8rem' }}>
             <label>
-              <input type="checkbox" checked={autoAssign} onChange={(e) => setAutoAssign(e.target.checked)} /> Auto-assign to available
-              members
+              <input type="checkbox" {...register('auto_assign')} /> Auto-assign to available members
             </label>
           </span>
         </div>

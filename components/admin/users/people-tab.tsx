@@ -2,6 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { focusId } from '@/components/admin/focus';
 import { Switch } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
@@ -44,17 +45,44 @@ export function PeopleTab({ kind }: { kind: 'agent' | 'manager' }) {
   return (
     <div>
       <div className="row" style={{ marginBottom: '1rem' }}>
-        <button type="button" className="btn btn-primary" onClick={() => setEditing('new')} disabled={editing === 'new'}>
+        <button
+          type="button"
+          id={`add-${kind}`}
+          className="btn btn-primary"
+          aria-expanded={editing === 'new'}
+          onClick={() => {
+            setEditing('new');
+            focusId(`new-${kind}-login`);
+          }}
+        >
           Add {label}
         </button>
       </div>
-      {editing === 'new' && <PersonForm kind={kind} teams={teamList} onDone={() => setEditing(null)} />}
+      {editing === 'new' && (
+        <PersonForm
+          kind={kind}
+          teams={teamList}
+          onDone={() => {
+            setEditing(null);
+            focusId(`add-${kind}`);
+          }}
+        />
+      )}
       {typeof editing === 'number' && (
         <div>
           {list
             .filter((u) => u.id === editing)
             .map((u) => (
-              <PersonForm key={u.id} kind={kind} user={u} teams={teamList} onDone={() => setEditing(null)} />
+              <PersonForm
+                key={u.id}
+                kind={kind}
+                user={u}
+                teams={teamList}
+                onDone={() => {
+                  setEditing(null);
+                  focusId(`user-${u.id}-edit`);
+                }}
+              />
             ))}
         </div>
       )}
@@ -85,7 +113,9 @@ export function PeopleTab({ kind }: { kind: 'agent' | 'manager' }) {
                     {u.email && <div className="muted small">{u.email}</div>}
                   </td>
                   <td>
-                    <code>{u.login_id}</code>
+                    <code className="truncate id-cell" title={u.login_id}>
+                      {u.login_id}
+                    </code>
                   </td>
                   <td>{u.team_ids.map(teamName).join(', ') || '—'}</td>
                   <td>{u.skills.map((s) => s.name).join(', ') || '—'}</td>
@@ -94,7 +124,15 @@ export function PeopleTab({ kind }: { kind: 'agent' | 'manager' }) {
                     <AvailabilitySwitch user={u} />
                   </td>
                   <td>
-                    <button type="button" className="btn btn-small" onClick={() => setEditing(u.id)}>
+                    <button
+                      type="button"
+                      id={`user-${u.id}-edit`}
+                      className="btn btn-small"
+                      onClick={() => {
+                        setEditing(u.id);
+                        focusId(`user-${u.id}-name`);
+                      }}
+                    >
                       Edit<span className="sr-only"> {u.name}</span>
                     </button>
                   </td>

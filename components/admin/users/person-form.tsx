@@ -1,39 +1,92 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
-import { duplicateKey, KvRows, rowsProblems, toRecord, toRows } from '@/components/admin/kv-rows';
+import { duplicateKey, type KvRow, KvRows, rowsProblems, toRecord, toRows } from '@/components/admin/kv-rows';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf, fieldError } from '@/components/admin/lib/errors';
+import { contractResolver } from '@/components/admin/lib/form-words';
 import { useToast } from '@/components/admin/toast';
 import type { AdminTeam } from '@/contracts/schemas/admin-team';
-import type { AdminUser } from '@/contracts/schemas/admin-user';
+import { type AdminUser, type CreateUserBody, createUserBodySchema, updateUserBodySchema } from '@/contracts/schemas/admin-user';
 
 type Kind = 'agent' | 'manager';
+
+type Values = {
+  kind: Kind;
+  login_id: string;
+  name: string;
+  email: string;
+  availability: 'available' | 'unavailable';
+  capacity: string;
+  enabled: boolean;
+  team_ids: number[];
+  skill_ids: number[];
+  custom_attributes: KvRow[];
+};
+
+const LABELS = {
+  login_id: 'the login ID',
+  name: 'the name',
+  email: 'the email',
+  capacity: 'the capacity',
+  availability: 'the availability',
+  team_ids: 'the teams',
+  skill_ids: 'the skills',
+  custom_attributes: 'the custom attributes',
+};
+
+function common(v: Values) {
+  return {
+    name: v.name,
+    availability: v.availability,
+    capacity: v.capacity.trim() === '' ? undefined : Number(v.capacity),
+    team_ids: v.team_ids,
+    skill_ids: v.skill_ids,
+    custom_attributes: toRecord(v.custom_attributes),
+  };
+}
+const createResolver = contractResolver(
+  createUserBodySchema,
+  (v: Values) => ({ ...common(v), kind: v.kind, login_id: v.login_id, ...(v.email.trim() ? { email: v.email } : {}) }),
+  LABELS,
+);
+const updateResolver = contractResolver(
+  updateUserBodySchema,
+  (v: Values) => ({ ...common(v), email: v.email.trim() ? v.email : null, enabled: v.enabled }),
+  LABELS,
+);
 
 /** Create an agent or manager, or edit one (login ID and kind are fixed once created). */
 export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: AdminUser; teams: AdminTeam[]; onDone: () => void }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const [loginId, setLoginId] = useState(user?.login_id ?? '');
-  const [name, setName] = useState(user?.name ?? '');
-  const [email, setEmail] = useState(user?.email ?? '');
-  const [availability, setAvailability] = useState(user?.availability ?? 'unavailable');
-  const [capacity, setCapacity] = useState(String(user?.capacity ?? 3));
-  const [enabled, setEnabled] = useState(user?.enabled ?? true);
-  const [teamIds, setTeamIds] = useState<number[]>(user?.team_ids ?? []);
-  const [skillIds, setSkillIds] = useState<number[]>(user?.skills.map((s) => s.id) ?? []);
-  const [attrs, setAttrs] = useState(toRows(user?.custom_attributes));
+  const { register, handleSubmit, watch, setValue, formState } = useForm<Values, unknown, CreateUserBody>({
+    resolver: (user ? updateResolver : createResolver) as typeof createResolver,
+    defaultValues: {
+      kind,
+      login_id: user?.login_id ?? '',
+      name: user?.name ?? '',
+      email: user?.email ?? '',
+      availability: user?.availability ?? 'unavailable',
+      capacity: String(user?.capacity ?? 3),
+      enabled: user?.enabled ?? true,
+      team_ids: user?.team_ids ?? [],
+      skill_ids: user?.skills.map((s) => s.id) ?? [],
+      custom_attributes: toRows(user?.custom_attributes),
+    },
+  });
+  const [teamIds, skillIds, attrs] = watch(['team_ids', 'skill_ids', 'custom_attributes']);
 
-  const done = (verb: string) => {
+  const done = (name: string, verb: string) => {
     toast.success(`${name} ${verb}.`);
     qc.invalidateQueries({ queryKey: keys.users() });
     qc.invalidateQueries({ queryKey: keys.teams });
     onDone();
   };
-  const create = tsr.users.createUser.useMutation({ onSuccess: () => done('added') });
-  const update = tsr.users.updateUser.useMutation({ onSuccess: () => done('saved') });
+  const create = tsr.users.createUser.useMutation({ onSuccess: (res) => done(res.body.response.name, 'added') });
+  const update = tsr.users.updateUser.useMutation({ onSuccess: (res) => done(res.body.response.name, 'saved') });
   const mutation = user ? update : create;
   const failure = failureOf(mutation.error);
   const attrProblems = rowsProblems(attrs, duplicateKey);
@@ -41,23 +94,16 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
   const toggle = (list: number[], id: number, on: boolean) => (on ? [...list, id] : list.filter((x) => x !== id));
   const visibleSkills = teams.filter((t) => teamIds.includes(t.id)).flatMap((t) => t.skills.map((s) => ({ ...s, team: t.name })));
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = handleSubmit((body) => {
     if (attrProblems.length) return;
-    const cap = Number(capacity);
-    const common = {
-      name: name.trim(),
-      availability,
-      capacity: Number.isInteger(cap) ? cap : -1,
-      team_ids: teamIds,
-      skill_ids: skillIds.filter((id) => visibleSkills.some((s) => s.id === id)),
-      custom_attributes: toRecord(attrs),
-    };
-    if (user) update.mutate({ params: { id: user.id }, body: { ...common, email: email.trim() || null, enabled } });
-    else create.mutate({ body: { ...common, kind, login_id: loginId.trim(), ...(email.trim() ? { email: email.trim() } : {}) } });
-  };
+    const skill_ids = (body.skill_ids ?? []).filter((id) => visibleSkills.some((s) => s.id === id));
+    if (user) {
+      const { kind: _k, login_id: _l, ...changes } = body;
+      update.mutate({ params: { id: user.id }, body: { ...changes, skill_ids } });
+    } else create.mutate({ body: { ...body, skill_ids } });
+  });
 
-  const err = (f: string) => fieldError(failure, f);
+  const err = (f: keyof Values) => (formState.errors[f] as { message?: string } | undefined)?.message ?? fieldError(failure, f);
   const prefix = user ? `user-${user.id}` : `new-${kind}`;
   return (
     <form className="card" onSubmit={submit} noValidate aria-label={user ? `Edit ${user.name}` : `Add ${kind}`}>
@@ -76,25 +122,15 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
         >
           <input
             {...described(`${prefix}-login`, { error: err('login_id'), hint: true, required: true })}
-            value={loginId}
             readOnly={!!user}
-            onChange={(e) => setLoginId(e.target.value)}
+            {...register('login_id')}
           />
         </Field>
         <Field id={`${prefix}-name`} label="Name" required error={err('name')}>
-          <input
-            {...described(`${prefix}-name`, { error: err('name'), required: true })}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
+          <input {...described(`${prefix}-name`, { error: err('name'), required: true })} {...register('name')} />
         </Field>
         <Field id={`${prefix}-email`} label="Email" error={err('email')}>
-          <input
-            {...described(`${prefix}-email`, { error: err('email') })}
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
+          <input {...described(`${prefix}-email`, { error: err('email') })} type="email" {...register('email')} />
         </Field>
         <Field id={`${prefix}-capacity`} label="Capacity (chats at once)" error={err('capacity')}>
           <input
@@ -102,16 +138,11 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
             type="number"
             min={0}
             max={1000}
-            value={capacity}
-            onChange={(e) => setCapacity(e.target.value)}
+            {...register('capacity')}
           />
         </Field>
         <Field id={`${prefix}-availability`} label="Availability" error={err('availability')}>
-          <select
-            id={`${prefix}-availability`}
-            value={availability}
-            onChange={(e) => setAvailability(e.target.value as typeof availability)}
-          >
+          <select id={`${prefix}-availability`} {...register('availability')}>
             <option value="available">Available</option>
             <option value="unavailable">Unavailable</option>
           </select>
@@ -120,7 +151,7 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
           <div className="field">
             <span className="checks">
               <label>
-                <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled
+                <input type="checkbox" {...register('enabled')} /> Enabled
               </label>
             </span>
           </div>
@@ -135,7 +166,7 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
               <input
                 type="checkbox"
                 checked={teamIds.includes(t.id)}
-                onChange={(e) => setTeamIds(toggle(teamIds, t.id, e.target.checked))}
+                onChange={(e) => setValue('team_ids', toggle(teamIds, t.id, e.target.checked))}
               />
               {t.name}
             </label>
@@ -152,7 +183,7 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
               <input
                 type="checkbox"
                 checked={skillIds.includes(s.id)}
-                onChange={(e) => setSkillIds(toggle(skillIds, s.id, e.target.checked))}
+                onChange={(e) => setValue('skill_ids', toggle(skillIds, s.id, e.target.checked))}
               />
               {s.name} <span className="muted small">({s.team})</span>
             </label>
@@ -164,7 +195,7 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
         id={`${prefix}-attrs`}
         legend="Custom attributes"
         rows={attrs}
-        onChange={setAttrs}
+        onChange={(rows) => setValue('custom_attributes', rows)}
         keyLabel="Attribute"
         addLabel="Add attribute"
         check={duplicateKey}

@@ -62,7 +62,9 @@ export function VirtualAgentsTab() {
                 <tr key={va.id}>
                   <td>
                     <Link href={`/admin/users/virtual-agents/${va.id}`}>{va.name}</Link>
-                    <div className="muted small mono">{va.login_id}</div>
+                    <div className="muted small mono truncate id-cell" title={va.login_id}>
+                      {va.login_id}
+                    </div>
                   </td>
                   <td>{va.team_name}</td>
                   <td className="mono small" style={{ maxWidth: 260, overflowWrap: 'anywhere' }}>

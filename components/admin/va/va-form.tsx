@@ -2,16 +2,22 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { type FormEvent, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
-import { duplicateKey, KvRows, rowsProblems, toRecord, toRows } from '@/components/admin/kv-rows';
+import { duplicateKey, type KvRow, KvRows, rowsProblems, toRecord, toRows } from '@/components/admin/kv-rows';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf, fieldError } from '@/components/admin/lib/errors';
+import { contractResolver } from '@/components/admin/lib/form-words';
 import { reveal } from '@/components/admin/lib/revealed-secrets';
 import { checkUrlFormat } from '@/components/admin/lib/webhook-checks';
 import { useToast } from '@/components/admin/toast';
 import { EVENT_TYPES, type EventType } from '@/contracts/enums';
-import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
+import {
+  type AdminVirtualAgent,
+  type CreateVirtualAgentBody,
+  createVirtualAgentBodySchema,
+  updateVirtualAgentBodySchema,
+} from '@/contracts/schemas/admin-virtual-agent';
 import { headerProblem, WebhookFields } from './webhook-fields';
 
 const PLACED = [
@@ -34,23 +40,72 @@ const EVENT_HELP: Record<EventType, string> = {
   'chat.unassigned': 'a chat is taken away from the VA',
 };
 
+type Values = {
+  name: string;
+  description: string;
+  webhook_url: string;
+  webhook_headers: KvRow[];
+  subscriptions: EventType[];
+  team_id: string;
+  skills: string[];
+  custom_attributes: KvRow[];
+  fallback_team_id: string;
+  fallback_skill: string;
+};
+
+const LABELS = {
+  name: 'the name',
+  description: 'the description',
+  webhook_url: 'the webhook URL',
+  webhook_headers: 'the static headers',
+  subscriptions: 'choose:the event subscriptions',
+  team_id: 'choose:the team',
+  skills: 'the skills',
+  custom_attributes: 'the custom attributes',
+  fallback_team_id: 'the fallback team',
+  fallback_skill: 'the fallback skill',
+};
+
+function common(v: Values) {
+  return {
+    webhook_url: v.webhook_url.trim(),
+    webhook_headers: toRecord(v.webhook_headers),
+    subscriptions: v.subscriptions,
+    team_id: v.team_id ? Number(v.team_id) : undefined,
+    skills: v.skills,
+    custom_attributes: toRecord(v.custom_attributes),
+    fallback_team_id: v.fallback_team_id ? Number(v.fallback_team_id) : null,
+    fallback_skill: v.fallback_team_id && v.fallback_skill ? v.fallback_skill : null,
+  };
+}
+const createResolver = contractResolver(
+  createVirtualAgentBodySchema,
+  (v: Values) => ({ ...common(v), name: v.name, description: v.description }),
+  LABELS,
+);
+const updateResolver = contractResolver(updateVirtualAgentBodySchema, common, LABELS);
+
 /** Registration (name and description are fixed once saved) and later edits of a Virtual Agent. */
 export function VaForm({ va }: { va?: AdminVirtualAgent }) {
   const qc = useQueryClient();
   const router = useRouter();
   const toast = useToast();
   const teams = tsr.teams.listTeams.useQuery({ queryKey: keys.teams }).data?.body.response ?? [];
-  const [name, setName] = useState(va?.name ?? '');
-  const [description, setDescription] = useState(va?.description ?? '');
-  const [url, setUrl] = useState(va?.webhook_url ?? '');
-  const [headers, setHeaders] = useState(toRows(va?.webhook_headers));
-  const [subs, setSubs] = useState<EventType[]>(va?.subscriptions ?? ['chat.assigned', 'message.received']);
-  const [teamId, setTeamId] = useState(va ? String(va.team_id) : '');
-  const [skills, setSkills] = useState<string[]>(va?.skills ?? []);
-  const [attrs, setAttrs] = useState(toRows(va?.custom_attributes));
-  const [fallbackTeamId, setFallbackTeamId] = useState(va?.fallback_team_id ? String(va.fallback_team_id) : '');
-  const [fallbackSkill, setFallbackSkill] = useState(va?.fallback_skill ?? '');
-  const [tried, setTried] = useState(false);
+  const { register, control, handleSubmit, watch, setValue, formState } = useForm<Values, unknown, CreateVirtualAgentBody>({
+    resolver: (va ? updateResolver : createResolver) as typeof createResolver,
+    defaultValues: {
+      name: va?.name ?? '',
+      description: va?.description ?? '',
+      webhook_url: va?.webhook_url ?? '',
+      webhook_headers: toRows(va?.webhook_headers),
+      subscriptions: va?.subscriptions ?? ['chat.assigned', 'message.received'],
+      team_id: va ? String(va.team_id) : '',
+      skills: va?.skills ?? [],
+      custom_attributes: toRows(va?.custom_attributes),
+      fallback_team_id: va?.fallback_team_id ? String(va.fallback_team_id) : '',
+      fallback_skill: va?.fallback_skill ?? '',
+    },
+  });
 
   const create = tsr.virtualAgents.createVirtualAgent.useMutation({
     onSuccess: (res) => {
@@ -71,102 +126,99 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
   });
   const mutation = va ? update : create;
   const failure = failureOf(mutation.error);
-  const err = (f: string) => fieldError(failure, f);
+  const errors = formState.errors;
+  const err = (f: keyof Values) => (errors[f] as { message?: string } | undefined)?.message ?? fieldError(failure, f);
 
+  const [teamId, fallbackTeamId, url, headers, attrs, skills] = watch([
+    'team_id',
+    'fallback_team_id',
+    'webhook_url',
+    'webhook_headers',
+    'custom_attributes',
+    'skills',
+  ]);
   const team = teams.find((t) => String(t.id) === teamId);
   const fallbackTeam = teams.find((t) => String(t.id) === fallbackTeamId);
+  // Checks the contract cannot make (the URL's form, each header row) block sending too.
   const local = {
-    name: !va && !name.trim() ? 'Required' : null,
-    description: !va && !description.trim() ? 'Required' : null,
     url: checkUrlFormat(url),
-    team: teamId ? null : 'Choose the team of the Virtual Agent',
-    subs: subs.length ? null : 'Choose at least one event',
     headers: rowsProblems(headers, headerProblem).length > 0,
     attrs: rowsProblems(attrs, duplicateKey).length > 0,
   };
-  const show = (m: string | null) => (tried ? m : null);
+  const tried = formState.isSubmitted;
+  const marked = tried && (Object.keys(errors).length > 0 || Object.values(local).some(Boolean));
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setTried(true);
+  const submit = handleSubmit((body) => {
     if (Object.values(local).some(Boolean)) return;
-    const common = {
-      webhook_url: url.trim(),
-      webhook_headers: toRecord(headers),
-      subscriptions: subs,
-      team_id: Number(teamId),
-      skills: skills.filter((s) => team?.skills.some((x) => x.name === s)),
-      custom_attributes: toRecord(attrs),
-      fallback_team_id: fallbackTeamId ? Number(fallbackTeamId) : null,
-      fallback_skill: fallbackTeamId && fallbackSkill ? fallbackSkill : null,
-    };
-    if (va) update.mutate({ params: { id: va.id }, body: common });
-    else create.mutate({ body: { ...common, name: name.trim(), description: description.trim() } });
-  };
+    const chosen = { ...body, skills: (body.skills ?? []).filter((s) => team?.skills.some((x) => x.name === s)) };
+    if (va) {
+      const { name: _n, description: _d, ...changes } = chosen;
+      update.mutate({ params: { id: va.id }, body: changes });
+    } else create.mutate({ body: chosen });
+  });
 
   const fixed = va ? 'Cannot be changed after saving.' : 'Required. It cannot be changed after saving.';
   return (
     <form className="card" onSubmit={submit} noValidate aria-label={va ? 'Virtual Agent settings' : 'Add Virtual Agent'}>
       <FormError failure={failure} placed={PLACED} />
-      {tried && Object.values(local).some(Boolean) && (
+      {marked && (
         <p className="form-error" role="alert">
           Check the fields marked below.
         </p>
       )}
       <div className="grid-2">
-        <Field id="va-name" label="Name" required={!va} error={show(local.name) ?? err('name')} hint={fixed}>
-          <input
-            {...described('va-name', { error: show(local.name) ?? err('name'), hint: true, required: !va })}
-            value={name}
-            readOnly={!!va}
-            onChange={(e) => setName(e.target.value)}
-          />
+        <Field id="va-name" label="Name" required={!va} error={err('name')} hint={fixed}>
+          <input {...described('va-name', { error: err('name'), hint: true, required: !va })} readOnly={!!va} {...register('name')} />
         </Field>
-        <Field
-          id="va-team"
-          label="Team"
-          required
-          error={show(local.team) ?? err('team_id')}
-          hint="A Virtual Agent belongs to exactly one team."
-        >
-          <select
-            {...described('va-team', { error: show(local.team) ?? err('team_id'), hint: true, required: true })}
-            value={teamId}
-            onChange={(e) => setTeamId(e.target.value)}
-          >
+        <Field id="va-team" label="Team" required error={err('team_id')} hint="A Virtual Agent belongs to exactly one team.">
+          <select {...described('va-team', { error: err('team_id'), hint: true, required: true })} {...register('team_id')}>
             <TeamOptions teams={teams} empty="Choose a team…" />
           </select>
         </Field>
       </div>
-      <Field id="va-description" label="Description" required={!va} error={show(local.description) ?? err('description')} hint={fixed}>
+      <Field id="va-description" label="Description" required={!va} error={err('description')} hint={fixed}>
         <textarea
-          {...described('va-description', { error: show(local.description) ?? err('description'), hint: true, required: !va })}
-          value={description}
+          {...described('va-description', { error: err('description'), hint: true, required: !va })}
           readOnly={!!va}
-          onChange={(e) => setDescription(e.target.value)}
+          {...register('description')}
         />
       </Field>
-      <WebhookFields url={url} onUrl={setUrl} headers={headers} onHeaders={setHeaders} failure={failure} showErrors={tried} />
-      <fieldset aria-describedby={show(local.subs) || err('subscriptions') ? 'va-subs-error' : undefined}>
-        <legend>Event subscriptions</legend>
-        <div className="checks">
-          {EVENT_TYPES.map((t) => (
-            <label key={t} title={EVENT_HELP[t]}>
-              <input
-                type="checkbox"
-                checked={subs.includes(t)}
-                onChange={(e) => setSubs(e.target.checked ? [...subs, t] : subs.filter((s) => s !== t))}
-              />
-              <code>{t}</code>
-            </label>
-          ))}
-        </div>
-        {(show(local.subs) ?? err('subscriptions')) && (
-          <p id="va-subs-error" className="field-error">
-            {show(local.subs) ?? err('subscriptions')}
-          </p>
+      <WebhookFields
+        url={url}
+        onUrl={(v) => setValue('webhook_url', v, { shouldValidate: tried })}
+        headers={headers}
+        onHeaders={(rows) => setValue('webhook_headers', rows)}
+        failure={failure}
+        schemaError={errors.webhook_url?.message}
+        showErrors={tried}
+      />
+      <Controller
+        name="subscriptions"
+        control={control}
+        render={({ field }) => (
+          <fieldset aria-describedby={err('subscriptions') ? 'va-subs-error' : undefined}>
+            <legend>Event subscriptions</legend>
+            <div className="checks">
+              {EVENT_TYPES.map((t) => (
+                <label key={t} title={EVENT_HELP[t]}>
+                  <input
+                    type="checkbox"
+                    ref={t === EVENT_TYPES[0] ? field.ref : undefined}
+                    checked={field.value.includes(t)}
+                    onChange={(e) => field.onChange(e.target.checked ? [...field.value, t] : field.value.filter((s) => s !== t))}
+                  />
+                  <code>{t}</code>
+                </label>
+              ))}
+            </div>
+            {err('subscriptions') && (
+              <p id="va-subs-error" className="field-error">
+                {err('subscriptions')}
+              </p>
+            )}
+          </fieldset>
         )}
-      </fieldset>
+      />
       <fieldset>
         <legend>Skills</legend>
         {!team && <p className="muted">Choose the team first.</p>}
@@ -177,7 +229,7 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
               <input
                 type="checkbox"
                 checked={skills.includes(s.name)}
-                onChange={(e) => setSkills(e.target.checked ? [...skills, s.name] : skills.filter((x) => x !== s.name))}
+                onChange={(e) => setValue('skills', e.target.checked ? [...skills, s.name] : skills.filter((x) => x !== s.name))}
               />
               {s.name}
             </label>
@@ -189,11 +241,11 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
         id="va-attrs"
         legend="Custom attributes"
         rows={attrs}
-        onChange={setAttrs}
+        onChange={(rows) => setValue('custom_attributes', rows)}
         keyLabel="Attribute"
         addLabel="Add attribute"
         check={duplicateKey}
-        serverError={(k) => err(`custom_attributes.${k}`)}
+        serverError={(k) => fieldError(failure, `custom_attributes.${k}`)}
       />
       <div className="grid-2">
         <Field
@@ -202,20 +254,15 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
           error={err('fallback_team_id')}
           hint="Where the VA's chats go when its webhook keeps failing."
         >
-          <select
-            {...described('va-fallback-team', { error: err('fallback_team_id'), hint: true })}
-            value={fallbackTeamId}
-            onChange={(e) => setFallbackTeamId(e.target.value)}
-          >
+          <select {...described('va-fallback-team', { error: err('fallback_team_id'), hint: true })} {...register('fallback_team_id')}>
             <TeamOptions teams={teams} empty="None" />
           </select>
         </Field>
         <Field id="va-fallback-skill" label="Fallback skill (optional)" error={err('fallback_skill')}>
           <select
             {...described('va-fallback-skill', { error: err('fallback_skill') })}
-            value={fallbackSkill}
             disabled={!fallbackTeam}
-            onChange={(e) => setFallbackSkill(e.target.value)}
+            {...register('fallback_skill')}
           >
             <option value="">The team&apos;s queue</option>
             {fallbackTeam?.skills.map((s) => (

@@ -31,6 +31,7 @@ export function WebhookFields({
   headers,
   onHeaders,
   failure,
+  schemaError,
   showErrors,
 }: {
   url: string;
@@ -38,11 +39,13 @@ export function WebhookFields({
   headers: KvRow[];
   onHeaders: (rows: KvRow[]) => void;
   failure: Failure | null;
+  /** The contract schema's word on the URL, from the form. */
+  schemaError?: string;
   showErrors: boolean;
 }) {
   const [touched, setTouched] = useState(false);
   const formatError = touched || showErrors ? checkUrlFormat(url) : null;
-  const serverError = failure?.code === 3007 ? null : fieldError(failure, 'webhook_url');
+  const serverError = schemaError ?? (failure?.code === 3007 ? null : fieldError(failure, 'webhook_url'));
   const refusal = failure?.code === 3007 ? (failure.fields.webhook_url ?? failure.description) : null;
   const note = formatError ? null : urlNote(url);
   return (
