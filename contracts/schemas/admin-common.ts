@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intIdParam, nameText, text, withOpenApi } from './common';
+import { intIdParam, KEY_RULE, nameText, text, withOpenApi } from './common';
 
 export const idParams = z.object({ id: intIdParam() });
 
@@ -10,7 +10,7 @@ export const customAttributesSchema = withOpenApi(
   z
     .record(text().min(1).max(100), text().max(1000))
     .refine((r) => Object.keys(r).length <= 50, 'at most 50 attributes')
-    .describe('Key-value pairs that routing conditions and reports can use: at most 50, keys of 1 to 100 characters'),
+    .describe(`Key-value pairs that routing conditions and reports can use: at most 50, keys of 1 to 100 characters; ${KEY_RULE}`),
   { maxProperties: 50 },
 );
 

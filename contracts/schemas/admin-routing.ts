@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { nameSchema, skillNameSchema } from './admin-common';
-import { intId, isoDateTime, text } from './common';
+import { intId, isoDateTime, safePattern, text } from './common';
 
 export const ROUTING_OPS = ['equals', 'not_equals', 'contains', 'starts_with', 'in'] as const;
 
-const FIELD = /^(channel|asset_id|customer\.destination_id|customer\.name|(other_details|route_params)\.[^.\s]{1,100})$/;
+const FIELD = safePattern('channel|asset_id|customer\\.destination_id|customer\\.name|(?:other_details|route_params)\\.[^.\\s]{1,100}');
 
 export const routingConditionSchema = z
   .object({
-    field: text()
+    field: z
+      .string()
       .regex(FIELD, 'one of channel, asset_id, customer.destination_id, customer.name, other_details.<key>, route_params.<key>')
       .describe('`channel`, `asset_id`, `customer.destination_id`, `customer.name`, `other_details.<key>` or `route_params.<key>`'),
     op: z.enum(ROUTING_OPS),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AVAILABILITIES, USER_KINDS } from '../enums';
 import { customAttributesSchema, immutableField } from './admin-common';
-import { intId, isoDateTime, nameText, text } from './common';
+import { intId, isoDateTime, nameText, SAFE_TEXT_MESSAGE, safePattern, text } from './common';
 
 const idList = z.array(intId()).max(100);
 
@@ -28,7 +28,7 @@ export const listUsersQuerySchema = z.object({ kind: z.enum(USER_KINDS).optional
 export const createUserBodySchema = z
   .object({
     kind: z.enum(['agent', 'manager']).describe('Virtual agents are registered at /api/admin/virtual-agents'),
-    login_id: text().trim().min(1).max(200).regex(/^\S+$/, 'may not contain spaces'),
+    login_id: z.string().trim().min(1).max(200).regex(safePattern('\\S+'), `may not contain spaces; ${SAFE_TEXT_MESSAGE}`),
     name: nameText().trim().min(1).max(200),
     email: text().trim().email().max(320).optional(),
     availability: z.enum(AVAILABILITIES).optional().describe('Default `unavailable`'),

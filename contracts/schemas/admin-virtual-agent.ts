@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../enums';
 import { customAttributesSchema, immutableField, nameSchema, skillNameSchema } from './admin-common';
-import { intId, isoDateTime, nameText, text, withOpenApi } from './common';
+import { intId, isoDateTime, KEY_RULE, nameText, text, withOpenApi } from './common';
 
 const webhookUrlSchema = text()
   .min(1)
@@ -15,7 +15,7 @@ const webhookHeadersSchema = withOpenApi(
     .record(text().max(200), text())
     .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')
     .describe(
-      'Static headers added to every webhook call: at most 20, names up to 200 characters. The signature headers, content-type, host and other transport headers are reserved',
+      `Static headers added to every webhook call: at most 20, names up to 200 characters; ${KEY_RULE}. The signature headers, content-type, host and other transport headers are reserved`,
     ),
   { maxProperties: 20 },
 );

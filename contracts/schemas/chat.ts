@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
-import { INT4_DECIMAL_PATTERN, intId, isoDateTime, otherDetailsSchema, text, withOpenApi } from './common';
+import { INT4_DECIMAL_PATTERN, intId, isoDateTime, KEY_RULE, otherDetailsSchema, text, withOpenApi } from './common';
 import { messageInputSchema, messageSchema } from './message';
 
 export const assetSchema = z.object({
@@ -73,7 +73,7 @@ export const createChatBodySchema = z
     thread_id: text().max(200).optional().describe('livechat only'),
     browserfingerprint: text().max(200).optional().describe('livechat only'),
     tags: tagsSchema.optional(),
-    route_params: z.record(text().max(100), text().max(500)).optional().describe('Attributes routing rules may match on'),
+    route_params: z.record(text().max(100), text().max(500)).optional().describe(`Attributes routing rules may match on; ${KEY_RULE}`),
     other_details: otherDetailsSchema.optional(),
     messages: z.array(messageInputSchema).max(50).optional().describe('Initial messages, oldest first'),
   })

@@ -17,6 +17,18 @@ export const SAFE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired su
 export const INT4_DECIMAL_PATTERN =
   /^(?:[1-9][0-9]{0,8}|1[0-9]{9}|20[0-9]{8}|21[0-3][0-9]{7}|214[0-6][0-9]{6}|2147[0-3][0-9]{5}|21474[0-7][0-9]{4}|214748[0-2][0-9]{3}|2147483[0-5][0-9]{2}|21474836[0-3][0-9]|214748364[0-7])$/;
 
+/** One character of safe text (a code point that is not NUL and not an unpaired surrogate), as a pattern fragment. */
+const SAFE_CHAR = SAFE_TEXT_PATTERN.source.slice('^(?:'.length, -')*$'.length);
+
+/**
+ * A pattern for text that must also match `fragment` (written for the whole value, without `^`
+ * and `$`): both rules in one pattern, because a JSON Schema carries one `pattern` per string.
+ */
+export const safePattern = (fragment: string, flags = '') => new RegExp(`^(?=(?:${SAFE_CHAR})*$)(?:${fragment})$`, flags);
+
+/** What OpenAPI 3.0 cannot say about map keys (it has no `propertyNames`), for the descriptions of maps. */
+export const KEY_RULE = 'keys may not contain NUL characters or unpaired surrogates (2000)';
+
 /** Every string the contract reads (bodies, map keys and values, query, headers, path). */
 export const text = () => z.string().regex(SAFE_TEXT_PATTERN, SAFE_TEXT_MESSAGE);
 
@@ -97,4 +109,4 @@ export const cursorQuery = text().max(200).optional().describe('Opaque cursor: t
 
 export const otherDetailsSchema = z
   .record(text().max(100), z.union([text().max(2000), z.number(), z.boolean(), z.null()]))
-  .describe('Key-value pairs with additional information. Keys: up to 100 characters');
+  .describe(`Key-value pairs with additional information. Keys: up to 100 characters; ${KEY_RULE}`);

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { ATTACHMENT_TYPES, MESSAGE_TYPES } from '../enums';
-import { dateTimeInput, isoDateTime, text } from './common';
+import { dateTimeInput, isoDateTime, SAFE_TEXT_MESSAGE, safePattern, text } from './common';
 
 export const attachmentSchema = z
   .object({
     type: z.enum(ATTACHMENT_TYPES),
-    url: text()
+    url: z
+      .string()
       .url()
       .max(2048)
-      .regex(/^https?:\/\//i, 'must be an http or https URL')
+      .regex(safePattern('[hH][tT][tT][pP][sS]?://.*'), `must be an http or https URL; ${SAFE_TEXT_MESSAGE}`)
       .describe('Hosted URL of the attachment: `http` or `https` only'),
   })
   .strict();

@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { and, eq } from 'drizzle-orm';
+import { admins, events, skills } from '@/db/schema';
+import { hashPassword } from '@/lib/auth/passwords';
+import { buildOpenApiDocument } from '@/lib/openapi/build-document';
+import type { OpenApiDocument, ParameterObject } from '@/lib/openapi/types';
+import { ADMIN_PASSWORD, AdminClient } from '../support/admin-api';
+import { type ApiReply, botApi } from '../support/bot-api';
+import { newChat } from '../support/chats';
+import { setupTestDatabase } from '../support/db';
+import { createTenant, type Tenant } from '../support/tenant';
+import { type DocOperation, operationsOf } from './bad-input';
+import { DocumentValidator, type Exchange } from './document-validator';
+
+/**
+ * The document and the service agree: every operation's documented example (with the IDs of this
+ * database in place of the example's) is allowed by the document, succeeds, and is answered as
+ * the document says; and the validator used for that notices a schema that lies.
+ */
+
+/** The example IDs and names the reference uses, and what stands for them here. */
+type Stand = {
+  botTeam: number;
+  humanTeam: number;
+  livechatAsset: number;
+  humanBilling: number;
+  botLogin: string;
+  apiKey: string;
+  email: string;
+};
+
+function substitute(value: unknown, s: Stand): unknown {
+  if (typeof value === 'number') {
+    return ({ 672: s.botTeam, 673: s.humanTeam, 3101: s.livechatAsset, 21: s.humanBilling } as Record<number, number>)[value] ?? value;
+  }
+  if (typeof value === 'string') {
+    if (value === 'va-billing-bot') return s.botLogin;
+    if (value.startsWith('vak_')) return s.apiKey;
+    if (value === 'ops@acme.example') return s.email;
+    if (value === 'correct-horse-battery-staple') return ADMIN_PASSWORD;
+    if (value.startsWith('https://bot.acme.example/')) return 'http://127.0.0.1:9/hook';
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((v) => substitute(v, s));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, s)]));
+  return value;
+}
+
+describe('the OpenAPI documents and the service agree', () => {
+  const ctx = setupTestDatabase();
+  const bot = buildOpenApiDocument('bot');
+  const adminDoc = buildOpenApiDocument('admin');
+  let t: Tenant;
+  let admin: AdminClient;
+  let stand: Stand;
+
+  before(async () => {
+    t = await createTenant(ctx.db);
+    const email = `platform-${t.account.id}@example.test`;
+    await ctx.db
+      .insert(admins)
+      .values({ accountId: t.account.id, email, passwordHash: await hashPassword(ADMIN_PASSWORD), isPlatformAdmin: true });
+    admin = new AdminClient();
+    assert.equal((await admin.login(email, ADMIN_PASSWORD)).status, 200);
+    const [billing] = await ctx.db
+      .select({ id: skills.id })
+      .from(skills)
+      .where(and(eq(skills.teamId, t.humanTeam.id), eq(skills.name, 'billing')));
+    stand = {
+      botTeam: t.botTeam.id,
+      humanTeam: t.humanTeam.id,
+      livechatAsset: t.assets.livechat.id,
+      humanBilling: billing.id,
+      botLogin: t.bot.user.loginId,
+      apiKey: t.bot.apiKey,
+      email,
+    };
+  });
+
+  /** Sends one request and returns it with its answer, as the validator reads them. */
+  async function exchange(method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<Exchange> {
+    const isAdmin = url.startsWith('/api/admin');
+    const rel = url.slice(isAdmin ? '/api/admin'.length : '/api/v1'.length);
+    const opts = { headers, ...(body !== undefined && { body }) };
+    const reply: ApiReply = isAdmin ? await admin.request(method, rel, opts) : await botApi(method, rel, { ...opts, token: t.token });
+    return {
+      method,
+      url,
+      headers: isAdmin ? headers : { ...headers, access_token: t.token },
+      body,
+      status: reply.status,
+      responseBody: reply.body,
+    };
+  }
+
+  /** Path and parameters of an operation's example, with real IDs, and the chat it needs created first. */
+  async function exampleRequest(o: DocOperation, ids: Record<string, string>) {
+    const params = (o.op.parameters ?? []).filter((p): p is ParameterObject => 'in' in p);
+    const needsChat = params.some((p) => p.name === 'chat_id');
+    const chatId = needsChat ? (await newChat(t, { channel: 'livechat', team_id: t.botTeam.id })).chat_id : '';
+    const path = o.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'chat_id' ? chatId : ids[name]));
+    const query = new URLSearchParams();
+    const headers: Record<string, string> = {};
+    for (const p of params) {
+      if (p.example === undefined) continue;
+      const value = String(substitute(p.example, stand));
+      if (p.in === 'query') query.set(p.name, value);
+      if (p.in === 'header') headers[p.name] = p.name === 'Idempotency-Key' ? `${value}-${o.op.operationId}` : value;
+    }
+    const content = o.op.requestBody?.content['application/json'];
+    const body = content ? substitute(content.example, stand) : undefined;
+    return { url: `${path}${query.size ? `?${query}` : ''}`, headers, body };
+  }
+
+  it('notices a schema that does not match the service (a deliberately broken document)', async () => {
+    const chat = await newChat(t);
+    const x = await exchange('GET', `/api/v1/chats/${chat.chat_id}`, {});
+    assert.deepEqual(new DocumentValidator(bot).check(x).violations, [], 'the real document accepts the answer');
+    const broken = structuredClone(bot) as OpenApiDocument;
+    broken.components.schemas.Chat.properties!.chat_id = { type: 'integer' };
+    const verdict = new DocumentValidator(broken).check(x);
+    assert.ok(
+      verdict.violations.some((v) => v.includes('/response/chat_id') && v.includes('integer')),
+      verdict.violations.join('\n'),
+    );
+    // And a request the broken document allows but the service refuses is reported too.
+    const widened = structuredClone(bot) as OpenApiDocument;
+    const widenedBody = widened.components.schemas.UpdateChatBody;
+    delete widenedBody.minProperties;
+    const empty = await exchange('PATCH', `/api/v1/chats/${chat.chat_id}`, { team_id: String(t.botTeam.id) }, {});
+    assert.ok(
+      new DocumentValidator(widened).check(empty).violations.some((v) => v.includes('refused it with 2000')),
+      'an allowed request refused for an unstated reason is a violation',
+    );
+    assert.equal(new DocumentValidator(bot).check(empty).requestAllowed, false, 'the real document says {} is refused');
+  });
+
+  it('sends every operation its documented example: allowed by the document, answered 2xx as documented', async () => {
+    const validators = { bot: new DocumentValidator(bot), admin: new DocumentValidator(adminDoc) };
+    const [{ id: ruleId }] = [
+      (await admin.post('/routing-rules', { name: 'Replay rule', conditions: [], team_id: t.botTeam.id })).body.response as { id: number },
+    ];
+    const team = (await admin.post('/teams', { name: 'Replay team', skills: ['gone'] })).body.response as {
+      id: number;
+      skills: { id: number }[];
+    };
+    const assigned = await newChat(t, { assignee: t.bot.user.loginId });
+    const [event] = await ctx.db.select({ id: events.id }).from(events).where(eq(events.chatId, assigned.chat_id));
+    await ctx.db.update(events).set({ status: 'failed', failedAt: new Date() }).where(eq(events.id, event.id));
+
+    const idsFor = (path: string): Record<string, string> => {
+      if (path.includes('/teams/')) return { id: String(team.id), skill_id: String(team.skills[0].id) };
+      if (path.includes('/users/')) return { id: String(t.agent.id) };
+      if (path.includes('/virtual-agents/')) return { id: String(t.bot.user.id) };
+      if (path.includes('/routing-rules/')) return { id: String(ruleId) };
+      if (path.includes('/events/')) return { id: String(event.id) };
+      return {};
+    };
+    // Logging out ends the session the others use, and rotating the key revokes the bot's token: both go last.
+    const last = ['adminRotateApiKey', 'adminLogout'];
+    const all = [...operationsOf(bot), ...operationsOf(adminDoc)].sort(
+      (a, b) => last.indexOf(a.op.operationId ?? '') - last.indexOf(b.op.operationId ?? ''),
+    );
+    const failures: string[] = [];
+    for (const o of all) {
+      const req = await exampleRequest(o, idsFor(o.path));
+      const x = await exchange(o.method, req.url, req.headers, req.body);
+      const verdict = (o.path.startsWith('/api/admin') ? validators.admin : validators.bot).check(x);
+      const problems = [
+        ...(verdict.requestAllowed ? [] : [`the document refuses its own example: ${verdict.requestErrors.join('; ')}`]),
+        ...verdict.violations,
+        ...(x.status < 300 ? [] : [`answered ${x.status} ${JSON.stringify(x.responseBody)}`]),
+      ];
+      if (problems.length) failures.push(`${o.op.operationId}: ${problems.join(' | ')}`);
+    }
+    assert.deepEqual(failures, []);
+  });
+});
