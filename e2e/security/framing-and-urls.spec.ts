@@ -32,7 +32,7 @@ test('pages carry a nonce CSP and the other security headers, and still work und
   await page.getByLabel('Email').fill(E2E_ADMIN.email);
   await page.getByLabel('Password').fill(E2E_ADMIN.password);
   await page.getByRole('button', { name: /sign in/i }).click();
-  await expect(page).not.toHaveURL(/\/admin\/login/);
+  await expect(page).not.toHaveURL(/\/admin\/login/, { timeout: 30_000 });
   expect(violations).toEqual([]);
 
   const api = await page.request.get(`${baseURL}/api/health`);
@@ -45,7 +45,7 @@ test('a page on another origin cannot frame the signed-in console', async ({ pag
   await page.getByLabel('Email').fill(E2E_ADMIN.email);
   await page.getByLabel('Password').fill(E2E_ADMIN.password);
   await page.getByRole('button', { name: /sign in/i }).click();
-  await expect(page).not.toHaveURL(/\/admin\/login/);
+  await expect(page).not.toHaveURL(/\/admin\/login/, { timeout: 30_000 });
 
   const site = await framingSite(`${baseURL}/admin`);
   try {
