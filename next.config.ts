@@ -1,9 +1,26 @@
 import type { NextConfig } from 'next';
+import { API_CSP, COMMON_SECURITY_HEADERS, HSTS } from './lib/security/headers';
+
+const common = Object.entries(COMMON_SECURITY_HEADERS).map(([key, value]) => ({ key, value }));
 
 const nextConfig: NextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules at run time.
   serverExternalPackages: ['@electric-sql/pglite'],
   poweredByHeader: false,
+  // Fixed security headers; pages get their nonce-based CSP from proxy.ts.
+  async headers() {
+    return [
+      { source: '/:path*', headers: common },
+      { source: '/api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_CSP }] },
+      // Static assets are not seen by proxy.ts; they still may not be framed.
+      { source: '/_next/static/:path*', headers: [{ key: 'Content-Security-Policy', value: "frame-ancestors 'none'" }] },
+      {
+        source: '/:path*',
+        has: [{ type: 'header', key: 'x-forwarded-proto', value: 'https' }],
+        headers: [{ key: 'Strict-Transport-Security', value: HSTS }],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

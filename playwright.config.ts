@@ -24,11 +24,11 @@ export default defineConfig({
   use: { baseURL: `http://127.0.0.1:${PORT}`, trace: 'retain-on-failure' },
   projects: [
     { name: 'api', testDir: './e2e/api' },
-    {
-      name: 'admin',
-      testDir: './e2e/admin',
+    ...['admin', 'security'].map((name) => ({
+      name,
+      testDir: `./e2e/${name}`,
       use: {
-        browserName: 'chromium',
+        browserName: 'chromium' as const,
         launchOptions: {
           executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
           args: [
@@ -42,7 +42,7 @@ export default defineConfig({
           ],
         },
       },
-    },
+    })),
   ],
   webServer: {
     command: `rm -rf .data/e2e && ${START}`,

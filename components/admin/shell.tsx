@@ -42,6 +42,7 @@ const NAV = [
   { href: '/admin/routing', label: 'Routing rules' },
   { href: '/admin/chats', label: 'Chats' },
   { href: '/admin/deliveries', label: 'Deliveries' },
+  { href: '/admin/audit', label: 'Audit log' },
 ];
 
 /** Header, navigation and sign-out around every signed-in page. */

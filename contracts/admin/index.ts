@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { accountsContract } from './accounts';
 import { assetsContract } from './assets';
+import { auditContract } from './audit';
 import { chatsContract } from './chats';
 import { deliveriesContract } from './deliveries';
 import { eventsContract } from './events';
@@ -29,6 +30,7 @@ export const adminContract = c.router(
     events: eventsContract,
     deliveries: deliveriesContract,
     vaTools: vaToolsContract,
+    audit: auditContract,
   },
   { pathPrefix: ADMIN_API_PREFIX, strictStatusCodes: true },
 );

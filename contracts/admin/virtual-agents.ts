@@ -12,7 +12,7 @@ import {
   updateVirtualAgentBodySchema,
 } from '../schemas/admin-virtual-agent';
 import { envelope } from '../schemas/common';
-import { ACTION_CODES, errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
 

@@ -1,5 +1,6 @@
 export * from './accounts';
 export * from './assets';
+export * from './audit';
 export * from './chats';
 export * from './enums';
 export * from './events';

@@ -1,6 +1,7 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
+import { recordAdminAction } from '@/lib/audit/record-admin-action';
 import { addressKey, clientAddress } from '@/lib/auth/client-address';
 import { env } from '@/lib/env';
 import type { ApiRequest } from '@/lib/http/api-request';
@@ -9,6 +10,7 @@ import type { RequestContext } from '@/lib/http/request-context';
 import type { RouteEntry } from '@/lib/http/route-table';
 import { limiterFor, tooManyRequests } from '@/lib/limits/limiters';
 import { sha256 } from '@/lib/util/ids';
+import { logger } from '@/lib/util/logger';
 import { authenticateSession } from './authenticate-session';
 import { checkSameOrigin } from './check-same-origin';
 import { clearedSessionCookie, isHttps, readSessionToken } from './session-cookie';
@@ -39,6 +41,58 @@ export async function adminGuard(req: ApiRequest, entry: RouteEntry, ctx: Reques
     throw err;
   }
   ctx.rateLimit = await consumeSessionBudget(sha256(token ?? ''));
+  if (!SAFE_METHODS.has(req.method)) auditAfterwards(req, entry, ctx);
+}
+
+/**
+ * Every state-changing call of a signed-in administrator is recorded once its answer is known,
+ * refused ones included (their status says so). The body is read from a copy, after the handler.
+ */
+function auditAfterwards(req: ApiRequest, entry: RouteEntry, ctx: RequestContext) {
+  const admin = ctx.admin;
+  if (!admin) return;
+  ctx.afterResponse = async (response) => {
+    try {
+      const body = readJson(req.body);
+      await recordAdminAction(await getDb(), {
+        accountId: admin.accountId,
+        adminId: admin.adminId,
+        adminEmail: admin.email,
+        method: req.method,
+        routePath: entry.path,
+        targetId: firstPathParam(entry.path, req.path),
+        body,
+        httpStatus: response.status,
+        clientAddress: ctx.clientAddress ?? 'unknown',
+        trxid: ctx.trxid,
+      });
+    } catch (err) {
+      // The change itself is done; a lost audit entry is logged (without the request's content).
+      logger.error('audit entry not recorded', { route: entry.path, err });
+    }
+  };
+}
+
+/** The request's JSON body, or undefined when there is none or it does not parse. */
+function readJson(bytes: Uint8Array | null): unknown {
+  if (!bytes || bytes.byteLength === 0) return undefined;
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+function firstPathParam(pattern: string, pathname: string): string | null {
+  const at = pattern.split('/').findIndex((part) => part.startsWith(':'));
+  if (at < 0) return null;
+  const raw = pathname.split('/')[at];
+  if (raw === undefined) return null;
+  try {
+    return decodeURIComponent(raw).slice(0, 100);
+  } catch {
+    return raw.slice(0, 100);
+  }
 }
 
 async function consumeSessionBudget(sessionKey: string) {

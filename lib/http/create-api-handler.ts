@@ -85,6 +85,7 @@ export function createApiHandler<T extends AppRouter>(opts: ApiHandlerOptions<T>
     headers.set('trxid', ctx.trxid);
     if (ctx.rateLimit) setRateLimitHeaders(headers, ctx.rateLimit);
     if (ctx.setCookies) for (const cookie of ctx.setCookies) headers.append('set-cookie', cookie);
+    if (ctx.afterResponse) await ctx.afterResponse(answer);
     recordHttp({ route, method: req.method, status: answer.status, seconds: (performance.now() - started) / 1000 });
     return answer;
   }

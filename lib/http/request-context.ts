@@ -16,6 +16,8 @@ export type RequestContext = {
   clientAddress?: string;
   rateLimit?: { limit: number; remaining: number; resetSeconds: number };
   setCookies?: string[];
+  /** Runs once the answer is built (the admin guard records the audit entry here). Must not throw. */
+  afterResponse?: (answer: { status: number }) => Promise<void>;
 };
 
 // The outer handler runs each request inside this store, so handlers and the error mapping read

@@ -37,11 +37,20 @@ export function headerNameProblem(name: string): string | null {
  */
 export function headerValueProblem(value: string): string | null {
   if (/[\r\n]/.test(value)) return 'value may not contain line breaks';
-  if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) return 'value may not contain control characters';
+  if (hasControlCharacter(value)) return 'value may not contain control characters';
   if (/[^\x20-\x7e\t]/.test(value)) return 'value may contain only ASCII characters';
   if (/^[ \t]|[ \t]$/.test(value)) return 'value may not start or end with a space or tab';
   if (value.length > MAX_VALUE) return `value longer than ${MAX_VALUE} characters`;
   return null;
+}
+
+/** C0 controls other than tab, and DEL. */
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09) || c === 0x7f) return true;
+  }
+  return false;
 }
 
 /** Problems with static headers, one per offending name; empty when all are acceptable. */

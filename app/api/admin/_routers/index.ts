@@ -3,6 +3,7 @@ import { adminGuard } from '@/lib/admin-auth/admin-guard';
 import { createApiHandler } from '@/lib/http/create-api-handler';
 import { accountsRouter } from './accounts';
 import { assetsRouter } from './assets';
+import { auditRouter } from './audit';
 import { chatsRouter } from './chats';
 import { deliveriesRouter } from './deliveries';
 import { eventsRouter } from './events';
@@ -31,6 +32,7 @@ export const adminApiHandler = createApiHandler({
     events: eventsRouter,
     deliveries: deliveriesRouter,
     vaTools: vaToolsRouter,
+    audit: auditRouter,
   },
   guard: adminGuard,
 });

@@ -1,0 +1,21 @@
+import { initContract } from '@ts-rest/core';
+import { auditPageSchema, auditQuerySchema } from '../schemas/admin-audit';
+import { envelope } from '../schemas/common';
+import { errorsFor, meta, READ_CODES } from './common';
+
+const c = initContract();
+
+const LIST_CODES = [...READ_CODES, 2001] as const;
+
+export const auditContract = c.router({
+  listAuditEntries: {
+    method: 'GET',
+    path: '/audit-entries',
+    summary: "The account's audit log",
+    description:
+      'Every state-changing admin API call of the account (sign-in itself excepted): who, when, what (the route, the target id, the field names sent and their boolean or number values; never text, so never secrets or customer messages), the answer status and the client address. Newest first. Entries are kept AUDIT_RETENTION_DAYS (365) days.',
+    query: auditQuerySchema,
+    responses: { 200: envelope(4400, auditPageSchema), ...errorsFor(LIST_CODES) },
+    metadata: meta(...LIST_CODES),
+  },
+});

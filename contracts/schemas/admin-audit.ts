@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { cursorQuery, isoDateTime, pageSizeQuery } from './common';
+
+export const auditQuerySchema = z
+  .object({
+    admin_email: z.string().max(320).optional().describe('Only this administrator'),
+    action: z.string().max(200).optional().describe('Part of the action, e.g. `virtual-agents` or `PATCH`'),
+    target_id: z.string().max(100).optional().describe('Only calls on this id (the first path parameter)'),
+    since: isoDateTime.optional().describe('From this time on (inclusive)'),
+    until: isoDateTime.optional().describe('Before this time'),
+    page_size: pageSizeQuery,
+    cursor: cursorQuery,
+  })
+  .strict();
+
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  at: isoDateTime,
+  admin_email: z.string(),
+  action: z.string().describe('`METHOD /route`, as in this reference, e.g. `PATCH /api/admin/virtual-agents/:id`'),
+  target_id: z.string().nullable(),
+  fields: z.array(z.string()).describe('Names of the body fields sent'),
+  values: z
+    .record(z.union([z.boolean(), z.number(), z.null()]))
+    .describe('Values of the fields that were booleans, numbers or null; text is never recorded'),
+  http_status: z.number().int().describe('Status of the answer: 2xx means the change was made'),
+  client_address: z.string(),
+  trxid: z.string(),
+});
+
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const auditPageSchema = z.object({ entries: z.array(auditEntrySchema), next_cursor: z.string().nullable() });
