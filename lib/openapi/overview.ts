@@ -50,7 +50,7 @@ const ENVELOPE_EXAMPLE = JSON.stringify(
 
 /**
  * The Markdown of `info.description`: everything a bot developer needs beyond the operations.
- * Each `## ` section becomes an entry of the /docs sidebar. The facts come from shared/DECISIONS.md;
+ * Each `## ` section becomes an entry of the /docs sidebar. The facts are the product's decisions;
  * the numbers are the defaults of the environment variables named next to them.
  */
 export function infoDescription({ bot = true, admin }: { bot?: boolean; admin: boolean }): string {

@@ -1,10 +1,10 @@
 'use client';
 
 import { useState } from 'react';
+import { tsr } from '@/components/admin/lib/client';
+import { failureOf } from '@/components/admin/lib/errors';
+import { formatDateTime } from '@/components/admin/lib/format';
 import type { AuditQuery } from '@/contracts/schemas/admin-audit';
-import { tsr } from '@/lib/admin-ui/client';
-import { failureOf } from '@/lib/admin-ui/errors';
-import { formatDateTime } from '@/lib/admin-ui/format';
 
 /** The account's audit log: newest first, filtered by administrator, action or target id. */
 export function AuditView() {
