@@ -226,6 +226,7 @@ async function retentionThroughput(url: string) {
       FAILED_EVENT_RETENTION_DAYS: 90,
       CHAT_RETENTION_DAYS: undefined,
       ROLLUP_RETENTION_DAYS: 90,
+      AUDIT_RETENTION_DAYS: 365,
     }).filter((j) => j.name === 'delivered-events');
     const s = Date.now();
     const [run] = await runRetention(handle.db, { jobs, now: new Date(Date.now() + 15 * 86_400_000), batchSize: 1000, maxBatches: 100 });

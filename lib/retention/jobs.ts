@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { deleteOldAuditEntries } from '@/lib/audit/delete-old-audit-entries';
 import type { Env } from '@/lib/env';
 import type { RetentionJob } from './run-retention';
 
@@ -37,7 +38,10 @@ function boundedDelete(
  * A later table plugs in with one more entry here.
  */
 export function retentionJobs(
-  config: Pick<Env, 'EVENT_RETENTION_DAYS' | 'FAILED_EVENT_RETENTION_DAYS' | 'CHAT_RETENTION_DAYS' | 'ROLLUP_RETENTION_DAYS'>,
+  config: Pick<
+    Env,
+    'EVENT_RETENTION_DAYS' | 'FAILED_EVENT_RETENTION_DAYS' | 'CHAT_RETENTION_DAYS' | 'ROLLUP_RETENTION_DAYS' | 'AUDIT_RETENTION_DAYS'
+  >,
 ): RetentionJob[] {
   const deliveredBefore = (now: Date) => ago(now, config.EVENT_RETENTION_DAYS * DAY_MS);
   const failedBefore = (now: Date) => ago(now, config.FAILED_EVENT_RETENTION_DAYS * DAY_MS);
@@ -104,6 +108,11 @@ export function retentionJobs(
       ),
     },
   ];
+  jobs.push({
+    name: 'audit-entries',
+    deleteBatch: (db, { now, limit }) =>
+      deleteOldAuditEntries(db, { before: new Date(now.getTime() - config.AUDIT_RETENTION_DAYS * DAY_MS), limit }),
+  });
   const chatDays = config.CHAT_RETENTION_DAYS;
   if (chatDays !== undefined) {
     const closedBefore = (now: Date) => ago(now, chatDays * DAY_MS);

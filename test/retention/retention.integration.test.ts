@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { and, eq, inArray } from 'drizzle-orm';
-import { accessTokens, adminSessions, admins, chats, deliveryAttempts, events, idempotencyKeys, messages } from '@/db/schema';
+import { accessTokens, adminSessions, admins, auditEntries, chats, deliveryAttempts, events, idempotencyKeys, messages } from '@/db/schema';
 import { retentionJobs } from '@/lib/retention/jobs';
 import { runRetention } from '@/lib/retention/run-retention';
 import { newChat } from '../support/chats';
@@ -9,7 +9,13 @@ import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';
 
 const DAY = 24 * 60 * 60_000;
-const defaults = { EVENT_RETENTION_DAYS: 30, FAILED_EVENT_RETENTION_DAYS: 90, CHAT_RETENTION_DAYS: undefined, ROLLUP_RETENTION_DAYS: 90 };
+const defaults = {
+  EVENT_RETENTION_DAYS: 30,
+  FAILED_EVENT_RETENTION_DAYS: 90,
+  CHAT_RETENTION_DAYS: undefined,
+  ROLLUP_RETENTION_DAYS: 90,
+  AUDIT_RETENTION_DAYS: 365,
+};
 
 describe('retention', () => {
   const ctx = setupTestDatabase();
@@ -160,5 +166,24 @@ describe('retention', () => {
       .from(events)
       .where(and(eq(events.chatId, chatIds.closedOldPending), eq(events.status, 'pending')));
     assert.equal(pending.length, 1);
+  });
+
+  it('removes audit entries after AUDIT_RETENTION_DAYS and keeps younger ones', async () => {
+    const entry = (trxid: string, createdAt: Date) => ({
+      accountId: t.account.id,
+      adminEmail: 'auditor@example.test',
+      action: 'PATCH /teams/:id',
+      httpStatus: 200,
+      clientAddress: '127.0.0.1',
+      trxid,
+      createdAt,
+    });
+    await ctx.db.insert(auditEntries).values([entry('audit-old', daysBefore(400)), entry('audit-young', daysBefore(300))]);
+    await runRetention(ctx.db, { jobs: retentionJobs(defaults), now: later, batchSize: 10 });
+    const left = await ctx.db.select({ trxid: auditEntries.trxid }).from(auditEntries).where(eq(auditEntries.accountId, t.account.id));
+    assert.deepEqual(
+      left.map((r) => r.trxid),
+      ['audit-young'],
+    );
   });
 });
