@@ -38,6 +38,11 @@ test('pages carry a nonce CSP and the other security headers, and still work und
   const api = await page.request.get(`${baseURL}/api/health`);
   expect(api.headers()['x-content-type-options']).toBe('nosniff');
   expect(api.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+  // The bot API (served by the node:http entry under npm start) carries the same headers.
+  const bot = await page.request.get(`${baseURL}/api/v1/teams`);
+  expect(bot.status()).toBe(401);
+  expect(bot.headers()['x-content-type-options']).toBe('nosniff');
+  expect(bot.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
 });
 
 test('a page on another origin cannot frame the signed-in console', async ({ page, baseURL }) => {

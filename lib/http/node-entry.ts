@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ApiError } from '@/lib/errors';
+import { API_CSP, COMMON_SECURITY_HEADERS, HSTS } from '@/lib/security/headers';
 import { newTraceId } from '@/lib/util/ids';
 import { logger } from '@/lib/util/logger';
 import { type ApiAnswer, type ApiRequest, PlainHeaders } from './api-request';
@@ -22,8 +23,13 @@ export async function serveNode(core: ApiCore, req: IncomingMessage, res: Server
     // The rest of a refused body is not read: close the connection once answered.
     answer.headers.set('connection', 'close');
   }
+  // Under Next's own server next.config.ts adds these; this entry answers without Next.
+  for (const [name, value] of SECURITY_HEADERS) if (!answer.headers.has(name)) answer.headers.set(name, value);
+  if (isTls(req) || req.headers['x-forwarded-proto'] === 'https') answer.headers.set('Strict-Transport-Security', HSTS);
   writeAnswer(res, answer);
 }
+
+const SECURITY_HEADERS = [...Object.entries(COMMON_SECURITY_HEADERS), ['Content-Security-Policy', API_CSP]] as const;
 
 async function fromNode(req: IncomingMessage): Promise<ApiRequest> {
   const method = req.method ?? 'GET';
