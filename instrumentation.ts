@@ -4,7 +4,7 @@
 // take over SIGTERM for a graceful stop, all before the first request arrives.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { env, environmentProblems } = await import('./lib/env');
+  const { env, environmentProblems } = await import('./env');
   const problems = environmentProblems();
   if (problems.length) {
     for (const problem of problems) console.error(`Invalid configuration: ${problem}`);

@@ -1,5 +1,5 @@
 import { type NextRequest, NextResponse } from 'next/server';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { COMMON_SECURITY_HEADERS, HSTS, pageCsp } from '@/lib/security/headers';
 
 /**

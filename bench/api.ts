@@ -40,7 +40,7 @@ import autocannon, { type Result } from 'autocannon';
 import postgres from 'postgres';
 import { openPostgres } from '@/db/client';
 import { chats, customers, messages } from '@/db/schema';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { createTenant } from '@/test/support/tenant';
 import { writeSection } from './report';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import * as schema from './schema';
 
 /** One type for both drivers, so domain code never knows which one it runs on. */

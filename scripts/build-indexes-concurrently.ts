@@ -8,7 +8,7 @@
 import path from 'node:path';
 import postgres from 'postgres';
 import { readMigrations } from '@/db/migrate';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 
 const url = env().DATABASE_URL;
 if (!url) {

@@ -1,9 +1,9 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
+import { env } from '@/env';
 import { recordAdminAction } from '@/lib/audit/record-admin-action';
 import { addressKey, clientAddress } from '@/lib/auth/client-address';
-import { env } from '@/lib/env';
 import type { ApiRequest } from '@/lib/http/api-request';
 import { consumeRateLimit } from '@/lib/http/rate-limit';
 import type { RequestContext } from '@/lib/http/request-context';

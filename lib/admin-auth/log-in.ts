@@ -1,8 +1,8 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { adminSessions, admins } from '@/db/schema';
+import { env } from '@/env';
 import { hashPassword, verifyPassword } from '@/lib/auth/passwords';
-import { env } from '@/lib/env';
 import { ApiError } from '@/lib/errors';
 import { randomToken, sha256 } from '@/lib/util/ids';
 import { admitLoginAttempt, recordLoginFailure, recordLoginSuccess } from './login-throttle';

@@ -1,6 +1,6 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
+import { env } from '@/env';
 import { addressKey } from '@/lib/auth/client-address';
-import { env } from '@/lib/env';
 import { consumeOne, limiterFor, msUntilAllowed, tooManyRequests } from '@/lib/limits/limiters';
 
 /** The wait after the first failure past the free ones; each further one doubles it. */

@@ -1,7 +1,7 @@
 import { and, eq, gt, lt, or } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accessTokens, users, virtualAgents } from '@/db/schema';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { ApiError } from '@/lib/errors';
 import { randomToken, sha256 } from '@/lib/util/ids';
 import { recordBotAuthFailure, refuseIfFailingTooOften } from './bot-auth-failures';

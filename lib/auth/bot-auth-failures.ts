@@ -1,4 +1,4 @@
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import type { ApiError } from '@/lib/errors';
 import { consumeOne, limiterFor, msUntilAllowed, tooManyRequests } from '@/lib/limits/limiters';
 import { addressKey } from './client-address';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { resetEnv } from '@/lib/env';
+import { resetEnv } from '@/env';
 import { addressKey, clientAddress } from './client-address';
 
 function withProxies(value: string | undefined) {

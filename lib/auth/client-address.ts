@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { env, type TrustedProxies } from '@/lib/env';
+import { env, type TrustedProxies } from '@/env';
 
 type RequestLike = { headers: Headers };
 

@@ -1,6 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import { type Db, getDb } from '@/db/client';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { onOutbox } from '@/lib/events/signal';
 import { logger } from '@/lib/util/logger';
 import { type ClaimedEvent, claimDueEvents } from './claim-due-events';

@@ -1,4 +1,4 @@
-import { env } from '@/lib/env';
+import { env } from '@/env';
 
 /** The published schedule: delays after attempts 1..6, so 7 attempts in all. */
 export const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000, 1_800_000] as const;

@@ -1,5 +1,5 @@
 import { getDb } from '@/db/client';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { connectOutboxSignal, disconnectOutboxSignal } from '@/lib/events/signal';
 import { logger } from '@/lib/util/logger';
 

@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { ApiError } from '@/lib/errors';
 import { metrics } from '@/lib/metrics/registry';
 

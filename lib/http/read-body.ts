@@ -1,4 +1,4 @@
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { ApiError } from '@/lib/errors';
 
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { APPLICATION_NAME, getHandle } from '@/db/client';
+import { env } from '@/env';
 import { runningEmbeddedEngine } from '@/lib/delivery/embedded-engine';
-import { env } from '@/lib/env';
 import { logger } from '@/lib/util/logger';
 import { gauge } from './registry';
 

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { getHandle } from '@/db/client';
+import { env } from '@/env';
 import { runningEmbeddedEngine } from '@/lib/delivery/embedded-engine';
-import { env } from '@/lib/env';
 import { isDraining } from './draining';
 
 export type Check = { ok: boolean; detail?: string };

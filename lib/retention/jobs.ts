@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import type { Env } from '@/env';
 import { deleteOldAuditEntries } from '@/lib/audit/delete-old-audit-entries';
-import type { Env } from '@/lib/env';
 import type { RetentionJob } from './run-retention';
 
 const DAY_MS = 24 * 60 * 60_000;

@@ -1,5 +1,5 @@
 import { getDb } from '@/db/client';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { logger } from '@/lib/util/logger';
 import { retentionJobs } from './jobs';
 import { runRetention } from './run-retention';

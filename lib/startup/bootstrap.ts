@@ -3,9 +3,9 @@ import path from 'node:path';
 import { count } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accounts } from '@/db/schema';
+import { env } from '@/env';
 import { createAccount } from '@/lib/accounts/create-account';
 import { passwordProblem } from '@/lib/auth/password-policy';
-import { env } from '@/lib/env';
 import { randomToken } from '@/lib/util/ids';
 import { seedDemo } from './seed-demo';
 

@@ -1,5 +1,5 @@
+import { env } from '@/env';
 import { stopDelivery } from '@/lib/delivery/start-delivery';
-import { env } from '@/lib/env';
 import { startDraining } from '@/lib/ops/draining';
 import { logger } from '@/lib/util/logger';
 

@@ -1,6 +1,6 @@
 import { getHandle } from '@/db/client';
+import { env } from '@/env';
 import { startDelivery } from '@/lib/delivery/start-delivery';
-import { env } from '@/lib/env';
 import { startRetention } from '@/lib/retention/start-retention';
 import { logger } from '@/lib/util/logger';
 import { bootstrap } from './bootstrap';

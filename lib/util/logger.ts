@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { loggableError } from './loggable-error';
 
 type Fields = Record<string, unknown>;

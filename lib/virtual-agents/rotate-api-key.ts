@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accessTokens, virtualAgents } from '@/db/schema';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { ApiError } from '@/lib/errors';
 import { sha256 } from '@/lib/util/ids';
 import { newApiKey } from './create-virtual-agent';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { virtualAgents } from '@/db/schema';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { ApiError } from '@/lib/errors';
 import { newSigningSecret } from './create-virtual-agent';
 import type { RotationMode } from './rotate-api-key';

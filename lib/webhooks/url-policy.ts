@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 
 export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { adminSessions } from '@/db/schema';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { sha256 } from '@/lib/util/ids';
 import { ADMIN_PASSWORD, AdminClient, signedInAdmin } from '../support/admin-api';
 import { setupTestDatabase } from '../support/db';

@@ -9,7 +9,7 @@ import { after, describe, it } from 'node:test';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { openPglite, openPostgres } from '@/db/client';
 import { deliveryAttempts, events } from '@/db/schema';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { until } from './helpers';
 import { startReceiver } from './receiver';
 

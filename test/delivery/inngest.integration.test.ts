@@ -6,7 +6,7 @@ import { InngestTestEngine, mockCtx } from '@inngest/test';
 import { eq, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { events } from '@/db/schema';
-import { resetEnv } from '@/lib/env';
+import { resetEnv } from '@/env';
 import { setupTestDatabase } from '../support/db';
 import { createTenant } from '../support/tenant';
 import { attemptsOf, createBotChat, eventsOfChat, sendInbound, until } from './helpers';

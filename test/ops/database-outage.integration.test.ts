@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { closeDb, openPostgres, setHandle } from '@/db/client';
-import { resetEnv } from '@/lib/env';
+import { resetEnv } from '@/env';
 import { botApi } from '../support/bot-api';
 import { createTenant, type Tenant } from '../support/tenant';
 

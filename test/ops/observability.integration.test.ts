@@ -4,7 +4,7 @@ import { GET as live } from '@/app/api/health/live/route';
 import { GET as ready } from '@/app/api/health/ready/route';
 import { GET as inngestRoute } from '@/app/api/inngest/route';
 import { GET as scrape } from '@/app/api/metrics/route';
-import { environmentProblems, resetEnv } from '@/lib/env';
+import { environmentProblems, resetEnv } from '@/env';
 import { startDraining } from '@/lib/ops/draining';
 import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { closeDb, type Db, getHandle, openPglite, openPostgres, setHandle } from '@/db/client';
 import { events } from '@/db/schema';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { until } from '../delivery/helpers';
 import { startReceiver } from '../delivery/receiver';
 

@@ -5,9 +5,9 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import { buildDataSet, type ScaleMeta } from '@/bench/scale-data';
 import { type Db, openPostgres } from '@/db/client';
+import { env } from '@/env';
 import { matchingChatIds, NARROW_SEARCH_LIMIT, searchCondition } from '@/lib/admin-chats/search-chats';
 import { type ChatFilters, listChatsQuery } from '@/lib/chats/list-chats';
-import { env } from '@/lib/env';
 import { transcriptPageQuery } from '@/lib/messages/list-messages';
 import { encodeCursor } from '@/lib/util/cursor';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { after, before } from 'node:test';
 import { closeDb, type Db, getHandle, openPglite, openPostgres, setHandle } from '@/db/client';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 
 /**
  * Call at the top of a suite: opens a fresh database before its tests and closes it after them.

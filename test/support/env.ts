@@ -1,5 +1,5 @@
 import { after, before } from 'node:test';
-import { resetEnv } from '@/lib/env';
+import { resetEnv } from '@/env';
 
 /**
  * Call inside a suite: sets these environment variables before its tests and puts the previous

@@ -1,6 +1,6 @@
 import { serve } from 'inngest/next';
+import { env } from '@/env';
 import { functions, inngest } from '@/inngest';
-import { env } from '@/lib/env';
 import { ApiError } from '@/lib/errors';
 
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { env } from '@/lib/env';
+import { env } from '@/env';
 import { ApiError } from '@/lib/errors';
 import { registerScrapeGauges } from '@/lib/metrics/collect-gauges';
 import { metrics } from '@/lib/metrics/registry';
