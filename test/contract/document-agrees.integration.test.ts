@@ -155,6 +155,7 @@ describe('the OpenAPI documents and the service agree', () => {
       if (path.includes('/virtual-agents/')) return { id: String(t.bot.user.id) };
       if (path.includes('/routing-rules/')) return { id: String(ruleId) };
       if (path.includes('/events/')) return { id: String(event.id) };
+      if (path.includes('/accounts/')) return { id: String(t.account.id) };
       return {};
     };
     // Logging out ends the session the others use, and rotating the key revokes the bot's token: both go last.

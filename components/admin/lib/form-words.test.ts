@@ -31,7 +31,7 @@ describe('form errors in our own words', () => {
     );
     const bad = await resolver({ login: 'two words', name: 'Ann' }, undefined, options);
     assert.deepEqual(Object.fromEntries(Object.entries(bad.errors).map(([k, v]) => [k, (v as { message: string }).message])), {
-      login_id: 'The login ID: may not contain spaces.',
+      login_id: 'The login ID: may not contain spaces; must not contain NUL characters or unpaired surrogates.',
     });
     const good = await resolver({ login: 'ann', name: ' Ann ' }, undefined, options);
     assert.deepEqual(good.values, { kind: 'agent', login_id: 'ann', name: 'Ann' });
