@@ -60,7 +60,8 @@ describe('bad input on every operation: a 4xx envelope and nothing written', () 
     t = await createTenant(ctx.db);
     admin = (await signedInAdminOf(ctx.db, t.account.id)).client;
     chatId = (await newChat(t)).chat_id;
-    tables = await tableNames(ctx.db);
+    // The audit log records refused admin calls too, by design (their status says so); every other table must not change.
+    tables = (await tableNames(ctx.db)).filter((name) => name !== 'audit_entries');
   });
 
   /** Real values for path parameters, so only the mutated part of a request is wrong. */
