@@ -71,8 +71,9 @@ describe('the two entries answer alike', () => {
   async function both(method: string, path: string, sent: Sent = {}): Promise<Seen> {
     const a = await viaNext(method, path, sent);
     const b = await viaNode(method, path, sent);
-    // The second request counted one more against the same budget.
-    if (a.headers['rate-limit-remaining'] !== '<none>') {
+    // The second request counted one more against the same budget: the account's, when a token is
+    // sent (without one, calls count per client address, which the two entries see differently).
+    if (a.headers['rate-limit-remaining'] !== '<none>' && sent.headers?.access_token) {
       assert.equal(Number(b.headers['rate-limit-remaining']), Number(a.headers['rate-limit-remaining']) - 1, `${method} ${path}`);
     }
     delete a.headers['rate-limit-remaining'];

@@ -85,12 +85,12 @@ describe('operating endpoints', () => {
   });
 
   it('lists one line per bad variable, without the values of secrets', () => {
-    const problems = environmentProblems({ ACCESS_TOKEN_TTL_SECONDS: '4', ADMIN_PASSWORD: 'short', DELIVERY_ENGINE: 'fast' });
+    const problems = environmentProblems({ ACCESS_TOKEN_TTL_SECONDS: '4', METRICS_TOKEN: 'short', DELIVERY_ENGINE: 'fast' });
     assert.equal(problems.length, 3);
     assert.ok(problems.some((p) => p.startsWith('ACCESS_TOKEN_TTL_SECONDS=4: ')));
     assert.ok(problems.some((p) => p.startsWith('DELIVERY_ENGINE=fast: ')));
-    const password = problems.find((p) => p.startsWith('ADMIN_PASSWORD'));
-    assert.ok(password && !password.includes('short'), password);
+    const token = problems.find((p) => p.startsWith('METRICS_TOKEN'));
+    assert.ok(token && !token.includes('short'), token);
   });
 
   // Last: draining cannot be undone in a process.
