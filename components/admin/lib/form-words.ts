@@ -63,7 +63,10 @@ function nameFields(errors: FieldErrors, labels: Labels, path: string[] = []): v
   for (const [key, value] of Object.entries(errors)) {
     if (!value || typeof value !== 'object') continue;
     const message = (value as { message?: unknown }).message;
-    if (typeof message === 'string' && /^[a-z]/.test(message)) {
+    if (typeof message === 'string' && /^must contain a non-space character/.test(message)) {
+      // A name of spaces only is a missing name.
+      (value as { message: string }).message = `Enter ${labelOf(labels, [...path, key])}.`;
+    } else if (typeof message === 'string' && /^[a-z]/.test(message)) {
       (value as { message: string }).message = `${capital(labelOf(labels, [...path, key]))}: ${message}.`;
     } else if (!('type' in value)) nameFields(value as FieldErrors, labels, [...path, key]);
   }
