@@ -90,7 +90,8 @@ describe('embedded delivery engine', () => {
       receiver.firstArrivals(),
       rows.map((e) => e.transactionId),
     );
-    assert.equal(receiver.requests.length, 52);
+    // 51 events and the one retry; a slow answer past the timeout may add a resend (at least once).
+    assert.ok(receiver.requests.length >= 52, `${receiver.requests.length} requests`);
     assert.equal(receiver.requests[9].headers['webhook-id'], receiver.requests[10].headers['webhook-id']);
     const texts = receiver.requests.filter((r) => r.body.event_type === 'message.received').map((r) => r.body.payload.messages[0].text);
     assert.deepEqual(
@@ -158,8 +159,11 @@ describe('embedded delivery engine', () => {
     // Fast chats were answered while a slow attempt was still waiting for its answer.
     const windows = (await attemptsOf(ctx.db, slow.id)).map((a) => [a.startedAt.getTime(), a.startedAt.getTime() + a.durationMs]);
     assert.equal(windows.length, 4);
-    const fastArrivals = receiver.requests.filter((r) => fast.includes(r.body.chat_id)).map((r) => r.at);
-    assert.equal(fastArrivals.length, 5);
+    const fastRequests = receiver.requests.filter((r) => fast.includes(r.body.chat_id));
+    // Delivery is at least once: on a loaded machine a 200 can come back after the 300 ms timeout and
+    // the event is sent again, so count chats reached rather than requests.
+    assert.equal(new Set(fastRequests.map((r) => r.body.chat_id)).size, 5);
+    const fastArrivals = fastRequests.map((r) => r.at);
     assert.ok(
       fastArrivals.some((at) => windows.some(([from, to]) => at > from && at < to)),
       'no fast chat was delivered while the slow chat had a call in flight',
