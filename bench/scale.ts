@@ -8,7 +8,7 @@
  * their attempts by default) is built with set-based SQL in its own database beside DATABASE_URL's
  * (default postgres://postgres@127.0.0.1:5432/postgres), named va_scale_bench_<chats>, and kept, so
  * a second run reuses it (BENCH_SCALE_FRESH=1 builds it again). Uses the production build in .next
- * (run `npm run build` first), starts `next start` on BENCH_PORT (3221) and stops it at the end.
+ * (run `npm run build` first), starts it as `npm start` does on BENCH_PORT (3221) and stops it at the end.
  *
  * Knobs: BENCH_SCALE_CHATS (1000000; `--small` is 100000), BENCH_SINGLE (200 requests per path),
  * BENCH_SECONDS (5 s at 20 connections), BENCH_WRITE=0 (print only). The retention step deletes
@@ -72,22 +72,20 @@ async function main() {
   const { meta, builds } = data;
 
   if (!fs.existsSync(path.join(ROOT, '.next', 'BUILD_ID'))) throw new Error('no production build: run `npm run build` first');
-  const server = spawn(
-    process.execPath,
-    [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(PORT), '-H', '127.0.0.1'],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        DATABASE_URL: dbUrl.toString(),
-        DELIVERY_ENGINE: 'off',
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '100000000',
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
+  const server = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), '-H', '127.0.0.1'], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      NODE_ENV: 'production',
+      ADMIN_RATE_LIMIT_PER_MINUTE: '100000000',
+      DATABASE_URL: dbUrl.toString(),
+      DELIVERY_ENGINE: 'off',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
     },
-  );
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   try {
     const base = `http://127.0.0.1:${PORT}`;
     await waitReady(`${base}/api/health`, server);
@@ -251,9 +249,9 @@ function render(r: {
     '## Scale: read paths on one large tenant (`npm run bench:scale`)',
     '',
     `${new Date().toISOString().slice(0, 16)}Z · ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB · Node ${process.version} · PostgreSQL on 127.0.0.1 (default settings) · ` +
-      `\`BENCH_SCALE_CHATS=${r.meta.chats} npm run bench:scale\` · production build, \`next start\`, DELIVERY_ENGINE=off. ` +
-      `Other load on the machine: 1-minute load average ${r.loadBefore.toFixed(1)} before the timings and ${r.loadAfter.toFixed(1)} after ` +
-      '(other engineers’ builds and tests share these cores, so absolute times are inflated and noisy).',
+      `\`BENCH_SCALE_CHATS=${r.meta.chats} npm run bench:scale\` · production build, \`npm start\` (node:http entry), DELIVERY_ENGINE=off. ` +
+      `Other load on the machine: 1-minute load average ${r.loadBefore.toFixed(1)} before the timings and ${r.loadAfter.toFixed(1)} after` +
+      (Math.max(r.loadBefore, r.loadAfter) > 1 ? ' (other work shared these cores, so absolute times are inflated and noisy).' : '.'),
     '',
     `Data set: ${r.meta.chats.toLocaleString('en')} chats, ${(r.meta.chats * 3).toLocaleString('en')} messages, ${r.meta.chats.toLocaleString('en')} events with ${Math.round(r.meta.chats * 1.05).toLocaleString('en')} attempts, ${Math.floor(r.meta.chats / 5).toLocaleString('en')} customers, built with set-based SQL${r.buildSeconds ? ` in ${Math.round(r.buildSeconds)} s` : ' (reused from an earlier run)'}.`,
     '',
