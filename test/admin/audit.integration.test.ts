@@ -62,6 +62,16 @@ describe('audit log', () => {
     assert.equal((await admin.get('/audit-entries?since=yesterday')).body.status_code, 2001);
   });
 
+  it('records a refused change whose path and field names hold NUL or a lone surrogate', async () => {
+    const refused = await admin.patch(`/teams/${encodeURIComponent('x\u0000y')}`, { 'k\u0000': true, ['\ud800']: 1 });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    const [entry] = (await admin.get('/audit-entries?page_size=1')).body.response.entries;
+    assert.equal(entry.action, 'PATCH /api/admin/teams/:id');
+    assert.equal(entry.target_id, 'x\uFFFDy');
+    assert.deepEqual(entry.fields.sort(), ['k\uFFFD', '\uFFFD'].sort());
+    assert.deepEqual(entry.values, { 'k\uFFFD': true, '\uFFFD': 1 });
+  });
+
   it('deletes entries older than the retention cut-off, in batches', async () => {
     await ctx.db.execute(sql`update ${auditEntries} set created_at = now() - interval '400 days'`);
     await admin.post('/teams', { name: 'Fresh team', auto_assign: false });
