@@ -136,9 +136,10 @@ async function main() {
   if (!token) throw new Error(`authorize failed: ${auth.text}`);
   const created = await call('POST', '/api/v1/chats', {
     headers: { access_token: token, team_id: String(team.id), 'content-type': 'application/json' },
-    body: JSON.stringify({ channel: 'api', asset_id: asset.id, customer: { name: 'Fuzz' }, assignee: va.login_id }),
+    body: JSON.stringify({ channel: 'api', asset_id: asset.id, customer: { name: 'Fuzz', destination_id: 'fuzz-1' }, assignee: va.login_id }),
   });
-  const chatId = JSON.parse(created.text).response?.chat_id ?? 'unknown';
+  const chatId = JSON.parse(created.text).response?.chat_id;
+  if (!chatId) throw new Error(`could not create a chat: ${created.text}`);
   const real: Record<string, string> = { chat_id: chatId, id: String(va.id ?? 1), skill_id: '1' };
 
   const ops = operations();
