@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../fixtures';
 import { startReceiver } from '../support';
 import { DESKTOP, expectAccessible, PHONE } from './axe';
 import { setUpBot, signIn } from './helpers';

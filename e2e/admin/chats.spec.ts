@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../fixtures';
 import { QUICK_REPLY_MESSAGE, type Received, startReceiver } from '../support';
 import { screens, setUpBot, signIn } from './helpers';
 

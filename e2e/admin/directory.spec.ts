@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../fixtures';
 import { screens, signIn, uniqueSuffix } from './helpers';
 
 test('teams, skills, agents and routing rules are edited from their pages', async ({ page }) => {

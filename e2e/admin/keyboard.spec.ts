@@ -1,5 +1,6 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config';
+import { expect, test } from '../fixtures';
 import { startReceiver } from '../support';
 import { DESKTOP, PHONE } from './axe';
 import { setUpBot, uniqueSuffix } from './helpers';

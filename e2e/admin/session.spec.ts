@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config';
+import { expect, test } from '../fixtures';
 import { DESKTOP, screens, signIn } from './helpers';
 
 test('an unauthenticated visit goes to sign-in, a wrong password is explained, and sign-out ends the session', async ({ page }) => {

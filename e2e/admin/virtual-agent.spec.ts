@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
+import { expect, test } from '../fixtures';
 import { startReceiver } from '../support';
 import { screens, signIn, uniqueSuffix } from './helpers';
 

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
+import { expect, test } from '../fixtures';
 import { QUICK_REPLY_MESSAGE, registerBot, startReceiver } from '../support';
 
 test('a bot registers, receives signed events, replies, tags and hands over', async ({ request }) => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config';
+import { expect, test } from '../fixtures';
 import { registerBot } from '../support';
 
 /** A page on another origin (another port of the same host) that tries to frame the console. */

@@ -83,11 +83,12 @@ describe('the OpenAPI documents and the service agree', () => {
     const isAdmin = url.startsWith('/api/admin');
     const rel = url.slice(isAdmin ? '/api/admin'.length : '/api/v1'.length);
     const opts = { headers, ...(body !== undefined && { body }) };
+    const cookie = admin.cookieHeader(); // as sent: signing out clears it
     const reply: ApiReply = isAdmin ? await admin.request(method, rel, opts) : await botApi(method, rel, { ...opts, token: t.token });
     return {
       method,
       url,
-      headers: isAdmin ? headers : { ...headers, access_token: t.token },
+      headers: isAdmin ? { ...headers, cookie } : { ...headers, access_token: t.token },
       body,
       status: reply.status,
       responseBody: reply.body,

@@ -100,6 +100,7 @@ export class DocumentValidator {
       const fn = this.params.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/$defs/', '"doc#/$defs/')));
       if (!fn({ ...sources[where] })) errors.push(...describeErrors(fn.errors).map((e) => `${where}${e}`));
     }
+    errors.push(...this.credentialErrors(op, lowerHeaders));
     const content = op.requestBody?.content['application/json'];
     if (content?.schema) {
       const fn = this.validator(this.bodies, content.schema);
@@ -107,6 +108,26 @@ export class DocumentValidator {
       else if (!fn(req.body)) errors.push(...describeErrors(fn.errors).map((e) => `body${e}`));
     }
     return errors;
+  }
+
+  /**
+   * The operation's `security`: one of its requirements must be met by an API key in a header or
+   * a cookie. (Whether the key is valid is the service's business; whether it was sent is the
+   * document's.)
+   */
+  private credentialErrors(op: OperationObject, headers: Record<string, string>): string[] {
+    const requirements = op.security ?? [];
+    if (requirements.length === 0) return [];
+    const cookies = new Set((headers.cookie ?? '').split(';').map((c) => c.split('=')[0].trim()));
+    const met = requirements.some((requirement) =>
+      Object.keys(requirement).every((name) => {
+        const scheme = this.doc.components.securitySchemes[name] as { in?: string; name?: string } | undefined;
+        if (scheme?.in === 'header') return headers[String(scheme.name).toLowerCase()] !== undefined;
+        if (scheme?.in === 'cookie') return cookies.has(String(scheme.name));
+        return true;
+      }),
+    );
+    return met ? [] : [`credentials: none of ${JSON.stringify(requirements)} was sent`];
   }
 
   /** Checks one request and its answer against the document. */

@@ -88,7 +88,10 @@ describe('bad input on every operation: a 4xx envelope and nothing written', () 
   ) {
     const reply = await sendRaw(o, opts);
     const url = (opts.path ?? pathWith(o.path)) + (opts.query ? `?${opts.query}` : '');
-    const headers: Record<string, string> = { ...opts.headers, ...(o.path.startsWith('/api/v1') && { access_token: t.token }) };
+    const headers: Record<string, string> = {
+      ...opts.headers,
+      ...(o.path.startsWith('/api/v1') ? { access_token: t.token } : { cookie: admin.cookieHeader() }),
+    };
     if (o.method === 'PATCH' && o.path === '/api/v1/chats/{chat_id}') headers.team_id ??= String(t.botTeam.id);
     const verdict = validator.check({ method: o.method, url, headers, body: opts.body, status: reply.status, responseBody: reply.body });
     // OpenAPI 3.0 has no `propertyNames`: rules on map keys are stated in the maps' descriptions only.

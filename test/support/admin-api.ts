@@ -21,9 +21,7 @@ export class AdminClient {
 
   async request(method: string, path: string, opts: AdminRequestOptions = {}): Promise<AdminReply> {
     const headers = new Headers(opts.headers);
-    if (this.cookies.size && !headers.has('cookie')) {
-      headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
-    }
+    if (this.cookies.size && !headers.has('cookie')) headers.set('cookie', this.cookieHeader());
     let body: string | undefined = opts.raw;
     if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
@@ -42,6 +40,11 @@ export class AdminClient {
       // not JSON: leave the text for the assertion to show
     }
     return { status: res.status, headers: res.headers, body: parsed, setCookies };
+  }
+
+  /** The cookies held, as a `cookie` request header. */
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
   get = (path: string, opts?: AdminRequestOptions) => this.request('GET', path, opts);

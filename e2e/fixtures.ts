@@ -1,0 +1,91 @@
+import { type APIRequestContext, type APIResponse, test as base, expect, type Request } from '@playwright/test';
+import { buildOpenApiDocument } from '@/lib/openapi/build-document';
+import { DocumentValidator } from '../test/contract/document-validator';
+
+/**
+ * `test` for every spec: each API call a spec makes through `request`, and each call the admin pages
+ * make from the browser, is checked against the OpenAPI documents (the same validator the contract
+ * tests use). A spec fails when an answer breaks the document, or when the service refuses with a
+ * schema code a request the document allows. The suite's own traffic is the test data.
+ */
+
+const validator = new DocumentValidator(buildOpenApiDocument());
+/** Served beside the APIs, not part of either document. */
+const OUTSIDE = /^\/api\/(health|metrics|inngest)|openapi(-admin)?\.json$/;
+
+type Sent = { method: string; url: string; headers: Record<string, string>; body: unknown };
+
+function verdictOf(sent: Sent, status: number, responseBody: unknown): string[] {
+  const url = new URL(sent.url, 'http://localhost');
+  if (!url.pathname.startsWith('/api/') || OUTSIDE.test(url.pathname)) return [];
+  const verdict = validator.check({ ...sent, url: url.pathname + url.search, status, responseBody });
+  if (!verdict.operationId) return [];
+  return verdict.violations.map((v) => `${sent.method} ${url.pathname}${url.search} → ${status}: ${v}`);
+}
+
+async function bodyOf(response: { text(): Promise<string> }): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+type Options = { headers?: Record<string, string>; data?: unknown; params?: Record<string, string | number | boolean> };
+
+/** An APIRequestContext whose answers are checked as they come back. */
+function checked(request: APIRequestContext, violations: string[]): APIRequestContext {
+  const wrap =
+    (method: string, call: (url: string, options?: Options) => Promise<APIResponse>) => async (url: string, options?: Options) => {
+      const response = await call(url, options);
+      const query = options?.params ? `?${new URLSearchParams(Object.entries(options.params).map(([k, v]) => [k, String(v)]))}` : '';
+      const sent = { method, url: url + query, headers: options?.headers ?? {}, body: options?.data };
+      violations.push(...verdictOf(sent, response.status(), await bodyOf(response)));
+      return response;
+    };
+  return new Proxy(request, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof prop !== 'string' || typeof value !== 'function') return value;
+      const method = { get: 'GET', post: 'POST', patch: 'PATCH', put: 'PUT', delete: 'DELETE' }[prop];
+      if (!method) return value.bind(target);
+      return wrap(method, value.bind(target));
+    },
+  });
+}
+
+async function checkBrowserCall(request: Request): Promise<string[]> {
+  const response = await request.response();
+  if (!response || request.resourceType() !== 'fetch') return [];
+  let body: unknown;
+  try {
+    body = request.postDataJSON() ?? undefined;
+  } catch {
+    body = request.postData() ?? undefined;
+  }
+  const sent = { method: request.method(), url: request.url(), headers: await request.allHeaders(), body };
+  return verdictOf(sent, response.status(), await bodyOf(response));
+}
+
+export const test = base.extend<{ documentChecks: string[] }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function needs from its first argument.
+  documentChecks: async ({}, use) => {
+    const violations: string[] = [];
+    await use(violations);
+    expect(violations, 'API traffic that breaks the OpenAPI document').toEqual([]);
+  },
+  request: async ({ request, documentChecks }, use) => {
+    await use(checked(request, documentChecks));
+  },
+  page: async ({ page, documentChecks }, use) => {
+    const pending: Promise<void>[] = [];
+    page.on('requestfinished', (request) => {
+      pending.push(checkBrowserCall(request).then((found) => void documentChecks.push(...found)));
+    });
+    await use(page);
+    await Promise.all(pending);
+  },
+});
+
+export { expect };
