@@ -1,3 +1,5 @@
+import { parseCookie, stringifySetCookie } from 'cookie';
+
 export const SESSION_COOKIE = 'va_session';
 
 type RequestLike = { url: string; headers: Headers };
@@ -23,25 +25,23 @@ export function isHttps(req: RequestLike): boolean {
 
 /** The cookie carrying a new session: unreadable by scripts, not sent on cross-site subrequests. */
 export function sessionCookie(token: string, { maxAgeSeconds, secure }: { maxAgeSeconds: number; secure: boolean }): string {
-  return [
-    `${SESSION_COOKIE}=${token}`,
-    'Path=/',
-    'HttpOnly',
-    'SameSite=Lax',
-    `Max-Age=${maxAgeSeconds}`,
-    ...(secure ? ['Secure'] : []),
-  ].join('; ');
+  return stringifySetCookie({
+    name: SESSION_COOKIE,
+    value: token,
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    maxAge: maxAgeSeconds,
+    secure,
+  });
 }
 
 export function clearedSessionCookie({ secure }: { secure: boolean }): string {
-  return [`${SESSION_COOKIE}=`, 'Path=/', 'HttpOnly', 'SameSite=Lax', 'Max-Age=0', ...(secure ? ['Secure'] : [])].join('; ');
+  return stringifySetCookie({ name: SESSION_COOKIE, value: '', path: '/', httpOnly: true, sameSite: 'lax', maxAge: 0, secure });
 }
 
 /** The session token from a `Cookie` header, if any. */
 export function readSessionToken(headers: Headers): string | undefined {
-  for (const part of (headers.get('cookie') ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim() || undefined;
-  }
-  return undefined;
+  const header = headers.get('cookie');
+  return (header && parseCookie(header)[SESSION_COOKIE]) || undefined;
 }
