@@ -1,12 +1,18 @@
-import { inArray, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { ListAdminChatsQuery } from '@/contracts/schemas/admin-chat';
 import type { Chat } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { listChats } from '@/lib/chats/list-chats';
 
-/** Above this many matching chats a search walks the list's own index instead of reading every match. */
-export const NARROW_SEARCH_LIMIT = 1000;
+/**
+ * Above this many matching chats a search walks the list's own index instead of reading every
+ * match. At 10,000 a term matching a small share of a large tenant (a destination fragment found
+ * in 5,000 of 1,000,000 chats) is read by primary key and sorted (about 70 ms), where a walk along
+ * the list would check row after row for a page (2.7 s); a broader term fills a page within a few
+ * thousand rows of the walk.
+ */
+export const NARROW_SEARCH_LIMIT = 10_000;
 
 function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
@@ -47,17 +53,17 @@ function matchesChat(q: string): SQL {
 }
 
 /**
- * The list condition for `q`: a narrow term (up to NARROW_SEARCH_LIMIT chats) becomes the list of
+ * The list condition for `q`: a narrow term (up to NARROW_SEARCH_LIMIT chats) becomes the array of
  * its chat IDs, read by primary key and sorted; a broader one is checked row by row along the list index.
  */
 export async function searchCondition(db: Db, { accountId, q }: { accountId: number; q: string }): Promise<SQL> {
   const result = await db.execute(matchingChatIds(accountId, q, NARROW_SEARCH_LIMIT + 1));
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string }[];
   if (rows.length > NARROW_SEARCH_LIMIT) return matchesChat(q);
-  return inArray(
-    chats.id,
-    rows.map((r) => r.id),
-  );
+  if (rows.length === 0) return sql`false`;
+  // One array parameter (a PostgreSQL array literal, each ID quoted), not one parameter per ID.
+  const literal = `{${rows.map((r) => `"${r.id.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+  return sql`${chats.id} = any(${literal}::text[])`;
 }
 
 /**
