@@ -107,6 +107,12 @@ const envSchema = z.object({
   DELIVERY_RETRY_DELAYS_MS: delayList,
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   WEBHOOK_ALLOW_PRIVATE: booleanString,
+  /**
+   * Checks every answer body against the contract's response schema and turns a mismatch into a
+   * logged 500 (2007). For tests and development: a route that answers what the contract does not
+   * say fails loudly instead of reaching a client.
+   */
+  VALIDATE_RESPONSES: booleanString,
   /** Webhook calls in flight at once per process, over all VAs. */
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(128),
   /** Webhook calls in flight at once per VA per process (its share; a hanging bot holds no more). */

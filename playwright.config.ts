@@ -56,6 +56,7 @@ export default defineConfig({
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       WEBHOOK_ALLOW_PRIVATE: 'true',
+      VALIDATE_RESPONSES: 'true',
       DELIVERY_RETRY_DELAYS_MS: '200,400,800',
       DELIVERY_TIMEOUT_MS: '2000',
       LOG_LEVEL: 'warn',

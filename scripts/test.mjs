@@ -30,6 +30,8 @@ const baseEnv = {
   LOG_LEVEL: 'error',
   WEBHOOK_ALLOW_PRIVATE: 'true',
   DELIVERY_ENGINE: 'off',
+  // Every answer body is checked against the contract's response schemas.
+  VALIDATE_RESPONSES: 'true',
   // Suites sign in many times from one address; the budget itself has its own test.
   ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
   ...process.env,

@@ -6,9 +6,11 @@ import {
   isAppRouteNoBody,
   isAppRouteOtherResponse,
   TsRestResponseError,
+  validateResponse,
 } from '@ts-rest/core';
 import { type createNextHandler, RequestValidationError } from '@ts-rest/serverless/next';
 import type { NextRequest } from 'next/server';
+import { env } from '@/env';
 import { ApiError } from '@/lib/errors';
 import { recordHttp } from '@/lib/metrics/registry';
 import { newTraceId } from '@/lib/util/ids';
@@ -250,6 +252,8 @@ async function dispatch(req: ApiRequest, route: AppRoute, impl: Implementation):
   }
 
   const status = Number(result.status);
+  // Throws ResponseValidationError (a logged 500) when the body is not what the contract says.
+  if (env().VALIDATE_RESPONSES) validateResponse({ appRoute: route, response: result });
   const responseType = route.responses[status];
   if (isAppRouteNoBody(responseType)) return { status, headers, body: null };
   if (isAppRouteOtherResponse(responseType)) {
