@@ -2,11 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accessTokens, virtualAgents } from '@/db/schema';
 import { env } from '@/env';
-import { ApiError } from '@/lib/errors';
 import { sha256 } from '@/lib/util/ids';
 import { newApiKey } from './create-virtual-agent';
+import { lockCredentials, previousValidUntil, type RotationMode } from './rotation';
 
-export type RotationMode = 'at_once' | 'overlap';
+export type { RotationMode } from './rotation';
 
 /**
  * A new API key for the VA. `at_once` (for a leaked key): the old key and every token issued with
@@ -17,27 +17,21 @@ export type RotationMode = 'at_once' | 'overlap';
 export async function rotateApiKey(db: Db, { accountId, id, mode = 'at_once' }: { accountId: number; id: number; mode?: RotationMode }) {
   const apiKey = newApiKey();
   const apiKeyPrefix = apiKey.slice(0, 8);
-  const overlapSeconds = env().API_KEY_OVERLAP_SECONDS;
-  const keepOld = mode === 'overlap' && overlapSeconds > 0;
-  const previousValidUntil = keepOld ? new Date(Date.now() + overlapSeconds * 1000) : null;
+  const validUntil = previousValidUntil(mode, env().API_KEY_OVERLAP_SECONDS);
+  const keepOld = validUntil !== null;
   await db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({ apiKeyHash: virtualAgents.apiKeyHash })
-      .from(virtualAgents)
-      .where(and(eq(virtualAgents.userId, id), eq(virtualAgents.accountId, accountId)))
-      .for('update');
-    if (!current) throw new ApiError(3006, { detail: `no virtual agent ${id}` });
+    const current = await lockCredentials(tx, { accountId, id });
     await tx
       .update(virtualAgents)
       .set({
         apiKeyHash: sha256(apiKey),
         apiKeyPrefix,
         previousApiKeyHash: keepOld ? current.apiKeyHash : null,
-        previousApiKeyExpiresAt: previousValidUntil,
+        previousApiKeyExpiresAt: validUntil,
         updatedAt: new Date(),
       })
       .where(eq(virtualAgents.userId, id));
     if (!keepOld) await tx.delete(accessTokens).where(and(eq(accessTokens.userId, id), eq(accessTokens.accountId, accountId)));
   });
-  return { id, api_key: apiKey, api_key_prefix: apiKeyPrefix, previous_valid_until: previousValidUntil?.toISOString() ?? null };
+  return { id, api_key: apiKey, api_key_prefix: apiKeyPrefix, previous_valid_until: validUntil?.toISOString() ?? null };
 }

@@ -1,10 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { virtualAgents } from '@/db/schema';
 import { env } from '@/env';
-import { ApiError } from '@/lib/errors';
 import { newSigningSecret } from './create-virtual-agent';
-import type { RotationMode } from './rotate-api-key';
+import { lockCredentials, previousValidUntil, type RotationMode } from './rotation';
 
 /**
  * A new webhook signing secret. With `overlap` (the default) the previous secret is kept for
@@ -18,25 +17,19 @@ export async function rotateSigningSecret(
   { accountId, id, mode = 'overlap' }: { accountId: number; id: number; mode?: RotationMode },
 ) {
   const signingSecret = newSigningSecret();
-  const overlapSeconds = env().SIGNING_SECRET_OVERLAP_SECONDS;
-  const keepOld = mode === 'overlap' && overlapSeconds > 0;
-  const previousValidUntil = keepOld ? new Date(Date.now() + overlapSeconds * 1000) : null;
+  const validUntil = previousValidUntil(mode, env().SIGNING_SECRET_OVERLAP_SECONDS);
+  const keepOld = validUntil !== null;
   await db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({ signingSecret: virtualAgents.signingSecret })
-      .from(virtualAgents)
-      .where(and(eq(virtualAgents.userId, id), eq(virtualAgents.accountId, accountId)))
-      .for('update');
-    if (!current) throw new ApiError(3006, { detail: `no virtual agent ${id}` });
+    const current = await lockCredentials(tx, { accountId, id });
     await tx
       .update(virtualAgents)
       .set({
         signingSecret,
         previousSigningSecret: keepOld ? current.signingSecret : null,
-        previousSigningSecretExpiresAt: previousValidUntil,
+        previousSigningSecretExpiresAt: validUntil,
         updatedAt: new Date(),
       })
       .where(eq(virtualAgents.userId, id));
   });
-  return { id, signing_secret: signingSecret, previous_valid_until: previousValidUntil?.toISOString() ?? null };
+  return { id, signing_secret: signingSecret, previous_valid_until: validUntil?.toISOString() ?? null };
 }
