@@ -77,6 +77,11 @@ const envSchema = z.object({
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).default(3600),
   /** Requests per minute allowed per account across the bot API. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
+  /**
+   * Where rate limits count: `database` (the `rate_limits` table, shared by every instance on one
+   * database) or `memory` (per process). Default: `database` with DATABASE_URL, else `memory`.
+   */
+  RATE_LIMIT_STORE: z.enum(['database', 'memory']).optional(),
   /** Largest accepted request body, in bytes. */
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(262_144),
   /** Longest wait for a request body to arrive in full, in ms (a slowly sent body is refused, 2015/408). */

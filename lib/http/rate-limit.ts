@@ -1,29 +1,27 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { env } from '@/env';
 import { ApiError } from '@/lib/errors';
+import { limiterFor } from '@/lib/limits/limiters';
 import { metrics } from '@/lib/metrics/registry';
 
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number };
 
-type Limiter = { limiter: RateLimiterMemory; points: number };
-const store = globalThis as unknown as { __vaRateLimiters?: Map<string, Limiter> };
-
 /** Budgets: `api` (RATE_LIMIT_PER_MINUTE) for API calls, `login` (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE) against password guessing. */
 export type Budget = 'api' | 'login';
 
-function limiter(budget: Budget): Limiter {
+function limiter(budget: Budget) {
   const points = budget === 'login' ? env().ADMIN_LOGIN_ATTEMPTS_PER_MINUTE : env().RATE_LIMIT_PER_MINUTE;
-  if (!store.__vaRateLimiters) store.__vaRateLimiters = new Map();
-  let entry = store.__vaRateLimiters.get(budget);
-  if (!entry || entry.points !== points) {
-    entry = { limiter: new RateLimiterMemory({ points, duration: 60 }), points };
-    store.__vaRateLimiters.set(budget, entry);
-  }
-  return entry;
+  // Shared by the instances on PostgreSQL (lib/limits); a key over its budget is then refused
+  // from memory until its window ends, so refusals cost no round trip.
+  return {
+    limiter: limiterFor({ name: budget === 'login' ? 'login-address' : 'api', points, durationSeconds: 60, memoryBlock: true }),
+    points,
+  };
 }
 
 /**
- * Counts one request against the key's per-minute budget (per account for authenticated calls).
+ * Counts one request against the key's per-minute budget (per account for authenticated calls),
+ * across every instance on one PostgreSQL database.
  * Over the budget: 2012/429 with Retry-After. The state feeds the Rate-Limit-* headers.
  */
 export async function consumeRateLimit(key: string, budget: Budget = 'api'): Promise<RateLimitState> {

@@ -90,6 +90,15 @@ export function retentionJobs(
       ),
     },
     {
+      // Windows of the shared rate limits (lib/limits) that ended: a later hit would start afresh anyway.
+      name: 'expired-rate-limits',
+      deleteBatch: boundedDelete(
+        'rate_limits',
+        (limit, now) => sql`select ctid from rate_limits where expires_at < ${now.toISOString()}::timestamptz limit ${limit}`,
+        (now) => sql`expires_at < ${now.toISOString()}::timestamptz`,
+      ),
+    },
+    {
       name: 'delivery-rollups',
       deleteBatch: boundedDelete(
         'delivery_rollups',
