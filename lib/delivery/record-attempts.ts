@@ -9,6 +9,7 @@ import type { ClaimedEvent } from './claim-due-events';
 import { parkLaterEvents } from './park-later-events';
 import { clampRetryAfter, leaseMs as defaultLeaseMs, retryDelayAfter, retryDelaysMs } from './schedule';
 import { EXCERPT_CHARS, type SendOutcome } from './send-webhook';
+import { noteWebhookOutcome } from './webhook-failing';
 
 export type AttemptResult = {
   attemptNumber: number;
@@ -172,6 +173,7 @@ export async function recordAttempts(
       if (status === 'pending' && recorded && hasNext) await parkLaterEvents(db, { eventId: attempts[i].event.id });
       if (status === 'failed' && recorded) await fallBackFrom(db, attempts[i].event);
       if (attempts[i].outcome.httpStatus === 410 && recorded) await stopWebhook(db, attempts[i].event);
+      if (recorded) await noteOutcome(db, attempts[i]);
       const next = recorded?.next?.id ? (recorded.next as ClaimedEvent) : null;
       return { attemptNumber: row.attempt_number, status, retryInMs, leaseHeld: !!recorded, hasNext, next };
     }),
@@ -198,6 +200,15 @@ async function stopWebhook(db: Db, event: ClaimedEvent): Promise<void> {
     )
     .returning({ id: virtualAgents.userId });
   if (stopped.length) logger.warn('webhook stopped: it answered 410 Gone', { virtualAgentId: event.virtualAgentId });
+}
+
+/** The webhook's long-outage state (webhook-failing.ts); its failure must not undo the record. */
+async function noteOutcome(db: Db, { event, outcome }: FinishedAttempt): Promise<void> {
+  try {
+    await noteWebhookOutcome(db, { virtualAgentId: event.virtualAgentId, ok: outcome.ok });
+  } catch (err) {
+    logger.error('could not note the webhook state', { virtualAgentId: event.virtualAgentId, err });
+  }
 }
 
 /**

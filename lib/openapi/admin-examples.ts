@@ -68,6 +68,7 @@ const virtualAgent = {
   fallback_skill: 'billing',
   api_key_prefix: 'vak_Qm4x',
   webhook_disabled: null,
+  webhook_failing: null,
   previous_api_key_valid_until: null,
   previous_signing_secret_valid_until: '2026-03-03T09:14:00.000Z',
   created_at: T0,

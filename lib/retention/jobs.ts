@@ -99,6 +99,16 @@ export function retentionJobs(
       ),
     },
     {
+      // Finished recoveries of failed events: kept as long as failed events are.
+      name: 'finished-recoveries',
+      deleteBatch: boundedDelete(
+        'event_recoveries',
+        (limit, now) =>
+          sql`select ctid from event_recoveries where status = 'done' and finished_at < ${failedBefore(now)}::timestamptz limit ${limit}`,
+        (now) => sql`status = 'done' and finished_at < ${failedBefore(now)}::timestamptz`,
+      ),
+    },
+    {
       name: 'delivery-rollups',
       deleteBatch: boundedDelete(
         'delivery_rollups',

@@ -30,7 +30,10 @@ describe('rate limits shared through the database', () => {
     const seen: ('ok' | number)[] = [];
     for (let i = 0; i < 8; i++) seen.push(await outcome((i % 2 ? b : a).consume('account:1')));
     assert.deepEqual(seen.slice(0, 5), ['ok', 'ok', 'ok', 'ok', 'ok']);
-    assert.ok(seen.slice(5).every((s) => s !== 'ok'), `hits past the budget were refused: ${JSON.stringify(seen)}`);
+    assert.ok(
+      seen.slice(5).every((s) => s !== 'ok'),
+      `hits past the budget were refused: ${JSON.stringify(seen)}`,
+    );
     // Another key has its own budget.
     assert.equal(await outcome(a.consume('account:2')), 'ok');
   });
@@ -58,10 +61,16 @@ describe('rate limits shared through the database', () => {
     await a.consume('k');
     assert.notEqual(await outcome(a.consume('k')), 'ok');
     // End the window as time would.
-    await ctx.db.update(rateLimits).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(rateLimits.key, `${prefix}:k`));
+    await ctx.db
+      .update(rateLimits)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(rateLimits.key, `${prefix}:k`));
     const [fresh] = pair(prefix, 1); // no memory of the block
     assert.equal(await outcome(fresh.consume('k')), 'ok');
-    await ctx.db.update(rateLimits).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(rateLimits.key, `${prefix}:k`));
+    await ctx.db
+      .update(rateLimits)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(rateLimits.key, `${prefix}:k`));
     await runRetention(ctx.db, {
       jobs: retentionJobs({
         EVENT_RETENTION_DAYS: 30,
@@ -72,6 +81,14 @@ describe('rate limits shared through the database', () => {
       }),
       batchSize: 100,
     });
-    assert.equal((await ctx.db.select().from(rateLimits).where(eq(rateLimits.key, `${prefix}:k`))).length, 0);
+    assert.equal(
+      (
+        await ctx.db
+          .select()
+          .from(rateLimits)
+          .where(eq(rateLimits.key, `${prefix}:k`))
+      ).length,
+      0,
+    );
   });
 });
