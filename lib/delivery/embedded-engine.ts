@@ -137,7 +137,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
         if (verdict.opened)
           logger.warn('webhook circuit opened', { virtualAgentId: event.virtualAgentId, until: new Date(verdict.pauseUntil ?? 0) });
         if (verdict.closed) logger.info('webhook circuit closed', { virtualAgentId: event.virtualAgentId });
-        if (verdict.pauseUntil !== null) pause(event.virtualAgentId, verdict.pauseUntil);
+        if (verdict.pauseUntil !== null) pause(event.accountId, event.virtualAgentId, verdict.pauseUntil);
         attempt.chain = health.mayChain(event.virtualAgentId);
         finished.push({ attempt, signalsBefore });
         void record();
@@ -164,8 +164,9 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   /** Database writes that hold a paused VA's events, awaited by stop(). */
   const pausing = new Set<Promise<void>>();
   /** Holds the VA's events in the database until `until` and makes sure a claim follows then. */
-  const pause = (virtualAgentId: number, until: number) => {
-    const p = pauseEndpointEvents(db, { virtualAgentId, until: new Date(until) })
+  const pause = (accountId: number, virtualAgentId: number, until: number) => {
+    const p = pauseEndpointEvents(db, { accountId, virtualAgentId, until: new Date(until) })
+      .then(() => {})
       .catch((err) => logger.error('could not hold the events of a paused webhook', { virtualAgentId, err }))
       .finally(() => pausing.delete(p));
     pausing.add(p);
