@@ -67,6 +67,16 @@ export const logger = {
   error: (msg: string, fields?: Fields) => log('error', msg, fields),
 };
 
+/**
+ * Waits until every line logged so far is written. pino writes stdout asynchronously, so a line
+ * logged just before something else writes synchronously (or exits) can come out after it.
+ */
+export function flushLogs(): Promise<void> {
+  const l = store.__vaPino;
+  if (!l) return Promise.resolve();
+  return new Promise((resolve) => l.flush(() => resolve()));
+}
+
 /** Drops the configured logger (tests that change LOG_LEVEL). */
 export function resetLogger(): void {
   store.__vaPino = undefined;
