@@ -227,10 +227,19 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
         reserved -= limit;
       }
       // Sent even when the engine stopped meanwhile: stop() waits for them, so their leases do not
-      // hold them back from the next run.
-      for (const event of claimed) launch(event);
+      // hold them back from the next run. An event whose endpoint has no slot left by now (another
+      // claim ran beside this one, or the circuit opened meanwhile) is given back at once.
+      const surplus: ClaimedEvent[] = [];
+      for (const event of claimed) {
+        if (health.hasSlot(event.virtualAgentId)) launch(event);
+        else surplus.push(event);
+      }
+      if (surplus.length) {
+        await releaseLeases(db, { events: surplus }).catch((err) => logger.error('could not release leases', { err }));
+      }
       if (!running) return;
-      saturated = claimed.length === limit;
+      // Events given back wait for a slot of their endpoint: the end of each attempt claims again.
+      saturated = claimed.length === limit || surplus.length > 0;
       if (saturated) {
         // More is due: a second claim runs beside this one while these are sent (claims skip each
         // other's rows), so one claim's round trip does not pace the whole engine.
