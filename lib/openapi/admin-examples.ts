@@ -1,4 +1,4 @@
-import { ADMIN_DELIVERY_SUCCESS_EXAMPLES } from './admin-delivery-examples';
+import { ADMIN_DELIVERY_REQUEST_EXAMPLES, ADMIN_DELIVERY_SUCCESS_EXAMPLES } from './admin-delivery-examples';
 import { CHAT, INBOUND_MESSAGE, OUTBOUND_MESSAGE } from './examples';
 
 /**
@@ -253,4 +253,5 @@ export const ADMIN_REQUEST_EXAMPLES: Record<string, unknown> = {
   adminUpdateRoutingRule: { enabled: false },
   adminSetDefaultTeam: { team_id: 673 },
   adminPostMessage: { type: 'inbound', text: INBOUND_MESSAGE.text },
+  ...ADMIN_DELIVERY_REQUEST_EXAMPLES,
 };
