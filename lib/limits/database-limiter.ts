@@ -51,8 +51,9 @@ const getStatement = prepared('rate_limit_get', (db) =>
  * so every instance on one PostgreSQL database counts against the same budget. It keeps the
  * library's behaviour (consume, reward, get, delete, block, `customDuration`, in-memory blocking)
  * and replaces only the store access: the library's Drizzle store builds its queries on every
- * call and loads drizzle-orm by a dynamic import that a bundled server cannot resolve; these are
- * prepared statements on the handle of `getDb()`.
+ * call (unprepared, on the bot API's hot path) and loads drizzle-orm by a dynamic import of a
+ * computed name, and needs a handle when it is built; these are prepared statements on the handle
+ * `getDb()` gives at each call (tests swap it).
  */
 export class DatabaseRateLimiter extends RateLimiterDrizzle {
   constructor(opts: { keyPrefix: string; points: number; duration: number; inMemoryBlockOnConsumed?: number }) {
