@@ -126,6 +126,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   const launch = (event: ClaimedEvent) => {
     inFlight++;
     sending.set(event.id, event);
+    const probe = health.isProbe(event.virtualAgentId);
     health.started(event.virtualAgentId, event.webhookUrl);
     const signalsBefore = signals;
     void attemptDelivery({ event }).then(
@@ -138,6 +139,10 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
           logger.warn('webhook circuit opened', { virtualAgentId: event.virtualAgentId, until: new Date(verdict.pauseUntil ?? 0) });
         if (verdict.closed) logger.info('webhook circuit closed', { virtualAgentId: event.virtualAgentId });
         if (verdict.pauseUntil !== null) pause(event.accountId, event.virtualAgentId, verdict.pauseUntil);
+        // A failed probe says the endpoint is still down, nothing about this event: it keeps its
+        // retries and waits for the next probe (otherwise the event picked as probe again and
+        // again would use up its schedule while the circuit holds every other one).
+        if (probe && !attempt.outcome.ok && verdict.pauseUntil !== null) attempt.uncountedHoldMs = verdict.pauseUntil - Date.now();
         attempt.chain = health.mayChain(event.virtualAgentId);
         finished.push({ attempt, signalsBefore });
         void record();

@@ -92,6 +92,11 @@ export class EndpointHealth {
     return e.inFlight < limit;
   }
 
+  /** Whether a call starting now is the probe of a half-open circuit (call after `hasSlot`). */
+  isProbe(vaId: number): boolean {
+    return this.endpoints.get(vaId)?.state === 'half-open';
+  }
+
   /** Whether a finished call may lease its chat's next event at once. */
   mayChain(vaId: number): boolean {
     const e = this.endpoints.get(vaId);
