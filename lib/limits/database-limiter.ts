@@ -82,7 +82,7 @@ export class DatabaseRateLimiter extends RateLimiterDrizzle {
   _getRateLimiterRes(_key: string, changedPoints: number, row: Row): RateLimiterRes {
     return new RateLimiterRes(
       Math.max(this.points - row.points, 0),
-      Math.max(Math.ceil(row.msLeft), 0),
+      Math.max(Math.floor(row.msLeft), 0),
       row.points,
       row.points === changedPoints,
     );
