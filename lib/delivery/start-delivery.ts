@@ -3,7 +3,7 @@ import { env } from '@/env';
 import { connectOutboxSignal, disconnectOutboxSignal } from '@/lib/events/signal';
 import { logger } from '@/lib/util/logger';
 
-const store = globalThis as unknown as { __vaDeliveryStarted?: Promise<void>; __vaOpsWatch?: { stop: () => Promise<void> } };
+const store = globalThis as unknown as { __vaDeliveryStarted?: Promise<void> };
 
 /**
  * Starts webhook delivery as DELIVERY_ENGINE says, once per process: `embedded` runs the claim loop
@@ -27,8 +27,6 @@ async function start(): Promise<void> {
   if (engine === 'embedded') {
     const { startEmbeddedEngine } = await import('./embedded-engine');
     await startEmbeddedEngine();
-    const { startOpsWatch } = await import('./ops-watch');
-    store.__vaOpsWatch ??= startOpsWatch(db);
   }
   logger.info('webhook delivery started', { engine });
 }
@@ -39,9 +37,6 @@ async function start(): Promise<void> {
  */
 export async function stopDelivery({ graceMs }: { graceMs: number }): Promise<void> {
   const { stopEmbeddedEngine } = await import('./embedded-engine');
-  const watch = store.__vaOpsWatch;
-  store.__vaOpsWatch = undefined;
-  await watch?.stop();
   await stopEmbeddedEngine({ graceMs });
   await disconnectOutboxSignal();
   store.__vaDeliveryStarted = undefined;
