@@ -1,7 +1,8 @@
-import { RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { env } from '@/env';
 import { ApiError } from '@/lib/errors';
-import { limiterFor } from '@/lib/limits/limiters';
+import { limiterFor, limitStore } from '@/lib/limits/limiters';
+import { type Taken, takeFromAllowance } from '@/lib/limits/local-allowance';
 import { metrics } from '@/lib/metrics/registry';
 
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number };
@@ -26,22 +27,31 @@ function limiter(budget: Budget) {
  */
 export async function consumeRateLimit(key: string, budget: Budget = 'api'): Promise<RateLimitState> {
   const { limiter: l, points } = limiter(budget);
+  // In the database, a local allowance reserves points in chunks (lib/limits/local-allowance.ts):
+  // one round trip per chunk, not per request. In memory there is nothing to save.
+  const taken =
+    limitStore() === 'database' ? await takeFromAllowance(l, `${budget}:${points}:${key}`, key, points) : await takeOne(l, key, points);
+  if (taken.ok) return { limit: points, remaining: taken.remaining, resetSeconds: Math.ceil(taken.msBeforeNext / 1000) };
+  metrics().rateLimitRefusals.inc({ budget });
+  const resetSeconds = Math.max(1, Math.ceil(taken.msBeforeNext / 1000));
+  throw new ApiError(2012, {
+    detail: `at most ${points} requests per minute; retry in ${resetSeconds} s`,
+    headers: {
+      'Retry-After': String(resetSeconds),
+      'Rate-Limit-Limit': String(points),
+      'Rate-Limit-Remaining': '0',
+      'Rate-Limit-Reset': String(resetSeconds),
+    },
+  });
+}
+
+async function takeOne(l: RateLimiterAbstract, key: string, points: number): Promise<Taken> {
   try {
     const res = await l.consume(key, 1);
-    return { limit: points, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+    return { ok: true, remaining: Math.min(points, res.remainingPoints), msBeforeNext: res.msBeforeNext };
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    metrics().rateLimitRefusals.inc({ budget });
-    const resetSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-    throw new ApiError(2012, {
-      detail: `at most ${points} requests per minute; retry in ${resetSeconds} s`,
-      headers: {
-        'Retry-After': String(resetSeconds),
-        'Rate-Limit-Limit': String(points),
-        'Rate-Limit-Remaining': '0',
-        'Rate-Limit-Reset': String(resetSeconds),
-      },
-    });
+    return { ok: false, msBeforeNext: rejection.msBeforeNext };
   }
 }
 

@@ -3,7 +3,11 @@ import { describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { rateLimits } from '@/db/schema';
+import { resetEnv } from '@/env';
+import { ApiError } from '@/lib/errors';
+import { consumeRateLimit } from '@/lib/http/rate-limit';
 import { DatabaseRateLimiter } from '@/lib/limits/database-limiter';
+import { chunkFor } from '@/lib/limits/local-allowance';
 import { retentionJobs } from '@/lib/retention/jobs';
 import { runRetention } from '@/lib/retention/run-retention';
 import { setupTestDatabase } from '../support/db';
@@ -90,5 +94,37 @@ describe('rate limits shared through the database', () => {
       ).length,
       0,
     );
+  });
+
+  it('spends points reserved in chunks: one round trip per chunk, exactly the budget accepted', async () => {
+    process.env.RATE_LIMIT_STORE = 'database';
+    process.env.RATE_LIMIT_PER_MINUTE = '100';
+    resetEnv();
+    try {
+      assert.equal(chunkFor(100), 2);
+      const key = `account:chunks-${Math.random()}`;
+      const outcomes: (number | 'ok')[] = [];
+      for (let i = 0; i < 110; i++) {
+        try {
+          await consumeRateLimit(key);
+          outcomes.push('ok');
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          outcomes.push(err.code);
+        }
+      }
+      assert.equal(outcomes.filter((o) => o === 'ok').length, 100);
+      assert.ok(outcomes.slice(100).every((o) => o === 2012));
+      const [row] = await ctx.db
+        .select()
+        .from(rateLimits)
+        .where(eq(rateLimits.key, `api:100:60:${key}`));
+      // 50 reservations of 2, then one refused (counted, as every hit past the budget is).
+      assert.equal(row.points, 102);
+    } finally {
+      delete process.env.RATE_LIMIT_STORE;
+      delete process.env.RATE_LIMIT_PER_MINUTE;
+      resetEnv();
+    }
   });
 });
