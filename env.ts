@@ -59,102 +59,127 @@ function singleHost(address: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
   return [ip, ip.kind() === 'ipv4' ? 32 : 128];
 }
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  /** PostgreSQL connection string. Unset: embedded PGlite in DATA_DIR. */
-  DATABASE_URL: z
-    .string()
-    .url()
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
-  /** Directory of the embedded PGlite database. */
-  DATA_DIR: z.string().default('./.data/pglite'),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-  /** Seconds to wait for a PostgreSQL connection before the request fails with 2050/503. */
-  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(3),
-  /** Longest statement (PostgreSQL `statement_timeout`, ms) on the app's connections; migrations are exempt. */
-  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
-  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).default(3600),
-  /** Requests per minute allowed per account across the bot API. */
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
-  /** Largest accepted request body, in bytes. */
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(262_144),
-  /** Longest wait for a request body to arrive in full, in ms (a slowly sent body is refused, 2015/408). */
-  BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
-  ADMIN_EMAIL: z.string().email().optional(),
-  /** Checked against the password policy at start (lib/auth/password-policy.ts). */
-  ADMIN_PASSWORD: z.string().optional(),
-  /** Admin sign-in attempts per client address per minute. */
-  ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
-  /** Which forwarded addresses to believe (see trustedProxies above); default none. */
-  TRUSTED_PROXIES: trustedProxies,
-  /** Failed sign-ins on one account (from anywhere) before each further one costs a growing wait. */
-  ADMIN_LOGIN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
-  /** Failed sign-ins from one client address per hour, over all accounts. */
-  ADMIN_LOGIN_FAILURES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(100),
-  /** Admin API requests per session per minute. */
-  ADMIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  /** Failed `/authorize` and invalid-token calls per client address per minute. */
-  BOT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
-  /** How long the previous signing secret keeps signing deliveries after a rotation. */
-  SIGNING_SECRET_OVERLAP_SECONDS: z.coerce.number().int().min(0).default(86_400),
-  /** How long the previous API key keeps authorizing after a rotation with overlap. */
-  API_KEY_OVERLAP_SECONDS: z.coerce.number().int().min(0).default(86_400),
-  /** Audit entries older than this are deleted by the retention jobs. */
-  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
-  ADMIN_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(43_200),
-  DELIVERY_ENGINE: z.enum(['embedded', 'inngest', 'off']).default('embedded'),
-  DELIVERY_RETRY_DELAYS_MS: delayList,
-  DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
-  WEBHOOK_ALLOW_PRIVATE: booleanString,
-  /**
-   * Checks every answer body against the contract's response schema and turns a mismatch into a
-   * logged 500 (2007). For tests and development: a route that answers what the contract does not
-   * say fails loudly instead of reaching a client.
-   */
-  VALIDATE_RESPONSES: booleanString,
-  /** Webhook calls in flight at once per process, over all VAs. */
-  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(128),
-  /** Webhook calls in flight at once per VA per process (its share; a hanging bot holds no more). */
-  DELIVERY_MAX_IN_FLIGHT_PER_VA: z.coerce.number().int().min(1).max(10_000).default(64),
-  /** Consecutive failed calls (no answer, 5xx, 429) that open a VA's circuit. */
-  DELIVERY_CIRCUIT_FAILURES: z.coerce.number().int().min(1).default(5),
-  /** First pause of an open circuit; it doubles on each failed probe up to DELIVERY_CIRCUIT_MAX_OPEN_MS. */
-  DELIVERY_CIRCUIT_OPEN_MS: z.coerce.number().int().min(10).default(5_000),
-  DELIVERY_CIRCUIT_MAX_OPEN_MS: z.coerce.number().int().min(10).default(300_000),
-  /** Longest `Retry-After` honoured (longer ones are cut to this). */
-  DELIVERY_RETRY_AFTER_MAX_MS: z.coerce.number().int().min(1_000).default(600_000),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  /** Retention (lib/retention): days a delivered event and its attempts are kept. */
-  EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
-  /** Days a failed event (still redeliverable until then) and its attempts are kept. */
-  FAILED_EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
-  /** Days a closed chat, its transcript and events are kept; unset keeps them for ever. */
-  CHAT_RETENTION_DAYS: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return undefined;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) {
-        ctx.addIssue({ code: 'custom', message: 'must be a whole number of days (at least 1), or unset to keep closed chats' });
-        return z.NEVER;
-      }
-      return n;
-    }),
-  /** Days the per-minute delivery rollups (charts, VA health) are kept. */
-  ROLLUP_RETENTION_DAYS: z.coerce.number().int().min(2).default(90),
-  /** Rows per retention delete statement. */
-  RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
-  /** Minutes between retention runs of the embedded engine (Inngest runs it hourly by cron). */
-  RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
-  /** Bearer token for GET /api/metrics; unset: the endpoint is off (404). */
-  METRICS_TOKEN: z.string().min(16).optional(),
-  /** On SIGTERM, how long webhook calls in flight may take to finish before their leases are released. */
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
-  /** Tests only, set by `npm test` on PostgreSQL: the migrated database each test file copies. */
-  TEST_DB_TEMPLATE: z.string().optional(),
-});
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    /** PostgreSQL connection string. Unset: embedded PGlite in DATA_DIR. */
+    DATABASE_URL: z
+      .string()
+      .url()
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** Directory of the embedded PGlite database. */
+    DATA_DIR: z.string().default('./.data/pglite'),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    /** Seconds to wait for a PostgreSQL connection before the request fails with 2050/503. */
+    DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(3),
+    /** Longest statement (PostgreSQL `statement_timeout`, ms) on the app's connections; migrations are exempt. */
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+    ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).default(3600),
+    /** Requests per minute allowed per account across the bot API. */
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
+    /**
+     * Where rate limits count: `database` (the `rate_limits` table, shared by every instance on one
+     * database) or `memory` (per process). Default: `database` with DATABASE_URL, else `memory`.
+     */
+    RATE_LIMIT_STORE: z.enum(['database', 'memory']).optional(),
+    /** Largest accepted request body, in bytes. */
+    MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(262_144),
+    /** Longest wait for a request body to arrive in full, in ms (a slowly sent body is refused, 2015/408). */
+    BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+    ADMIN_EMAIL: z.string().email().optional(),
+    /** Checked against the password policy at start (lib/auth/password-policy.ts). */
+    ADMIN_PASSWORD: z.string().optional(),
+    /** Admin sign-in attempts per client address per minute. */
+    ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    /** Which forwarded addresses to believe (see trustedProxies above); default none. */
+    TRUSTED_PROXIES: trustedProxies,
+    /** Failed sign-ins on one account (from anywhere) before each further one costs a growing wait. */
+    ADMIN_LOGIN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
+    /** Failed sign-ins from one client address per hour, over all accounts. */
+    ADMIN_LOGIN_FAILURES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(100),
+    /** Admin API requests per session per minute. */
+    ADMIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+    /** Failed `/authorize` and invalid-token calls per client address per minute. */
+    BOT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /** How long the previous signing secret keeps signing deliveries after a rotation. */
+    SIGNING_SECRET_OVERLAP_SECONDS: z.coerce.number().int().min(0).default(86_400),
+    /** How long the previous API key keeps authorizing after a rotation with overlap. */
+    API_KEY_OVERLAP_SECONDS: z.coerce.number().int().min(0).default(86_400),
+    /** Audit entries older than this are deleted by the retention jobs. */
+    AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+    ADMIN_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(43_200),
+    DELIVERY_ENGINE: z.enum(['embedded', 'inngest', 'off']).default('embedded'),
+    DELIVERY_RETRY_DELAYS_MS: delayList,
+    DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
+    WEBHOOK_ALLOW_PRIVATE: booleanString,
+    /**
+     * Checks every answer body against the contract's response schema and turns a mismatch into a
+     * logged 500 (2007). For tests and development: a route that answers what the contract does not
+     * say fails loudly instead of reaching a client.
+     */
+    VALIDATE_RESPONSES: booleanString,
+    /** Webhook calls in flight at once per process, over all VAs. */
+    DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(128),
+    /** Webhook calls in flight at once per VA per process (its share; a hanging bot holds no more). */
+    DELIVERY_MAX_IN_FLIGHT_PER_VA: z.coerce.number().int().min(1).max(10_000).default(64),
+    /** Consecutive failed calls (no answer, 5xx, 429) that open a VA's circuit. */
+    DELIVERY_CIRCUIT_FAILURES: z.coerce.number().int().min(1).default(5),
+    /** First pause of an open circuit; it doubles on each failed probe up to DELIVERY_CIRCUIT_MAX_OPEN_MS. */
+    DELIVERY_CIRCUIT_OPEN_MS: z.coerce.number().int().min(10).default(5_000),
+    DELIVERY_CIRCUIT_MAX_OPEN_MS: z.coerce.number().int().min(10).default(300_000),
+    /** Longest `Retry-After` honoured (longer ones are cut to this). */
+    DELIVERY_RETRY_AFTER_MAX_MS: z.coerce.number().int().min(1_000).default(600_000),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    /** Retention (lib/retention): days a delivered event and its attempts are kept. */
+    EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+    /** Days a failed event (still redeliverable until then) and its attempts are kept. */
+    FAILED_EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+    /** Days a closed chat, its transcript and events are kept; unset keeps them for ever. */
+    CHAT_RETENTION_DAYS: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined || v === '') return undefined;
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1) {
+          ctx.addIssue({ code: 'custom', message: 'must be a whole number of days (at least 1), or unset to keep closed chats' });
+          return z.NEVER;
+        }
+        return n;
+      }),
+    /** Days the per-minute delivery rollups (charts, VA health) are kept. */
+    ROLLUP_RETENTION_DAYS: z.coerce.number().int().min(2).default(90),
+    /** Rows per retention delete statement. */
+    RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
+    /** Minutes between retention runs of the embedded engine (Inngest runs it hourly by cron). */
+    RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
+    /** A VA's webhook with nothing but failures for this long is marked failing (default 3 days). */
+    WEBHOOK_FAILING_AFTER_SECONDS: z.coerce.number().int().min(1).default(259_200),
+    /** Where operational events (a webhook marked failing, recovered) are POSTed; unset: none are sent. */
+    OPS_WEBHOOK_URL: z
+      .string()
+      .url()
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** Standard Webhooks secret (`whsec_` + base64) that signs the operational events; required with OPS_WEBHOOK_URL. */
+    OPS_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/, 'must be whsec_ followed by a base64 key')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** Bearer token for GET /api/metrics; unset: the endpoint is off (404). */
+    METRICS_TOKEN: z.string().min(16).optional(),
+    /** On SIGTERM, how long webhook calls in flight may take to finish before their leases are released. */
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+    /** Tests only, set by `npm test` on PostgreSQL: the migrated database each test file copies. */
+    TEST_DB_TEMPLATE: z.string().optional(),
+  })
+  .superRefine((e, ctx) => {
+    if (e.OPS_WEBHOOK_URL && !e.OPS_WEBHOOK_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['OPS_WEBHOOK_SECRET'], message: 'is required when OPS_WEBHOOK_URL is set' });
+    }
+  });
 
 export type Env = z.infer<typeof envSchema>;
 

@@ -1,12 +1,15 @@
 import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
 import { idParams } from '../schemas/admin-common';
-import { testEventResultSchema } from '../schemas/admin-delivery';
+import { recoverySchema, startRecoverySchema, testEventResultSchema } from '../schemas/admin-delivery';
 import { envelope } from '../schemas/common';
-import { ACTION_CODES, errorsFor, meta } from './common';
+import { ACTION_CODES, errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
 
 const TEST_CODES = [...ACTION_CODES, 2014, 3006] as const;
+const START_RECOVERY_CODES = [...WRITE_CODES, 2014, 3006, 3008] as const;
+const LIST_RECOVERY_CODES = [...READ_CODES, 2014, 3006] as const;
 
 export const vaToolsContract = c.router({
   sendTestEvent: {
@@ -19,5 +22,25 @@ export const vaToolsContract = c.router({
     body: c.noBody(),
     responses: { 200: envelope(4400, testEventResultSchema), ...errorsFor(TEST_CODES) },
     metadata: meta(...TEST_CODES),
+  },
+  startRecovery: {
+    method: 'POST',
+    path: '/virtual-agents/:id/recoveries',
+    summary: 'Send again, in order, every failed event of a virtual agent in a time window',
+    description:
+      "Starts a background recovery: the failed events of the VA created in [`since`, `until`) go back in the queue with their `transaction_id`, oldest first, a batch at a time (the next batch once the previous one has left `pending`); each chat's events keep their order. Follow its counts with GET on the same path. One recovery runs per VA at a time (3008).",
+    pathParams: idParams,
+    body: startRecoverySchema,
+    responses: { 201: envelope(4401, recoverySchema), ...errorsFor(START_RECOVERY_CODES) },
+    metadata: meta(...START_RECOVERY_CODES),
+  },
+  listRecoveries: {
+    method: 'GET',
+    path: '/virtual-agents/:id/recoveries',
+    summary: "A virtual agent's latest recoveries of failed events, with their progress",
+    description: 'The ten latest, newest first, each with its counts by the state of the events it put back.',
+    pathParams: idParams,
+    responses: { 200: envelope(4400, z.array(recoverySchema)), ...errorsFor(LIST_RECOVERY_CODES) },
+    metadata: meta(...LIST_RECOVERY_CODES),
   },
 });

@@ -80,3 +80,30 @@ export const testEventResultSchema = z.object({
 });
 
 export type TestEventResult = z.infer<typeof testEventResultSchema>;
+
+export const RECOVERY_STATUSES = ['running', 'done'] as const;
+
+export const startRecoverySchema = z
+  .object({
+    since: isoDateTime.describe('Failed events created at or after this time are sent again'),
+    until: isoDateTime.optional().describe('…and before this time; default now'),
+  })
+  .strict();
+
+export const recoverySchema = z.object({
+  id: z.number().int(),
+  virtual_agent_id: z.number().int(),
+  since: isoDateTime,
+  until: isoDateTime,
+  status: z.enum(RECOVERY_STATUSES).describe('`running` until every failed event of the window was put back and has left `pending`'),
+  total: count.describe('Failed events in the window when the recovery started'),
+  requeued: count.describe('Events put back in the queue so far (a batch at a time, oldest first)'),
+  delivered: count.describe('Of those, delivered since'),
+  failed: count.describe('Of those, failed again (every attempt of the new run used)'),
+  pending: count.describe('Of those, still waiting or being retried'),
+  created_at: isoDateTime,
+  finished_at: isoDateTime.nullable(),
+});
+
+export type StartRecovery = z.infer<typeof startRecoverySchema>;
+export type Recovery = z.infer<typeof recoverySchema>;

@@ -49,6 +49,12 @@ export const adminVirtualAgentSchema = z.object({
     .describe(
       'Set when delivery to the webhook stopped by itself (the receiver answered 410 Gone); its events are held. Changing `webhook_url` clears it and releases them.',
     ),
+  webhook_failing: z
+    .object({ since: isoDateTime, marked_at: isoDateTime })
+    .nullable()
+    .describe(
+      'Set when the webhook has had nothing but failed attempts since `since` for longer than the service allows (3 days by default); its events keep being retried. Its next delivered event clears it.',
+    ),
   previous_api_key_valid_until: isoDateTime
     .nullable()
     .describe('After a key rotation with overlap: until when the previous API key still authorizes'),

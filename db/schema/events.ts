@@ -37,6 +37,8 @@ export const events = pgTable(
     lastError: text('last_error'),
     deliveredAt: tstz('delivered_at'),
     failedAt: tstz('failed_at'),
+    /** The recovery job (event_recoveries) that last put this failed event back in the queue. */
+    recoveryId: bigint('recovery_id', { mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -50,6 +52,47 @@ export const events = pgTable(
     index('events_account_pending_idx').on(t.accountId, t.virtualAgentId, t.createdAt).where(sql`${t.status} = 'pending'`),
     index('events_account_failed_idx').on(t.accountId, t.failedAt).where(sql`${t.status} = 'failed'`),
     index('events_delivered_at_idx').on(t.deliveredAt).where(sql`${t.status} = 'delivered'`),
+    // A recovery walks a VA's failed events in time order; its progress counts the events it requeued.
+    index('events_va_failed_created_idx').on(t.virtualAgentId, t.createdAt, t.id).where(sql`${t.status} = 'failed'`),
+    index('events_recovery_idx').on(t.recoveryId, t.status).where(sql`${t.recoveryId} is not null`),
+  ],
+);
+
+/**
+ * "Recover failed events since T": a background job that puts every failed event of one VA
+ * created in [since, until) back in the queue, in time order, a batch at a time (the next batch
+ * once the previous one has left `pending`). `cursor_*` is the last event requeued; the counts of
+ * its events by status are read from `events.recovery_id`.
+ */
+export const eventRecoveries = pgTable(
+  'event_recoveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    virtualAgentId: integer('virtual_agent_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    since: tstz('since').notNull(),
+    until: tstz('until').notNull(),
+    /** `running` or `done`. */
+    status: text('status').$type<'running' | 'done'>().notNull().default('running'),
+    /** Failed events in the window when the job started. */
+    total: integer('total').notNull(),
+    requeued: integer('requeued').notNull().default(0),
+    cursorCreatedAt: tstz('cursor_created_at'),
+    cursorId: bigint('cursor_id', { mode: 'number' }),
+    /** An instance advancing the job holds it until this time. */
+    lockedUntil: tstz('locked_until'),
+    finishedAt: tstz('finished_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('event_recoveries_va_created_idx').on(t.virtualAgentId, t.createdAt),
+    index('event_recoveries_running_idx').on(t.createdAt).where(sql`${t.status} = 'running'`),
+    index('event_recoveries_finished_idx').on(t.finishedAt).where(sql`${t.status} = 'done'`),
   ],
 );
 

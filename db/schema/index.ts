@@ -4,6 +4,7 @@ export * from './audit';
 export * from './chats';
 export * from './enums';
 export * from './events';
+export * from './limits';
 export * from './relations';
 export * from './routing';
 export * from './teams';

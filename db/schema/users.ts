@@ -96,6 +96,10 @@ export const virtualAgents = pgTable(
      */
     webhookDisabledAt: tstz('webhook_disabled_at'),
     webhookDisabledReason: text('webhook_disabled_reason'),
+    /** First failed attempt since the last delivered one; null while the webhook answers (lib/delivery/webhook-failing.ts). */
+    webhookFailingSince: tstz('webhook_failing_since'),
+    /** Set when the webhook had nothing but failures for WEBHOOK_FAILING_AFTER_SECONDS; cleared by its next delivery. */
+    webhookFailingAt: tstz('webhook_failing_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -103,6 +107,10 @@ export const virtualAgents = pgTable(
     uniqueIndex('virtual_agents_api_key_hash_key').on(t.apiKeyHash),
     index('virtual_agents_account_idx').on(t.accountId),
     index('virtual_agents_previous_api_key_hash_idx').on(t.previousApiKeyHash).where(sql`${t.previousApiKeyHash} is not null`),
+    // The sweep that marks long-failing webhooks reads only VAs failing and not yet marked.
+    index('virtual_agents_failing_since_idx')
+      .on(t.webhookFailingSince)
+      .where(sql`${t.webhookFailingSince} is not null and ${t.webhookFailingAt} is null`),
   ],
 );
 

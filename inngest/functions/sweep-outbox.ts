@@ -1,16 +1,24 @@
 import { getDb } from '@/db/client';
+import { env } from '@/env';
+import { advanceRecoveries } from '@/lib/delivery/advance-recoveries';
 import { findStrandedEvents } from '@/lib/delivery/find-stranded-events';
+import { markFailingWebhooks } from '@/lib/delivery/webhook-failing';
 import { inngest } from '../client';
 import { deliveryRequestFor } from '../events';
 
 /**
  * Every minute, hands over again the outbox events nobody is working on (their first hand-over to
  * Inngest failed, or their run used up its wake-ups). The minute is part of the event id, so
- * several app instances sweeping at once send each event once.
+ * several app instances sweeping at once send each event once. It also advances the recoveries of
+ * failed events and marks long-failing webhooks (the embedded engine's ops-watch does that itself).
  */
 export const sweepOutbox = inngest.createFunction(
   { id: 'sweep-outbox', retries: 2, triggers: [{ cron: '* * * * *' }] },
   async ({ step }) => {
+    await step.run('advance-recoveries', async () => [...(await advanceRecoveries(await getDb())).keys()]);
+    await step.run('mark-failing-webhooks', async () =>
+      markFailingWebhooks(await getDb(), { afterSeconds: env().WEBHOOK_FAILING_AFTER_SECONDS }),
+    );
     const stranded = await step.run('find-stranded-events', async () =>
       findStrandedEvents(await getDb(), { overdueMs: 60_000, limit: 1_000 }),
     );

@@ -7,6 +7,7 @@ import { type ClaimedEvent, claimDueEvents } from './claim-due-events';
 import { attemptDelivery, logAttempt } from './deliver-claimed-event';
 import { EndpointHealth } from './endpoint-health';
 import { msUntilNextDue } from './ms-until-next-due';
+import { startOpsWatch } from './ops-watch';
 import { pauseEndpointEvents } from './pause-endpoint-events';
 import { type AttemptResult, type FinishedAttempt, recordAttempts } from './record-attempts';
 import { releaseLeases } from './release-leases';
@@ -24,6 +25,8 @@ export type EmbeddedEngineOptions = {
   /** Longest sleep with nothing due: catches events written by other processes, which do not signal this one. */
   idlePollMs?: number;
   leaseMs?: number;
+  /** Also advance recoveries and mark long-failing webhooks (default true). */
+  opsWatch?: boolean;
 };
 
 export type EmbeddedEngine = {
@@ -126,6 +129,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   const launch = (event: ClaimedEvent) => {
     inFlight++;
     sending.set(event.id, event);
+    const probe = health.isProbe(event.virtualAgentId);
     health.started(event.virtualAgentId, event.webhookUrl);
     const signalsBefore = signals;
     void attemptDelivery({ event }).then(
@@ -137,7 +141,11 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
         if (verdict.opened)
           logger.warn('webhook circuit opened', { virtualAgentId: event.virtualAgentId, until: new Date(verdict.pauseUntil ?? 0) });
         if (verdict.closed) logger.info('webhook circuit closed', { virtualAgentId: event.virtualAgentId });
-        if (verdict.pauseUntil !== null) pause(event.virtualAgentId, verdict.pauseUntil);
+        if (verdict.pauseUntil !== null) pause(event.accountId, event.virtualAgentId, verdict.pauseUntil);
+        // A failed probe says the endpoint is still down, nothing about this event: it keeps its
+        // retries and waits for the next probe (otherwise the event picked as probe again and
+        // again would use up its schedule while the circuit holds every other one).
+        if (probe && !attempt.outcome.ok && verdict.pauseUntil !== null) attempt.uncountedHoldMs = verdict.pauseUntil - Date.now();
         attempt.chain = health.mayChain(event.virtualAgentId);
         finished.push({ attempt, signalsBefore });
         void record();
@@ -164,8 +172,9 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   /** Database writes that hold a paused VA's events, awaited by stop(). */
   const pausing = new Set<Promise<void>>();
   /** Holds the VA's events in the database until `until` and makes sure a claim follows then. */
-  const pause = (virtualAgentId: number, until: number) => {
-    const p = pauseEndpointEvents(db, { virtualAgentId, until: new Date(until) })
+  const pause = (accountId: number, virtualAgentId: number, until: number) => {
+    const p = pauseEndpointEvents(db, { accountId, virtualAgentId, until: new Date(until) })
+      .then(() => {})
       .catch((err) => logger.error('could not hold the events of a paused webhook', { virtualAgentId, err }))
       .finally(() => pausing.delete(p));
     pausing.add(p);
@@ -226,10 +235,19 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
         reserved -= limit;
       }
       // Sent even when the engine stopped meanwhile: stop() waits for them, so their leases do not
-      // hold them back from the next run.
-      for (const event of claimed) launch(event);
+      // hold them back from the next run. An event whose endpoint has no slot left by now (another
+      // claim ran beside this one, or the circuit opened meanwhile) is given back at once.
+      const surplus: ClaimedEvent[] = [];
+      for (const event of claimed) {
+        if (health.hasSlot(event.virtualAgentId)) launch(event);
+        else surplus.push(event);
+      }
+      if (surplus.length) {
+        await releaseLeases(db, { events: surplus }).catch((err) => logger.error('could not release leases', { err }));
+      }
       if (!running) return;
-      saturated = claimed.length === limit;
+      // Events given back wait for a slot of their endpoint: the end of each attempt claims again.
+      saturated = claimed.length === limit || surplus.length > 0;
       if (saturated) {
         // More is due: a second claim runs beside this one while these are sent (claims skip each
         // other's rows), so one claim's round trip does not pace the whole engine.
@@ -264,6 +282,8 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   // A signal arrives inside the request that wrote the event; the claim it starts is not part of
   // that request (its log lines must not carry the request's trxid), so it runs in the engine's own scope.
   const scope = new AsyncResource('va-delivery-engine');
+  // Beside delivery: recoveries of failed events and the long-outage marks (ops-watch.ts).
+  const watch = options.opsWatch === false ? null : startOpsWatch(db);
   const unsubscribe = onOutbox(() =>
     scope.runInAsyncScope(() => {
       signals++;
@@ -282,6 +302,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
       running = false;
       clearTimeout(timer);
       unsubscribe();
+      await watch?.stop();
       // Attempts in flight finish (each is bounded by the timeout) and are recorded.
       const deadline = Date.now() + graceMs;
       while ((claiming || inFlight || recording) && Date.now() < deadline) {

@@ -77,6 +77,26 @@ export class EndpointHealth {
     return out;
   }
 
+  /**
+   * Whether one more call to the endpoint may start now. Checked again as each claimed event is
+   * launched: two claims running side by side both read the free slots before either launched
+   * anything, so together they can take more than an endpoint's share, or two probes of a
+   * half-open circuit.
+   */
+  hasSlot(vaId: number): boolean {
+    const e = this.endpoints.get(vaId);
+    if (!e) return true;
+    const now = this.now();
+    if (e.state === 'open' && now >= e.pausedUntil) e.state = 'half-open';
+    const limit = now < e.pausedUntil ? 0 : e.state === 'half-open' ? 1 : e.cap;
+    return e.inFlight < limit;
+  }
+
+  /** Whether a call starting now is the probe of a half-open circuit (call after `hasSlot`). */
+  isProbe(vaId: number): boolean {
+    return this.endpoints.get(vaId)?.state === 'half-open';
+  }
+
   /** Whether a finished call may lease its chat's next event at once. */
   mayChain(vaId: number): boolean {
     const e = this.endpoints.get(vaId);

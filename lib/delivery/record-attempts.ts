@@ -9,6 +9,7 @@ import type { ClaimedEvent } from './claim-due-events';
 import { parkLaterEvents } from './park-later-events';
 import { clampRetryAfter, leaseMs as defaultLeaseMs, retryDelayAfter, retryDelaysMs } from './schedule';
 import { EXCERPT_CHARS, type SendOutcome } from './send-webhook';
+import { noteWebhookOutcome } from './webhook-failing';
 
 export type AttemptResult = {
   attemptNumber: number;
@@ -27,7 +28,17 @@ export type AttemptResult = {
  * `chain: false` keeps this attempt's chat from leasing its next event (its VA is paused); the
  * statement's own `chain` must be on too.
  */
-export type FinishedAttempt = { event: ClaimedEvent; outcome: SendOutcome; chain?: boolean };
+export type FinishedAttempt = {
+  event: ClaimedEvent;
+  outcome: SendOutcome;
+  chain?: boolean;
+  /**
+   * Set for the probe of an open circuit that failed: the attempt is recorded but does not count
+   * in the event's retry schedule (the endpoint is down, not this event), and the event waits at
+   * least this many ms (until the circuit's next probe).
+   */
+  uncountedHoldMs?: number;
+};
 
 /** Statuses whose `Retry-After` sets the earliest next attempt. */
 const SLOW_DOWN = new Set([429, 503]);
@@ -43,7 +54,7 @@ const recordStatement = prepared('delivery_record_attempts', (db) => {
   const input = db.$with('input', { eventId: sql<number>`event_id` }).as(sql`
     select * from jsonb_to_recordset(${sql.placeholder('attempts')}::jsonb) as x(
       event_id bigint, attempt_number int, started_at timestamptz, duration_ms int, http_status int, error text,
-      excerpt text, status event_status, retry_ms int, last_error text, lease timestamptz, chain boolean)`);
+      excerpt text, status event_status, retry_ms int, last_error text, lease timestamptz, chain boolean, counted boolean)`);
   const inserted = db.$with('inserted', { eventId: sql<number>`event_id` }).as(sql`
     insert into "delivery_attempts" ("event_id", "attempt_number", "started_at", "duration_ms", "http_status", "error", "response_excerpt")
     select "event_id", "attempt_number", "started_at", "duration_ms", "http_status", "error", "excerpt" from "input"
@@ -51,7 +62,7 @@ const recordStatement = prepared('delivery_record_attempts', (db) => {
   const updated = db.$with('updated', { id: sql<number>`id` }).as(sql`
     update "events" set
       "status" = "input"."status",
-      "attempt_count" = "events"."attempt_count" + 1,
+      "attempt_count" = "events"."attempt_count" + case when "input"."counted" then 1 else 0 end,
       "next_attempt_at" = case when "input"."status" = 'pending' then now() + "input"."retry_ms" * interval '1 millisecond' else "events"."next_attempt_at" end,
       "locked_until" = null,
       "last_error" = "input"."last_error",
@@ -128,10 +139,14 @@ export async function recordAttempts(
   { attempts, chain = false, leaseMs = defaultLeaseMs() }: { attempts: FinishedAttempt[]; chain?: boolean; leaseMs?: number },
 ): Promise<AttemptResult[]> {
   if (!attempts.length) return [];
-  const planned = attempts.map(({ event, outcome, chain: chainThis = true }) => {
+  const planned = attempts.map(({ event, outcome, chain: chainThis = true, uncountedHoldMs }) => {
     let status: EventStatus = 'delivered';
     let retryInMs: number | null = null;
-    if (!outcome.ok) {
+    const counted = outcome.ok || uncountedHoldMs === undefined;
+    if (!counted) {
+      status = 'pending';
+      retryInMs = Math.max(0, Math.round(uncountedHoldMs ?? 0));
+    } else if (!outcome.ok) {
       retryInMs = retryDelayAfter(event.attemptCount + 1);
       status = retryInMs === null ? 'failed' : 'pending';
       // 410 stops the VA's webhook (below): the event is held for a new address, not dead-lettered.
@@ -160,6 +175,7 @@ export async function recordAttempts(
         last_error: outcome.ok ? null : (error ?? `HTTP ${outcome.httpStatus}`),
         lease: event.lockedUntil.toISOString(),
         chain: chainThis,
+        counted,
       },
     };
   });
@@ -172,6 +188,7 @@ export async function recordAttempts(
       if (status === 'pending' && recorded && hasNext) await parkLaterEvents(db, { eventId: attempts[i].event.id });
       if (status === 'failed' && recorded) await fallBackFrom(db, attempts[i].event);
       if (attempts[i].outcome.httpStatus === 410 && recorded) await stopWebhook(db, attempts[i].event);
+      if (recorded) await noteOutcome(db, attempts[i]);
       const next = recorded?.next?.id ? (recorded.next as ClaimedEvent) : null;
       return { attemptNumber: row.attempt_number, status, retryInMs, leaseHeld: !!recorded, hasNext, next };
     }),
@@ -198,6 +215,15 @@ async function stopWebhook(db: Db, event: ClaimedEvent): Promise<void> {
     )
     .returning({ id: virtualAgents.userId });
   if (stopped.length) logger.warn('webhook stopped: it answered 410 Gone', { virtualAgentId: event.virtualAgentId });
+}
+
+/** The webhook's long-outage state (webhook-failing.ts); its failure must not undo the record. */
+async function noteOutcome(db: Db, { event, outcome }: FinishedAttempt): Promise<void> {
+  try {
+    await noteWebhookOutcome(db, { virtualAgentId: event.virtualAgentId, ok: outcome.ok });
+  } catch (err) {
+    logger.error('could not note the webhook state', { virtualAgentId: event.virtualAgentId, err });
+  }
 }
 
 /**

@@ -1,24 +1,43 @@
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { env } from '@/env';
 import { ApiError } from '@/lib/errors';
+import { DatabaseRateLimiter } from './database-limiter';
 
-/** A counter: `points` per `durationSeconds` window for each key, under its own `name`. */
-export type LimiterSpec = { name: string; points: number; durationSeconds: number };
+/**
+ * A counter: `points` per `durationSeconds` window for each key, under its own `name`.
+ * `memoryBlock`: once a key is over its budget, this instance refuses it for the rest of the
+ * window without asking the shared store again (only for limiters never reset early by `delete`
+ * or `reward`, which would reach the store but not another instance's memory).
+ */
+export type LimiterSpec = { name: string; points: number; durationSeconds: number; memoryBlock?: boolean };
 
 const store = globalThis as unknown as { __vaLimiters?: Map<string, RateLimiterAbstract> };
 
+/** Whether limits are counted in the database (shared by the instances) or in this process. */
+export function limitStore(): 'database' | 'memory' {
+  const e = env();
+  return e.RATE_LIMIT_STORE ?? (e.DATABASE_URL ? 'database' : 'memory');
+}
+
 /**
  * The one place limiters get their store. Every limit of the service (API budgets, sign-in
- * throttles, bot authentication failures) is built here, so moving all of them to a store shared
- * by several instances (PostgreSQL or Redis, both supported by rate-limiter-flexible) is a change
- * to this function alone. Limiters are kept per spec; changing a spec (tests do) builds a new one.
+ * throttles, bot authentication failures) is built here. On PostgreSQL they count in the
+ * `rate_limits` table, so the budgets hold across instances; on the embedded database (one
+ * process by construction) they count in memory. Limiters are kept per spec; changing a spec
+ * (tests do, and so does a new configuration) starts counting afresh under its own keys.
  */
 export function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
   if (!store.__vaLimiters) store.__vaLimiters = new Map();
+  const kind = limitStore();
   const id = `${spec.name}:${spec.points}:${spec.durationSeconds}`;
-  let limiter = store.__vaLimiters.get(id);
+  let limiter = store.__vaLimiters.get(`${kind}:${id}`);
   if (!limiter) {
-    limiter = new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.durationSeconds });
-    store.__vaLimiters.set(id, limiter);
+    const options = { keyPrefix: id, points: spec.points, duration: spec.durationSeconds };
+    limiter =
+      kind === 'database'
+        ? new DatabaseRateLimiter({ ...options, inMemoryBlockOnConsumed: spec.memoryBlock ? spec.points + 1 : undefined })
+        : new RateLimiterMemory(options);
+    store.__vaLimiters.set(`${kind}:${id}`, limiter);
   }
   return limiter;
 }

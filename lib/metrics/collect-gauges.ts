@@ -58,6 +58,20 @@ export function registerScrapeGauges(): void {
       }
     },
   );
+  gauge(
+    'vachat_delivery_webhook_failing',
+    'VAs whose webhook is marked failing: nothing but failed attempts for WEBHOOK_FAILING_AFTER_SECONDS (all instances)',
+    ['virtual_agent_id'],
+    async (g) => {
+      try {
+        const { db } = await getHandle();
+        const rows = rowsOf(await db.execute(sql`select "user_id" as va from "virtual_agents" where "webhook_failing_at" is not null`));
+        for (const r of rows) g.set({ virtual_agent_id: String(r.va) }, 1);
+      } catch (err) {
+        logger.debug('failing-webhook gauge unavailable', { err });
+      }
+    },
+  );
   gauge('vachat_delivery_in_flight', "Webhook calls in flight in this process's engine", [], (g) => {
     g.set(runningEmbeddedEngine()?.inFlight ?? 0);
   });

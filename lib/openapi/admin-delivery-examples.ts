@@ -1,8 +1,45 @@
-/** Examples of the admin delivery tools (test event, delivery stats, VA health), by operationId. */
+/** Examples of the admin delivery tools (test event, delivery stats, VA health, recoveries), by operationId. */
 
 const minute = (i: number) => new Date(Date.UTC(2026, 2, 2, 9, i)).toISOString();
 
+const RECOVERY = {
+  id: 7,
+  virtual_agent_id: 40,
+  since: '2026-02-27T00:00:00.000Z',
+  until: '2026-03-02T09:10:00.000Z',
+  status: 'running',
+  total: 1840,
+  requeued: 1000,
+  delivered: 812,
+  failed: 3,
+  pending: 185,
+  created_at: '2026-03-02T09:10:00.000Z',
+  finished_at: null,
+};
+
+export const ADMIN_DELIVERY_REQUEST_EXAMPLES: Record<string, unknown> = {
+  adminStartRecovery: { since: '2026-02-27T00:00:00Z' },
+};
+
 export const ADMIN_DELIVERY_SUCCESS_EXAMPLES: Record<string, unknown> = {
+  adminStartRecovery: { ...RECOVERY, requeued: 0, delivered: 0, failed: 0, pending: 0 },
+  adminListRecoveries: [
+    RECOVERY,
+    {
+      ...RECOVERY,
+      id: 5,
+      since: '2026-02-20T00:00:00.000Z',
+      until: '2026-02-21T00:00:00.000Z',
+      status: 'done',
+      total: 12,
+      requeued: 12,
+      delivered: 12,
+      failed: 0,
+      pending: 0,
+      created_at: '2026-02-21T08:00:00.000Z',
+      finished_at: '2026-02-21T08:00:09.000Z',
+    },
+  ],
   adminSendTestEvent: {
     ok: true,
     http_status: 200,

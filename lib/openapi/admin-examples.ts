@@ -1,4 +1,4 @@
-import { ADMIN_DELIVERY_SUCCESS_EXAMPLES } from './admin-delivery-examples';
+import { ADMIN_DELIVERY_REQUEST_EXAMPLES, ADMIN_DELIVERY_SUCCESS_EXAMPLES } from './admin-delivery-examples';
 import { CHAT, INBOUND_MESSAGE, OUTBOUND_MESSAGE } from './examples';
 
 /**
@@ -68,6 +68,7 @@ const virtualAgent = {
   fallback_skill: 'billing',
   api_key_prefix: 'vak_Qm4x',
   webhook_disabled: null,
+  webhook_failing: null,
   previous_api_key_valid_until: null,
   previous_signing_secret_valid_until: '2026-03-03T09:14:00.000Z',
   created_at: T0,
@@ -252,4 +253,5 @@ export const ADMIN_REQUEST_EXAMPLES: Record<string, unknown> = {
   adminUpdateRoutingRule: { enabled: false },
   adminSetDefaultTeam: { team_id: 673 },
   adminPostMessage: { type: 'inbound', text: INBOUND_MESSAGE.text },
+  ...ADMIN_DELIVERY_REQUEST_EXAMPLES,
 };

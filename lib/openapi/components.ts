@@ -2,7 +2,13 @@ import type { z } from 'zod';
 import { adminAccountSchema, createAccountBodySchema } from '@/contracts/schemas/admin-account';
 import { adminAssetSchema, createAssetBodySchema } from '@/contracts/schemas/admin-asset';
 import { adminChatDetailSchema, adminEventSchema, adminMessageBodySchema, deliveryAttemptSchema } from '@/contracts/schemas/admin-chat';
-import { deliveryStatsSchema, testEventResultSchema, virtualAgentHealthSchema } from '@/contracts/schemas/admin-delivery';
+import {
+  deliveryStatsSchema,
+  recoverySchema,
+  startRecoverySchema,
+  testEventResultSchema,
+  virtualAgentHealthSchema,
+} from '@/contracts/schemas/admin-delivery';
 import {
   adminRoutingRuleSchema,
   createRoutingRuleBodySchema,
@@ -107,6 +113,8 @@ const SHARED: Record<string, z.ZodTypeAny> = {
   DeliveryStats: deliveryStatsSchema,
   VirtualAgentHealth: virtualAgentHealthSchema,
   TestEventResult: testEventResultSchema,
+  Recovery: recoverySchema,
+  StartRecoveryBody: startRecoverySchema,
 };
 
 /** Event bodies sent to the VA's webhook, self-contained so each can be used on its own. */

@@ -90,6 +90,25 @@ export function retentionJobs(
       ),
     },
     {
+      // Windows of the shared rate limits (lib/limits) that ended: a later hit would start afresh anyway.
+      name: 'expired-rate-limits',
+      deleteBatch: boundedDelete(
+        'rate_limits',
+        (limit, now) => sql`select ctid from rate_limits where expires_at < ${now.toISOString()}::timestamptz limit ${limit}`,
+        (now) => sql`expires_at < ${now.toISOString()}::timestamptz`,
+      ),
+    },
+    {
+      // Finished recoveries of failed events: kept as long as failed events are.
+      name: 'finished-recoveries',
+      deleteBatch: boundedDelete(
+        'event_recoveries',
+        (limit, now) =>
+          sql`select ctid from event_recoveries where status = 'done' and finished_at < ${failedBefore(now)}::timestamptz limit ${limit}`,
+        (now) => sql`status = 'done' and finished_at < ${failedBefore(now)}::timestamptz`,
+      ),
+    },
+    {
       name: 'delivery-rollups',
       deleteBatch: boundedDelete(
         'delivery_rollups',

@@ -1,7 +1,7 @@
 import { env } from '@/env';
 import { stopDelivery } from '@/lib/delivery/start-delivery';
 import { startDraining } from '@/lib/ops/draining';
-import { logger } from '@/lib/util/logger';
+import { flushLogs, logger } from '@/lib/util/logger';
 
 type Listener = (signal: NodeJS.Signals) => void;
 const store = globalThis as unknown as { __vaShutdownInstalled?: boolean };
@@ -32,6 +32,9 @@ export function installShutdown(): void {
         } catch (err) {
           logger.error('delivery did not stop cleanly', { err });
         }
+        // pino writes asynchronously: without this, the framework's listener (which may write
+        // and exit at once) could print before the lines above.
+        await flushLogs().catch(() => {});
         if (before.length) for (const listener of before) listener(signal);
         else process.exit(0);
       })();

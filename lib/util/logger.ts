@@ -67,6 +67,23 @@ export const logger = {
   error: (msg: string, fields?: Fields) => log('error', msg, fields),
 };
 
+/**
+ * Waits (up to `timeoutMs`) until every line logged so far is written. pino writes stdout through
+ * sonic-boom asynchronously, and its `flush()` returns at once when lines go out as they come
+ * (pino's setting), even while a write is still under way: a line logged just before something
+ * else writes synchronously (or exits) can then come out after it. So this watches the stream
+ * itself until nothing is queued or being written (sonic-boom 4's `_writing` and `_len`).
+ */
+export async function flushLogs(timeoutMs = 1_000): Promise<void> {
+  const l = store.__vaPino;
+  if (!l) return;
+  const stream = (l as unknown as Record<symbol, { _writing?: boolean; _len?: number } | undefined>)[pino.symbols.streamSym];
+  const deadline = Date.now() + timeoutMs;
+  while (stream && (stream._writing || (stream._len ?? 0) > 0) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
 /** Drops the configured logger (tests that change LOG_LEVEL). */
 export function resetLogger(): void {
   store.__vaPino = undefined;

@@ -40,6 +40,10 @@ export async function loadVirtualAgents(
     webhook_disabled: va.webhookDisabledAt
       ? { at: va.webhookDisabledAt.toISOString(), reason: va.webhookDisabledReason ?? 'disabled' }
       : null,
+    webhook_failing:
+      va.webhookFailingAt && va.webhookFailingSince
+        ? { since: va.webhookFailingSince.toISOString(), marked_at: va.webhookFailingAt.toISOString() }
+        : null,
     previous_api_key_valid_until: stillValid(va.previousApiKeyExpiresAt),
     previous_signing_secret_valid_until: stillValid(va.previousSigningSecretExpiresAt),
     created_at: va.createdAt.toISOString(),

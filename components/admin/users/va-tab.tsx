@@ -74,7 +74,15 @@ export function VirtualAgentsTab() {
                   <td>
                     <Health health={byId.get(va.id)} />
                   </td>
-                  <td>{va.enabled ? <span className="badge badge-ok">enabled</span> : <span className="badge">disabled</span>}</td>
+                  <td>
+                    {va.enabled ? <span className="badge badge-ok">enabled</span> : <span className="badge">disabled</span>}
+                    {va.webhook_failing && (
+                      <span className="badge badge-bad" title={`Nothing but failed attempts since ${va.webhook_failing.since}`}>
+                        {' '}
+                        webhook failing
+                      </span>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -7,6 +7,7 @@ import { failureOf } from '@/components/admin/lib/errors';
 import { formatAgo, formatDateTime, formatPercent } from '@/components/admin/lib/format';
 import { forget, useRevealed } from '@/components/admin/lib/revealed-secrets';
 import { SecretReveal } from '@/components/admin/secret-reveal';
+import { RecoveryCard } from './recovery-card';
 import { VaActions } from './va-actions';
 import { VaForm } from './va-form';
 
@@ -72,6 +73,7 @@ export function VaDetail({ id }: { id: number }) {
       )}
       <VaActions va={va} />
       <HealthCard id={va.id} />
+      <RecoveryCard va={va} />
       <h2>Settings</h2>
       <VaForm key={va.id} va={va} />
     </>

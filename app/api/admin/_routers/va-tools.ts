@@ -1,10 +1,24 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
+import { listRecoveries } from '@/lib/delivery/list-recoveries';
+import { startRecovery } from '@/lib/delivery/start-recovery';
 import { adminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 import { sendTestEvent } from '@/lib/virtual-agents/send-test-event';
 
 export const vaToolsRouter = tsr.router(adminContract.vaTools, {
   sendTestEvent: async ({ params }) => ok(4400, await sendTestEvent(await getDb(), { accountId: adminAuth().accountId, id: params.id })),
+  startRecovery: async ({ params, body }) =>
+    ok(
+      4401,
+      await startRecovery(await getDb(), {
+        accountId: adminAuth().accountId,
+        virtualAgentId: params.id,
+        since: new Date(body.since),
+        until: body.until ? new Date(body.until) : undefined,
+      }),
+    ),
+  listRecoveries: async ({ params }) =>
+    ok(4400, await listRecoveries(await getDb(), { accountId: adminAuth().accountId, virtualAgentId: params.id })),
 });

@@ -1,0 +1,263 @@
+/**
+ * Two production servers (`node scripts/start.mjs`, the build in .next) on one PostgreSQL database
+ * of this test's own, with the embedded delivery engine in each: what several instances must get
+ * right together. Needs PostgreSQL; builds first if the build is missing or older than the
+ * sources (the first server does, as `npm start` does; CI builds before the suites).
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import path from 'node:path';
+import readline from 'node:readline';
+import { after, before, describe, it } from 'node:test';
+import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { closeDb, type Db, openPostgres, setHandle } from '@/db/client';
+import { admins, chats, deliveryAttempts, events } from '@/db/schema';
+import { env } from '@/env';
+import { createTeam } from '@/lib/teams/create-team';
+import { createUser } from '@/lib/users/create-user';
+import { until } from '../delivery/helpers';
+import { type Receiver, startReceiver } from '../delivery/receiver';
+import { createTenant, type Tenant } from '../support/tenant';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const RATE_LIMIT = 30;
+const skip = env().DATABASE_URL ? false : 'needs PostgreSQL (set DATABASE_URL): several instances share one database server';
+
+type Server = { base: string; child: ChildProcess; out: string[]; exited: Promise<number | null> };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function startServer(port: number, databaseUrl: string): Server {
+  const child = spawn(process.execPath, ['scripts/start.mjs', '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      DELIVERY_ENGINE: 'embedded',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out: string[] = [];
+  readline.createInterface({ input: child.stdout! }).on('line', (l) => out.push(l));
+  readline.createInterface({ input: child.stderr! }).on('line', (l) => out.push(l));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { base: `http://127.0.0.1:${port}`, child, out, exited };
+}
+
+async function ready(server: Server, timeoutMs: number): Promise<void> {
+  let done = false;
+  void server.exited.then(() => {
+    if (!done) assert.fail(`server exited before it was ready:\n${server.out.join('\n')}`);
+  });
+  await until(
+    `${server.base} ready`,
+    async () => {
+      try {
+        return (await fetch(`${server.base}/api/health/ready`)).status === 200;
+      } catch {
+        return false;
+      }
+    },
+    timeoutMs,
+  );
+  done = true;
+}
+
+async function bot(server: Server, t: Tenant, method: string, p: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${server.base}/api/v1${p}`, {
+    method,
+    headers: { access_token: t.token, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as { status_code: number; response: any } };
+}
+
+describe('two instances on one PostgreSQL database', { skip }, () => {
+  let db: Db;
+  let dropDb: () => Promise<void> = async () => {};
+  let receiver: Receiver;
+  let a: Server;
+  let b: Server;
+
+  before(async () => {
+    const { default: postgres } = await import('postgres');
+    const adminSql = postgres(env().DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const name = `va_test_two_${process.pid}_${randomBytes(3).toString('hex')}`;
+    await adminSql.unsafe(`CREATE DATABASE ${name}`);
+    const url = new URL(env().DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const handle = await openPostgres(url.toString(), { migrate: true });
+    setHandle(handle);
+    db = handle.db;
+    dropDb = async () => {
+      await closeDb();
+      await adminSql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await adminSql.end();
+    };
+    receiver = await startReceiver(() => ({ status: 200, body: 'ok' }));
+    // E2E_PORT, when set, gives the port range to use (shared machines); else any free ports.
+    const base = Number(process.env.E2E_PORT ?? 0);
+    const [pa, pb] = base ? [base + 1, base + 2] : [await freePort(), await freePort()];
+    // The first one builds if it must; the second starts on that build.
+    a = startServer(pa, url.toString());
+    await ready(a, 600_000);
+    b = startServer(pb, url.toString());
+    await ready(b, 120_000);
+  });
+
+  after(async () => {
+    for (const s of [a, b]) s?.child.kill('SIGTERM');
+    await Promise.all([a?.exited, b?.exited]);
+    await receiver?.close();
+    await dropDb();
+  });
+
+  it('delivers the events written through both instances once each, in order', async () => {
+    const t = await createTenant(db, { webhookUrl: receiver.url, subscriptions: ['chat.assigned', 'message.received'] });
+    const created = await bot(a, t, 'POST', '/chats', {
+      channel: 'sms',
+      asset_id: t.assets.sms.id,
+      customer: { destination_id: '+15550100', name: 'Ann' },
+      assignee: t.bot.user.loginId,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const chatId: string = created.body.response.chat_id;
+    const texts = Array.from({ length: 10 }, (_, i) => `message ${i + 1}`);
+    for (const [i, text] of texts.entries()) {
+      const r = await bot(i % 2 ? b : a, t, 'POST', `/chats/${chatId}/messages`, { type: 'inbound', text });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+    }
+    const ofChat = () => receiver.requests.filter((r) => r.body?.chat_id === chatId);
+    await until('the 11 events at the receiver', () => ofChat().length >= 11, 60_000);
+    const got = ofChat();
+    assert.equal(got[0].body.event_type, 'chat.assigned');
+    assert.deepEqual(
+      got.slice(1).map((r) => r.body.payload.messages[0].text),
+      texts,
+    );
+    const rows = await db.select().from(events).where(eq(events.chatId, chatId)).orderBy(asc(events.seq));
+    assert.deepEqual(
+      got.map((r) => r.headers['webhook-id']),
+      rows.map((e) => e.transactionId),
+      'each event once, in seq order',
+    );
+    await until('every event recorded delivered', async () =>
+      (await db.select().from(events).where(eq(events.chatId, chatId))).every((e) => e.status === 'delivered'),
+    );
+    const attempts = await db
+      .select()
+      .from(deliveryAttempts)
+      .where(
+        inArray(
+          deliveryAttempts.eventId,
+          rows.map((e) => e.id),
+        ),
+      );
+    assert.equal(attempts.length, rows.length, 'one attempt per event');
+  });
+
+  it('shares the per-account rate limit: requests alternating between the instances are refused past the budget', async () => {
+    const t = await createTenant(db);
+    const statuses: number[] = [];
+    for (let i = 0; i < RATE_LIMIT + 10; i++) statuses.push((await bot(i % 2 ? b : a, t, 'GET', '/teams')).status);
+    assert.equal(statuses.filter((s) => s === 200).length, RATE_LIMIT, statuses.join(','));
+    assert.deepEqual(statuses.slice(RATE_LIMIT), Array(10).fill(429));
+  });
+
+  it('never assigns past capacity when chats are created through both instances at once', async () => {
+    const t = await createTenant(db);
+    const team = await createTeam(db, { accountId: t.account.id, name: 'Race', autoAssign: true });
+    const members = [];
+    for (const [i, capacity] of [1, 2, 1].entries()) {
+      members.push(
+        await createUser(db, {
+          accountId: t.account.id,
+          kind: 'agent',
+          loginId: `two-${i}`,
+          name: `Two ${i}`,
+          teamIds: [team.id],
+          availability: 'available',
+          capacity,
+        }),
+      );
+    }
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        bot(i % 2 ? b : a, t, 'POST', '/chats', {
+          channel: 'sms',
+          asset_id: t.assets.sms.id,
+          customer: { destination_id: `+1555020${String(i).padStart(2, '0')}` },
+          team_id: team.id,
+        }),
+      ),
+    );
+    assert.ok(
+      results.every((r) => r.status === 201),
+      JSON.stringify(results.filter((r) => r.status !== 201)),
+    );
+    const assigned = await db
+      .select({ assignee: chats.assigneeId })
+      .from(chats)
+      .where(and(eq(chats.teamId, team.id), isNotNull(chats.assigneeId)));
+    const load = new Map<number, number>();
+    for (const r of assigned) load.set(r.assignee!, (load.get(r.assignee!) ?? 0) + 1);
+    for (const m of members) assert.ok((load.get(m.id) ?? 0) <= m.capacity, `user ${m.id}: ${load.get(m.id)} > ${m.capacity}`);
+    assert.equal(assigned.length, 4, 'every seat taken, none twice');
+  });
+
+  it('sends a redelivery clicked on one instance once', async () => {
+    const t = await createTenant(db, { webhookUrl: receiver.url, subscriptions: ['chat.assigned'] });
+    const created = await bot(a, t, 'POST', '/chats', {
+      channel: 'sms',
+      asset_id: t.assets.sms.id,
+      customer: { destination_id: '+15550300' },
+      assignee: t.bot.user.loginId,
+    });
+    const chatId: string = created.body.response.chat_id;
+    const event = await until('the event delivered', async () => {
+      const [row] = await db.select().from(events).where(eq(events.chatId, chatId));
+      return row?.status === 'delivered' ? row : null;
+    });
+    const [admin] = await db.select({ email: admins.email }).from(admins).where(eq(admins.accountId, t.account.id));
+    const login = await fetch(`${b.base}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: admin.email, password: 'correct horse battery' }),
+    });
+    assert.equal(login.status, 200);
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const redeliver = await fetch(`${b.base}/api/admin/events/${event.id}/redeliver`, { method: 'POST', headers: { cookie } });
+    assert.equal(redeliver.status, 200, await redeliver.text());
+
+    await until(
+      'the redelivery recorded',
+      async () => {
+        const [row] = await db.select().from(events).where(eq(events.id, event.id));
+        return row.status === 'delivered' && row.deliveredAt && row.deliveredAt > event.deliveredAt!;
+      },
+      30_000,
+    );
+    const attempts = await db.select().from(deliveryAttempts).where(eq(deliveryAttempts.eventId, event.id));
+    assert.equal(attempts.length, 2, 'the first delivery and one redelivery');
+    assert.equal(receiver.requests.filter((r) => r.headers['webhook-id'] === event.transactionId).length, 2);
+  });
+});
