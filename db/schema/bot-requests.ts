@@ -44,13 +44,9 @@ export const botRequests = pgTable(
   (t) => [
     index('bot_requests_va_idx').on(t.virtualAgentId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('bot_requests_va_code_idx').on(t.virtualAgentId, t.statusCode, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('bot_requests_chat_idx')
-      .on(t.chatId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst())
-      .where(sql`${t.chatId} is not null`),
+    index('bot_requests_chat_idx').on(t.chatId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.chatId} is not null`),
     index('bot_requests_trxid_idx').on(t.trxid),
-    index('bot_requests_idempotency_idx')
-      .on(t.accountId, t.idempotencyKey)
-      .where(sql`${t.idempotencyKey} is not null`),
+    index('bot_requests_idempotency_idx').on(t.accountId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
     index('bot_requests_at_idx').on(t.at),
   ],
 );

@@ -3,8 +3,8 @@ import { botContract } from '@/contracts/bot';
 import { CODES, type Code } from '@/contracts/codes';
 import { env } from '@/env';
 import type { AnsweredRequest } from '@/lib/http/create-api-handler';
-import type { BotRequestRow } from './request-log-buffer';
 import { requestLog } from './request-log';
+import type { BotRequestRow } from './request-log-buffer';
 
 const MAX_PATH = 500;
 const MAX_KEY = 200;
