@@ -61,11 +61,17 @@ export function ChatDetail({ chatId, focus }: { chatId: string; focus?: string }
   const target = focusTarget(focus);
   const elementId = target?.elementId;
   useEffect(() => {
-    if (elementId)
-      focusWhenReady(
-        () => document.getElementById(elementId),
-        (el) => el.scrollIntoView({ block: 'center' }),
-      );
+    if (!elementId) return;
+    // A page change also focuses the page heading (the shell) in the frame the chat appears: the
+    // target takes focus one frame later, so it ends up focused and in view.
+    focusWhenReady(
+      () => document.getElementById(elementId),
+      (el) =>
+        requestAnimationFrame(() => {
+          el.focus({ preventScroll: true });
+          el.scrollIntoView({ block: 'center' });
+        }),
+    );
   }, [elementId]);
   const query = tsr.chats.getChat.useQuery({
     queryKey: keys.chat(chatId),
