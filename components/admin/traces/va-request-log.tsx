@@ -1,7 +1,8 @@
 'use client';
 
 import { isAppRoute } from '@ts-rest/core';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { focusWhenReady } from '@/components/admin/focus';
 import { tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
 import { botContract } from '@/contracts/bot';
@@ -54,6 +55,18 @@ export function VaRequestLog({ virtualAgentId, trxid }: { virtualAgentId: number
     placeholderData: (prev) => prev,
   });
   const page = requests.data?.body.response;
+  // Opened from a trace link: the request's row takes focus once it is shown (after the heading's).
+  useEffect(() => {
+    if (!trxid) return;
+    focusWhenReady(
+      () => document.querySelector<HTMLElement>(`tr[data-trxid="${CSS.escape(trxid)}"]`),
+      (el) =>
+        requestAnimationFrame(() => {
+          el.focus({ preventScroll: true });
+          el.scrollIntoView({ block: 'center' });
+        }),
+    );
+  }, [trxid]);
   const apply = (e: FormEvent) => {
     e.preventDefault();
     setFilters({ ...draft, trxid: draft.trxid?.trim() || undefined, status_code: draft.status_code?.trim() || undefined });
