@@ -14,6 +14,18 @@ const isCursor = (p: unknown[]): p is [string, number] => p.length === 2 && type
  * index walk; the other filters are checked on the rows walked.
  */
 export async function listBotRequests(db: Db, { accountId, query }: { accountId: number; query: BotRequestQuery }) {
+  const pageSize = query.page_size ?? 50;
+  const rows = await botRequestsPage(db, { accountId, query });
+  const page = rows.slice(0, pageSize);
+  const last = page.at(-1);
+  return {
+    requests: page.map(({ r, loginId }) => toBotRequestView(r, loginId)),
+    next_cursor: rows.length > pageSize && last ? encodeCursor([last.r.at.toISOString(), last.r.id]) : null,
+  };
+}
+
+/** The page's query (one row more than the page, to know whether another follows); the plan test EXPLAINs it. */
+export function botRequestsPage(db: Db, { accountId, query }: { accountId: number; query: BotRequestQuery }) {
   if (query.virtual_agent_id === undefined && query.chat_id === undefined && query.trxid === undefined) {
     throw new ApiError(2001, {
       detail: 'give virtual_agent_id, chat_id or trxid',
@@ -37,19 +49,13 @@ export async function listBotRequests(db: Db, { accountId, query }: { accountId:
     where.push(or(lt(botRequests.at, atDate), and(eq(botRequests.at, atDate), lt(botRequests.id, id))) as SQL);
   }
   const pageSize = query.page_size ?? 50;
-  const rows = await db
+  return db
     .select({ r: botRequests, loginId: users.loginId })
     .from(botRequests)
     .innerJoin(users, eq(users.id, botRequests.virtualAgentId))
     .where(and(...where))
     .orderBy(desc(botRequests.at), desc(botRequests.id))
     .limit(pageSize + 1);
-  const page = rows.slice(0, pageSize);
-  const last = page.at(-1);
-  return {
-    requests: page.map(({ r, loginId }) => toBotRequestView(r, loginId)),
-    next_cursor: rows.length > pageSize && last ? encodeCursor([last.r.at.toISOString(), last.r.id]) : null,
-  };
 }
 
 export function toBotRequestView(r: typeof botRequests.$inferSelect, loginId: string): BotRequest {

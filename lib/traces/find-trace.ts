@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { TraceMatch } from '@/contracts/schemas/admin-trace';
 import type { Db } from '@/db/client';
 import { botRequests, chats, events, idempotencyKeys, messages, users } from '@/db/schema';
@@ -40,29 +40,63 @@ function requestMatch(kind: 'request' | 'idempotency_key', r: RequestRow, loginI
   });
 }
 
+/** The look-ups of findTrace, as query builders (awaited there, EXPLAINed by the plan test). */
+export function traceLookups(db: Db, { accountId, id }: { accountId: number; id: string }) {
+  const requestsWhere = (where: SQL | undefined) =>
+    db
+      .select({ r: botRequests, loginId: users.loginId })
+      .from(botRequests)
+      .innerJoin(users, eq(users.id, botRequests.virtualAgentId))
+      .where(where)
+      .orderBy(desc(botRequests.at))
+      .limit(MANY);
+  return {
+    chat: db
+      .select({ id: chats.id, createdAt: chats.createdAt })
+      .from(chats)
+      .where(and(eq(chats.id, id), eq(chats.accountId, accountId))),
+    message: db
+      .select({ chatId: messages.chatId, transid: messages.transid, type: messages.type, sentAt: messages.sentAt })
+      .from(messages)
+      .where(and(eq(messages.transid, id), eq(messages.accountId, accountId))),
+    event: db
+      .select({ e: events, loginId: users.loginId })
+      .from(events)
+      .innerJoin(users, eq(users.id, events.virtualAgentId))
+      .where(and(eq(events.transactionId, id), eq(events.accountId, accountId))),
+    request: requestsWhere(and(eq(botRequests.trxid, id), eq(botRequests.accountId, accountId))),
+    keyedRequests: requestsWhere(and(eq(botRequests.accountId, accountId), eq(botRequests.idempotencyKey, id))),
+    idempotencyKey: db
+      .select({ response: idempotencyKeys.response, createdAt: idempotencyKeys.createdAt })
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, id))),
+    alias: db
+      .select({ id: chats.id, createdAt: chats.createdAt })
+      .from(chats)
+      .where(and(eq(chats.accountId, accountId), eq(chats.aliasId, id)))
+      .limit(MANY),
+  };
+}
+
 /**
  * What an id is and where it is shown: a chat ID, an alias ID, a message transid, an event's
  * transaction_id (webhook-id), a bot call's trxid or an Idempotency-Key, in the account only.
- * Every look-up is one index read: chats' primary key and (account_id, alias_id), the unique
- * transid and transaction_id, bot_requests by trxid and by (account_id, idempotency_key), and
- * idempotency_keys' primary key. Nothing found, or only another account's: 3006, alike.
+ * Every look-up (traceLookups) is one index read: chats' primary key and (account_id, alias_id),
+ * the unique transid and transaction_id, bot_requests by trxid and by (account_id,
+ * idempotency_key), and idempotency_keys' primary key; test/scale/trace-plans checks the plans.
+ * Nothing found, or only another account's: 3006, alike.
  */
 export async function findTrace(db: Db, { accountId, id }: { accountId: number; id: string }) {
+  const q = traceLookups(db, { accountId, id });
   const found: TraceMatch[] = [];
 
-  const [chat] = await db
-    .select({ id: chats.id, createdAt: chats.createdAt })
-    .from(chats)
-    .where(and(eq(chats.id, id), eq(chats.accountId, accountId)));
+  const [chat] = await q.chat;
   if (chat)
     found.push(
       match({ kind: 'chat', chat_id: chat.id, at: chat.createdAt.toISOString(), summary: `Chat ${chat.id}`, link: chatLink(chat.id) }),
     );
 
-  const [message] = await db
-    .select({ chatId: messages.chatId, transid: messages.transid, type: messages.type, sentAt: messages.sentAt })
-    .from(messages)
-    .where(and(eq(messages.transid, id), eq(messages.accountId, accountId)));
+  const [message] = await q.message;
   if (message) {
     found.push(
       match({
@@ -76,11 +110,7 @@ export async function findTrace(db: Db, { accountId, id }: { accountId: number; 
     );
   }
 
-  const [event] = await db
-    .select({ e: events, loginId: users.loginId })
-    .from(events)
-    .innerJoin(users, eq(users.id, events.virtualAgentId))
-    .where(and(eq(events.transactionId, id), eq(events.accountId, accountId)));
+  const [event] = await q.event;
   if (event) {
     const e = event.e;
     found.push(
@@ -96,37 +126,17 @@ export async function findTrace(db: Db, { accountId, id }: { accountId: number; 
     );
   }
 
-  const requests = await db
-    .select({ r: botRequests, loginId: users.loginId })
-    .from(botRequests)
-    .innerJoin(users, eq(users.id, botRequests.virtualAgentId))
-    .where(and(eq(botRequests.trxid, id), eq(botRequests.accountId, accountId)))
-    .limit(MANY);
-  for (const { r, loginId } of requests) found.push(requestMatch('request', r, loginId));
+  for (const { r, loginId } of await q.request) found.push(requestMatch('request', r, loginId));
 
-  const keyed = await db
-    .select({ r: botRequests, loginId: users.loginId })
-    .from(botRequests)
-    .innerJoin(users, eq(users.id, botRequests.virtualAgentId))
-    .where(and(eq(botRequests.accountId, accountId), eq(botRequests.idempotencyKey, id)))
-    .orderBy(desc(botRequests.at))
-    .limit(MANY);
+  const keyed = await q.keyedRequests;
   for (const { r, loginId } of keyed) found.push(requestMatch('idempotency_key', r, loginId));
   if (!keyed.length) {
     // The call may not be in the log (sampled out, or older than it keeps): the key's stored answer names what it made.
-    const [key] = await db
-      .select({ response: idempotencyKeys.response, createdAt: idempotencyKeys.createdAt })
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, id)));
+    const [key] = await q.idempotencyKey;
     if (key) found.push(await keyMatch(db, accountId, key));
   }
 
-  const aliased = await db
-    .select({ id: chats.id, createdAt: chats.createdAt })
-    .from(chats)
-    .where(and(eq(chats.accountId, accountId), eq(chats.aliasId, id)))
-    .limit(MANY);
-  for (const c of aliased) {
+  for (const c of await q.alias) {
     found.push(
       match({
         kind: 'alias_id',
