@@ -13,8 +13,8 @@ export function TraceSearch() {
     if (value) router.push(`/admin/trace?id=${encodeURIComponent(value)}`);
   };
   return (
-    <search className="trace-search">
-      <form onSubmit={submit} aria-label="Find by id">
+    <search className="trace-search" aria-label="Find by id">
+      <form onSubmit={submit}>
         <label htmlFor="trace-id" className="sr-only">
           Find by id: chat ID, alias ID, transid, transaction_id, trxid or Idempotency-Key
         </label>

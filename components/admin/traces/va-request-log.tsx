@@ -81,8 +81,8 @@ export function VaRequestLog({ virtualAgentId, trxid }: { virtualAgentId: number
         The bot&apos;s REST calls and our answers, newest first. Failures are always recorded; successes as the server&apos;s
         BOT_REQUEST_LOG setting says. Bodies, tokens and customer text are never recorded.
       </p>
-      <search>
-        <form className="filters" onSubmit={apply} aria-label="Filter the request log">
+      <search aria-label="Filter the request log">
+        <form className="filters" onSubmit={apply}>
           <div className="field">
             <label htmlFor="rl-outcome">Outcome</label>
             <select
