@@ -2,12 +2,18 @@ import { expect, type Page, test } from '@playwright/test';
 import { startReceiver } from '../support';
 import { screens, setUpBot, signIn, uniqueSuffix } from './helpers';
 
-/** Pastes an id into the header's "Find by id", as a support engineer would. */
-async function findById(page: Page, id: string) {
+/**
+ * Pastes an id into the header's "Find by id", as a support engineer would, and waits for the page
+ * it leads to (each step of the test lands on another address than the step before).
+ */
+async function findById(page: Page, id: string, lands: RegExp) {
   const box = page.getByRole('searchbox', { name: /Find by id/ });
   await box.fill(id);
   await box.press('Enter');
+  await expect(page).toHaveURL(lands);
 }
+
+const focusOn = (chatId: string, target: string) => new RegExp(`/admin/chats/${chatId}\\?focus=${encodeURIComponent(target)}$`);
 
 test('every id a bot developer quotes leads to the chat, message, event or request it names', async ({ page, request, context }) => {
   const receiver = await startReceiver();
@@ -51,28 +57,27 @@ test('every id a bot developer quotes leads to the chat, message, event or reque
     // The log is written in batches a moment after the answers: wait until the last call is in it.
     await expect.poll(async () => (await page.request.get(`/api/admin/trace?id=${teamsTrxid}`)).status(), { timeout: 10_000 }).toBe(200);
 
-    const chatUrl = new RegExp(`/admin/chats/${chat.chat_id}`);
-    await findById(page, chat.chat_id);
-    await expect(page).toHaveURL(new RegExp(`/admin/chats/${chat.chat_id}$`));
+    const chatPage = new RegExp(`/admin/chats/${chat.chat_id}$`);
+    await findById(page, `CRM-${suffix}`, chatPage);
     await expect(page.getByRole('heading', { name: 'Chat with Tracy Trace' })).toBeVisible();
 
-    await findById(page, `CRM-${suffix}`);
-    await expect(page).toHaveURL(chatUrl);
-
-    await findById(page, transid);
+    await findById(page, transid, focusOn(chat.chat_id, `message:${transid}`));
     const message = page.locator(`[data-transid="${transid}"]`);
     await expect(message).toHaveAttribute('aria-current', 'true');
     await expect(message).toBeFocused();
     await expect(message).toContainText('How can I help?');
 
-    await findById(page, transactionId);
+    await findById(page, chat.chat_id, chatPage);
+    await expect(page.getByRole('heading', { name: 'Chat with Tracy Trace' })).toBeVisible();
+
+    await findById(page, transactionId, /focus=event%3A\d+$/);
     const event = page.locator(`[data-transaction-id="${transactionId}"]`);
     await expect(event).toHaveAttribute('aria-current', 'true');
     await expect(event).toBeFocused();
     await expect(event.getByTestId('attempt')).toHaveCount(1);
     await expect(event.getByTestId('attempt')).toContainText('HTTP 200');
 
-    await findById(page, patchTrxid);
+    await findById(page, patchTrxid, /focus=request%3A\d+$/);
     const patchRow = page.locator(`[data-testid="bot-request"][data-trxid="${patchTrxid}"]`);
     await expect(patchRow).toHaveAttribute('aria-current', 'true');
     await expect(patchRow).toBeFocused();
@@ -86,13 +91,14 @@ test('every id a bot developer quotes leads to the chat, message, event or reque
     await expect(event.getByRole('button', { name: /Copy transaction_id/ })).toContainText('Copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(transactionId);
 
-    await findById(page, `create-${suffix}`);
+    // The Idempotency-Key leads to the request that carried it (another request row than the PATCH's).
+    const keyLink = (await (await page.request.get(`/api/admin/trace?id=create-${suffix}`)).json()).response.matches[0].link;
+    await findById(page, `create-${suffix}`, new RegExp(`${keyLink.replace(/[?]/g, '\\?')}$`));
     const createRow = page.locator('[data-testid="bot-request"][aria-current="true"]');
     await expect(createRow).toContainText(`POST by ${va.login_id} → 4302`);
 
     // A call about no chat opens the VA's request log at that call.
-    await findById(page, teamsTrxid);
-    await expect(page).toHaveURL(new RegExp(`/admin/users/virtual-agents/${va.id}\\?trxid=`));
+    await findById(page, teamsTrxid, new RegExp(`/admin/users/virtual-agents/${va.id}\\?trxid=${teamsTrxid}$`));
     const teamsRow = page.locator(`[data-testid="bot-request"][data-trxid="${teamsTrxid}"]`);
     await expect(teamsRow).toHaveAttribute('aria-current', 'true');
     await expect(teamsRow).toContainText(`GET by ${va.login_id} → 4301`);
@@ -105,7 +111,7 @@ test('every id a bot developer quotes leads to the chat, message, event or reque
     await expect(page.locator('[data-testid="bot-request"]')).toContainText('2031');
     await screens(page, 'va-request-log', page.locator('[data-testid="bot-request"]'));
 
-    await findById(page, `nothing-${suffix}`);
+    await findById(page, `nothing-${suffix}`, /\/admin\/trace\?id=nothing-/);
     await expect(page.getByRole('alert')).toContainText('Nothing of this account has this id');
   } finally {
     receiver.server.close();
