@@ -5,7 +5,7 @@ import { errorsFor, meta, READ_CODES } from './common';
 
 const c = initContract();
 
-const FIND_CODES = [...READ_CODES, 2001, 3006] as const;
+const FIND_CODES = [...READ_CODES, 2001] as const;
 const LIST_CODES = [...READ_CODES, 2001] as const;
 
 export const tracesContract = c.router({
@@ -14,7 +14,7 @@ export const tracesContract = c.router({
     path: '/trace',
     summary: 'Find anything by an id a bot developer or customer quotes',
     description:
-      "Takes a chat ID, alias ID, message `transid`, event `transaction_id` (the `webhook-id` header; an event entry's `transid` is the same), REST `trxid` or `Idempotency-Key` and says what it is, which chat it belongs to and the console page that shows it. Ids of another account are not found, exactly as unknown ones (3006). Each look-up reads an index.",
+      "Takes a chat ID, alias ID, message `transid`, event `transaction_id` (the `webhook-id` header; an event entry's `transid` is the same), REST `trxid` or `Idempotency-Key` and says what it is, which chat it belongs to and the console page that shows it. Nothing found answers an empty `matches`; ids of another account answer exactly as unknown ones. Each look-up reads an index.",
     query: traceQuerySchema,
     responses: { 200: envelope(4400, traceAnswerSchema), ...errorsFor(FIND_CODES) },
     metadata: meta(...FIND_CODES),

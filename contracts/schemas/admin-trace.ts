@@ -35,7 +35,7 @@ export type TraceMatch = z.infer<typeof traceMatchSchema>;
 
 export const traceAnswerSchema = z.object({
   id: z.string(),
-  matches: z.array(traceMatchSchema).describe('Most specific first; usually one'),
+  matches: z.array(traceMatchSchema).describe('Usually one; empty when nothing of the account has this id'),
 });
 
 export const botRequestQuerySchema = z

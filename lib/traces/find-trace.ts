@@ -2,7 +2,6 @@ import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { TraceMatch } from '@/contracts/schemas/admin-trace';
 import type { Db } from '@/db/client';
 import { botRequests, chats, events, idempotencyKeys, messages, users } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
 
 /** Most rows shown for an id that names several things (an alias ID reused, a key sent often). */
 const MANY = 10;
@@ -84,7 +83,7 @@ export function traceLookups(db: Db, { accountId, id }: { accountId: number; id:
  * Every look-up (traceLookups) is one index read: chats' primary key and (account_id, alias_id),
  * the unique transid and transaction_id, bot_requests by trxid and by (account_id,
  * idempotency_key), and idempotency_keys' primary key; test/scale/trace-plans checks the plans.
- * Nothing found, or only another account's: 3006, alike.
+ * Nothing found, or only another account's: no matches, alike.
  */
 export async function findTrace(db: Db, { accountId, id }: { accountId: number; id: string }) {
   const q = traceLookups(db, { accountId, id });
@@ -148,8 +147,6 @@ export async function findTrace(db: Db, { accountId, id }: { accountId: number; 
     );
   }
 
-  if (!found.length)
-    throw new ApiError(3006, { detail: 'no chat, alias ID, message, event, request or idempotency key of this account has this id' });
   return { id, matches: found };
 }
 

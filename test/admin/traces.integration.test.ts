@@ -119,13 +119,18 @@ describe('support traces: the bot request log and the trace look-up', () => {
     const c = await conversation();
     const stranger = await createTenant(ctx.db);
     const { client: other } = await signedInAdminOf(ctx.db, stranger.account.id);
-    const unknown = await other.get(`/trace?id=${randomBytes(8).toString('hex')}`);
-    assert.equal(unknown.status, 404);
-    assert.equal(unknown.body.status_code, 3006);
+    const unknownId = randomBytes(8).toString('hex');
+    const unknown = await other.get(`/trace?id=${unknownId}`);
+    assert.equal(unknown.status, 200);
+    assert.deepEqual(unknown.body.response, { id: unknownId, matches: [] });
     for (const id of [c.chatId, c.aliasId, c.transid, c.event.transactionId, c.failedPatchTrxid, c.chatKey, c.replyKey]) {
       const res = await other.get(`/trace?id=${encodeURIComponent(id)}`);
-      assert.equal(res.status, 404, id);
-      assert.deepEqual(res.body, unknown.body, `${id}: the same answer as an unknown id`);
+      assert.equal(res.status, 200, id);
+      assert.deepEqual(res.body, { ...unknown.body, response: { id, matches: [] } }, `${id}: the same answer as an unknown id`);
+      assert.ok(
+        (await c.admin.get(`/trace?id=${encodeURIComponent(id)}`)).body.response.matches.length > 0,
+        `${id} is found in its own account`,
+      );
     }
     const theirs = await other.get(`/bot-requests?chat_id=${c.chatId}`);
     assert.deepEqual(theirs.body.response.requests, []);

@@ -47,9 +47,12 @@ export function TraceView({ id }: { id: string }) {
       {id && query.isPending && <p className="muted">Looking…</p>}
       {query.error && (
         <p className="form-error" role="alert">
-          {failureOf(query.error)?.code === 3006
-            ? 'Nothing of this account has this id: no chat, alias ID, message, event, request or Idempotency-Key.'
-            : `Could not look it up: ${failureOf(query.error)?.description}`}
+          Could not look it up: {failureOf(query.error)?.description}
+        </p>
+      )}
+      {matches?.length === 0 && (
+        <p className="form-error" role="alert">
+          Nothing of this account has this id: no chat, alias ID, message, event, request or Idempotency-Key.
         </p>
       )}
       {only && <p className="muted">Found: {KIND[only.kind]}. Opening it…</p>}
