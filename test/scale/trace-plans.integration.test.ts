@@ -72,7 +72,8 @@ describe('trace look-up and request log plans on large tables', { skip: url ? fa
       key: 'key-99999',
       storedKey: 'stored-4242',
     });
-    cursor = encodeCursor([request.at.toISOString(), request.id]);
+    // bigserial comes back from postgres.js as a string.
+    cursor = encodeCursor([request.at.toISOString(), Number(request.id)]);
     const handle = await openPostgres(dbUrl.toString(), { migrate: false });
     db = handle.db;
     close = handle.close;
@@ -99,12 +100,13 @@ describe('trace look-up and request log plans on large tables', { skip: url ? fa
   }
 
   const lookups: [string, () => string, string][] = [
-    ['chat ID', () => ids.chat, 'chats_pkey'],
+    // Either of the chat ID's btree indexes finds it in one probe (the prefix one also serves `like 'abc%'`).
+    ['chat ID', () => ids.chat, 'chats_pkey|chats_id_prefix_idx'],
     ['message transid', () => ids.message, 'messages_transid_unique'],
     ['event transaction_id', () => ids.event, 'events_transaction_id_unique'],
     ['REST trxid', () => ids.request, 'bot_requests_trxid_idx'],
     ['Idempotency-Key in the log', () => ids.key, 'bot_requests_idempotency_idx'],
-    ['Idempotency-Key stored', () => ids.storedKey, 'idempotency_keys_pkey'],
+    ['Idempotency-Key stored', () => ids.storedKey, 'idempotency_keys_account_id_key_pk'],
     ['alias ID', () => ids.alias, 'chats_account_alias_idx'],
   ];
   const which: Record<string, keyof ReturnType<typeof traceLookups>> = {
@@ -122,7 +124,10 @@ describe('trace look-up and request log plans on large tables', { skip: url ? fa
       const p = await plan(traceLookups(db, { accountId, id: id() })[which[label]]);
       t.diagnostic(`${label}:\n${p.text}`);
       assert.deepEqual(p.seqScans, [], p.text);
-      assert.ok(p.indexes.includes(index), p.text);
+      assert.ok(
+        p.indexes.some((used) => index.split('|').includes(used)),
+        p.text,
+      );
     });
   }
 
