@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { BotRequest, BotRequestQuery } from '@/contracts/schemas/admin-trace';
 import type { Db } from '@/db/client';
 import { botRequests, users } from '@/db/schema';
@@ -45,8 +45,9 @@ export function botRequestsPage(db: Db, { accountId, query }: { accountId: numbe
   if (query.until) where.push(lt(botRequests.at, new Date(query.until)));
   if (query.cursor) {
     const [at, id] = decodeCursor(query.cursor, isCursor);
-    const atDate = new Date(at);
-    where.push(or(lt(botRequests.at, atDate), and(eq(botRequests.at, atDate), lt(botRequests.id, id))) as SQL);
+    // A row comparison is one index condition: the next page starts at the cursor in the index
+    // instead of filtering every row before it.
+    where.push(sql`(${botRequests.at}, ${botRequests.id}) < (${new Date(at).toISOString()}::timestamptz, ${id}::bigint)`);
   }
   const pageSize = query.page_size ?? 50;
   return db

@@ -145,6 +145,7 @@ describe('trace look-up and request log plans on large tables', { skip: url ? fa
       assert.deepEqual(p.seqScans, [], p.text);
       assert.ok(p.indexes.includes(index), p.text);
       if (label.startsWith('a VA')) assert.equal(p.sorts, 0, `the index gives the order: ${p.text}`);
+      assert.ok(!/Rows Removed by Filter: \d{3,}/.test(p.text), `the page starts at the cursor, not after filtering: ${p.text}`);
     });
   }
 });
