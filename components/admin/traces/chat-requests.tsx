@@ -21,9 +21,7 @@ export function ChatRequests({ chatId, highlight }: { chatId: string; highlight?
       {requests.error && <p className="form-error">Could not load the requests: {failureOf(requests.error)?.description}</p>}
       {requests.isPending && <p className="muted">Loading…</p>}
       {rows && rows.length === 0 && <p className="muted">No bot requests recorded about this chat.</p>}
-      {rows && rows.length > 0 && (
-        <RequestRows requests={rows} label="Bot requests about this chat" highlight={highlight} showChat={false} />
-      )}
+      {rows && rows.length > 0 && <RequestRows requests={rows} label="Requests about this chat" highlight={highlight} showChat={false} />}
     </section>
   );
 }

@@ -146,7 +146,9 @@ export function VaRequestLog({ virtualAgentId, trxid }: { virtualAgentId: number
       {requests.error && <p className="form-error">Could not load the request log: {failureOf(requests.error)?.description}</p>}
       {requests.isPending && <p className="muted">Loading…</p>}
       {page && page.requests.length === 0 && <p className="muted">No requests match.</p>}
-      {page && page.requests.length > 0 && <RequestRows requests={page.requests} label="Request log" highlight={filters.trxid} />}
+      {page && page.requests.length > 0 && (
+        <RequestRows requests={page.requests} label="Requests of this Virtual Agent" highlight={filters.trxid} />
+      )}
       <nav className="pager" aria-label="Request log pages">
         <button type="button" className="btn" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
           ← Newer
