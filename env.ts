@@ -108,6 +108,17 @@ const envSchema = z
     API_KEY_OVERLAP_SECONDS: z.coerce.number().int().min(0).default(86_400),
     /** Audit entries older than this are deleted by the retention jobs. */
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+    /**
+     * The bot request log (lib/request-log): `all` records every call of a known VA (successes
+     * sampled at BOT_REQUEST_LOG_SAMPLE_RATE), `failures` only answers of 400 and above, `off` nothing.
+     */
+    BOT_REQUEST_LOG: z.enum(['all', 'failures', 'off']).default('all'),
+    /** Share of successful calls recorded under `all`, 0 to 1 (failures are always recorded). */
+    BOT_REQUEST_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(1),
+    /** Days request log rows are kept. */
+    BOT_REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(7),
+    /** Rows the log may hold in memory waiting for a write; past it new rows are dropped and counted. */
+    BOT_REQUEST_LOG_MAX_BUFFER: z.coerce.number().int().min(100).max(1_000_000).default(20_000),
     ADMIN_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(43_200),
     DELIVERY_ENGINE: z.enum(['embedded', 'inngest', 'off']).default('embedded'),
     DELIVERY_RETRY_DELAYS_MS: delayList,

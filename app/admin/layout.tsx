@@ -5,6 +5,7 @@ import './admin.css';
 import './admin-forms.css';
 import './admin-pages.css';
 import './admin-responsive.css';
+import './admin-trace.css';
 
 export const metadata: Metadata = { title: { template: '%s · VA Chat admin', default: 'VA Chat admin' } };
 

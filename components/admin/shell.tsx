@@ -7,6 +7,7 @@ import { keys, tsr } from '@/components/admin/lib/client';
 import { focusWhenReady, useEscape } from './focus';
 import { leaveConsole } from './providers';
 import { useToast } from './toast';
+import { TraceSearch } from './traces/trace-search';
 
 /** True once the console has drawn a page, so only later page changes move focus. */
 let shown = false;
@@ -87,6 +88,7 @@ export function Shell({ children }: { children: ReactNode }) {
         >
           Menu
         </button>
+        <TraceSearch />
         <div className="whoami">
           {profile && (
             <span className="muted" title={profile.email}>

@@ -8,6 +8,7 @@ import { eventsContract } from './events';
 import { routingRulesContract } from './routing-rules';
 import { sessionContract } from './session';
 import { teamsContract } from './teams';
+import { tracesContract } from './traces';
 import { usersContract } from './users';
 import { vaToolsContract } from './va-tools';
 import { virtualAgentsContract } from './virtual-agents';
@@ -31,6 +32,7 @@ export const adminContract = c.router(
     deliveries: deliveriesContract,
     vaTools: vaToolsContract,
     audit: auditContract,
+    traces: tracesContract,
   },
   { pathPrefix: ADMIN_API_PREFIX, strictStatusCodes: true },
 );

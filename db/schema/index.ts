@@ -1,6 +1,7 @@
 export * from './accounts';
 export * from './assets';
 export * from './audit';
+export * from './bot-requests';
 export * from './chats';
 export * from './enums';
 export * from './events';

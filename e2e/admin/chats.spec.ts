@@ -74,7 +74,7 @@ test('a chat created through the bot API is found, inspected, fed a customer mes
     await expect(assigned.getByTestId('attempt')).toHaveCount(4);
     await expect(assigned.getByTestId('attempt').first()).toContainText('HTTP 500');
     await expect(assigned.getByTestId('attempt').first()).toContainText('not now');
-    const transactionId = await assigned.locator('dd.mono').first().textContent();
+    const transactionId = await assigned.getAttribute('data-transaction-id');
     await expect(assigned).toContainText(chat.messages[0].transid);
     await screens(page, 'chat-failed', assigned.getByTestId('attempt').first());
 

@@ -6,7 +6,10 @@ import { ApiError } from '@/lib/errors';
 import { randomToken, sha256 } from '@/lib/util/ids';
 import { recordBotAuthFailure, refuseIfFailingTooOften } from './bot-auth-failures';
 
-export type IssuedToken = { accessToken: string; expiresIn: number; expiresAt: Date };
+import type { BotAuth } from './types';
+
+/** `virtualAgent`: whom the token acts as (the request log attributes the /authorize call to it). */
+export type IssuedToken = { accessToken: string; expiresIn: number; expiresAt: Date; virtualAgent: BotAuth };
 
 /**
  * Exchanges a VA's API key (or its previous key, during a rotation's overlap) for a fresh access
@@ -21,7 +24,7 @@ export async function authorize(db: Db, { apiKey, clientAddress }: { apiKey: str
   };
   const hash = sha256(apiKey);
   const [va] = await db
-    .select({ userId: virtualAgents.userId, accountId: virtualAgents.accountId, enabled: users.enabled })
+    .select({ userId: virtualAgents.userId, accountId: virtualAgents.accountId, loginId: users.loginId, enabled: users.enabled })
     .from(virtualAgents)
     .innerJoin(users, eq(users.id, virtualAgents.userId))
     .where(
@@ -48,5 +51,5 @@ export async function authorize(db: Db, { apiKey, clientAddress }: { apiKey: str
     return true;
   });
   if (!issued) return fail('the virtual agent is disabled');
-  return { accessToken, expiresIn, expiresAt };
+  return { accessToken, expiresIn, expiresAt, virtualAgent: { accountId: va.accountId, userId: va.userId, loginId: va.loginId } };
 }

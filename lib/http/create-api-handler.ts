@@ -28,6 +28,20 @@ export type ApiHandlerOptions<T extends AppRouter> = {
   router: TsRestRouter<T>;
   /** Runs before the route: establishes identity and limits, or throws an ApiError. */
   guard: (req: ApiRequest, entry: RouteEntry, ctx: RequestContext) => Promise<void>;
+  /** Sees every answer once it is built (the bot API's request log). Must not throw or wait. */
+  onAnswered?: (request: AnsweredRequest) => void;
+};
+
+/** A request with its answer, for `onAnswered`. `failure` is the error the answer reports, if any. */
+export type AnsweredRequest = {
+  req: ApiRequest;
+  entry: RouteEntry | undefined;
+  ctx: RequestContext;
+  answer: ApiAnswer;
+  failure: ApiError | undefined;
+  /** Epoch ms when the pipeline took the request, and how long it took to answer. */
+  startedAt: number;
+  ms: number;
 };
 
 /** The pipeline both entries share: a parsed request in, an envelope answer out. */
@@ -63,11 +77,17 @@ export function createApiHandler<T extends AppRouter>(opts: ApiHandlerOptions<T>
 
   async function serve(req: ApiRequest, ctx: RequestContext): Promise<ApiAnswer> {
     const started = performance.now();
+    const startedAt = Date.now();
     let route = 'unmatched';
+    let entry: RouteEntry | undefined;
+    let failure: ApiError | undefined;
     let answer: ApiAnswer;
     try {
       const match = matchRoute(table, req.method, req.path);
-      if (match.kind === 'found') route = match.entry.path;
+      if (match.kind === 'found') {
+        route = match.entry.path;
+        entry = match.entry;
+      }
       if (match.kind === 'none') throw new ApiError(2011, { detail: `${req.method} ${req.path}` });
       if (match.kind === 'wrong-method') {
         throw new ApiError(2099, {
@@ -81,14 +101,17 @@ export function createApiHandler<T extends AppRouter>(opts: ApiHandlerOptions<T>
       if (!impl) throw new Error(`no implementation for ${match.entry.method} ${match.entry.path}`);
       answer = await dispatch(req, match.entry.route, impl);
     } catch (err) {
-      answer = errorAnswer(toApiError(err));
+      failure = toApiError(err);
+      answer = errorAnswer(failure);
     }
     const headers = answer.headers;
     headers.set('trxid', ctx.trxid);
     if (ctx.rateLimit) setRateLimitHeaders(headers, ctx.rateLimit);
     if (ctx.setCookies) for (const cookie of ctx.setCookies) headers.append('set-cookie', cookie);
     if (ctx.afterResponse) await ctx.afterResponse(answer);
-    recordHttp({ route, method: req.method, status: answer.status, seconds: (performance.now() - started) / 1000 });
+    const ms = performance.now() - started;
+    recordHttp({ route, method: req.method, status: answer.status, seconds: ms / 1000 });
+    opts.onAnswered?.({ req, entry, ctx, answer, failure, startedAt, ms });
     return answer;
   }
 

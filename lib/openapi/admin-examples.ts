@@ -206,6 +206,43 @@ export const ADMIN_SUCCESS_EXAMPLES: Record<string, unknown> = {
     timestamp: T1,
   },
   adminRedeliverEvent: null,
+  adminFindTrace: {
+    id: '9b2f6c1e-4d3a-4e8b-a1c5-7f0e2d4b6a89',
+    matches: [
+      {
+        kind: 'request',
+        chat_id: CHAT.chat_id,
+        message_transid: null,
+        event_id: null,
+        request_id: 48213,
+        virtual_agent_id: 40,
+        at: T1,
+        summary: `PATCH /api/v1/chats/${CHAT.chat_id} by va-billing-bot → 2031 (trxid 9b2f6c1e-4d3a-4e8b-a1c5-7f0e2d4b6a89)`,
+        link: `/admin/chats/${CHAT.chat_id}?focus=request%3A48213`,
+      },
+    ],
+  },
+  adminListBotRequests: {
+    requests: [
+      {
+        id: 48213,
+        at: T1,
+        virtual_agent_id: 40,
+        virtual_agent_login_id: 'va-billing-bot',
+        operation: 'updateChat',
+        method: 'PATCH',
+        path: `/api/v1/chats/${CHAT.chat_id}`,
+        chat_id: CHAT.chat_id,
+        http_status: 404,
+        status_code: 2031,
+        description: 'Given chat ID does not exist',
+        trxid: '9b2f6c1e-4d3a-4e8b-a1c5-7f0e2d4b6a89',
+        latency_ms: 4,
+        idempotency_key: null,
+      },
+    ],
+    next_cursor: null,
+  },
   ...ADMIN_DELIVERY_SUCCESS_EXAMPLES,
 };
 

@@ -198,7 +198,7 @@ function mapParameters(params: ParameterObject[], dropHeaders: string[]): Parame
       const { description: schemaDescription, ...schema } = fixSchema(p.schema ?? {});
       const name = p.in === 'header' && p.name.toLowerCase() === 'idempotency-key' ? 'Idempotency-Key' : p.name;
       const description = p.description ?? schemaDescription ?? PARAMETER_DESCRIPTIONS[name];
-      const example = PARAMETER_EXAMPLES[name];
+      const example = PARAMETER_EXAMPLES[`${p.in}:${name}`] ?? PARAMETER_EXAMPLES[name];
       return {
         name,
         in: p.in,

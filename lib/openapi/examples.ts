@@ -190,6 +190,8 @@ export const PARAMETER_EXAMPLES: Record<string, unknown> = {
   team_id: 672,
   'Idempotency-Key': '5d7f8a2e-1c3b-4e6d-9f0a-b2c4d6e8f0a1',
   access_token: TOKEN,
+  // By `in:name` where a name means different things in different places (`id` of a path is a record's).
+  'query:id': '9b2f6c1e-4d3a-4e8b-a1c5-7f0e2d4b6a89',
 };
 
 /** What a route looks like to the error examples: which fields it takes, which methods its path allows. */

@@ -41,7 +41,8 @@ export function retentionJobs(
   config: Pick<
     Env,
     'EVENT_RETENTION_DAYS' | 'FAILED_EVENT_RETENTION_DAYS' | 'CHAT_RETENTION_DAYS' | 'ROLLUP_RETENTION_DAYS' | 'AUDIT_RETENTION_DAYS'
-  >,
+  > &
+    Partial<Pick<Env, 'BOT_REQUEST_LOG_RETENTION_DAYS'>>,
 ): RetentionJob[] {
   const deliveredBefore = (now: Date) => ago(now, config.EVENT_RETENTION_DAYS * DAY_MS);
   const failedBefore = (now: Date) => ago(now, config.FAILED_EVENT_RETENTION_DAYS * DAY_MS);
@@ -131,6 +132,15 @@ export function retentionJobs(
     name: 'audit-entries',
     deleteBatch: (db, { now, limit }) =>
       deleteOldAuditEntries(db, { before: new Date(now.getTime() - config.AUDIT_RETENTION_DAYS * DAY_MS), limit }),
+  });
+  const requestsBefore = (now: Date) => ago(now, (config.BOT_REQUEST_LOG_RETENTION_DAYS ?? 7) * DAY_MS);
+  jobs.push({
+    name: 'bot-requests',
+    deleteBatch: boundedDelete(
+      'bot_requests',
+      (limit, now) => sql`select ctid from bot_requests where at < ${requestsBefore(now)}::timestamptz limit ${limit}`,
+      (now) => sql`at < ${requestsBefore(now)}::timestamptz`,
+    ),
   });
   const chatDays = config.CHAT_RETENTION_DAYS;
   if (chatDays !== undefined) {

@@ -1,6 +1,7 @@
 import { env } from '@/env';
 import { stopDelivery } from '@/lib/delivery/start-delivery';
 import { startDraining } from '@/lib/ops/draining';
+import { flushRequestLog } from '@/lib/request-log/request-log';
 import { flushLogs, logger } from '@/lib/util/logger';
 
 type Listener = (signal: NodeJS.Signals) => void;
@@ -8,7 +9,8 @@ const store = globalThis as unknown as { __vaShutdownInstalled?: boolean };
 
 /**
  * On SIGTERM or SIGINT: readiness turns 503, delivery stops claiming, calls in flight get
- * SHUTDOWN_GRACE_MS to finish (then their leases are released for another instance), and only
+ * SHUTDOWN_GRACE_MS to finish (then their leases are released for another instance), the bot
+ * request log's buffered rows are written, and only
  * then the listeners that were there before (Next's: close the server, exit) run. Without any,
  * the process exits here.
  */
@@ -32,6 +34,7 @@ export function installShutdown(): void {
         } catch (err) {
           logger.error('delivery did not stop cleanly', { err });
         }
+        await flushRequestLog().catch((err) => logger.error('bot request log not flushed', { err }));
         // pino writes asynchronously: without this, the framework's listener (which may write
         // and exit at once) could print before the lines above.
         await flushLogs().catch(() => {});

@@ -1,10 +1,13 @@
 'use client';
 
 import Link from 'next/link';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
+import { focusWhenReady } from '@/components/admin/focus';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
 import { formatDateTime } from '@/components/admin/lib/format';
+import { ChatRequests } from '@/components/admin/traces/chat-requests';
+import { CopyId } from '@/components/admin/traces/copy-id';
 import type { AdminChatDetail } from '@/contracts/schemas/admin-chat';
 import { AppendMessage } from './append-message';
 import { EventTimeline } from './event-timeline';
@@ -43,8 +46,33 @@ function Facts({ chat }: { chat: AdminChatDetail }) {
   );
 }
 
-/** One chat: its details, transcript and every event with every delivery attempt, refreshed every 3 s. */
-export function ChatDetail({ chatId }: { chatId: string }) {
+/** A trace link's target: `message:<transid>`, `event:<id>` or `request:<id>`, and its element id. */
+function focusTarget(focus: string | undefined) {
+  const m = /^(message|event|request):(.+)$/.exec(focus ?? '');
+  return m ? { kind: m[1] as 'message' | 'event' | 'request', value: m[2], elementId: `${m[1]}-${m[2]}` } : null;
+}
+
+/**
+ * One chat: its details, transcript, every event with every delivery attempt and the bot's
+ * requests about it, refreshed every 3 s. With `focus` (a trace link), that message, event or
+ * request is highlighted and scrolled to once it is on the page.
+ */
+export function ChatDetail({ chatId, focus }: { chatId: string; focus?: string }) {
+  const target = focusTarget(focus);
+  const elementId = target?.elementId;
+  useEffect(() => {
+    if (!elementId) return;
+    // A page change also focuses the page heading (the shell) in the frame the chat appears: the
+    // target takes focus one frame later, so it ends up focused and in view.
+    focusWhenReady(
+      () => document.getElementById(elementId),
+      (el) =>
+        requestAnimationFrame(() => {
+          el.focus({ preventScroll: true });
+          el.scrollIntoView({ block: 'center' });
+        }),
+    );
+  }, [elementId]);
   const query = tsr.chats.getChat.useQuery({
     queryKey: keys.chat(chatId),
     queryData: { params: { chat_id: chatId } },
@@ -61,14 +89,16 @@ export function ChatDetail({ chatId }: { chatId: string }) {
       <div className="page-head">
         <div>
           <h1>Chat with {chat.customer.name || chat.customer.destination_id}</h1>
-          <p className="muted mono small">{chat.chat_id}</p>
+          <p className="muted small">
+            <CopyId value={chat.chat_id} label="chat ID" />
+          </p>
         </div>
       </div>
       <div className="chat-layout">
         <div className="chat-main">
           <section className="card" aria-labelledby="transcript-title">
             <h2 id="transcript-title">Transcript ({chat.messages.length})</h2>
-            <Transcript messages={chat.messages} />
+            <Transcript messages={chat.messages} highlight={target?.kind === 'message' ? target.value : undefined} />
           </section>
           <AppendMessage chatId={chat.chat_id} closed={chat.status === 'closed'} />
         </div>
@@ -79,8 +109,9 @@ export function ChatDetail({ chatId }: { chatId: string }) {
       </div>
       <section className="card" aria-labelledby="events-title">
         <h2 id="events-title">Events and delivery attempts ({chat.events.length})</h2>
-        <EventTimeline events={chat.events} chatId={chat.chat_id} />
+        <EventTimeline events={chat.events} chatId={chat.chat_id} highlight={target?.kind === 'event' ? Number(target.value) : undefined} />
       </section>
+      <ChatRequests chatId={chat.chat_id} highlight={target?.kind === 'request' ? target.value : undefined} />
     </>
   );
 }

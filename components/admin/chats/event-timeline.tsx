@@ -6,6 +6,7 @@ import { failureOf } from '@/components/admin/lib/errors';
 import { formatDateTime, formatMs } from '@/components/admin/lib/format';
 import { TableRegion } from '@/components/admin/table-region';
 import { useToast } from '@/components/admin/toast';
+import { CopyId } from '@/components/admin/traces/copy-id';
 import type { AdminEvent } from '@/contracts/schemas/admin-chat';
 import { StatusBadge } from './status-badge';
 
@@ -44,15 +45,24 @@ function Redeliver({ event, chatId }: { event: AdminEvent; chatId: string }) {
   );
 }
 
-/** Every event of the chat, in order, with every delivery attempt. */
-export function EventTimeline({ events, chatId }: { events: AdminEvent[]; chatId: string }) {
+/** Every event of the chat, in order, with every delivery attempt; `highlight` marks an event id. */
+export function EventTimeline({ events, chatId, highlight }: { events: AdminEvent[]; chatId: string; highlight?: number }) {
   if (!events.length) return <p className="muted">No events: the chat was never assigned to a Virtual Agent.</p>;
   return (
     <ol className="timeline" aria-label="Events">
       {events.map((e) => {
         const transids = transidsOf(e);
         return (
-          <li key={e.id} className={`event event-${e.status}`} data-testid="event" data-status={e.status} data-event-type={e.event_type}>
+          <li
+            key={e.id}
+            id={`event-${e.id}`}
+            className={`event event-${e.status}${e.id === highlight ? ' trace-highlight' : ''}`}
+            aria-current={e.id === highlight ? 'true' : undefined}
+            data-testid="event"
+            data-status={e.status}
+            data-event-type={e.event_type}
+            data-transaction-id={e.transaction_id}
+          >
             <div className="event-head">
               <strong>
                 #{e.seq} <code>{e.event_type}</code>
@@ -65,7 +75,9 @@ export function EventTimeline({ events, chatId }: { events: AdminEvent[]; chatId
             </div>
             <dl className="facts small">
               <dt>transaction_id</dt>
-              <dd className="mono">{e.transaction_id}</dd>
+              <dd>
+                <CopyId value={e.transaction_id} label={`transaction_id of event ${e.seq}`} />
+              </dd>
               {transids.length > 0 && (
                 <>
                   <dt>message transid</dt>

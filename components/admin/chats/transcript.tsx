@@ -1,4 +1,5 @@
 import { formatDateTime } from '@/components/admin/lib/format';
+import { CopyId } from '@/components/admin/traces/copy-id';
 import type { Message } from '@/contracts/schemas/message';
 
 const WHO: Record<Message['type'], string> = { inbound: 'Customer', outbound: 'To customer', announcement: 'Announcement' };
@@ -87,13 +88,20 @@ function Extras({ m }: { m: Message }) {
   );
 }
 
-/** The whole transcript: customer messages left, replies right, announcements across. */
-export function Transcript({ messages }: { messages: Message[] }) {
+/** The whole transcript: customer messages left, replies right, announcements across; `highlight` marks a transid. */
+export function Transcript({ messages, highlight }: { messages: Message[]; highlight?: string }) {
   if (!messages.length) return <p className="muted">No messages yet.</p>;
   return (
     <ol className="transcript" aria-label="Transcript">
       {messages.map((m) => (
-        <li key={m.transid} className={`msg msg-${m.type}`} data-type={m.type}>
+        <li
+          key={m.transid}
+          id={`message-${m.transid}`}
+          className={`msg msg-${m.type}${m.transid === highlight ? ' trace-highlight' : ''}`}
+          aria-current={m.transid === highlight ? 'true' : undefined}
+          data-type={m.type}
+          data-transid={m.transid}
+        >
           <div className="msg-head">
             <span className="msg-who">{WHO[m.type]}</span>
             {m.author && <span className="muted small mono">{m.author}</span>}
@@ -103,8 +111,8 @@ export function Transcript({ messages }: { messages: Message[] }) {
           </div>
           {m.text && <p className="msg-text">{m.text}</p>}
           <Extras m={m} />
-          <div className="msg-foot muted small mono" title="transid">
-            {m.transid}
+          <div className="msg-foot muted small">
+            transid <CopyId value={m.transid} label="transid" />
           </div>
         </li>
       ))}

@@ -8,6 +8,7 @@ import { formatAgo, formatDateTime, formatPercent } from '@/components/admin/lib
 import { forget, useRevealed } from '@/components/admin/lib/revealed-secrets';
 import { SecretReveal } from '@/components/admin/secret-reveal';
 import { RecoveryCard } from './recovery-card';
+import { VaRequestLog } from '@/components/admin/traces/va-request-log';
 import { VaActions } from './va-actions';
 import { VaForm } from './va-form';
 
@@ -37,8 +38,8 @@ function HealthCard({ id }: { id: number }) {
   );
 }
 
-/** One Virtual Agent: credentials just issued (once), actions, health and settings. */
-export function VaDetail({ id }: { id: number }) {
+/** One Virtual Agent: credentials just issued (once), actions, health, its request log and settings. */
+export function VaDetail({ id, trxid }: { id: number; trxid?: string }) {
   const query = tsr.virtualAgents.getVirtualAgent.useQuery({ queryKey: keys.virtualAgent(id), queryData: { params: { id } } });
   const revealed = useRevealed(id);
   const va = query.data?.body.response;
@@ -74,6 +75,7 @@ export function VaDetail({ id }: { id: number }) {
       <VaActions va={va} />
       <HealthCard id={va.id} />
       <RecoveryCard va={va} />
+      <VaRequestLog key={trxid ?? ''} virtualAgentId={va.id} trxid={trxid} />
       <h2>Settings</h2>
       <VaForm key={va.id} va={va} />
     </>

@@ -10,6 +10,7 @@ import { eventsRouter } from './events';
 import { routingRulesRouter } from './routing-rules';
 import { sessionRouter } from './session';
 import { teamsRouter } from './teams';
+import { tracesRouter } from './traces';
 import { usersRouter } from './users';
 import { vaToolsRouter } from './va-tools';
 import { virtualAgentsRouter } from './virtual-agents';
@@ -33,6 +34,7 @@ export const adminApiHandler = createApiHandler({
     deliveries: deliveriesRouter,
     vaTools: vaToolsRouter,
     audit: auditRouter,
+    traces: tracesRouter,
   },
   guard: adminGuard,
 });

@@ -7,7 +7,9 @@ import { ok } from '@/lib/http/respond';
 
 export const authRouter = tsr.router(botContract.auth, {
   authorize: async ({ body }, { responseHeaders }) => {
-    const token = await authorize(await getDb(), { apiKey: body.api_key, clientAddress: currentContext().clientAddress ?? 'unknown' });
+    const ctx = currentContext();
+    const token = await authorize(await getDb(), { apiKey: body.api_key, clientAddress: ctx.clientAddress ?? 'unknown' });
+    ctx.bot = token.virtualAgent;
     responseHeaders.set('access_token', token.accessToken);
     return ok(4300, {
       access_token: token.accessToken,

@@ -1,14 +1,19 @@
 import { botContract } from '@/contracts/bot';
 import { botGuard } from '@/lib/auth/bot-guard';
 import { createApiHandler } from '@/lib/http/create-api-handler';
+import { recordBotRequest } from '@/lib/request-log/record-bot-request';
 import { authRouter } from './auth';
 import { chatsRouter } from './chats';
 import { messagesRouter } from './messages';
 import { teamsRouter } from './teams';
 
-/** The bot API: every route but /authorize needs `access_token`; limits count per account. */
+/**
+ * The bot API: every route but /authorize needs `access_token`; limits count per account. Each
+ * answer to a known VA goes to the request log.
+ */
 export const botApiHandler = createApiHandler({
   contract: botContract,
   router: { auth: authRouter, teams: teamsRouter, chats: chatsRouter, messages: messagesRouter },
   guard: botGuard,
+  onAnswered: recordBotRequest,
 });

@@ -1,0 +1,12 @@
+import { tsr } from '@ts-rest/serverless/next';
+import { adminContract } from '@/contracts/admin';
+import { getDb } from '@/db/client';
+import { adminAuth } from '@/lib/http/request-context';
+import { ok } from '@/lib/http/respond';
+import { listBotRequests } from '@/lib/request-log/list-bot-requests';
+import { findTrace } from '@/lib/traces/find-trace';
+
+export const tracesRouter = tsr.router(adminContract.traces, {
+  findTrace: async ({ query }) => ok(4400, await findTrace(await getDb(), { accountId: adminAuth().accountId, id: query.id })),
+  listBotRequests: async ({ query }) => ok(4400, await listBotRequests(await getDb(), { accountId: adminAuth().accountId, query })),
+});

@@ -1,0 +1,27 @@
+'use client';
+
+import { tsr } from '@/components/admin/lib/client';
+import { failureOf } from '@/components/admin/lib/errors';
+import { RequestRows } from './request-rows';
+
+/** The bot's REST calls about one chat, newest first (the latest 100), refreshed with the chat. */
+export function ChatRequests({ chatId, highlight }: { chatId: string; highlight?: string }) {
+  const query = { chat_id: chatId, page_size: 100 };
+  const requests = tsr.traces.listBotRequests.useQuery({
+    queryKey: ['bot-requests', query],
+    queryData: { query },
+    refetchInterval: 3_000,
+  });
+  const rows = requests.data?.body.response.requests;
+  return (
+    <section className="card" aria-labelledby="chat-requests-title">
+      <h2 id="chat-requests-title">
+        Bot requests about this chat{rows ? ` (${rows.length}${requests.data?.body.response.next_cursor ? '+' : ''})` : ''}
+      </h2>
+      {requests.error && <p className="form-error">Could not load the requests: {failureOf(requests.error)?.description}</p>}
+      {requests.isPending && <p className="muted">Loading…</p>}
+      {rows && rows.length === 0 && <p className="muted">No bot requests recorded about this chat.</p>}
+      {rows && rows.length > 0 && <RequestRows requests={rows} label="Requests about this chat" highlight={highlight} showChat={false} />}
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { cursorQuery, intIdParam, isoDateTime, pageSizeQuery, text } from './common';
+
+export const TRACE_KINDS = ['chat', 'alias_id', 'message', 'event', 'request', 'idempotency_key'] as const;
+
+export const traceQuerySchema = z
+  .object({
+    id: text()
+      .trim()
+      .min(1)
+      .max(255)
+      .describe(
+        'Any id a bot developer or customer may quote: a chat ID, an alias ID, a message `transid`, an event `transaction_id` (the `webhook-id` header), a REST `trxid` or an `Idempotency-Key`',
+      ),
+  })
+  .strict();
+
+export const traceMatchSchema = z.object({
+  kind: z
+    .enum(TRACE_KINDS)
+    .describe(
+      "What the id is: `chat` (a chat ID), `alias_id`, `message` (a message `transid`), `event` (an event `transaction_id` / `webhook-id`; an event entry's `transid` is the same), `request` (a bot REST call's `trxid`), `idempotency_key`",
+    ),
+  chat_id: z.string().nullable().describe('The chat the id belongs to, when there is one'),
+  message_transid: z.string().nullable(),
+  event_id: z.number().int().nullable().describe('The event, as in GET /api/admin/chats/{chat_id} (its attempts are there)'),
+  request_id: z.number().int().nullable().describe('The bot request log row (GET /api/admin/bot-requests)'),
+  virtual_agent_id: z.number().int().nullable(),
+  at: isoDateTime.nullable().describe('When the thing happened (created, sent, requested)'),
+  summary: z.string().describe('One line for a person: `PATCH /api/v1/chats/… by va-bot → 2031`'),
+  link: z.string().describe('Path of the console page that shows it, scrolled to and highlighting it'),
+});
+
+export type TraceMatch = z.infer<typeof traceMatchSchema>;
+
+export const traceAnswerSchema = z.object({
+  id: z.string(),
+  matches: z.array(traceMatchSchema).describe('Usually one; empty when nothing of the account has this id'),
+});
+
+export const botRequestQuerySchema = z
+  .object({
+    virtual_agent_id: intIdParam().optional().describe('Calls of this Virtual Agent'),
+    chat_id: text().max(100).optional().describe('Calls about this chat'),
+    trxid: text().max(100).optional().describe('The call answered with this `trxid`'),
+    outcome: z.enum(['success', 'failure']).optional().describe('`failure`: answers of HTTP 400 and above'),
+    http_status: intIdParam().optional(),
+    status_code: intIdParam().optional().describe('The envelope `status_code` of the answer'),
+    operation: text().max(50).optional().describe('The bot API operationId, e.g. `updateChat`'),
+    since: isoDateTime.optional().describe('From this time on (inclusive)'),
+    until: isoDateTime.optional().describe('Before this time'),
+    page_size: pageSizeQuery,
+    cursor: cursorQuery,
+  })
+  .strict();
+
+export type BotRequestQuery = z.infer<typeof botRequestQuerySchema>;
+
+export const botRequestSchema = z.object({
+  id: z.number().int(),
+  at: isoDateTime,
+  virtual_agent_id: z.number().int(),
+  virtual_agent_login_id: z.string(),
+  operation: z.string().describe('The bot API operationId'),
+  method: z.string(),
+  path: z.string().describe('As sent, ids kept; query parameters by name only, never their values'),
+  chat_id: z.string().nullable(),
+  http_status: z.number().int(),
+  status_code: z.number().int().nullable(),
+  description: z.string().describe("The code's catalogue description and the names of refused fields; never what was sent"),
+  trxid: z.string(),
+  latency_ms: z.number().int(),
+  idempotency_key: z.string().nullable(),
+});
+
+export type BotRequest = z.infer<typeof botRequestSchema>;
+
+export const botRequestPageSchema = z.object({ requests: z.array(botRequestSchema), next_cursor: z.string().nullable() });

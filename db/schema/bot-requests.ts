@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { tstz } from './_columns';
+import { accounts } from './accounts';
+import { users } from './users';
+
+/**
+ * The bot request log: one row per bot API call of a known Virtual Agent (failures always,
+ * successes as BOT_REQUEST_LOG says). What support needs to answer "my PATCH got 2031": the
+ * operation, the path with its ids (query parameter names only, never their values), the answer's
+ * HTTP status, `status_code` and catalogue description, the `trxid` and the latency. Never a body,
+ * a token or customer text. Written in batches off the request's path (lib/request-log), deleted
+ * after BOT_REQUEST_LOG_RETENTION_DAYS. `chat_id` is not a foreign key: the log outlives nothing
+ * it describes for long, and a deleted chat's requests still explain what happened.
+ */
+export const botRequests = pgTable(
+  'bot_requests',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    virtualAgentId: integer('virtual_agent_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** When the request arrived. */
+    at: tstz('at').notNull(),
+    /** The contract's operationId (`updateChat`). */
+    operation: text('operation').notNull(),
+    method: text('method').notNull(),
+    /** The path as sent, with its ids; query parameters by name only (`/api/v1/chats?status&cursor`). */
+    path: text('path').notNull(),
+    chatId: text('chat_id'),
+    httpStatus: integer('http_status').notNull(),
+    statusCode: integer('status_code'),
+    /** The code's catalogue description, plus the names of refused fields; never the values sent. */
+    description: text('description').notNull(),
+    trxid: text('trxid').notNull(),
+    latencyMs: integer('latency_ms').notNull(),
+    idempotencyKey: text('idempotency_key'),
+  },
+  // The VA page reads newest first (optionally by code), the chat page by chat, the trace look-up
+  // by trxid and by idempotency key, retention by age. A bare DESC is NULLS FIRST, so the indexes say so.
+  (t) => [
+    index('bot_requests_va_idx').on(t.virtualAgentId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('bot_requests_va_code_idx').on(t.virtualAgentId, t.statusCode, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('bot_requests_chat_idx').on(t.chatId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.chatId} is not null`),
+    index('bot_requests_trxid_idx').on(t.trxid),
+    index('bot_requests_idempotency_idx').on(t.accountId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+    index('bot_requests_at_idx').on(t.at),
+  ],
+);

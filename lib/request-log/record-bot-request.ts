@@ -1,0 +1,115 @@
+import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
+import { botContract } from '@/contracts/bot';
+import { CODES, type Code } from '@/contracts/codes';
+import { env } from '@/env';
+import type { AnsweredRequest } from '@/lib/http/create-api-handler';
+import { requestLog } from './request-log';
+import type { BotRequestRow } from './request-log-buffer';
+
+const MAX_PATH = 500;
+const MAX_KEY = 200;
+const MAX_FIELDS = 5;
+
+/** Each bot route's operationId (the route's key in the contract, as in the OpenAPI document). */
+const OPERATIONS = new Map<AppRoute, string>();
+(function walk(router: AppRouter) {
+  for (const [key, value] of Object.entries(router)) {
+    if (isAppRoute(value)) OPERATIONS.set(value, key);
+    else walk(value as AppRouter);
+  }
+})(botContract);
+
+/** Where `:chat_id` sits in each route's path, by segment. */
+const CHAT_SEGMENT = new Map<string, number>();
+function chatSegment(path: string): number {
+  let at = CHAT_SEGMENT.get(path);
+  if (at === undefined) {
+    at = path.split('/').indexOf(':chat_id');
+    CHAT_SEGMENT.set(path, at);
+  }
+  return at;
+}
+
+const ENVELOPE_CODE = /^\{"status_code":(\d+),/;
+const CREATED_CHAT_ID = /"chat_id":"([^"\\]{1,100})"/;
+
+/**
+ * The bot API's `onAnswered`: queues one request log row for a call made as a known VA (a valid
+ * token, or a successful /authorize). Failures (HTTP 400 and above) always, successes as
+ * BOT_REQUEST_LOG and BOT_REQUEST_LOG_SAMPLE_RATE say. Only what the pipeline already knows is
+ * kept: no body, no header but the Idempotency-Key, no query value, and the catalogue's
+ * description rather than the answer's (which may quote what was sent).
+ */
+export function recordBotRequest({ req, entry, ctx, answer, failure, startedAt, ms }: AnsweredRequest): void {
+  const bot = ctx.bot;
+  if (!bot || !entry) return;
+  const config = env();
+  if (config.BOT_REQUEST_LOG === 'off') return;
+  const failed = answer.status >= 400;
+  if (!failed) {
+    if (config.BOT_REQUEST_LOG === 'failures') return;
+    if (config.BOT_REQUEST_LOG_SAMPLE_RATE < 1 && Math.random() >= config.BOT_REQUEST_LOG_SAMPLE_RATE) return;
+  }
+  const statusCode = failure ? failure.code : successCode(answer.body);
+  const operation = OPERATIONS.get(entry.route) ?? entry.path;
+  const row: BotRequestRow = {
+    accountId: bot.accountId,
+    virtualAgentId: bot.userId,
+    at: new Date(startedAt),
+    operation,
+    method: req.method,
+    path: pathWithQueryNames(req.path, req.search),
+    chatId: chatIdOf(entry.path, req.path, operation, answer),
+    httpStatus: answer.status,
+    statusCode,
+    description: describe(statusCode, failure),
+    trxid: ctx.trxid,
+    latencyMs: Math.max(0, Math.round(ms)),
+    idempotencyKey: req.headers.get('idempotency-key')?.slice(0, MAX_KEY) || null,
+  };
+  requestLog().push(row);
+}
+
+function successCode(body: ApiAnswerBody): number | null {
+  if (typeof body !== 'string') return null;
+  const m = ENVELOPE_CODE.exec(body.slice(0, 40));
+  return m ? Number(m[1]) : null;
+}
+
+type ApiAnswerBody = AnsweredRequest['answer']['body'];
+
+function describe(code: number | null, failure: AnsweredRequest['failure']): string {
+  const base = code !== null && code in CODES ? CODES[code as Code].description : '';
+  const fields = failure?.errors?.slice(0, MAX_FIELDS).map((e) => e.field.slice(0, 100));
+  if (!fields?.length) return base;
+  const more = (failure?.errors?.length ?? 0) - fields.length;
+  return `${base}: ${fields.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
+/** The path as sent (ids kept) and the names of the query parameters, never their values. */
+export function pathWithQueryNames(path: string, search: string): string {
+  if (!search) return path.slice(0, MAX_PATH);
+  const names = search
+    .split('&')
+    .map((pair) => pair.split('=')[0])
+    .filter(Boolean);
+  return `${path}?${[...new Set(names)].join('&')}`.slice(0, MAX_PATH);
+}
+
+function chatIdOf(pattern: string, path: string, operation: string, answer: AnsweredRequest['answer']): string | null {
+  const at = chatSegment(pattern);
+  if (at >= 0) {
+    const raw = path.split('/')[at];
+    if (!raw) return null;
+    try {
+      return decodeURIComponent(raw).slice(0, 100);
+    } catch {
+      return raw.slice(0, 100);
+    }
+  }
+  // A created chat's id is in the answer; it is the first chat_id of the envelope.
+  if (operation === 'createChat' && answer.status === 201 && typeof answer.body === 'string') {
+    return CREATED_CHAT_ID.exec(answer.body)?.[1] ?? null;
+  }
+  return null;
+}

@@ -1,0 +1,182 @@
+import { and, desc, eq, type SQL } from 'drizzle-orm';
+import type { TraceMatch } from '@/contracts/schemas/admin-trace';
+import type { Db } from '@/db/client';
+import { botRequests, chats, events, idempotencyKeys, messages, users } from '@/db/schema';
+
+/** Most rows shown for an id that names several things (an alias ID reused, a key sent often). */
+const MANY = 10;
+
+/** The console path of a chat, optionally scrolled to and highlighting one of its items. */
+export function chatLink(chatId: string, focus?: string): string {
+  const base = `/admin/chats/${encodeURIComponent(chatId)}`;
+  return focus ? `${base}?focus=${encodeURIComponent(focus)}` : base;
+}
+
+const match = (m: Partial<TraceMatch> & Pick<TraceMatch, 'kind' | 'summary' | 'link'>): TraceMatch => ({
+  chat_id: null,
+  message_transid: null,
+  event_id: null,
+  request_id: null,
+  virtual_agent_id: null,
+  at: null,
+  ...m,
+});
+
+type RequestRow = typeof botRequests.$inferSelect;
+
+function requestMatch(kind: 'request' | 'idempotency_key', r: RequestRow, loginId: string): TraceMatch {
+  const code = r.statusCode ?? r.httpStatus;
+  return match({
+    kind,
+    chat_id: r.chatId,
+    request_id: r.id,
+    virtual_agent_id: r.virtualAgentId,
+    at: r.at.toISOString(),
+    summary: `${r.method} ${r.path} by ${loginId} → ${code} (trxid ${r.trxid})`,
+    link: r.chatId
+      ? chatLink(r.chatId, `request:${r.id}`)
+      : `/admin/users/virtual-agents/${r.virtualAgentId}?trxid=${encodeURIComponent(r.trxid)}`,
+  });
+}
+
+/** The look-ups of findTrace, as query builders (awaited there, EXPLAINed by the plan test). */
+export function traceLookups(db: Db, { accountId, id }: { accountId: number; id: string }) {
+  const requestsWhere = (where: SQL | undefined) =>
+    db
+      .select({ r: botRequests, loginId: users.loginId })
+      .from(botRequests)
+      .innerJoin(users, eq(users.id, botRequests.virtualAgentId))
+      .where(where)
+      .orderBy(desc(botRequests.at))
+      .limit(MANY);
+  return {
+    chat: db
+      .select({ id: chats.id, createdAt: chats.createdAt })
+      .from(chats)
+      .where(and(eq(chats.id, id), eq(chats.accountId, accountId))),
+    message: db
+      .select({ chatId: messages.chatId, transid: messages.transid, type: messages.type, sentAt: messages.sentAt })
+      .from(messages)
+      .where(and(eq(messages.transid, id), eq(messages.accountId, accountId))),
+    event: db
+      .select({ e: events, loginId: users.loginId })
+      .from(events)
+      .innerJoin(users, eq(users.id, events.virtualAgentId))
+      .where(and(eq(events.transactionId, id), eq(events.accountId, accountId))),
+    request: requestsWhere(and(eq(botRequests.trxid, id), eq(botRequests.accountId, accountId))),
+    keyedRequests: requestsWhere(and(eq(botRequests.accountId, accountId), eq(botRequests.idempotencyKey, id))),
+    idempotencyKey: db
+      .select({ response: idempotencyKeys.response, createdAt: idempotencyKeys.createdAt })
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, id))),
+    alias: db
+      .select({ id: chats.id, createdAt: chats.createdAt })
+      .from(chats)
+      .where(and(eq(chats.accountId, accountId), eq(chats.aliasId, id)))
+      .limit(MANY),
+  };
+}
+
+/**
+ * What an id is and where it is shown: a chat ID, an alias ID, a message transid, an event's
+ * transaction_id (webhook-id), a bot call's trxid or an Idempotency-Key, in the account only.
+ * Every look-up (traceLookups) is one index read: chats' primary key and (account_id, alias_id),
+ * the unique transid and transaction_id, bot_requests by trxid and by (account_id,
+ * idempotency_key), and idempotency_keys' primary key; test/scale/trace-plans checks the plans.
+ * Nothing found, or only another account's: no matches, alike.
+ */
+export async function findTrace(db: Db, { accountId, id }: { accountId: number; id: string }) {
+  const q = traceLookups(db, { accountId, id });
+  const found: TraceMatch[] = [];
+
+  const [chat] = await q.chat;
+  if (chat)
+    found.push(
+      match({ kind: 'chat', chat_id: chat.id, at: chat.createdAt.toISOString(), summary: `Chat ${chat.id}`, link: chatLink(chat.id) }),
+    );
+
+  const [message] = await q.message;
+  if (message) {
+    found.push(
+      match({
+        kind: 'message',
+        chat_id: message.chatId,
+        message_transid: message.transid,
+        at: message.sentAt.toISOString(),
+        summary: `${message.type} message in chat ${message.chatId}`,
+        link: chatLink(message.chatId, `message:${message.transid}`),
+      }),
+    );
+  }
+
+  const [event] = await q.event;
+  if (event) {
+    const e = event.e;
+    found.push(
+      match({
+        kind: 'event',
+        chat_id: e.chatId,
+        event_id: e.id,
+        virtual_agent_id: e.virtualAgentId,
+        at: e.createdAt.toISOString(),
+        summary: `${e.eventType} #${e.seq} to ${event.loginId}: ${e.status} after ${e.attemptCount} attempt${e.attemptCount === 1 ? '' : 's'}`,
+        link: chatLink(e.chatId, `event:${e.id}`),
+      }),
+    );
+  }
+
+  for (const { r, loginId } of await q.request) found.push(requestMatch('request', r, loginId));
+
+  const keyed = await q.keyedRequests;
+  for (const { r, loginId } of keyed) found.push(requestMatch('idempotency_key', r, loginId));
+  if (!keyed.length) {
+    // The call may not be in the log (sampled out, or older than it keeps): the key's stored answer names what it made.
+    const [key] = await q.idempotencyKey;
+    if (key) found.push(await keyMatch(db, accountId, key));
+  }
+
+  for (const c of await q.alias) {
+    found.push(
+      match({
+        kind: 'alias_id',
+        chat_id: c.id,
+        at: c.createdAt.toISOString(),
+        summary: `Chat ${c.id} (alias ID ${id})`,
+        link: chatLink(c.id),
+      }),
+    );
+  }
+
+  return { id, matches: found };
+}
+
+async function keyMatch(db: Db, accountId: number, key: { response: unknown; createdAt: Date }): Promise<TraceMatch> {
+  const stored = (key.response ?? {}) as { chat_id?: unknown; transid?: unknown };
+  const transid = typeof stored.transid === 'string' ? stored.transid : null;
+  let chatId = typeof stored.chat_id === 'string' ? stored.chat_id : null;
+  if (!chatId && transid) {
+    const [m] = await db
+      .select({ chatId: messages.chatId })
+      .from(messages)
+      .where(and(eq(messages.transid, transid), eq(messages.accountId, accountId)));
+    chatId = m?.chatId ?? null;
+  }
+  const at = key.createdAt.toISOString();
+  if (chatId && transid) {
+    return match({
+      kind: 'idempotency_key',
+      chat_id: chatId,
+      message_transid: transid,
+      at,
+      summary: `Stored message ${transid}`,
+      link: chatLink(chatId, `message:${transid}`),
+    });
+  }
+  if (chatId) return match({ kind: 'idempotency_key', chat_id: chatId, at, summary: `Created chat ${chatId}`, link: chatLink(chatId) });
+  return match({
+    kind: 'idempotency_key',
+    at,
+    summary: 'A request with this key is still being answered, or failed',
+    link: '/admin/chats',
+  });
+}

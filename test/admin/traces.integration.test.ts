@@ -1,0 +1,213 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { eq, sql } from 'drizzle-orm';
+import { botRequests, events } from '@/db/schema';
+import { flushRequestLog } from '@/lib/request-log/request-log';
+import { retentionJobs } from '@/lib/retention/jobs';
+import { runRetention } from '@/lib/retention/run-retention';
+import { signedInAdminOf } from '../support/admin-api';
+import { botApi } from '../support/bot-api';
+import { newChat, patchChat } from '../support/chats';
+import { setupTestDatabase } from '../support/db';
+import { createTenant } from '../support/tenant';
+
+const SECRET_TEXT = 'Customer text: my card is 4111 1111 1111 1111';
+
+describe('support traces: the bot request log and the trace look-up', () => {
+  const ctx = setupTestDatabase();
+
+  /** A bot conversation with a few failed calls, and every id a bot developer would quote. */
+  async function conversation() {
+    const t = await createTenant(ctx.db);
+    const { client: admin } = await signedInAdminOf(ctx.db, t.account.id);
+    const tag = randomBytes(4).toString('hex');
+    const chatKey = `create-${tag}`;
+    const chat = await botApi('POST', '/chats', {
+      token: t.token,
+      headers: { 'Idempotency-Key': chatKey },
+      body: {
+        channel: 'sms',
+        asset_id: t.assets.sms.id,
+        customer: { destination_id: `+1555${tag.slice(0, 6)}`, name: 'Ann Private' },
+        assignee: t.bot.user.loginId,
+        alias_id: `alias-${tag}`,
+      },
+    });
+    assert.equal(chat.status, 201, JSON.stringify(chat.body));
+    const chatId: string = chat.body.response.chat_id;
+    const replyKey = `reply-${tag}`;
+    const reply = await botApi('POST', `/chats/${chatId}/messages`, {
+      token: t.token,
+      headers: { 'Idempotency-Key': replyKey },
+      body: { type: 'outbound', text: SECRET_TEXT },
+    });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    const failedPatch = await patchChat(t, chatId, { tags: ['billing'] }, t.humanTeam.id);
+    assert.equal(failedPatch.body.status_code, 2031, JSON.stringify(failedPatch.body));
+    const badBody = await patchChat(t, chatId, { status: SECRET_TEXT });
+    assert.equal(badBody.status, 400);
+    const missing = await botApi('GET', `/chats/no-such-chat-${tag}?status=closed&cursor=${encodeURIComponent(SECRET_TEXT)}`, {
+      token: t.token,
+    });
+    const [event] = await ctx.db.select().from(events).where(eq(events.chatId, chatId));
+    assert.ok(event, 'assigning the chat to the VA wrote an event');
+    await flushRequestLog();
+    return {
+      t,
+      admin,
+      chatId,
+      aliasId: `alias-${tag}`,
+      chatKey,
+      replyKey,
+      transid: reply.body.response.transid as string,
+      event,
+      failedPatchTrxid: failedPatch.headers.get('trxid') as string,
+      badBodyTrxid: badBody.headers.get('trxid') as string,
+      missingTrxid: missing.headers.get('trxid') as string,
+    };
+  }
+
+  it('finds each kind of id, says what it is and links to it on the chat page', async () => {
+    const c = await conversation();
+    const find = async (id: string) => {
+      const res = await c.admin.get(`/trace?id=${encodeURIComponent(id)}`);
+      assert.equal(res.status, 200, `${id}: ${JSON.stringify(res.body)}`);
+      return res.body.response.matches as Record<string, unknown>[];
+    };
+    const chatPath = `/admin/chats/${c.chatId}`;
+
+    const [chat] = await find(c.chatId);
+    assert.equal(chat.kind, 'chat');
+    assert.equal(chat.link, chatPath);
+
+    const [alias] = await find(c.aliasId);
+    assert.deepEqual([alias.kind, alias.chat_id, alias.link], ['alias_id', c.chatId, chatPath]);
+
+    const [message] = await find(c.transid);
+    assert.deepEqual([message.kind, message.chat_id, message.message_transid], ['message', c.chatId, c.transid]);
+    assert.equal(message.link, `${chatPath}?focus=${encodeURIComponent(`message:${c.transid}`)}`);
+
+    const [event] = await find(c.event.transactionId);
+    assert.deepEqual([event.kind, event.chat_id, event.event_id], ['event', c.chatId, c.event.id]);
+    assert.equal(event.link, `${chatPath}?focus=${encodeURIComponent(`event:${c.event.id}`)}`);
+
+    const [request] = await find(c.failedPatchTrxid);
+    assert.equal(request.kind, 'request');
+    assert.equal(request.chat_id, c.chatId);
+    assert.match(String(request.summary), new RegExp(`^PATCH /api/v1/chats/${c.chatId} by ${c.t.bot.user.loginId} → 2031`));
+    assert.equal(request.link, `${chatPath}?focus=${encodeURIComponent(`request:${request.request_id}`)}`);
+
+    const created = await find(c.chatKey);
+    assert.deepEqual(
+      created.map((m) => [m.kind, m.chat_id]),
+      [['idempotency_key', c.chatId]],
+    );
+    const replied = await find(c.replyKey);
+    assert.equal(replied[0].kind, 'idempotency_key');
+    assert.equal(replied[0].chat_id, c.chatId);
+
+    // A request about no chat links to the VA's request log, filtered to it.
+    const teams = await botApi('GET', '/teams', { token: c.t.token });
+    await flushRequestLog();
+    const [list] = await find(teams.headers.get('trxid') as string);
+    assert.equal(list.chat_id, null);
+    assert.equal(list.link, `/admin/users/virtual-agents/${c.t.bot.user.id}?trxid=${teams.headers.get('trxid')}`);
+  });
+
+  it("answers another account's ids exactly as unknown ones", async () => {
+    const c = await conversation();
+    const stranger = await createTenant(ctx.db);
+    const { client: other } = await signedInAdminOf(ctx.db, stranger.account.id);
+    const unknownId = randomBytes(8).toString('hex');
+    const unknown = await other.get(`/trace?id=${unknownId}`);
+    assert.equal(unknown.status, 200);
+    assert.deepEqual(unknown.body.response, { id: unknownId, matches: [] });
+    for (const id of [c.chatId, c.aliasId, c.transid, c.event.transactionId, c.failedPatchTrxid, c.chatKey, c.replyKey]) {
+      const res = await other.get(`/trace?id=${encodeURIComponent(id)}`);
+      assert.equal(res.status, 200, id);
+      assert.deepEqual(res.body, { ...unknown.body, response: { id, matches: [] } }, `${id}: the same answer as an unknown id`);
+      assert.ok(
+        (await c.admin.get(`/trace?id=${encodeURIComponent(id)}`)).body.response.matches.length > 0,
+        `${id} is found in its own account`,
+      );
+    }
+    const theirs = await other.get(`/bot-requests?chat_id=${c.chatId}`);
+    assert.deepEqual(theirs.body.response.requests, []);
+    const byVa = await other.get(`/bot-requests?virtual_agent_id=${c.t.bot.user.id}`);
+    assert.deepEqual(byVa.body.response.requests, []);
+  });
+
+  it('records failures with code, description and trxid, and never bodies, tokens, keys or customer text', async () => {
+    const c = await conversation();
+    const log = await c.admin.get(`/bot-requests?virtual_agent_id=${c.t.bot.user.id}&outcome=failure`);
+    assert.equal(log.status, 200, JSON.stringify(log.body));
+    const byTrxid = new Map(log.body.response.requests.map((r: { trxid: string }) => [r.trxid, r]));
+    const patch = byTrxid.get(c.failedPatchTrxid) as Record<string, unknown>;
+    assert.equal(patch.operation, 'updateChat');
+    assert.equal(patch.method, 'PATCH');
+    assert.equal(patch.path, `/api/v1/chats/${c.chatId}`);
+    assert.equal(patch.http_status, 404);
+    assert.equal(patch.status_code, 2031);
+    assert.equal(patch.description, 'Given chat ID does not exist');
+    const bad = byTrxid.get(c.badBodyTrxid) as Record<string, unknown>;
+    assert.equal(bad.status_code, 2000);
+    assert.equal(bad.description, 'Invalid request body: status', 'the refused field is named, its value is not');
+    const missing = byTrxid.get(c.missingTrxid) as Record<string, unknown>;
+    assert.equal(missing.path, `/api/v1/chats/no-such-chat-${c.aliasId.slice(6)}?status&cursor`, 'query parameters by name only');
+
+    const all = await c.admin.get(`/bot-requests?chat_id=${c.chatId}`);
+    const operations = all.body.response.requests.map((r: { operation: string }) => r.operation);
+    assert.deepEqual(operations, ['updateChat', 'updateChat', 'postMessage', 'createChat'], 'newest first, successes too');
+    const reply = all.body.response.requests[2];
+    assert.deepEqual([reply.status_code, reply.idempotency_key], [4306, c.replyKey]);
+
+    const stored = JSON.stringify(await ctx.db.select().from(botRequests));
+    for (const secret of [SECRET_TEXT, 'Ann Private', c.t.token, c.t.bot.apiKey, '4111']) {
+      assert.ok(!stored.includes(secret), `the log holds no ${secret.slice(0, 12)}…`);
+    }
+
+    const filtered = await c.admin.get(`/bot-requests?virtual_agent_id=${c.t.bot.user.id}&status_code=2031&operation=updateChat`);
+    assert.deepEqual(
+      filtered.body.response.requests.map((r: { trxid: string }) => r.trxid),
+      [c.failedPatchTrxid],
+    );
+    const paged = await c.admin.get(`/bot-requests?chat_id=${c.chatId}&page_size=3`);
+    const next = await c.admin.get(`/bot-requests?chat_id=${c.chatId}&page_size=3&cursor=${paged.body.response.next_cursor}`);
+    assert.equal(next.body.response.requests[0].operation, 'createChat');
+    assert.equal((await c.admin.get('/bot-requests')).body.status_code, 2001, 'a VA, a chat or a trxid is required');
+  });
+
+  it('records every one of many concurrent requests', async () => {
+    const t = await createTenant(ctx.db);
+    const chat = await newChat(t);
+    const answers = await Promise.all(Array.from({ length: 60 }, () => botApi('GET', `/chats/${chat.chat_id}`, { token: t.token })));
+    assert.ok(answers.every((a) => a.status === 200));
+    await flushRequestLog();
+    const trxids = new Set(answers.map((a) => a.headers.get('trxid')));
+    const rows = await ctx.db.select({ trxid: botRequests.trxid }).from(botRequests).where(eq(botRequests.chatId, chat.chat_id));
+    const logged = new Set(rows.map((r) => r.trxid));
+    for (const trxid of trxids) assert.ok(logged.has(trxid as string), `request ${trxid} logged`);
+  });
+
+  it('deletes rows older than the retention period', async () => {
+    const t = await createTenant(ctx.db);
+    await botApi('GET', '/teams', { token: t.token });
+    await flushRequestLog();
+    const before = (await ctx.db.select({ n: sql<number>`count(*)::int` }).from(botRequests))[0].n;
+    assert.ok(before > 0);
+    const defaults = {
+      EVENT_RETENTION_DAYS: 30,
+      FAILED_EVENT_RETENTION_DAYS: 90,
+      CHAT_RETENTION_DAYS: undefined,
+      ROLLUP_RETENTION_DAYS: 90,
+      AUDIT_RETENTION_DAYS: 365,
+      BOT_REQUEST_LOG_RETENTION_DAYS: 7,
+    };
+    const jobs = retentionJobs(defaults).filter((j) => j.name === 'bot-requests');
+    await runRetention(ctx.db, { jobs, now: new Date(Date.now() + 6 * 86_400_000), batchSize: 10 });
+    assert.equal((await ctx.db.select({ n: sql<number>`count(*)::int` }).from(botRequests))[0].n, before, 'kept for 7 days');
+    await runRetention(ctx.db, { jobs, now: new Date(Date.now() + 8 * 86_400_000), batchSize: 10 });
+    assert.equal((await ctx.db.select({ n: sql<number>`count(*)::int` }).from(botRequests))[0].n, 0);
+  });
+});

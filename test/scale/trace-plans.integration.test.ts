@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import postgres from 'postgres';
+import { buildDataSet } from '@/bench/scale-data';
+import { type Db, openPostgres } from '@/db/client';
+import { env } from '@/env';
+import { botRequestsPage } from '@/lib/request-log/list-bot-requests';
+import { traceLookups } from '@/lib/traces/find-trace';
+import { encodeCursor } from '@/lib/util/cursor';
+
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
+
+const BIG_TABLES = new Set(['chats', 'messages', 'events', 'bot_requests', 'idempotency_keys']);
+const CHATS = 40_000;
+const REQUESTS = 200_000;
+const KEYS = 50_000;
+
+const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+
+// Plans mean something only on PostgreSQL with tables big enough for the planner to care: this
+// suite runs in the PostgreSQL pass (DATABASE_URL set) and is skipped on PGlite.
+const url = env().DATABASE_URL;
+
+describe('trace look-up and request log plans on large tables', { skip: url ? false : 'needs DATABASE_URL (PostgreSQL)' }, () => {
+  let admin: postgres.Sql;
+  let raw: postgres.Sql;
+  let db: Db;
+  let close: () => Promise<void>;
+  let name: string;
+  let accountId: number;
+  let vaId: number;
+  const ids: Record<string, string> = {};
+  let cursor: string;
+
+  before(async () => {
+    admin = postgres(url as string, { max: 1, onnotice: () => {} });
+    name = `va_test_trace_${process.pid}_${randomBytes(3).toString('hex')}`;
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    const dbUrl = new URL(url as string);
+    dbUrl.pathname = `/${name}`;
+    // CHATS chats with 3 messages and an event each (bench/scale-data.ts), then the request log
+    // and idempotency keys with generate_series, then ANALYZE.
+    const { meta } = await buildDataSet(dbUrl.toString(), CHATS, () => {});
+    accountId = meta.accountId;
+    raw = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
+    [{ id: vaId }] = await raw<{ id: number }[]>`select id from users where account_id = ${accountId} and login_id = ${meta.botLoginId}`;
+    await raw`
+      insert into bot_requests (account_id, virtual_agent_id, at, operation, method, path, chat_id, http_status, status_code,
+        description, trxid, latency_ms, idempotency_key)
+      select ${accountId}, ${vaId}, now() - interval '7 days' * random(),
+        (array['getChat','updateChat','postMessage','listChats'])[1 + g % 4], 'PATCH', '/api/v1/chats/' || c.id,
+        case when g % 4 = 3 then null else c.id end, case when g % 10 = 0 then 404 else 200 end,
+        case when g % 10 = 0 then 2031 else 4304 end, 'Chat details retrieved successfully', gen_random_uuid()::text,
+        (random() * 50)::int, case when g % 3 = 0 then 'key-' || g end
+      from generate_series(1, ${REQUESTS}) g
+      join (select id, row_number() over () - 1 as n from chats where account_id = ${accountId}) c on c.n = g % ${CHATS}`;
+    await raw`
+      insert into idempotency_keys (account_id, key, fingerprint, http_status, response)
+      select ${accountId}, 'stored-' || g, 'f', 200, jsonb_build_object('chat_id', 'x') from generate_series(1, ${KEYS}) g`;
+    await raw`vacuum analyze`;
+    const [chat] = await raw<{ id: string; alias_id: string }[]>`select id, alias_id from chats offset 20000 limit 1`;
+    const [message] = await raw<{ transid: string }[]>`select transid from messages offset 50000 limit 1`;
+    const [event] = await raw<{ transaction_id: string }[]>`select transaction_id from events offset 30000 limit 1`;
+    const [request] = await raw<{ trxid: string; at: Date; id: number }[]>`select trxid, at, id from bot_requests offset 150000 limit 1`;
+    Object.assign(ids, {
+      chat: chat.id,
+      alias: chat.alias_id,
+      message: message.transid,
+      event: event.transaction_id,
+      request: request.trxid,
+      key: 'key-99999',
+      storedKey: 'stored-4242',
+    });
+    // bigserial comes back from postgres.js as a string.
+    cursor = encodeCursor([request.at.toISOString(), Number(request.id)]);
+    const handle = await openPostgres(dbUrl.toString(), { migrate: false });
+    db = handle.db;
+    close = handle.close;
+  });
+
+  after(async () => {
+    await raw?.end();
+    await close?.();
+    await admin?.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin?.end();
+  });
+
+  async function plan(query: { toSQL: () => { sql: string; params: unknown[] } }) {
+    const { sql, params } = query.toSQL();
+    const [row] = await raw.unsafe(`EXPLAIN (FORMAT JSON) ${sql}`, params as never[]);
+    const text = await raw.unsafe(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, params as never[]);
+    const all = nodes((row['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan);
+    return {
+      seqScans: all.filter((n) => n['Node Type'] === 'Seq Scan' && BIG_TABLES.has(n['Relation Name'] ?? '')).map((n) => n['Relation Name']),
+      sorts: all.filter((n) => n['Node Type'] === 'Sort' || n['Node Type'] === 'Incremental Sort').length,
+      indexes: all.map((n) => n['Index Name']).filter((x): x is string => Boolean(x)),
+      text: text.map((r) => r['QUERY PLAN']).join('\n'),
+    };
+  }
+
+  const lookups: [string, () => string, string][] = [
+    // Either of the chat ID's btree indexes finds it in one probe (the prefix one also serves `like 'abc%'`).
+    ['chat ID', () => ids.chat, 'chats_pkey|chats_id_prefix_idx'],
+    ['message transid', () => ids.message, 'messages_transid_unique'],
+    ['event transaction_id', () => ids.event, 'events_transaction_id_unique'],
+    ['REST trxid', () => ids.request, 'bot_requests_trxid_idx'],
+    ['Idempotency-Key in the log', () => ids.key, 'bot_requests_idempotency_idx'],
+    ['Idempotency-Key stored', () => ids.storedKey, 'idempotency_keys_account_id_key_pk'],
+    ['alias ID', () => ids.alias, 'chats_account_alias_idx'],
+  ];
+  const which: Record<string, keyof ReturnType<typeof traceLookups>> = {
+    'chat ID': 'chat',
+    'message transid': 'message',
+    'event transaction_id': 'event',
+    'REST trxid': 'request',
+    'Idempotency-Key in the log': 'keyedRequests',
+    'Idempotency-Key stored': 'idempotencyKey',
+    'alias ID': 'alias',
+  };
+
+  for (const [label, id, index] of lookups) {
+    it(`looks up a ${label} through ${index}`, async (t) => {
+      const p = await plan(traceLookups(db, { accountId, id: id() })[which[label]]);
+      t.diagnostic(`${label}:\n${p.text}`);
+      assert.deepEqual(p.seqScans, [], p.text);
+      assert.ok(
+        p.indexes.some((used) => index.split('|').includes(used)),
+        p.text,
+      );
+    });
+  }
+
+  const pages: [string, () => Parameters<typeof botRequestsPage>[1]['query'], string][] = [
+    ['a VA, newest first', () => ({ virtual_agent_id: vaId }), 'bot_requests_va_idx'],
+    ['a VA, next page', () => ({ virtual_agent_id: vaId, cursor }), 'bot_requests_va_idx'],
+    ['a VA, by status_code', () => ({ virtual_agent_id: vaId, status_code: 2031 }), 'bot_requests_va_code_idx'],
+    ['a chat', () => ({ chat_id: ids.chat }), 'bot_requests_chat_idx'],
+    ['a trxid', () => ({ trxid: ids.request }), 'bot_requests_trxid_idx'],
+  ];
+  for (const [label, query, index] of pages) {
+    it(`pages the request log of ${label} through ${index}`, async (t) => {
+      const p = await plan(botRequestsPage(db, { accountId, query: query() }));
+      t.diagnostic(`${label}:\n${p.text}`);
+      assert.deepEqual(p.seqScans, [], p.text);
+      assert.ok(p.indexes.includes(index), p.text);
+      if (label.startsWith('a VA')) assert.equal(p.sorts, 0, `the index gives the order: ${p.text}`);
+      assert.ok(!/Rows Removed by Filter: \d{3,}/.test(p.text), `the page starts at the cursor, not after filtering: ${p.text}`);
+    });
+  }
+});
