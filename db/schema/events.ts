@@ -37,6 +37,11 @@ export const events = pgTable(
     lastError: text('last_error'),
     deliveredAt: tstz('delivered_at'),
     failedAt: tstz('failed_at'),
+    /**
+     * When the event was superseded: its chat left the VA before it was sent, so it never will be
+     * (the VA got `chat.unassigned` instead). Kept for the admin pages, removed by retention.
+     */
+    supersededAt: tstz('superseded_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -50,6 +55,9 @@ export const events = pgTable(
     index('events_account_pending_idx').on(t.accountId, t.virtualAgentId, t.createdAt).where(sql`${t.status} = 'pending'`),
     index('events_account_failed_idx').on(t.accountId, t.failedAt).where(sql`${t.status} = 'failed'`),
     index('events_delivered_at_idx').on(t.deliveredAt).where(sql`${t.status} = 'delivered'`),
+    // On the timestamp, not the status: a migration cannot use an enum value it adds.
+    index('events_account_superseded_idx').on(t.accountId, t.supersededAt).where(sql`${t.supersededAt} is not null`),
+    index('events_superseded_at_idx').on(t.supersededAt).where(sql`${t.supersededAt} is not null`),
   ],
 );
 

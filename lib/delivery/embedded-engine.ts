@@ -139,6 +139,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
         if (verdict.closed) logger.info('webhook circuit closed', { virtualAgentId: event.virtualAgentId });
         if (verdict.pauseUntil !== null) pause(event.virtualAgentId, verdict.pauseUntil);
         attempt.chain = health.mayChain(event.virtualAgentId);
+        attempt.recovered = verdict.recovered;
         finished.push({ attempt, signalsBefore });
         void record();
       },

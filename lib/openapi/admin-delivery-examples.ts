@@ -25,7 +25,7 @@ export const ADMIN_DELIVERY_SUCCESS_EXAMPLES: Record<string, unknown> = {
       retried: i === 13 ? 3 : 0,
       failed: i === 14 ? 1 : 0,
     })),
-    totals: { attempts: 179, delivered: 175, retried: 3, failed: 1 },
+    totals: { attempts: 179, delivered: 175, retried: 3, failed: 1, superseded: 2 },
     latency_ms: { p50: 84, p95: 412.5, p99: 1980.2 },
     top_failing: [
       {

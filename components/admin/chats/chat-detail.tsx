@@ -79,7 +79,7 @@ export function ChatDetail({ chatId }: { chatId: string }) {
       </div>
       <section className="card" aria-labelledby="events-title">
         <h2 id="events-title">Events and delivery attempts ({chat.events.length})</h2>
-        <EventTimeline events={chat.events} chatId={chat.chat_id} />
+        <EventTimeline events={chat.events} chatId={chat.chat_id} assignee={chat.assignee} />
       </section>
     </>
   );
