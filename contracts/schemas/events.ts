@@ -107,6 +107,12 @@ const envelopeBase = {
       "The asset's address on its channel (sms long code, social page ID, email From address, app or service key); null when none was registered",
     ),
   destination_id: z.string().describe('Customer address on the channel'),
+  team_id: z
+    .number()
+    .int()
+    .describe(
+      "The chat's team when the event was written: send it as the `team_id` header of `PATCH /chats/{chat_id}` (0 in a test event sent from the admin pages)",
+    ),
   thread_id: z.string().optional().describe('livechat only'),
   browserfingerprint: z.string().optional().describe('livechat only'),
   subject: z.string().describe('Email subject; "" on other channels'),

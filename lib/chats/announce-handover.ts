@@ -7,8 +7,13 @@ import { newTraceId } from '@/lib/util/ids';
  * never sent to a bot as customer text), so the admin chat page shows who moved the chat where:
  * "Transferred to Support by va-helper.".
  */
-export async function announceHandover(tx: Db, { accountId, chatId, text, at }: { accountId: number; chatId: string; text: string; at: Date }) {
-  await tx.insert(messages).values({ chatId, accountId, transid: newTraceId(), type: 'announcement', body: { text }, authorLoginId: null, sentAt: at });
+export async function announceHandover(
+  tx: Db,
+  { accountId, chatId, text, at }: { accountId: number; chatId: string; text: string; at: Date },
+) {
+  await tx
+    .insert(messages)
+    .values({ chatId, accountId, transid: newTraceId(), type: 'announcement', body: { text }, authorLoginId: null, sentAt: at });
 }
 
 /** How a handover names who did it. */

@@ -28,7 +28,10 @@ export type TransferInput = {
  * VA that held the chat receives `chat.unassigned` (its waiting events of the chat are superseded);
  * the seat it frees is offered to the queue. The transcript gets an announcement of the handover.
  */
-export async function transferChat(db: Db, { accountId, chatId, teamId, skillName, actorUserId, actorLoginId }: TransferInput): Promise<void> {
+export async function transferChat(
+  db: Db,
+  { accountId, chatId, teamId, skillName, actorUserId, actorLoginId }: TransferInput,
+): Promise<void> {
   await withOutbox(db, async (tx) => {
     const chat = await lockChat(tx, { accountId, chatId });
     requireHeld(chat, actorUserId);

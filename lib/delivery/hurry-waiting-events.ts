@@ -8,7 +8,10 @@ import { signalOutbox } from '@/lib/events/signal';
  * the head-of-line rule of the claim, not by these times, so nothing jumps its chat's line.
  * Served by the partial index on pending events (account, VA). Returns how many were waiting.
  */
-export async function hurryWaitingEvents(db: Db, { accountId, virtualAgentId }: { accountId: number; virtualAgentId: number }): Promise<number> {
+export async function hurryWaitingEvents(
+  db: Db,
+  { accountId, virtualAgentId }: { accountId: number; virtualAgentId: number },
+): Promise<number> {
   const result = await db.execute(sql`
     update "events" set "next_attempt_at" = now(), "updated_at" = now()
     where "account_id" = ${accountId} and "virtual_agent_id" = ${virtualAgentId} and "status" = 'pending' and "next_attempt_at" > now()

@@ -49,6 +49,8 @@ export type EventChat = {
   id: string;
   channel: Channel;
   assetId: number;
+  /** The chat's team (the `team_id` header of the bot's next PATCH). */
+  teamId: number;
   /** The asset's channel address (long code, page ID, email address...); enqueueEvent reads it. */
   assetAddress?: string | null;
   destinationId: string;
@@ -62,7 +64,8 @@ export type EventChat = {
  * The spec's event envelope without `posted_on`, which each delivery attempt stamps.
  * `thread_id` and `browserfingerprint` appear on livechat only; `subject` is "" outside email.
  * `asset_address` (ours) is the asset's address on its channel beside the spec's `asset` id, null
- * when the asset was registered without one.
+ * when the asset was registered without one. `team_id` (ours) is the chat's team when the event
+ * was written, the value of the `team_id` header that `PATCH /chats/{chat_id}` needs.
  */
 export function buildEventBody(
   type: EventType,
@@ -77,6 +80,7 @@ export function buildEventBody(
     asset: String(chat.assetId),
     asset_address: chat.assetAddress ?? null,
     destination_id: chat.destinationId,
+    team_id: chat.teamId,
   };
   if (chat.channel === 'livechat') {
     body.thread_id = chat.threadId ?? '';
