@@ -34,11 +34,14 @@ export function toEventEntry(m: Message, transactionId: string): EventMessageEnt
 
 /**
  * The first (usually only) choice of an interactive answer as `{title, postback}`; `postback` is
- * the value chosen: the option or item title, the slot start in UTC, or the template button's
- * identifier. Every choice is in the entry's `message`.
+ * the value chosen: a quick reply's payload (its title when the offer is unknown), the list item's
+ * title, the slot start in UTC, or the template button's identifier. Every choice is in the
+ * entry's `message`.
  */
 function interactiveOf(m: Message): EventMessageEntry['interactive_response'] {
-  const first = m.quick_reply_response?.options[0]?.title ?? m.list_picker_response?.[0];
+  const quick = m.quick_reply_response?.options[0];
+  if (quick) return { title: quick.title, postback: quick.payload ?? quick.title };
+  const first = m.list_picker_response?.[0];
   if (first !== undefined) return { title: first, postback: first };
   if (m.time_picker_response) return { title: m.time_picker_response, postback: m.time_picker_response };
   if (m.wab_interactive_response) return { title: m.wab_interactive_response.title, postback: m.wab_interactive_response.identifier };

@@ -9,6 +9,7 @@ import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { type Idempotency, withIdempotency } from '@/lib/idempotency/with-idempotency';
 import { newTraceId } from '@/lib/util/ids';
+import { fillQuickReplyPayloads } from './fill-quick-reply-payloads';
 import { toMessageView } from './message-view';
 import { normalizeMessage } from './normalize-message';
 
@@ -43,7 +44,7 @@ export async function appendMessage(
         throw new ApiError(2040, { detail: 'only announcements can be added to a closed chat' });
       }
       if (input.type === 'outbound') requireHeld(chat, actorUserId);
-      const body = normalizeMessage(input, chat.channel);
+      const body = await fillQuickReplyPayloads(tx, { chatId, body: normalizeMessage(input, chat.channel) });
       const now = new Date();
       const [row] = await tx
         .insert(messages)

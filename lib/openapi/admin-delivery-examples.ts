@@ -3,6 +3,7 @@
 const minute = (i: number) => new Date(Date.UTC(2026, 2, 2, 9, i)).toISOString();
 
 export const ADMIN_DELIVERY_SUCCESS_EXAMPLES: Record<string, unknown> = {
+  adminRetryNow: { due_now: 3 },
   adminSendTestEvent: {
     ok: true,
     http_status: 200,

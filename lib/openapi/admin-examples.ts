@@ -190,6 +190,7 @@ export const ADMIN_SUCCESS_EXAMPLES: Record<string, unknown> = {
   },
   adminListAssets: [asset],
   adminCreateAsset: asset,
+  adminUpdateAsset: { ...asset, name: 'Website chat (EU)' },
   adminListRoutingRules: [rule],
   adminCreateRoutingRule: rule,
   adminUpdateRoutingRule: { ...rule, enabled: false },
@@ -242,6 +243,7 @@ export const ADMIN_REQUEST_EXAMPLES: Record<string, unknown> = {
   adminRotateApiKey: { mode: 'overlap' },
   adminRotateSigningSecret: { mode: 'overlap' },
   adminCreateAsset: { channel: 'livechat', name: 'Website chat', address: 'app-7f3e21' },
+  adminUpdateAsset: { name: 'Website chat (EU)' },
   adminCreateRoutingRule: {
     name: 'Billing questions to the bot',
     conditions: rule.conditions,

@@ -3,9 +3,10 @@ import { generateOpenApi } from '@ts-rest/open-api';
 import { adminContract } from '@/contracts/admin';
 import { botContract } from '@/contracts/bot';
 import type { RouteMeta } from '@/contracts/bot/common';
+import { POST_MESSAGE_EXAMPLES } from '@/contracts/bot/message-examples';
 import { CODES, type Code } from '@/contracts/codes';
 import { ADMIN_REQUEST_EXAMPLES, ADMIN_SUCCESS_EXAMPLES } from './admin-examples';
-import { eventComponents, sharedComponents } from './components';
+import { eventComponents, sharedComponents, webhookEventUnion } from './components';
 import {
   type ErrorExampleContext,
   errorEnvelopeExample,
@@ -103,6 +104,12 @@ const HTTP_TEXT: Record<number, string> = {
 /** Hand-written examples, by operationId; operations without one get an example synthesised from the schema. */
 export const RESPONSE_EXAMPLES: Record<string, unknown> = { ...SUCCESS_EXAMPLES, ...ADMIN_SUCCESS_EXAMPLES };
 export const BODY_EXAMPLES: Record<string, unknown> = { ...REQUEST_EXAMPLES, ...ADMIN_REQUEST_EXAMPLES };
+/** Operations whose body takes several shapes show one named example per shape instead of one `example`. */
+export const NAMED_BODY_EXAMPLES: Record<string, Record<string, { summary: string; value: unknown }>> = {
+  postMessage: Object.fromEntries(
+    Object.entries(POST_MESSAGE_EXAMPLES).map(([name, e]) => [name, { summary: `${e.summary} (a ${e.channel} chat)`, value: e.value }]),
+  ),
+};
 
 const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
 const schemaRef = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` });
@@ -320,7 +327,9 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
         content: {
           'application/json': {
             schema: referenceComponents(bodySchema, ctx.plain),
-            example: operationId in BODY_EXAMPLES ? BODY_EXAMPLES[operationId] : sampleFromSchema(bodySchema, ctx.plain),
+            ...(operationId in NAMED_BODY_EXAMPLES
+              ? { examples: NAMED_BODY_EXAMPLES[operationId] }
+              : { example: operationId in BODY_EXAMPLES ? BODY_EXAMPLES[operationId] : sampleFromSchema(bodySchema, ctx.plain) }),
           },
         },
       },
@@ -362,11 +371,16 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
     ...(bot ? ['webhooks'] : []),
   ]);
   const all: OpenApiDocument['components'] = {
-    schemas: { ...defined, ...Object.fromEntries(ctx.envelopes), ...(bot ? eventComponents() : {}) },
+    schemas: {
+      ...defined,
+      ...Object.fromEntries(ctx.envelopes),
+      ...(bot ? { ...eventComponents(), WebhookEvent: webhookEventUnion() } : {}),
+    },
     ...fixedComponents({ admin }),
   };
   // Keep only what this document's operations and webhooks refer to, so each document stands alone.
-  const refs = reachableRefs({ paths, hooks }, all as unknown as Record<string, Record<string, unknown>>);
+  const roots = { paths, hooks, ...(bot && { union: { $ref: '#/components/schemas/WebhookEvent' } }) };
+  const refs = reachableRefs(roots, all as unknown as Record<string, Record<string, unknown>>);
   const schemes = new Set(
     Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => (op.security ?? []).flatMap(Object.keys))),
   );
@@ -379,7 +393,19 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
       version: '1.0.0',
       description: infoDescription({ bot, admin }),
     },
-    servers: [{ url: '/', description: `This service; the paths are absolute (${groups.map((g) => `${BASE_PATHS[g]}/...`).join(', ')})` }],
+    servers: [
+      {
+        url: '{baseUrl}',
+        description: `This service's origin; the paths include their prefix (${groups.map((g) => `${BASE_PATHS[g]}/...`).join(', ')})`,
+        variables: {
+          baseUrl: {
+            default: 'http://localhost:3000',
+            description:
+              'Scheme, host and port the service is reached at, without a trailing slash (`npm start` serves http://localhost:3000)',
+          },
+        },
+      },
+    ],
     tags: TAGS.filter((t) => used.has(t.name)),
     paths,
     ...(bot && { 'x-webhooks': hooks }),

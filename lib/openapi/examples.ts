@@ -171,12 +171,15 @@ export const EVENT_EXAMPLES: Record<string, unknown> = {
           text: '',
           attachments: [],
           timestamp: '2026-03-02T09:15:11.870Z',
-          interactive_response: { title: 'Card', postback: 'Card' },
+          interactive_response: { title: 'Card', postback: 'pay_card' },
           message: {
             transid: '9c1d2e3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f',
             type: 'inbound',
             livechat_sub_type: 'quick_reply_response',
-            quick_reply_response: { request_identifier: OUTBOUND_MESSAGE.quick_replies.request_identifier, options: [{ title: 'Card' }] },
+            quick_reply_response: {
+              request_identifier: OUTBOUND_MESSAGE.quick_replies.request_identifier,
+              options: [{ title: 'Card', payload: 'pay_card' }],
+            },
             author: null,
             timestamp: '2026-03-02T09:15:11.870Z',
           },
