@@ -10,5 +10,5 @@ export function requireHeld(chat: { id: string; assigneeId: number | null }, act
 }
 
 export function notHeld(chatId: string): ApiError {
-  return new ApiError(2043, { detail: `chat ${chatId} is not assigned to you` });
+  return new ApiError(2043, { detail: `chat ${chatId}` });
 }

@@ -102,6 +102,7 @@ const deliveredEvent = {
   created_at: '2026-03-02T09:14:07.140Z',
   delivered_at: '2026-03-02T09:14:08.522Z',
   failed_at: null,
+  superseded_at: null,
   body: { event_type: 'chat.assigned', channel: 'livechat', chat_id: CHAT.chat_id, transaction_id: 'a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d' },
   attempts: [
     {

@@ -60,7 +60,7 @@ describe('handovers are safe by construction', () => {
     ]) {
       assert.equal(res.status, 403, JSON.stringify(res.body));
       assert.equal(res.body.status_code, 2043);
-      assert.equal(res.body.description, 'The chat is not assigned to this virtual agent');
+      assert.equal(res.body.description, `The chat is not assigned to this virtual agent: chat ${humans.chat_id}`);
     }
     assert.equal((await post(humans.chat_id, { type: 'inbound', text: 'from the customer' })).status, 201);
     assert.equal((await post(humans.chat_id, { type: 'announcement', text: 'note for the agent' })).status, 201);
