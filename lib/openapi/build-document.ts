@@ -111,6 +111,9 @@ export const NAMED_BODY_EXAMPLES: Record<string, Record<string, { summary: strin
   ),
 };
 
+/** Decimal digits of a positive integer of up to ten digits (the range itself is in the description). */
+export const INTEGER_HEADER_PATTERN = '^[1-9][0-9]{0,9}$';
+
 const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
 const schemaRef = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` });
 
@@ -202,10 +205,19 @@ function mapParameters(params: ParameterObject[], dropHeaders: string[]): Parame
   return params
     .filter((p) => !(p.in === 'header' && dropHeaders.includes(p.name)))
     .map((p) => {
-      const { description: schemaDescription, ...schema } = fixSchema(p.schema ?? {});
+      const { description: schemaDescription, ...fixed } = fixSchema(p.schema ?? {});
       const name = p.in === 'header' && p.name.toLowerCase() === 'idempotency-key' ? 'Idempotency-Key' : p.name;
-      const description = p.description ?? schemaDescription ?? PARAMETER_DESCRIPTIONS[name];
-      const example = PARAMETER_EXAMPLES[name];
+      let description = p.description ?? schemaDescription ?? PARAMETER_DESCRIPTIONS[name];
+      let example = PARAMETER_EXAMPLES[name];
+      let schema: SchemaObject = fixed;
+      // A header is text on the wire. Typed as a number, generated clients put a number among
+      // their headers, which orval's fetch client cannot compile; as decimal digits, every
+      // generator gives a string. The service reads the digits as an integer.
+      if (p.in === 'header' && fixed.type === 'integer') {
+        schema = { type: 'string', pattern: INTEGER_HEADER_PATTERN };
+        description = `${description ?? ''} (an integer, sent as decimal digits: at most ${fixed.maximum ?? 2147483647})`.trim();
+        if (example !== undefined) example = String(example);
+      }
       return {
         name,
         in: p.in,

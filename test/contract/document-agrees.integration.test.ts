@@ -36,6 +36,8 @@ function substitute(value: unknown, s: Stand): unknown {
     return ({ 672: s.botTeam, 673: s.humanTeam, 3101: s.livechatAsset, 21: s.humanBilling } as Record<number, number>)[value] ?? value;
   }
   if (typeof value === 'string') {
+    // Integer headers are documented as decimal digits.
+    if (/^[0-9]+$/.test(value)) return String(substitute(Number(value), s));
     if (value === 'va-billing-bot') return s.botLogin;
     if (value.startsWith('vak_')) return s.apiKey;
     if (value === 'ops@acme.example') return s.email;
