@@ -114,7 +114,8 @@ describe('the OpenAPI documents and the service agree', () => {
       if (p.example === undefined) continue;
       const value = String(substitute(p.example, stand));
       if (p.in === 'query') query.set(p.name, value);
-      if (p.in === 'header') headers[p.name] = p.name === 'Idempotency-Key' ? `${value}-${o.op.operationId}` : value;
+      if (p.in === 'header')
+        headers[p.name] = p.name === 'Idempotency-Key' ? `${value}-${o.op.operationId}${named ? `-${named}` : ''}` : value;
     }
     const content = o.op.requestBody?.content['application/json'];
     const body = content ? substitute(named ? content.examples?.[named]?.value : content.example, stand) : undefined;
