@@ -144,6 +144,7 @@ describe('event message entries', () => {
     const chat = await newChat(t, { messages: [{ type: 'inbound', text: 'anyone?' }] });
     const a = await patchChat(t, chat.chat_id, { assignee: t.bot.user.loginId });
     assert.equal(a.status, 200, JSON.stringify(a.body));
+    await deliveredFor(chat.chat_id); // sent before the handover (one still waiting then would be superseded)
     assert.equal((await patchChat(t, chat.chat_id, { assignee: t.agent.loginId }, t.botTeam.id)).status, 200);
     // The agent's chat now: given back to the bot by the service (a VA cannot take it from the agent).
     const back = await updateChat(ctx.db, {
