@@ -12,6 +12,8 @@ export const CODES = {
   4304: { http: 200, description: 'Chat details retrieved successfully' },
   4305: { http: 200, description: 'Messages listed' },
   4306: { http: 201, description: 'Message stored' },
+  4307: { http: 200, description: 'Virtual agent details retrieved' },
+  4308: { http: 200, description: 'Assets listed' },
   4342: { http: 202, description: 'Chat transferred successfully' },
   4400: { http: 200, description: 'OK' },
   4401: { http: 201, description: 'Created' },
@@ -41,6 +43,7 @@ export const CODES = {
   2040: { http: 409, description: 'Chat is closed' },
   2041: { http: 409, description: 'Transfer refused: the chat is on hold or closed' },
   2042: { http: 403, description: 'Transfer is not enabled for this account: ask the platform administrator' },
+  2043: { http: 403, description: 'The chat is not assigned to this virtual agent' },
   2050: { http: 503, description: 'Service temporarily unavailable: the database cannot be reached; retry after Retry-After seconds' },
   2099: { http: 405, description: 'Method not allowed' },
   4108: { http: 500, description: 'Unable to get the chat details' },
@@ -54,6 +57,10 @@ export const CODES = {
   3007: { http: 400, description: 'Webhook URL refused' },
   3008: { http: 409, description: 'Conflict with the current state' },
   3009: { http: 400, description: 'Password too weak' },
+  3010: {
+    http: 409,
+    description: 'Confirmation required: the virtual agent no longer holds the chat; send force: true to redeliver anyway',
+  },
 } as const satisfies Record<number, { http: number; description: string }>;
 
 export type Code = keyof typeof CODES;

@@ -162,6 +162,12 @@ export function Operation({
           <h4>Request body</h4>
           <SchemaTable schema={body.schema} components={components} />
           {body.example !== undefined && <JsonExample value={body.example} />}
+          {Object.entries(body.examples ?? {}).map(([key, example]) => (
+            <details key={key} className={styles.example}>
+              <summary>Example: {example.summary ?? key}</summary>
+              <JsonExample value={example.value} />
+            </details>
+          ))}
         </>
       )}
       <h4>Responses</h4>

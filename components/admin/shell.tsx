@@ -40,6 +40,7 @@ function usePageFocus(pathname: string) {
 const NAV = [
   { href: '/admin/users', label: 'Users' },
   { href: '/admin/teams', label: 'Teams & skills' },
+  { href: '/admin/assets', label: 'Channel assets' },
   { href: '/admin/routing', label: 'Routing rules' },
   { href: '/admin/chats', label: 'Chats' },
   { href: '/admin/deliveries', label: 'Deliveries' },

@@ -1,10 +1,13 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { adminAssetSchema, createAssetBodySchema } from '../schemas/admin-asset';
+import { adminAssetSchema, createAssetBodySchema, updateAssetBodySchema } from '../schemas/admin-asset';
+import { idParams } from '../schemas/admin-common';
 import { envelope } from '../schemas/common';
 import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
+
+const UPDATE_ASSET_CODES = [...WRITE_CODES, 2014, 3006] as const;
 
 export const assetsContract = c.router({
   listAssets: {
@@ -23,5 +26,16 @@ export const assetsContract = c.router({
     body: createAssetBodySchema,
     responses: { 201: envelope(4401, adminAssetSchema), ...errorsFor(WRITE_CODES) },
     metadata: meta(...WRITE_CODES),
+  },
+  updateAsset: {
+    method: 'PATCH',
+    path: '/assets/:id',
+    summary: 'Rename a channel asset or change its address',
+    description:
+      'Only the fields sent change; `address: null` removes the address. The channel cannot change, and assets cannot be removed: chats and their events refer to them. Events written from now on carry the new address.',
+    pathParams: idParams,
+    body: updateAssetBodySchema,
+    responses: { 200: envelope(4400, adminAssetSchema), ...errorsFor(UPDATE_ASSET_CODES) },
+    metadata: meta(...UPDATE_ASSET_CODES),
   },
 });

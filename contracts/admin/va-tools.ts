@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { idParams } from '../schemas/admin-common';
-import { recoverySchema, startRecoverySchema, testEventResultSchema } from '../schemas/admin-delivery';
+import { recoverySchema, retryNowResultSchema, startRecoverySchema, testEventResultSchema } from '../schemas/admin-delivery';
 import { envelope } from '../schemas/common';
 import { ACTION_CODES, errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
 
@@ -42,5 +42,16 @@ export const vaToolsContract = c.router({
     pathParams: idParams,
     responses: { 200: envelope(4400, z.array(recoverySchema)), ...errorsFor(LIST_RECOVERY_CODES) },
     metadata: meta(...LIST_RECOVERY_CODES),
+  },
+  retryNow: {
+    method: 'POST',
+    path: '/virtual-agents/:id/retry-now',
+    summary: "Make a virtual agent's waiting events due now",
+    description:
+      "Every pending event of the VA that waits for a later attempt (a retry's back-off, or a pause of its endpoint after failures) is attempted at once, and this instance's circuit breaker for its webhook starts closed. Events of one chat still go in order. Events of a disabled VA or of a stopped webhook (410) stay held. The service does the same by itself when a delivery to the VA succeeds after failures. `due_now` counts the events made due.",
+    pathParams: idParams,
+    body: c.noBody(),
+    responses: { 200: envelope(4400, retryNowResultSchema), ...errorsFor(TEST_CODES) },
+    metadata: meta(...TEST_CODES),
   },
 });

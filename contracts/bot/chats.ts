@@ -68,7 +68,9 @@ export const chatsContract = c.router({
       "- `assignee: null` or `status: queued`: the chat returns to its team's queue, unassigned, where auto-assign (if the team has it on) may pick a member at once.",
       '- `status: onhold` / `picked`: the assignee keeps the chat.',
       '- `status: closed` (with an optional `outcome`): the chat closes and its seat is released; the assigned VA receives `chat.closed`. Sending another status reopens a closed chat and clears the outcome; assigning a closed chat requires a status (2040 otherwise).',
-      '- When the chat leaves a VA because of someone else (reassigned, re-queued, closed), that VA receives `chat.unassigned`; a freed seat is offered to the queue.',
+      '- When the chat leaves a VA (reassigned, re-queued, or closed by someone else), that VA receives `chat.unassigned` and its waiting events of the chat are superseded; a freed seat is offered to the queue.',
+      '',
+      'A VA changes only a chat assigned to it (2043 otherwise); it may take an unassigned chat by sending its own login ID as `assignee`.',
     ].join('\n'),
     headers: authHeaders.extend({
       team_id: decimalInt(
@@ -77,15 +79,22 @@ export const chatsContract = c.router({
     }),
     pathParams: chatIdParams,
     body: updateChatBodySchema,
-    responses: { 200: envelope(4304, chatSchema), 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, ...authErrors, ...bodyErrors },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2031, 2033, 2040, 4108),
+    responses: {
+      200: envelope(4304, chatSchema),
+      403: errorEnvelopeSchema,
+      404: errorEnvelopeSchema,
+      409: errorEnvelopeSchema,
+      ...authErrors,
+      ...bodyErrors,
+    },
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2031, 2033, 2040, 2043, 4108),
   },
   transferChat: {
     method: 'PATCH',
     path: '/internal/chats/:chat_id',
     summary: "Hand a chat over to a team's queue or a skill",
     description:
-      "Moves the chat to the team's queue, or to a skill of that team. The chat leaves its assignee. Chats that are `onhold` or `closed` cannot be transferred (2041). To hand over to a specific user, use PATCH /chats/{chat_id} with `assignee`. Transfers are an account setting, on for new accounts, that only the platform administrator changes; while it is off this operation answers 2042.",
+      "Moves the chat to the team's queue, or to a skill of that team. The chat leaves its assignee. Chats that are `onhold` or `closed` cannot be transferred (2041). To hand over to a specific user, use PATCH /chats/{chat_id} with `assignee`. Transfers are an account setting, on for new accounts, that only the platform administrator changes; while it is off this operation answers 2042. A VA transfers only a chat assigned to it (2043 otherwise); it then receives `chat.unassigned` (reason `transferred`), its waiting events of the chat are superseded, and the transcript records the handover as an announcement.",
     headers: authHeaders,
     pathParams: chatIdParams,
     body: transferBodySchema,
@@ -97,6 +106,6 @@ export const chatsContract = c.router({
       ...authErrors,
       ...bodyErrors,
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2031, 2034, 2041, 2042),
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2031, 2034, 2041, 2042, 2043),
   },
 });

@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { authContract } from './auth';
 import { chatsContract } from './chats';
+import { meContract } from './me';
 import { messagesContract } from './messages';
 import { teamsContract } from './teams';
 
@@ -9,6 +10,6 @@ const c = initContract();
 export const BOT_API_PREFIX = '/api/v1';
 
 export const botContract = c.router(
-  { auth: authContract, teams: teamsContract, chats: chatsContract, messages: messagesContract },
+  { auth: authContract, me: meContract, teams: teamsContract, chats: chatsContract, messages: messagesContract },
   { pathPrefix: BOT_API_PREFIX, strictStatusCodes: true },
 );

@@ -29,17 +29,18 @@ export const messagesContract = c.router({
     path: '/chats/:chat_id/messages',
     summary: 'Send a message to the customer, add an announcement, or append an inbound message',
     description:
-      "`outbound` goes to the customer; `announcement` is visible only to agents and administrators; `inbound` appends a customer message and emits `message.received` to the assigned VA. Fields must suit the chat's channel and the direction (2020 names the offending fields): quick replies only outbound on livechat, quick-reply answers only inbound on livechat, list/time-picker answers only inbound on abc, templates only outbound on abc and messenger, `hsm` only on messenger with `template_name`.",
+      "`outbound` goes to the customer; `announcement` is visible only to agents and administrators; `inbound` appends a customer message and emits `message.received` to the assigned VA. Fields must suit the chat's channel and the direction (2020 names the offending fields): quick replies only outbound on livechat, quick-reply answers only inbound on livechat, list/time-picker answers only inbound on abc, templates only outbound on abc and messenger, `hsm` only on messenger with `template_name`. A VA sends `outbound` only on a chat assigned to it (2043 otherwise); `inbound` (an integration relaying the customer) and `announcement` stay open. An inbound quick-reply answer sent without the options' `payload` gets them from the chat's offer with the same `request_identifier`. One named example per channel and direction below.",
     headers: idempotentHeaders,
     pathParams: chatIdParams,
     body: messageInputSchema,
     responses: {
       201: envelope(4306, messageSchema),
+      403: errorEnvelopeSchema,
       404: errorEnvelopeSchema,
       409: errorEnvelopeSchema,
       ...authErrors,
       ...bodyErrors,
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2013, 2014, 2020, 2031, 2040),
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2013, 2014, 2020, 2031, 2040, 2043),
   },
 });

@@ -39,13 +39,18 @@ export const adminEventSchema = z.object({
   event_type: z.enum(EVENT_TYPES),
   virtual_agent_login_id: z.string(),
   seq: z.number().int().describe("Order of the event among the chat's events"),
-  status: z.enum(EVENT_STATUSES),
+  status: z
+    .enum(EVENT_STATUSES)
+    .describe('`superseded`: the chat left the VA before the event was sent, so it never is (the VA got `chat.unassigned`)'),
   attempt_count: z.number().int(),
   next_attempt_at: isoDateTime,
   last_error: z.string().nullable(),
   created_at: isoDateTime,
   delivered_at: isoDateTime.nullable(),
   failed_at: isoDateTime.nullable(),
+  superseded_at: isoDateTime
+    .nullable()
+    .describe('When the chat left the VA before this event was sent: the event is `superseded` and is not sent'),
   body: z.record(z.unknown()).describe('The event body as sent, without `posted_on` (stamped on each attempt)'),
   attempts: z.array(deliveryAttemptSchema),
 });

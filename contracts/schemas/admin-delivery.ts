@@ -26,7 +26,13 @@ export const deliveryStatsSchema = z.object({
   to: isoDateTime,
   bucket_seconds: z.number().int().describe('Width of each bucket: 60 for 15m and 1h, 600 for 24h'),
   buckets: z.array(deliveryBucketSchema).describe('Every bucket of the window, oldest first, zeros included'),
-  totals: z.object({ attempts: count, delivered: count, retried: count, failed: count }),
+  totals: z.object({
+    attempts: count,
+    delivered: count,
+    retried: count,
+    failed: count,
+    superseded: count.describe('Events superseded in the window: their chat left the VA before they were sent, so they never were'),
+  }),
   latency_ms: z
     .object({ p50: z.number().nullable(), p95: z.number().nullable(), p99: z.number().nullable() })
     .describe('Percentiles of attempt duration over the window; null without attempts'),
@@ -107,3 +113,9 @@ export const recoverySchema = z.object({
 
 export type StartRecovery = z.infer<typeof startRecoverySchema>;
 export type Recovery = z.infer<typeof recoverySchema>;
+
+export const retryNowResultSchema = z.object({
+  due_now: z.number().int().min(0).describe('Waiting events of the VA made due now'),
+});
+
+export type RetryNowResult = z.infer<typeof retryNowResultSchema>;

@@ -29,9 +29,12 @@ export const EVENT_ENTRY_EXAMPLES = [
     message: {
       type: 'inbound',
       livechat_sub_type: 'quick_reply_response',
-      quick_reply_response: { request_identifier: '0f8e4c1a-7d2b-4e59-9a63-5b1c2d3e4f50', options: [{ title: 'Card' }] },
+      quick_reply_response: {
+        request_identifier: '0f8e4c1a-7d2b-4e59-9a63-5b1c2d3e4f50',
+        options: [{ title: 'Card', payload: 'pay_card' }],
+      },
     },
-    summary: { type: 'interactive', text: '', attachments: [], interactive_response: { title: 'Card', postback: 'Card' } },
+    summary: { type: 'interactive', text: '', attachments: [], interactive_response: { title: 'Card', postback: 'pay_card' } },
   },
   {
     channels: ['abc'],
@@ -87,7 +90,7 @@ export const eventMessageEntrySchema = z.object({
     .object({ title: z.string(), postback: z.string() })
     .nullable()
     .describe(
-      "The (first) choice of an interactive answer; `postback` is the value chosen: the option or item title, the slot's start in UTC, or the template button's identifier. Every choice is in `message`",
+      "The (first) choice of an interactive answer; `postback` is the value chosen: a quick reply's `payload` (its title when no offer with that `request_identifier` is in the chat), the list item's title, the slot's start in UTC, or the template button's identifier. Every choice is in `message`",
     ),
   wab_interactive_response: z
     .object({ identifier: z.string().uuid(), title: z.string() })
@@ -107,6 +110,12 @@ const envelopeBase = {
       "The asset's address on its channel (sms long code, social page ID, email From address, app or service key); null when none was registered",
     ),
   destination_id: z.string().describe('Customer address on the channel'),
+  team_id: z
+    .number()
+    .int()
+    .describe(
+      "The chat's team when the event was written: send it as the `team_id` header of `PATCH /chats/{chat_id}` (0 in a test event sent from the admin pages)",
+    ),
   thread_id: z.string().optional().describe('livechat only'),
   browserfingerprint: z.string().optional().describe('livechat only'),
   subject: z.string().describe('Email subject; "" on other channels'),
@@ -151,7 +160,11 @@ export const chatUnassignedEventSchema = z
     ...envelopeBase,
     payload: z.object({
       timestamp: isoDateTime,
-      reason: z.enum(UNASSIGN_REASONS).describe('Why the VA lost the chat'),
+      reason: z
+        .enum(UNASSIGN_REASONS)
+        .describe(
+          'Why the VA lost the chat: `transferred` (a transfer, by itself or another, or the bot-down fallback), `reassigned`, `requeued`, `closed`',
+        ),
       team_id: z.number().int().describe('Team the chat is in now'),
       assignee: z
         .string()
@@ -162,7 +175,7 @@ export const chatUnassignedEventSchema = z
     }),
   })
   .describe(
-    'Lost control: sent when a chat assigned to the VA is taken from it by someone else (transferred, reassigned, re-queued or closed). Stop sending messages to that chat.',
+    'Lost control: sent when a chat leaves the VA for any reason (its own transfer or re-queue, a transfer, reassignment, re-queue or close by someone else, the bot-down fallback, the VA being disabled; not when the VA closes the chat itself, which gives `chat.closed`). Its waiting events of that chat are superseded, never sent, and no later event of the chat comes until it is assigned the chat again; its outbound messages, changes and transfers on the chat are refused (2043). Stop sending messages to that chat.',
   );
 
 export const webhookEventSchema = z.discriminatedUnion('event_type', [

@@ -27,9 +27,21 @@ export const quickRepliesSchema = z
 
 export const quickReplyResponseSchema = z
   .object({
-    request_identifier: text().min(1).max(200),
+    request_identifier: text().min(1).max(200).describe('The `request_identifier` of the offer answered'),
     options: z
-      .array(z.object({ title: text().min(1).max(200) }).strict())
+      .array(
+        z
+          .object({
+            title: text().min(1).max(200),
+            payload: text()
+              .max(1000)
+              .optional()
+              .describe(
+                "The chosen option's payload. Left out, the service fills it from the offer (the outbound `quick_replies` of the chat with the same `request_identifier`, matched by title)",
+              ),
+          })
+          .strict(),
+      )
       .min(1)
       .max(13),
   })

@@ -18,7 +18,8 @@ export const assets = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('assets_account_idx').on(t.accountId, t.channel)],
+  // Lists read by id: every asset of an account, or of one channel (GET /api/v1/assets pages).
+  (t) => [index('assets_list_idx').on(t.accountId, t.id), index('assets_channel_list_idx').on(t.accountId, t.channel, t.id)],
 );
 
 export const customers = pgTable(

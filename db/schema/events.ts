@@ -39,6 +39,11 @@ export const events = pgTable(
     failedAt: tstz('failed_at'),
     /** The recovery job (event_recoveries) that last put this failed event back in the queue. */
     recoveryId: bigint('recovery_id', { mode: 'number' }),
+    /**
+     * When the event was superseded: its chat left the VA before it was sent, so it never will be
+     * (the VA got `chat.unassigned` instead). Kept for the admin pages, removed by retention.
+     */
+    supersededAt: tstz('superseded_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -55,6 +60,9 @@ export const events = pgTable(
     // A recovery walks a VA's failed events in time order; its progress counts the events it requeued.
     index('events_va_failed_created_idx').on(t.virtualAgentId, t.createdAt, t.id).where(sql`${t.status} = 'failed'`),
     index('events_recovery_idx').on(t.recoveryId, t.status).where(sql`${t.recoveryId} is not null`),
+    // On the timestamp, not the status: a migration cannot use an enum value it adds.
+    index('events_account_superseded_idx').on(t.accountId, t.supersededAt).where(sql`${t.supersededAt} is not null`),
+    index('events_superseded_at_idx').on(t.supersededAt).where(sql`${t.supersededAt} is not null`),
   ],
 );
 

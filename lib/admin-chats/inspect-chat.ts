@@ -39,6 +39,7 @@ export async function inspectChat(db: Db, { accountId, chatId }: { accountId: nu
     created_at: iso(e.createdAt),
     delivered_at: isoOrNull(e.deliveredAt),
     failed_at: isoOrNull(e.failedAt),
+    superseded_at: isoOrNull(e.supersededAt),
     body: e.body,
     attempts: e.attempts.map((a) => ({
       attempt_number: a.attemptNumber,

@@ -30,6 +30,7 @@ export function eventChatOf(chat: LockedChat): EventChat {
     id: chat.id,
     channel: chat.channel,
     assetId: chat.assetId,
+    teamId: chat.teamId,
     destinationId: chat.destinationId,
     threadId: chat.threadId,
     browserFingerprint: chat.browserFingerprint,

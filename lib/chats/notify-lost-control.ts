@@ -1,11 +1,17 @@
 import { enqueueEvent, type UnassignReason } from '@/lib/events/enqueue-event';
+import { supersedePendingEvents } from '@/lib/events/supersede-pending-events';
 import type { OutboxTx } from '@/lib/events/with-outbox';
 import { eventChatOf, type LockedChat } from './lock-chat';
 
 /**
- * The "lost control" event: when a chat leaves its assignee because of someone else's action,
- * that assignee (if it is a VA subscribed to `chat.unassigned`) is told, so it stops talking into
- * a chat it no longer owns. A VA's own transfer, re-queue or close tells it nothing new.
+ * The "lost control" step, run whenever a chat leaves its assignee (transferred, reassigned,
+ * re-queued or closed, by anyone, by the bot-down fallback or by disabling the VA). For a VA:
+ *  - its events of the chat that are still waiting are superseded (never sent): the chat is no
+ *    longer its to answer, and it hears nothing more of it until it holds it again;
+ *  - it receives `chat.unassigned` (if subscribed), even when the change was its own: a bot can
+ *    stop on that one event whatever the cause. The one exception is a VA closing the chat
+ *    itself, which gets `chat.closed` as before and nothing more.
+ * `chat` is the chat as locked before the change: its `eventSeq` marks the events written before.
  */
 export async function notifyLostControl(
   tx: OutboxTx,
@@ -19,7 +25,8 @@ export async function notifyLostControl(
     at: Date;
   },
 ): Promise<void> {
-  if (opts.actorUserId === opts.previousAssigneeId) return;
+  await supersedePendingEvents(tx, { chatId: opts.chat.id, vaUserId: opts.previousAssigneeId, uptoSeq: opts.chat.eventSeq });
+  if (opts.reason === 'closed' && opts.actorUserId === opts.previousAssigneeId) return;
   await enqueueEvent(tx, {
     accountId: opts.accountId,
     chat: eventChatOf(opts.chat),

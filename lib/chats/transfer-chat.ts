@@ -4,9 +4,11 @@ import { chats } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { assignQueuedChat, fillFreeSeats } from '@/lib/routing/auto-assign';
+import { actorLabel, announceHandover } from './announce-handover';
 import { requireSkill } from './assignment';
 import { lockChat, requireTeam } from './lock-chat';
 import { notifyLostControl } from './notify-lost-control';
+import { requireHeld } from './require-held';
 
 export type TransferInput = {
   accountId: number;
@@ -15,27 +17,40 @@ export type TransferInput = {
   skillName?: string;
   /** The user making the transfer (a VA through the bot API), or null for an administrator. */
   actorUserId: number | null;
+  /** The actor's login ID, named in the transcript's handover note. */
+  actorLoginId?: string | null;
 };
 
 /**
  * Hands a chat over to a team's queue, or to a skill of that team: the chat leaves its assignee
  * and waits, `queued`, in the target team, where auto-assign (if on) picks a member at once.
- * Chats `onhold` or `closed` are refused (2041). A VA that loses the chat to someone else's
- * transfer receives `chat.unassigned`; the seat it frees is offered to the queue.
+ * Chats `onhold` or `closed` are refused (2041); a VA transfers only a chat it holds (2043). The
+ * VA that held the chat receives `chat.unassigned` (its waiting events of the chat are superseded);
+ * the seat it frees is offered to the queue. The transcript gets an announcement of the handover.
  */
-export async function transferChat(db: Db, { accountId, chatId, teamId, skillName, actorUserId }: TransferInput): Promise<void> {
+export async function transferChat(
+  db: Db,
+  { accountId, chatId, teamId, skillName, actorUserId, actorLoginId }: TransferInput,
+): Promise<void> {
   await withOutbox(db, async (tx) => {
     const chat = await lockChat(tx, { accountId, chatId });
+    requireHeld(chat, actorUserId);
     if (chat.status === 'onhold' || chat.status === 'closed') {
       throw new ApiError(2041, { detail: `the chat is ${chat.status}` });
     }
-    await requireTeam(tx, { accountId, teamId });
+    const team = await requireTeam(tx, { accountId, teamId });
     if (skillName) await requireSkill(tx, { teamId, name: skillName, field: 'transfer.skill_name' });
     const now = new Date();
     await tx
       .update(chats)
       .set({ teamId, skill: skillName ?? null, assigneeId: null, status: 'queued', updatedAt: now })
       .where(eq(chats.id, chat.id));
+    await announceHandover(tx, {
+      accountId,
+      chatId: chat.id,
+      text: `Transferred to ${team.name}${skillName ? ` / ${skillName}` : ''} by ${actorLabel(actorLoginId)}.`,
+      at: now,
+    });
     // Lost control before auto-assign, so events keep the order things happened (see update-chat.ts).
     if (chat.assigneeId !== null) {
       await notifyLostControl(tx, {

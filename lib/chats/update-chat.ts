@@ -8,12 +8,14 @@ import { withOutbox } from '@/lib/events/with-outbox';
 import { assignQueuedChat, fillFreeSeats } from '@/lib/routing/auto-assign';
 import { logger } from '@/lib/util/logger';
 import { prepared } from '@/lib/util/prepared';
+import { actorLabel, announceHandover } from './announce-handover';
 import { type Assignee, lastMessageOf, resolveAssignee } from './assignment';
 import { checkOutcome, transitionChat } from './chat-transition';
 import { loadChatOrFail, selectChatView, toChatView } from './chat-view';
 import { dropNulls } from './create-chat';
 import { eventChatOf, lockChat, requireTeam } from './lock-chat';
 import { notifyLostControl } from './notify-lost-control';
+import { requireHeld } from './require-held';
 
 export type UpdateChatInput = {
   accountId: number;
@@ -22,6 +24,8 @@ export type UpdateChatInput = {
   patch: UpdateChatBody;
   /** The user making the change (the VA, through the bot API), or null for an administrator. */
   actorUserId: number | null;
+  /** The actor's login ID, named in the transcript's handover note. */
+  actorLoginId?: string | null;
 };
 
 const UPDATABLE = ['alias_id', 'tags', 'status', 'assignee', 'outcome', 'other_details'] as const;
@@ -32,9 +36,10 @@ const UPDATABLE = ['alias_id', 'tags', 'status', 'assignee', 'outcome', 'other_d
  * `transitionChat`'s; this applies what it decides: a VA that takes the chat receives
  * `chat.assigned`, the assignee of a chat that closes receives `chat.closed`, a chat back in the
  * queue is offered to auto-assign, a freed seat is offered to the queue, and a VA that loses the
- * chat through someone else's change receives `chat.unassigned`.
+ * chat receives `chat.unassigned` (its waiting events of the chat are superseded). A VA may change
+ * only a chat it holds, or take an unassigned chat by naming itself as `assignee` (2043 otherwise).
  */
-export async function updateChat(db: Db, { accountId, chatId, teamId, patch, actorUserId }: UpdateChatInput): Promise<Chat> {
+export async function updateChat(db: Db, { accountId, chatId, teamId, patch, actorUserId, actorLoginId }: UpdateChatInput): Promise<Chat> {
   if (!UPDATABLE.some((k) => patch[k] !== undefined)) {
     throw new ApiError(2000, {
       detail: `send at least one of ${UPDATABLE.join(', ')}`,
@@ -43,7 +48,7 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
   }
   checkOutcome(patch);
   if (isTagsOnly(patch)) {
-    const chat = await setTagsOnly(db, { accountId, chatId, teamId, tags: patch.tags });
+    const chat = await setTagsOnly(db, { accountId, chatId, teamId, tags: patch.tags, actorUserId });
     if (chat) return chat;
   }
   await withOutbox(db, async (tx) => {
@@ -63,6 +68,9 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
     let assignee: Assignee | null | undefined;
     if (patch.assignee === null) assignee = null;
     else if (patch.assignee !== undefined) assignee = await resolveAssignee(tx, { accountId, loginId: patch.assignee });
+    // A VA changes only the chats it holds, or takes an unassigned one for itself.
+    const takesFreeChat = chat.assigneeId === null && assignee?.id === actorUserId;
+    if (!takesFreeChat) requireHeld(chat, actorUserId);
     const next = transitionChat(chat, { status: patch.status, assignee, outcome: patch.outcome });
 
     const now = new Date();
@@ -78,6 +86,11 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
     if (patch.tags !== undefined) set.tags = [...new Set(patch.tags)];
     if (patch.other_details !== undefined) set.otherDetails = dropNulls({ ...chat.otherDetails, ...patch.other_details });
     await tx.update(chats).set(set).where(eq(chats.id, chat.id));
+
+    if (next.newlyAssigned || next.released?.reason === 'requeued') {
+      const text = next.newlyAssigned ? `Assigned to ${next.newlyAssigned.loginId}` : 'Returned to the queue';
+      await announceHandover(tx, { accountId, chatId: chat.id, text: `${text} by ${actorLabel(actorLoginId)}.`, at: now });
+    }
 
     const moved = { ...chat, teamId: next.teamId };
     const eventChat = eventChatOf(moved);
@@ -128,13 +141,16 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
  * The common bot call, a tags-only change, as one prepared statement that also answers the chat:
  * no transaction (the row lock is the UPDATE's own), no lock query, no second read. The path above
  * would lock the row, rewrite the same status and assignee, emit nothing, then read the chat.
- * The WHERE clause holds that path's precondition (the chat is in the header's team) and leaves to
- * it every case where a tag change does more than write tags: a queued, unassigned chat is offered
- * to auto-assign. Keep the two in step when a tag change gains a side effect.
- * Null (no row, or the statement failed) sends the caller down the full path, which answers
- * precisely: 2010/2031, or, when only the read part is broken, the update committed and 4108.
+ * The WHERE clause holds that path's preconditions (the chat is in the header's team and held by
+ * the VA making the change) and leaves to it every case where a tag change does more than write
+ * tags: a queued, unassigned chat is offered to auto-assign. Keep the two in step when a tag change
+ * gains a side effect. Null (no row, or the statement failed) sends the caller down the full path,
+ * which answers precisely: 2010/2031/2043, or, when only the read part is broken, the update committed and 4108.
  */
-async function setTagsOnly(db: Db, input: { accountId: number; chatId: string; teamId: number; tags: string[] }): Promise<Chat | null> {
+async function setTagsOnly(
+  db: Db,
+  input: { accountId: number; chatId: string; teamId: number; tags: string[]; actorUserId: number | null },
+): Promise<Chat | null> {
   let row: Awaited<ReturnType<ReturnType<typeof setTagsStatement>['execute']>>[number] | undefined;
   try {
     [row] = await setTagsStatement(db).execute({ ...input, tags: [...new Set(input.tags)], now: new Date() });
@@ -160,6 +176,7 @@ const setTagsStatement = prepared('chat_set_tags', (db: Db) =>
             eq(chats.accountId, sql.placeholder('accountId')),
             eq(chats.teamId, sql.placeholder('teamId')),
             or(ne(chats.status, 'queued'), isNotNull(chats.assigneeId)),
+            sql`(${sql.placeholder('actorUserId')}::int is null or ${chats.assigneeId} = ${sql.placeholder('actorUserId')}::int)`,
           ),
         )
         .returning(),

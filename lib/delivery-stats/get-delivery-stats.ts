@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNotNull, sql } from 'drizzle-orm';
 import type { DeliveryStats, DeliveryWindow } from '@/contracts/schemas/admin-delivery';
 import type { Db } from '@/db/client';
 import { deliveryRollups, events, users } from '@/db/schema';
@@ -79,13 +79,19 @@ export async function getDeliveryStats(
     .from(events)
     .where(and(eq(events.accountId, accountId), eq(events.status, 'pending')));
 
+  // Read from the partial index on superseded events (account, superseded_at).
+  const [superseded] = await db
+    .select({ n: count().mapWith(num) })
+    .from(events)
+    .where(and(eq(events.accountId, accountId), isNotNull(events.supersededAt), gte(events.supersededAt, from)));
+
   const byBucket = new Map(rows.map((r) => [Math.round(r.epoch * 1000), r]));
   const buckets: DeliveryStats['buckets'] = [];
   for (let t = from.getTime(); t <= current; t += bucketMs) {
     const r = byBucket.get(t);
     buckets.push({ minute: new Date(t).toISOString(), delivered: r?.delivered ?? 0, retried: r?.retried ?? 0, failed: r?.failed ?? 0 });
   }
-  const totals = { attempts: 0, delivered: 0, retried: 0, failed: 0 };
+  const totals = { attempts: 0, delivered: 0, retried: 0, failed: 0, superseded: superseded?.n ?? 0 };
   for (const r of rows) {
     totals.delivered += r.delivered;
     totals.retried += r.retried;

@@ -147,6 +147,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
         // again would use up its schedule while the circuit holds every other one).
         if (probe && !attempt.outcome.ok && verdict.pauseUntil !== null) attempt.uncountedHoldMs = verdict.pauseUntil - Date.now();
         attempt.chain = health.mayChain(event.virtualAgentId);
+        attempt.recovered = verdict.recovered;
         finished.push({ attempt, signalsBefore });
         void record();
       },

@@ -28,7 +28,13 @@ type Endpoint = {
 };
 
 /** What an attempt's end changed for its endpoint; `pauseUntil` asks the caller to hold its events until then. */
-export type Verdict = { pauseUntil: number | null; opened: boolean; closed: boolean };
+export type Verdict = {
+  pauseUntil: number | null;
+  opened: boolean;
+  closed: boolean;
+  /** A success after failures (consecutive failures, or an open circuit): the endpoint is back. */
+  recovered: boolean;
+};
 
 /**
  * Flow control per webhook endpoint (one VA's URL), in one process: a limit on calls in flight, a
@@ -111,7 +117,7 @@ export class EndpointHealth {
   finished(vaId: number, url: string, outcome: SendOutcome): Verdict {
     const e = this.get(vaId, url);
     e.inFlight = Math.max(0, e.inFlight - 1);
-    const verdict: Verdict = { pauseUntil: null, opened: false, closed: false };
+    const verdict: Verdict = { pauseUntil: null, opened: false, closed: false, recovered: false };
     const status = outcome.httpStatus;
     const slowDown = status === 429 || status === 503;
     const failed = status === null || status >= 500 || status === 429;
@@ -133,6 +139,7 @@ export class EndpointHealth {
     if (!failed) {
       // Any answer but a failure shows the endpoint is up.
       if (e.state !== 'closed') verdict.closed = true;
+      verdict.recovered = e.failures > 0 || e.state !== 'closed';
       e.state = 'closed';
       e.failures = 0;
       e.openMs = this.opts.openMs;
@@ -148,6 +155,17 @@ export class EndpointHealth {
       verdict.pauseUntil = e.pausedUntil;
     }
     return verdict;
+  }
+
+  /** Forgets the endpoint's failures and pauses (an administrator's "Retry now"). */
+  reset(vaId: number): void {
+    const e = this.endpoints.get(vaId);
+    if (!e) return;
+    e.state = 'closed';
+    e.failures = 0;
+    e.pausedUntil = 0;
+    e.openMs = this.opts.openMs;
+    e.cap = this.opts.perEndpoint;
   }
 
   /** Circuit state of each endpoint that is not plainly closed (for metrics). */

@@ -6,6 +6,7 @@ import { applyBotDownFallback } from '@/lib/routing/apply-bot-down-fallback';
 import { logger } from '@/lib/util/logger';
 import { prepared } from '@/lib/util/prepared';
 import type { ClaimedEvent } from './claim-due-events';
+import { hurryWaitingEvents } from './hurry-waiting-events';
 import { parkLaterEvents } from './park-later-events';
 import { clampRetryAfter, leaseMs as defaultLeaseMs, retryDelayAfter, retryDelaysMs } from './schedule';
 import { EXCERPT_CHARS, type SendOutcome } from './send-webhook';
@@ -38,6 +39,8 @@ export type FinishedAttempt = {
    * least this many ms (until the circuit's next probe).
    */
   uncountedHoldMs?: number;
+  /** The engine saw this success end a run of failures of the endpoint (see EndpointHealth). */
+  recovered?: boolean;
 };
 
 /** Statuses whose `Retry-After` sets the earliest next attempt. */
@@ -70,7 +73,7 @@ const recordStatement = prepared('delivery_record_attempts', (db) => {
       "failed_at" = case when "input"."status" = 'failed' then now() end,
       "updated_at" = now()
     from "input"
-    where "events"."id" = "input"."event_id" and "events"."locked_until" = "input"."lease"
+    where "events"."id" = "input"."event_id" and "events"."locked_until" = "input"."lease" and "events"."status" = 'pending'
     returning "events"."id", "events"."chat_id", "events"."virtual_agent_id", "events"."seq", "events"."status",
       exists (
         select 1 from "events" as "later"
@@ -181,6 +184,7 @@ export async function recordAttempts(
   });
   const rows = await recordStatement(db).execute({ attempts: JSON.stringify(planned.map((p) => p.row)), chain, leaseMs });
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  await hurryRecovered(db, attempts);
   return Promise.all(
     planned.map(async ({ status, retryInMs, row }, i) => {
       const recorded = byId.get(row.event_id);
@@ -193,6 +197,30 @@ export async function recordAttempts(
       return { attemptNumber: row.attempt_number, status, retryInMs, leaseHeld: !!recorded, hasNext, next };
     }),
   );
+}
+
+/**
+ * Fast recovery: a VA whose webhook answers 200 after failures (this event's own earlier attempts,
+ * or a run of failures the engine saw) gets its other waiting events due now, rather than each at
+ * its back-off slot, up to 30 minutes away. Its failure must not undo the record.
+ */
+async function hurryRecovered(db: Db, attempts: FinishedAttempt[]): Promise<void> {
+  const vas = new Map<number, number>();
+  const failing = new Set<number>();
+  for (const { event, outcome, recovered } of attempts) {
+    if (outcome.ok && (recovered || event.attemptCount > 0)) vas.set(event.virtualAgentId, event.accountId);
+    if (!outcome.ok) failing.add(event.virtualAgentId);
+  }
+  // A webhook that also failed in this batch is not back yet: its retries keep their back-off.
+  for (const id of failing) vas.delete(id);
+  for (const [virtualAgentId, accountId] of vas) {
+    try {
+      const n = await hurryWaitingEvents(db, { accountId, virtualAgentId });
+      if (n) logger.info('webhook recovered: waiting events made due now', { virtualAgentId, events: n });
+    } catch (err) {
+      logger.error('could not make the waiting events of a recovered webhook due', { virtualAgentId, err });
+    }
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ const ENVELOPE_KEYS = [
   'asset',
   'asset_address',
   'destination_id',
+  'team_id',
   'thread_id',
   'browserfingerprint',
   'subject',

@@ -34,11 +34,14 @@ export function toEventEntry(m: Message, transactionId: string): EventMessageEnt
 
 /**
  * The first (usually only) choice of an interactive answer as `{title, postback}`; `postback` is
- * the value chosen: the option or item title, the slot start in UTC, or the template button's
- * identifier. Every choice is in the entry's `message`.
+ * the value chosen: a quick reply's payload (its title when the offer is unknown), the list item's
+ * title, the slot start in UTC, or the template button's identifier. Every choice is in the
+ * entry's `message`.
  */
 function interactiveOf(m: Message): EventMessageEntry['interactive_response'] {
-  const first = m.quick_reply_response?.options[0]?.title ?? m.list_picker_response?.[0];
+  const quick = m.quick_reply_response?.options[0];
+  if (quick) return { title: quick.title, postback: quick.payload ?? quick.title };
+  const first = m.list_picker_response?.[0];
   if (first !== undefined) return { title: first, postback: first };
   if (m.time_picker_response) return { title: m.time_picker_response, postback: m.time_picker_response };
   if (m.wab_interactive_response) return { title: m.wab_interactive_response.title, postback: m.wab_interactive_response.identifier };
@@ -49,6 +52,8 @@ export type EventChat = {
   id: string;
   channel: Channel;
   assetId: number;
+  /** The chat's team (the `team_id` header of the bot's next PATCH). */
+  teamId: number;
   /** The asset's channel address (long code, page ID, email address...); enqueueEvent reads it. */
   assetAddress?: string | null;
   destinationId: string;
@@ -62,7 +67,8 @@ export type EventChat = {
  * The spec's event envelope without `posted_on`, which each delivery attempt stamps.
  * `thread_id` and `browserfingerprint` appear on livechat only; `subject` is "" outside email.
  * `asset_address` (ours) is the asset's address on its channel beside the spec's `asset` id, null
- * when the asset was registered without one.
+ * when the asset was registered without one. `team_id` (ours) is the chat's team when the event
+ * was written, the value of the `team_id` header that `PATCH /chats/{chat_id}` needs.
  */
 export function buildEventBody(
   type: EventType,
@@ -77,6 +83,7 @@ export function buildEventBody(
     asset: String(chat.assetId),
     asset_address: chat.assetAddress ?? null,
     destination_id: chat.destinationId,
+    team_id: chat.teamId,
   };
   if (chat.channel === 'livechat') {
     body.thread_id = chat.threadId ?? '';

@@ -3,11 +3,13 @@ import type { Message, MessageInput } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
 import { eventChatOf, lockChat } from '@/lib/chats/lock-chat';
+import { requireHeld } from '@/lib/chats/require-held';
 import { ApiError } from '@/lib/errors';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { type Idempotency, withIdempotency } from '@/lib/idempotency/with-idempotency';
 import { newTraceId } from '@/lib/util/ids';
+import { fillQuickReplyPayloads } from './fill-quick-reply-payloads';
 import { toMessageView } from './message-view';
 import { normalizeMessage } from './normalize-message';
 
@@ -16,17 +18,24 @@ export type AppendMessageInput = {
   chatId: string;
   /** Login ID written as the author of outbound messages and announcements. */
   actorLoginId: string | null;
+  /**
+   * The VA writing through the bot API: an `outbound` message needs the chat to be assigned to it
+   * (2043). Inbound (an integration relaying the customer) and announcements (notes for agents,
+   * such as a handover summary) stay open to every VA of the account. Unset: not restricted.
+   */
+  actorUserId?: number | null;
   input: MessageInput;
   idempotency?: Idempotency;
 };
 
 /**
  * Adds a message to a chat. An inbound message on a chat assigned to a VA emits
- * `message.received`. Closed chats take announcements only (2040 otherwise).
+ * `message.received`. Closed chats take announcements only (2040 otherwise); a VA's outbound
+ * message needs the chat to be its own (2043).
  */
 export async function appendMessage(
   db: Db,
-  { accountId, chatId, actorLoginId, input, idempotency }: AppendMessageInput,
+  { accountId, chatId, actorLoginId, actorUserId = null, input, idempotency }: AppendMessageInput,
 ): Promise<{ message: Message; replayed: boolean }> {
   const out = await withOutbox(db, (tx) =>
     withIdempotency(tx, { accountId, idempotency }, async () => {
@@ -34,7 +43,8 @@ export async function appendMessage(
       if (chat.status === 'closed' && input.type !== 'announcement') {
         throw new ApiError(2040, { detail: 'only announcements can be added to a closed chat' });
       }
-      const body = normalizeMessage(input, chat.channel);
+      if (input.type === 'outbound') requireHeld(chat, actorUserId);
+      const body = await fillQuickReplyPayloads(tx, { chatId, body: normalizeMessage(input, chat.channel) });
       const now = new Date();
       const [row] = await tx
         .insert(messages)

@@ -40,6 +40,7 @@ export const ADMIN_DELIVERY_SUCCESS_EXAMPLES: Record<string, unknown> = {
       finished_at: '2026-02-21T08:00:09.000Z',
     },
   ],
+  adminRetryNow: { due_now: 3 },
   adminSendTestEvent: {
     ok: true,
     http_status: 200,
@@ -62,7 +63,7 @@ export const ADMIN_DELIVERY_SUCCESS_EXAMPLES: Record<string, unknown> = {
       retried: i === 13 ? 3 : 0,
       failed: i === 14 ? 1 : 0,
     })),
-    totals: { attempts: 179, delivered: 175, retried: 3, failed: 1 },
+    totals: { attempts: 179, delivered: 175, retried: 3, failed: 1, superseded: 2 },
     latency_ms: { p50: 84, p95: 412.5, p99: 1980.2 },
     top_failing: [
       {

@@ -103,6 +103,7 @@ const deliveredEvent = {
   created_at: '2026-03-02T09:14:07.140Z',
   delivered_at: '2026-03-02T09:14:08.522Z',
   failed_at: null,
+  superseded_at: null,
   body: { event_type: 'chat.assigned', channel: 'livechat', chat_id: CHAT.chat_id, transaction_id: 'a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d' },
   attempts: [
     {
@@ -191,6 +192,7 @@ export const ADMIN_SUCCESS_EXAMPLES: Record<string, unknown> = {
   },
   adminListAssets: [asset],
   adminCreateAsset: asset,
+  adminUpdateAsset: { ...asset, name: 'Website chat (EU)' },
   adminListRoutingRules: [rule],
   adminCreateRoutingRule: rule,
   adminUpdateRoutingRule: { ...rule, enabled: false },
@@ -280,6 +282,7 @@ export const ADMIN_REQUEST_EXAMPLES: Record<string, unknown> = {
   adminRotateApiKey: { mode: 'overlap' },
   adminRotateSigningSecret: { mode: 'overlap' },
   adminCreateAsset: { channel: 'livechat', name: 'Website chat', address: 'app-7f3e21' },
+  adminUpdateAsset: { name: 'Website chat (EU)' },
   adminCreateRoutingRule: {
     name: 'Billing questions to the bot',
     conditions: rule.conditions,

@@ -139,9 +139,13 @@ describe('OpenAPI document', () => {
         }
       }
       if (op.requestBody) {
-        assert.ok(operationId in BODY_EXAMPLES, `${operationId}: add a request example in lib/openapi/*examples.ts`);
-        const result = (route as { body: z.ZodTypeAny }).body.safeParse(op.requestBody.content['application/json'].example);
-        assert.ok(result.success, `${operationId} request example: ${!result.success && result.error.message}`);
+        const media = op.requestBody.content['application/json'];
+        const named = Object.entries(media.examples ?? {}).map(([key, e]) => [key, e.value] as const);
+        assert.ok(operationId in BODY_EXAMPLES || named.length, `${operationId}: add a request example in lib/openapi/*examples.ts`);
+        for (const [key, value] of named.length ? named : [['example', media.example] as const]) {
+          const result = (route as { body: z.ZodTypeAny }).body.safeParse(value);
+          assert.ok(result.success, `${operationId} request example ${key}: ${!result.success && result.error.message}`);
+        }
       }
     }
   });

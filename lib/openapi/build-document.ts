@@ -3,9 +3,10 @@ import { generateOpenApi } from '@ts-rest/open-api';
 import { adminContract } from '@/contracts/admin';
 import { botContract } from '@/contracts/bot';
 import type { RouteMeta } from '@/contracts/bot/common';
+import { POST_MESSAGE_EXAMPLES } from '@/contracts/bot/message-examples';
 import { CODES, type Code } from '@/contracts/codes';
 import { ADMIN_REQUEST_EXAMPLES, ADMIN_SUCCESS_EXAMPLES } from './admin-examples';
-import { eventComponents, sharedComponents } from './components';
+import { eventComponents, sharedComponents, webhookEventUnion } from './components';
 import {
   type ErrorExampleContext,
   errorEnvelopeExample,
@@ -103,6 +104,15 @@ const HTTP_TEXT: Record<number, string> = {
 /** Hand-written examples, by operationId; operations without one get an example synthesised from the schema. */
 export const RESPONSE_EXAMPLES: Record<string, unknown> = { ...SUCCESS_EXAMPLES, ...ADMIN_SUCCESS_EXAMPLES };
 export const BODY_EXAMPLES: Record<string, unknown> = { ...REQUEST_EXAMPLES, ...ADMIN_REQUEST_EXAMPLES };
+/** Operations whose body takes several shapes show one named example per shape instead of one `example`. */
+export const NAMED_BODY_EXAMPLES: Record<string, Record<string, { summary: string; value: unknown }>> = {
+  postMessage: Object.fromEntries(
+    Object.entries(POST_MESSAGE_EXAMPLES).map(([name, e]) => [name, { summary: `${e.summary} (a ${e.channel} chat)`, value: e.value }]),
+  ),
+};
+
+/** Decimal digits of a positive integer of up to ten digits (the range itself is in the description). */
+export const INTEGER_HEADER_PATTERN = '^[1-9][0-9]{0,9}$';
 
 const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
 const schemaRef = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` });
@@ -195,10 +205,19 @@ function mapParameters(params: ParameterObject[], dropHeaders: string[]): Parame
   return params
     .filter((p) => !(p.in === 'header' && dropHeaders.includes(p.name)))
     .map((p) => {
-      const { description: schemaDescription, ...schema } = fixSchema(p.schema ?? {});
+      const { description: schemaDescription, ...fixed } = fixSchema(p.schema ?? {});
       const name = p.in === 'header' && p.name.toLowerCase() === 'idempotency-key' ? 'Idempotency-Key' : p.name;
-      const description = p.description ?? schemaDescription ?? PARAMETER_DESCRIPTIONS[name];
-      const example = PARAMETER_EXAMPLES[`${p.in}:${name}`] ?? PARAMETER_EXAMPLES[name];
+      let description = p.description ?? schemaDescription ?? PARAMETER_DESCRIPTIONS[name];
+      let example = PARAMETER_EXAMPLES[`${p.in}:${name}`] ?? PARAMETER_EXAMPLES[name];
+      let schema: SchemaObject = fixed;
+      // A header is text on the wire. Typed as a number, generated clients put a number among
+      // their headers, which orval's fetch client cannot compile; as decimal digits, every
+      // generator gives a string. The service reads the digits as an integer.
+      if (p.in === 'header' && fixed.type === 'integer') {
+        schema = { type: 'string', pattern: INTEGER_HEADER_PATTERN };
+        description = `${description ?? ''} (an integer, sent as decimal digits: at most ${fixed.maximum ?? 2147483647})`.trim();
+        if (example !== undefined) example = String(example);
+      }
       return {
         name,
         in: p.in,
@@ -320,7 +339,9 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
         content: {
           'application/json': {
             schema: referenceComponents(bodySchema, ctx.plain),
-            example: operationId in BODY_EXAMPLES ? BODY_EXAMPLES[operationId] : sampleFromSchema(bodySchema, ctx.plain),
+            ...(operationId in NAMED_BODY_EXAMPLES
+              ? { examples: NAMED_BODY_EXAMPLES[operationId] }
+              : { example: operationId in BODY_EXAMPLES ? BODY_EXAMPLES[operationId] : sampleFromSchema(bodySchema, ctx.plain) }),
           },
         },
       },
@@ -362,11 +383,16 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
     ...(bot ? ['webhooks'] : []),
   ]);
   const all: OpenApiDocument['components'] = {
-    schemas: { ...defined, ...Object.fromEntries(ctx.envelopes), ...(bot ? eventComponents() : {}) },
+    schemas: {
+      ...defined,
+      ...Object.fromEntries(ctx.envelopes),
+      ...(bot ? { ...eventComponents(), WebhookEvent: webhookEventUnion() } : {}),
+    },
     ...fixedComponents({ admin }),
   };
   // Keep only what this document's operations and webhooks refer to, so each document stands alone.
-  const refs = reachableRefs({ paths, hooks }, all as unknown as Record<string, Record<string, unknown>>);
+  const roots = { paths, hooks, ...(bot && { union: { $ref: '#/components/schemas/WebhookEvent' } }) };
+  const refs = reachableRefs(roots, all as unknown as Record<string, Record<string, unknown>>);
   const schemes = new Set(
     Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => (op.security ?? []).flatMap(Object.keys))),
   );
@@ -379,7 +405,19 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
       version: '1.0.0',
       description: infoDescription({ bot, admin }),
     },
-    servers: [{ url: '/', description: `This service; the paths are absolute (${groups.map((g) => `${BASE_PATHS[g]}/...`).join(', ')})` }],
+    servers: [
+      {
+        url: '{baseUrl}',
+        description: `This service's origin; the paths include their prefix (${groups.map((g) => `${BASE_PATHS[g]}/...`).join(', ')})`,
+        variables: {
+          baseUrl: {
+            default: 'http://localhost:3000',
+            description:
+              'Scheme, host and port the service is reached at, without a trailing slash (`npm start` serves http://localhost:3000)',
+          },
+        },
+      },
+    ],
     tags: TAGS.filter((t) => used.has(t.name)),
     paths,
     ...(bot && { 'x-webhooks': hooks }),

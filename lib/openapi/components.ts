@@ -144,6 +144,23 @@ export function eventComponents(): Record<EventComponentName, SchemaObject> {
   return out;
 }
 
+/**
+ * Every webhook body as one schema, `oneOf` the event components with `event_type` as the
+ * discriminator, so a generated client gets a tagged union to switch on.
+ */
+export function webhookEventUnion(): SchemaObject {
+  const names = Object.keys(EVENT_COMPONENTS) as EventComponentName[];
+  return {
+    title: 'WebhookEvent',
+    description: 'The body of any request the service sends to a VA webhook; `event_type` tells which.',
+    oneOf: names.map((name) => ({ $ref: `#/components/schemas/${name}` })),
+    discriminator: {
+      propertyName: 'event_type',
+      mapping: Object.fromEntries(names.map((name) => [eventTypeOf(name), `#/components/schemas/${name}`])),
+    },
+  };
+}
+
 export const EVENT_SCHEMAS_PATH = '/api/v1/schemas/events.json';
 export const eventSchemaPath = (eventType: string) => `/api/v1/schemas/events/${eventType}.json`;
 

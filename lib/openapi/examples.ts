@@ -66,6 +66,22 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
     expires_in: 3600,
     expires_at: '2026-03-02T10:14:07.000Z',
   },
+  getMe: {
+    login_id: VA_LOGIN,
+    name: 'Billing bot',
+    description: 'Answers billing questions and hands over refunds',
+    team_id: 672,
+    team_name: 'Virtual Agents',
+    subscriptions: ['chat.assigned', 'message.received', 'chat.closed', 'chat.unassigned'],
+    fallback_team_id: 673,
+  },
+  listAssets: {
+    assets: [
+      { id: 3101, channel: 'livechat', name: 'Website chat', address: 'app-4f7d21' },
+      { id: 3102, channel: 'sms', name: 'Support line', address: '+15551234567' },
+    ],
+    next_cursor: null,
+  },
   listTeams: [
     { team_id: 672, team_name: 'Virtual Agents', auto_assign: true, skills: ['billing', 'returns'] },
     { team_id: 673, team_name: 'Customer care', auto_assign: false, skills: ['billing', 'spanish'] },
@@ -118,6 +134,7 @@ const eventBase = {
   asset: '3101',
   asset_address: 'app-4f7d21',
   destination_id: 'lc_a81f3b77',
+  team_id: 672,
   thread_id: 'th_5f2c1a90',
   browserfingerprint: 'bf_91c2e0d4a7',
   subject: '',
@@ -154,12 +171,15 @@ export const EVENT_EXAMPLES: Record<string, unknown> = {
           text: '',
           attachments: [],
           timestamp: '2026-03-02T09:15:11.870Z',
-          interactive_response: { title: 'Card', postback: 'Card' },
+          interactive_response: { title: 'Card', postback: 'pay_card' },
           message: {
             transid: '9c1d2e3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f',
             type: 'inbound',
             livechat_sub_type: 'quick_reply_response',
-            quick_reply_response: { request_identifier: OUTBOUND_MESSAGE.quick_replies.request_identifier, options: [{ title: 'Card' }] },
+            quick_reply_response: {
+              request_identifier: OUTBOUND_MESSAGE.quick_replies.request_identifier,
+              options: [{ title: 'Card', payload: 'pay_card' }],
+            },
             author: null,
             timestamp: '2026-03-02T09:15:11.870Z',
           },

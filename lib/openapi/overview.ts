@@ -118,11 +118,11 @@ Responses to counted requests carry:
 
     `## Pagination
 
-\`GET /chats\` (most recently updated first) and \`GET /chats/{chat_id}/messages\` (oldest first) return at most \`page_size\` items (1 to 100, 25 by default) and a \`next_cursor\`. Pass it as \`cursor\` for the next page; it is \`null\` on the last page. Cursors are opaque; one the API did not issue is **2001** (HTTP 400).`,
+\`GET /chats\` (most recently updated first), \`GET /chats/{chat_id}/messages\` (oldest first) and \`GET /assets\` (by \`id\`) return at most \`page_size\` items (1 to 100, 25 by default) and a \`next_cursor\`. Pass it as \`cursor\` for the next page; it is \`null\` on the last page. Cursors are opaque; one the API did not issue is **2001** (HTTP 400).`,
 
     `## Webhooks
 
-The service sends each event the VA subscribed to as a request to the VA's webhook URL. The bodies are described by the \`x-webhooks\` of this document and served as JSON Schema (see above).
+The service sends each event the VA subscribed to as a request to the VA's webhook URL. The bodies are described by the \`x-webhooks\` of this document, as one tagged union \`WebhookEvent\` (\`oneOf\` the event schemas, discriminated by \`event_type\`: decode a request body with it) and served as JSON Schema (see above). Every event carries the chat's \`team_id\`, the \`team_id\` header of a \`PATCH /chats/{chat_id}\` that follows.
 
 ${eventTable()}
 
@@ -156,7 +156,19 @@ A failed attempt is retried after 1 s, 5 s, 30 s, 2 min, 10 min and 30 min (7 at
 
 ### Ordering
 
-Events of one chat reach the VA in the order they happened: a later event of a chat is not sent while an earlier one is still being retried. An event that ends \`failed\` no longer holds back the later ones. Events of different chats do not wait for each other.`,
+Events of one chat reach the VA in the order they happened: a later event of a chat is not sent while an earlier one is still being retried. An event that ends \`failed\` no longer holds back the later ones. Events of different chats do not wait for each other.
+
+When a delivery succeeds after failures (the webhook is back), the VA's other events waiting for a retry are attempted at once, in order per chat, rather than at their back-off time; an administrator can do the same with "Retry now" on the VA's page.
+
+### Handover and lost control
+
+A VA answers only the chats it holds. When a chat leaves the VA for any reason (its own transfer or re-queue, a transfer or reassignment by someone else, a close by someone else, the bot-down fallback after an event failed for good, the VA being disabled):
+
+- the VA receives \`chat.unassigned\` (if subscribed) with the reason, the chat's team and its new assignee; a VA that closes a chat itself receives \`chat.closed\` only;
+- its events of that chat that were still waiting are **superseded**: never sent (administrators see them as such), and no later event of the chat reaches it until it is given the chat again (\`chat.assigned\`, which carries the last message);
+- its writes into the chat are refused with **2043** (HTTP 403): outbound messages (\`POST /chats/{chat_id}/messages\` with \`type: outbound\`), \`PATCH /chats/{chat_id}\` and the transfer. Inbound messages (an integration relaying the customer) and announcements (notes for agents, such as a handover summary) stay open to every VA of the account, and a VA may take an unassigned chat with \`PATCH /chats/{chat_id}\` naming itself as \`assignee\`.
+
+The transcript records each handover as an announcement (\`Transferred to Support by va-billing-bot.\`).`,
   ];
   if (admin) {
     sections.push(`## Admin API

@@ -77,7 +77,11 @@ export type StatusCodeEntry = { code: number; http: number; description: string 
 export type OpenApiDocument = {
   openapi: string;
   info: { title: string; version: string; description?: string; [k: string]: unknown };
-  servers: { url: string; description?: string }[];
+  servers: {
+    url: string;
+    description?: string;
+    variables?: Record<string, { default: string; description?: string; enum?: string[] }>;
+  }[];
   tags: TagObject[];
   paths: Record<string, PathItemObject>;
   components: {

@@ -31,8 +31,8 @@ function boundedDelete(
 }
 
 /**
- * The retention jobs for a configuration. Delivered events (and, by cascade, their attempts) go
- * after `EVENT_RETENTION_DAYS`, failed ones after `FAILED_EVENT_RETENTION_DAYS`; pending events
+ * The retention jobs for a configuration. Delivered and superseded events (and, by cascade, their
+ * attempts) go after `EVENT_RETENTION_DAYS`, failed ones after `FAILED_EVENT_RETENTION_DAYS`; pending events
  * (waiting, retrying or in flight) are never selected. Closed chats go with their transcripts
  * and events only when `CHAT_RETENTION_DAYS` is set, and never while one of their events is pending.
  * A later table plugs in with one more entry here.
@@ -63,6 +63,16 @@ export function retentionJobs(
         (limit, now) =>
           sql`select ctid from events where status = 'failed' and failed_at < ${failedBefore(now)}::timestamptz limit ${limit}`,
         (now) => sql`status = 'failed' and failed_at < ${failedBefore(now)}::timestamptz`,
+      ),
+    },
+    {
+      // Superseded events were never sent and never will be: kept as long as delivered ones.
+      name: 'superseded-events',
+      deleteBatch: boundedDelete(
+        'events',
+        (limit, now) =>
+          sql`select ctid from events where superseded_at is not null and superseded_at < ${deliveredBefore(now)}::timestamptz limit ${limit}`,
+        (now) => sql`status = 'superseded' and superseded_at < ${deliveredBefore(now)}::timestamptz`,
       ),
     },
     {

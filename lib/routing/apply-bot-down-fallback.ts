@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, events, messages, teams, users, virtualAgents } from '@/db/schema';
 import { lockChat } from '@/lib/chats/lock-chat';
+import { notifyLostControl } from '@/lib/chats/notify-lost-control';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { newTraceId } from '@/lib/util/ids';
 import { assignQueuedChat } from './auto-assign';
@@ -9,7 +10,9 @@ import { assignQueuedChat } from './auto-assign';
 /**
  * Bot-down fallback, for VAs that configured one: when an event to the VA has failed for good,
  * the chat (if the VA still holds it and it is open) moves to the fallback team and skill, an
- * announcement says why, and auto-assign may pick a member there. Returns whether it moved.
+ * announcement says why, and auto-assign may pick a member there. The VA's later events of the
+ * chat are superseded and it gets `chat.unassigned` (sent once its webhook answers again).
+ * Returns whether it moved.
  */
 export async function applyBotDownFallback(db: Db, { eventId }: { eventId: number }): Promise<boolean> {
   return withOutbox(db, async (tx) => {
@@ -55,6 +58,15 @@ export async function applyBotDownFallback(db: Db, { eventId }: { eventId: numbe
       body: { text: why },
       authorLoginId: null,
       sentAt: now,
+    });
+    await notifyLostControl(tx, {
+      accountId: row.accountId,
+      chat: { ...chat, teamId: team.id, skill: row.fallbackSkill },
+      previousAssigneeId: row.vaId,
+      actorUserId: null,
+      reason: 'transferred',
+      newAssignee: null,
+      at: now,
     });
     await assignQueuedChat(tx, { accountId: row.accountId, chatId: chat.id, teamId: team.id, skill: row.fallbackSkill });
     return true;

@@ -149,6 +149,7 @@ async function assignChat(
       id: chat.id,
       channel: chat.channel,
       assetId: chat.assetId,
+      teamId: chat.teamId,
       destinationId: customer.destinationId,
       threadId: chat.threadId,
       browserFingerprint: chat.browserFingerprint,

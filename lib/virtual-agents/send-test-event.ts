@@ -58,6 +58,7 @@ function testChat(id: string) {
     id,
     channel: 'api' as const,
     assetId: 0,
+    teamId: 0,
     destinationId: 'test-customer',
     threadId: null,
     browserFingerprint: null,

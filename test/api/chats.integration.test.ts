@@ -105,7 +105,7 @@ describe('chats', () => {
   });
 
   it('updates tags (replacing them), alias, other details; 4304', async () => {
-    const chat = await newChat(t, { tags: ['old'], other_details: { a: '1', b: '2' } });
+    const chat = await newChat(t, { tags: ['old'], other_details: { a: '1', b: '2' }, assignee: t.bot.user.loginId });
     const res = await patchChat(t, chat.chat_id, { tags: ['new', 'vip', 'new'], alias_id: 'ext-9', other_details: { b: null, c: 3 } });
     assert.equal(res.status, 200);
     assert.equal(res.body.status_code, 4304);
@@ -144,12 +144,13 @@ describe('chats', () => {
   });
 
   it('assigns to an agent (moving the chat to their team) and unassigns with null', async () => {
-    const chat = await newChat(t);
+    const chat = await newChat(t, { assignee: t.bot.user.loginId });
     const assigned = await patchChat(t, chat.chat_id, { assignee: t.agent.loginId });
     assert.equal(assigned.body.response.assignee, t.agent.loginId);
     assert.equal(assigned.body.response.status, 'picked');
     assert.equal(assigned.body.response.team_id, t.humanTeam.id);
-    const released = await patchChat(t, chat.chat_id, { assignee: null }, t.humanTeam.id);
+    const other = await newChat(t, { assignee: t.bot.user.loginId });
+    const released = await patchChat(t, other.chat_id, { assignee: null });
     assert.equal(released.body.response.assignee, null);
     assert.equal(released.body.response.status, 'queued');
   });
@@ -213,7 +214,7 @@ describe('chats', () => {
   });
 
   it('answers malformed JSON with 2006, non-JSON with 2009 and oversize bodies with 2008; nothing written', async () => {
-    const chat = await newChat(t, { tags: ['keep'] });
+    const chat = await newChat(t, { tags: ['keep'], assignee: t.bot.user.loginId });
     const malformed = await botApi('PATCH', `/chats/${chat.chat_id}`, {
       token: t.token,
       headers: { team_id: String(t.botTeam.id), 'content-type': 'application/json' },

@@ -16,7 +16,7 @@ describe('server-side failures', () => {
   });
 
   it('answers 4108 when the chat details cannot be read, after the update committed', async () => {
-    const chat = await newChat(t);
+    const chat = await newChat(t, { assignee: t.bot.user.loginId });
     await ctx.db.execute(sql`ALTER TABLE messages RENAME COLUMN author_login_id TO author_gone`);
     try {
       const read = await botApi('GET', `/chats/${chat.chat_id}`, { token: t.token });

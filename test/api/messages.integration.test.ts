@@ -55,7 +55,9 @@ describe('messages', () => {
   const chats: Record<string, string> = {};
   before(async () => {
     t = await createTenant(ctx.db);
-    for (const ch of ['sms', 'livechat', 'abc', 'messenger', 'email']) chats[ch] = (await newChat(t, { channel: ch })).chat_id;
+    for (const ch of ['sms', 'livechat', 'abc', 'messenger', 'email']) {
+      chats[ch] = (await newChat(t, { channel: ch, assignee: t.bot.user.loginId })).chat_id;
+    }
   });
 
   for (const [channel, message, status, field] of CASES) {
@@ -120,7 +122,7 @@ describe('messages', () => {
   });
 
   it('replays the first answer for a repeated Idempotency-Key and refuses the key with another body', async () => {
-    const chat = await newChat(t);
+    const chat = await newChat(t, { assignee: t.bot.user.loginId });
     const send = (text: string) =>
       botApi('POST', `/chats/${chat.chat_id}/messages`, {
         token: t.token,
@@ -140,7 +142,7 @@ describe('messages', () => {
   });
 
   it('keeps the key of a refused request free for a corrected retry', async () => {
-    const chat = await newChat(t);
+    const chat = await newChat(t, { assignee: t.bot.user.loginId });
     const post = (body: unknown) =>
       botApi('POST', `/chats/${chat.chat_id}/messages`, { token: t.token, headers: { 'idempotency-key': 'k2' }, body });
     const bad = await post({ type: 'outbound' });
@@ -151,7 +153,7 @@ describe('messages', () => {
   });
 
   it('refuses messages other than announcements on a closed chat (2040)', async () => {
-    const chat = await newChat(t);
+    const chat = await newChat(t, { assignee: t.bot.user.loginId });
     await patchChat(t, chat.chat_id, { status: 'closed' });
     const out = await botApi('POST', `/chats/${chat.chat_id}/messages`, { token: t.token, body: { type: 'outbound', text: 'hello?' } });
     assert.equal(out.status, 409);

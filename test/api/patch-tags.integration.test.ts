@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { chats, events, users } from '@/db/schema';
+import { updateChat } from '@/lib/chats/update-chat';
 import { createTeam } from '@/lib/teams/create-team';
 import { createUser } from '@/lib/users/create-user';
 import { botApi } from '../support/bot-api';
@@ -60,7 +61,16 @@ describe('PATCH /chats/{id} with tags only', () => {
     assert.deepEqual(read.body.response.tag, []);
   });
 
-  it('still offers a queued, unassigned chat to auto-assign', async () => {
+  it('refuses a VA the tags of a chat it does not hold (2043), as the full path does', async () => {
+    const chat = await newChat(t);
+    const res = await patchChat(t, chat.chat_id, { tags: ['x'] });
+    assert.equal(res.status, 403);
+    assert.equal(res.body.status_code, 2043);
+    const read = await botApi('GET', `/chats/${chat.chat_id}`, { token: t.token });
+    assert.deepEqual(read.body.response.tag, []);
+  });
+
+  it('still offers a queued, unassigned chat to auto-assign (a change by the service, not a VA)', async () => {
     const desk = await createTeam(ctx.db, { accountId: t.account.id, name: 'Tag desk', autoAssign: true, skillNames: [] });
     const agent = await createUser(ctx.db, {
       accountId: t.account.id,
@@ -76,10 +86,15 @@ describe('PATCH /chats/{id} with tags only', () => {
     assert.equal(chat.assignee, null);
     // Available now, without anything offering it the queue: only the PATCH's auto-assign can.
     await ctx.db.update(users).set({ availability: 'available' }).where(eq(users.id, agent.id));
-    const res = await patchChat(t, chat.chat_id, { tags: ['waiting'] }, desk.id);
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(res.body.response.tag, ['waiting']);
-    assert.equal(res.body.response.assignee, 'tag-desk-agent');
-    assert.equal(res.body.response.status, 'picked');
+    const res = await updateChat(ctx.db, {
+      accountId: t.account.id,
+      chatId: chat.chat_id,
+      teamId: desk.id,
+      patch: { tags: ['waiting'] },
+      actorUserId: null,
+    });
+    assert.deepEqual(res.tag, ['waiting']);
+    assert.equal(res.assignee, 'tag-desk-agent');
+    assert.equal(res.status, 'picked');
   });
 });

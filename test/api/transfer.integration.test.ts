@@ -27,14 +27,14 @@ describe('transfer', () => {
   });
 
   it('accepts teamid as a numeric string, as the original sample sends it', async () => {
-    const chat = await newChat(t);
+    const chat = await newChat(t, { assignee: t.bot.user.loginId });
     const res = await transfer(chat.chat_id, { transfer: { teamid: String(t.humanTeam.id) } });
     assert.equal(res.status, 202);
   });
 
   it('refuses onhold and closed chats with 2041 and leaves them as they were', async () => {
     for (const status of ['onhold', 'closed']) {
-      const chat = await newChat(t);
+      const chat = await newChat(t, { assignee: t.bot.user.loginId });
       await patchChat(t, chat.chat_id, { status });
       const res = await transfer(chat.chat_id, { transfer: { teamid: t.humanTeam.id } });
       assert.equal(res.status, 409);
@@ -46,7 +46,7 @@ describe('transfer', () => {
   });
 
   it('answers 2010 for an unknown team, 2034 for an unknown skill, 2000 for a bad body', async () => {
-    const chat = await newChat(t);
+    const chat = await newChat(t, { assignee: t.bot.user.loginId });
     assert.equal((await transfer(chat.chat_id, { transfer: { teamid: 424242 } })).body.status_code, 2010);
     const skill = await transfer(chat.chat_id, { transfer: { teamid: t.humanTeam.id, skill_name: 'sales' } });
     assert.equal(skill.body.status_code, 2034);

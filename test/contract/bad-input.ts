@@ -66,7 +66,7 @@ export const BAD_INTEGER_TEXT = ['1e10', '2147483648', '999999999999999', '90071
 export function badBodies(doc: OpenApiDocument, op: OperationObject): { label: string; body: unknown }[] {
   const content = op.requestBody?.content['application/json'];
   if (!content) return [];
-  const example = content.example;
+  const example = content.example ?? Object.values(content.examples ?? {})[0]?.value;
   const out: { label: string; body: unknown }[] = [
     { label: 'body null', body: null },
     { label: 'body array', body: [] },

@@ -18,7 +18,7 @@ describe('date-time inputs', () => {
     ['lower case', '2025-03-01t10:15:00z'],
   ] as const) {
     it(`takes a message timestamp and an updated_since filter in ${label}`, async () => {
-      const chat = await newChat(t);
+      const chat = await newChat(t, { assignee: t.bot.user.loginId });
       const posted = await botApi('POST', `/chats/${chat.chat_id}/messages`, {
         token: t.token,
         body: { type: 'outbound', text: 'hello', timestamp: stamp },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
+import { POST_MESSAGE_EXAMPLES } from '@/contracts/bot/message-examples';
 import { admins, events, skills } from '@/db/schema';
 import { hashPassword } from '@/lib/auth/passwords';
 import { buildOpenApiDocument } from '@/lib/openapi/build-document';
@@ -35,6 +36,8 @@ function substitute(value: unknown, s: Stand): unknown {
     return ({ 672: s.botTeam, 673: s.humanTeam, 3101: s.livechatAsset, 21: s.humanBilling } as Record<number, number>)[value] ?? value;
   }
   if (typeof value === 'string') {
+    // Integer headers are documented as decimal digits.
+    if (/^[0-9]+$/.test(value)) return String(substitute(Number(value), s));
     if (value === 'va-billing-bot') return s.botLogin;
     if (value.startsWith('vak_')) return s.apiKey;
     if (value === 'ops@acme.example') return s.email;
@@ -95,11 +98,16 @@ describe('the OpenAPI documents and the service agree', () => {
     };
   }
 
-  /** Path and parameters of an operation's example, with real IDs, and the chat it needs created first. */
-  async function exampleRequest(o: DocOperation, ids: Record<string, string>) {
+  /**
+   * Path and parameters of an operation's example (or of its named example `named`), with real
+   * IDs, and the chat it needs created first: on the example's channel, held by the bot (a VA
+   * writes only into chats it holds).
+   */
+  async function exampleRequest(o: DocOperation, ids: Record<string, string>, named?: string) {
     const params = (o.op.parameters ?? []).filter((p): p is ParameterObject => 'in' in p);
     const needsChat = params.some((p) => p.name === 'chat_id');
-    const chatId = needsChat ? (await newChat(t, { channel: 'livechat', team_id: t.botTeam.id })).chat_id : '';
+    const channel = (named && POST_MESSAGE_EXAMPLES[named]?.channel) || 'livechat';
+    const chatId = needsChat ? (await newChat(t, { channel, team_id: t.botTeam.id, assignee: t.bot.user.loginId })).chat_id : '';
     const path = o.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'chat_id' ? chatId : ids[name]));
     const query = new URLSearchParams();
     const headers: Record<string, string> = {};
@@ -107,10 +115,11 @@ describe('the OpenAPI documents and the service agree', () => {
       if (p.example === undefined) continue;
       const value = String(substitute(p.example, stand));
       if (p.in === 'query') query.set(p.name, value);
-      if (p.in === 'header') headers[p.name] = p.name === 'Idempotency-Key' ? `${value}-${o.op.operationId}` : value;
+      if (p.in === 'header')
+        headers[p.name] = p.name === 'Idempotency-Key' ? `${value}-${o.op.operationId}${named ? `-${named}` : ''}` : value;
     }
     const content = o.op.requestBody?.content['application/json'];
-    const body = content ? substitute(content.example, stand) : undefined;
+    const body = content ? substitute(named ? content.examples?.[named]?.value : content.example, stand) : undefined;
     return { url: `${path}${query.size ? `?${query}` : ''}`, headers, body };
   }
 
@@ -157,6 +166,7 @@ describe('the OpenAPI documents and the service agree', () => {
       if (path.includes('/routing-rules/')) return { id: String(ruleId) };
       if (path.includes('/events/')) return { id: String(event.id) };
       if (path.includes('/accounts/')) return { id: String(t.account.id) };
+      if (path.includes('/assets/')) return { id: String(t.assets.sms.id) };
       return {};
     };
     // Logging out ends the session the others use, and rotating the key revokes the bot's token: both go last.
@@ -165,17 +175,23 @@ describe('the OpenAPI documents and the service agree', () => {
       (a, b) => last.indexOf(a.op.operationId ?? '') - last.indexOf(b.op.operationId ?? ''),
     );
     const failures: string[] = [];
+    let namedSent = 0;
     for (const o of all) {
-      const req = await exampleRequest(o, idsFor(o.path));
-      const x = await exchange(o.method, req.url, req.headers, req.body);
-      const verdict = (o.path.startsWith('/api/admin') ? validators.admin : validators.bot).check(x);
-      const problems = [
-        ...(verdict.requestAllowed ? [] : [`the document refuses its own example: ${verdict.requestErrors.join('; ')}`]),
-        ...verdict.violations,
-        ...(x.status < 300 ? [] : [`answered ${x.status} ${JSON.stringify(x.responseBody)}`]),
-      ];
-      if (problems.length) failures.push(`${o.op.operationId}: ${problems.join(' | ')}`);
+      const names = Object.keys(o.op.requestBody?.content['application/json']?.examples ?? {});
+      for (const named of names.length ? names : [undefined]) {
+        const req = await exampleRequest(o, idsFor(o.path), named);
+        const x = await exchange(o.method, req.url, req.headers, req.body);
+        const verdict = (o.path.startsWith('/api/admin') ? validators.admin : validators.bot).check(x);
+        const problems = [
+          ...(verdict.requestAllowed ? [] : [`the document refuses its own example: ${verdict.requestErrors.join('; ')}`]),
+          ...verdict.violations,
+          ...(x.status < 300 ? [] : [`answered ${x.status} ${JSON.stringify(x.responseBody)}`]),
+        ];
+        if (problems.length) failures.push(`${o.op.operationId}${named ? ` (${named})` : ''}: ${problems.join(' | ')}`);
+        if (named) namedSent++;
+      }
     }
+    assert.equal(namedSent, Object.keys(POST_MESSAGE_EXAMPLES).length, 'every named example of postMessage was sent');
     assert.deepEqual(failures, []);
   });
 });

@@ -89,6 +89,7 @@ describe('delivery core', () => {
       'asset',
       'asset_address',
       'destination_id',
+      'team_id',
       'subject',
       'posted_on',
       'payload',

@@ -108,6 +108,7 @@ describe('the two entries answer alike', () => {
       asset_id: t.assets.sms.id,
       customer: { destination_id: '+15550001111', name: 'Ann' },
       team_id: t.botTeam.id,
+      assignee: t.bot.user.loginId,
       tags: ['first'],
     };
     const first = await viaNext('POST', '/chats', json(t.token, create, { 'Idempotency-Key': 'entries-1' }));
@@ -145,9 +146,10 @@ describe('the two entries answer alike', () => {
     assert.equal((await both('DELETE', '/chats', json(t.token))).status, 405);
     assert.equal((await both('OPTIONS', `/chats/${chatId}`, json(t.token))).status, 405);
     assert.equal((await both('GET', '/nothing-here', json(t.token))).status, 404);
-    // Handover last: it takes the chat from the bot.
+    // Handover last: it takes the chat from the bot, which then may not transfer it again (2043).
     const transfer = json(t.token, { transfer: { teamid: String(t.humanTeam.id), skill_name: 'billing' } });
-    assert.equal((await both('PATCH', `/internal/chats/${chatId}`, transfer)).status, 202);
+    assert.equal((await viaNext('PATCH', `/internal/chats/${chatId}`, transfer)).status, 202);
+    assert.equal((await both('PATCH', `/internal/chats/${chatId}`, transfer)).status, 403);
     assert.deepEqual(mismatches, []);
   });
 

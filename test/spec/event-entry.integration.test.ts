@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { webhookEventSchema } from '@/contracts/schemas/events';
 import { events } from '@/db/schema';
 import { createAsset } from '@/lib/assets/create-asset';
+import { updateChat } from '@/lib/chats/update-chat';
 import { claimDueEvents } from '@/lib/delivery/claim-due-events';
 import { deliverClaimedEvent } from '@/lib/delivery/deliver-claimed-event';
 import { type Receiver, startReceiver } from '../delivery/receiver';
@@ -143,9 +144,17 @@ describe('event message entries', () => {
     const chat = await newChat(t, { messages: [{ type: 'inbound', text: 'anyone?' }] });
     const a = await patchChat(t, chat.chat_id, { assignee: t.bot.user.loginId });
     assert.equal(a.status, 200, JSON.stringify(a.body));
+    await deliveredFor(chat.chat_id); // sent before the handover (one still waiting then would be superseded)
     assert.equal((await patchChat(t, chat.chat_id, { assignee: t.agent.loginId }, t.botTeam.id)).status, 200);
-    const back = await patchChat(t, chat.chat_id, { assignee: t.bot.user.loginId }, t.humanTeam.id);
-    assert.equal(back.status, 200, JSON.stringify(back.body));
+    // The agent's chat now: given back to the bot by the service (a VA cannot take it from the agent).
+    const back = await updateChat(ctx.db, {
+      accountId: t.account.id,
+      chatId: chat.chat_id,
+      teamId: t.humanTeam.id,
+      patch: { assignee: t.bot.user.loginId },
+      actorUserId: null,
+    });
+    assert.equal(back.assignee, t.bot.user.loginId);
     const assigned = (await deliveredFor(chat.chat_id)).filter((b) => b.event_type === 'chat.assigned');
     assert.equal(assigned.length, 2);
     const [e1, e2] = assigned.map((b) => b.payload.messages[0]);
@@ -157,7 +166,7 @@ describe('event message entries', () => {
   });
 
   it('accepts the spec spelling quick_reply_response for outbound quick replies, stored as quick_replies', async () => {
-    const chat = await newChat(t, { channel: 'livechat' });
+    const chat = await newChat(t, { channel: 'livechat', assignee: t.bot.user.loginId });
     const quick = { request_identifier: 'r-1', options: [{ title: 'Yes', payload: 'Y' }] };
     const sent = await post(chat.chat_id, {
       type: 'outbound',

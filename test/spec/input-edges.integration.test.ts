@@ -17,7 +17,7 @@ describe('input edges', () => {
   before(async () => {
     t = await createTenant(ctx.db);
     admin = (await signedInAdminOf(ctx.db, t.account.id)).client;
-    chatId = (await newChat(t)).chat_id;
+    chatId = (await newChat(t, { assignee: t.bot.user.loginId })).chat_id;
   });
 
   it('refuses a team_id header that is not a decimal integer', async () => {

@@ -60,6 +60,7 @@ describe('re-queue order and auto-assign pickup', () => {
   it('re-queued by someone else and handed straight back, the VA hears unassigned then assigned', async () => {
     const chat = await newChat(t, { team_id: desk.id });
     assert.equal(chat.assignee, va.user.loginId);
+    await receivedFor(chat.chat_id); // delivered before the change (one still waiting would be superseded)
     const view = await updateChat(ctx.db, {
       accountId: t.account.id,
       chatId: chat.chat_id,
@@ -81,6 +82,7 @@ describe('re-queue order and auto-assign pickup', () => {
 
   it('transferred by an administrator into its own team and given back, the VA hears unassigned then assigned', async () => {
     const chat = await newChat(t, { team_id: desk.id });
+    await receivedFor(chat.chat_id);
     await transferChat(ctx.db, { accountId: t.account.id, chatId: chat.chat_id, teamId: desk.id, actorUserId: null });
     const got = await receivedFor(chat.chat_id);
     assert.deepEqual(
@@ -90,8 +92,9 @@ describe('re-queue order and auto-assign pickup', () => {
     assert.equal(got[1].payload.reason, 'transferred');
   });
 
-  it('re-queued by the VA itself and handed back, it hears only the new assignment', async () => {
+  it('re-queued by the VA itself and handed back, it hears unassigned then assigned too', async () => {
     const chat = await newChat(t, { team_id: desk.id });
+    await receivedFor(chat.chat_id);
     await updateChat(ctx.db, {
       accountId: t.account.id,
       chatId: chat.chat_id,
@@ -102,7 +105,7 @@ describe('re-queue order and auto-assign pickup', () => {
     const got = await receivedFor(chat.chat_id);
     assert.deepEqual(
       got.map((b) => b.event_type),
-      ['chat.assigned', 'chat.assigned'],
+      ['chat.assigned', 'chat.unassigned', 'chat.assigned'],
     );
   });
 

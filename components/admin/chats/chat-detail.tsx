@@ -109,7 +109,12 @@ export function ChatDetail({ chatId, focus }: { chatId: string; focus?: string }
       </div>
       <section className="card" aria-labelledby="events-title">
         <h2 id="events-title">Events and delivery attempts ({chat.events.length})</h2>
-        <EventTimeline events={chat.events} chatId={chat.chat_id} highlight={target?.kind === 'event' ? Number(target.value) : undefined} />
+        <EventTimeline
+          events={chat.events}
+          chatId={chat.chat_id}
+          assignee={chat.assignee}
+          highlight={target?.kind === 'event' ? Number(target.value) : undefined}
+        />
       </section>
       <ChatRequests chatId={chat.chat_id} highlight={target?.kind === 'request' ? target.value : undefined} />
     </>

@@ -1,6 +1,7 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
 import { formatDateTime, formatMs } from '@/components/admin/lib/format';
@@ -17,9 +18,19 @@ function transidsOf(e: AdminEvent): string[] {
   return messages.map((m) => m.message?.transid ?? m.transid).filter((t): t is string => typeof t === 'string');
 }
 
-function Redeliver({ event, chatId }: { event: AdminEvent; chatId: string }) {
+/**
+ * Redeliver, asking first when the event's VA no longer holds the chat (the API answers 3010
+ * without `force`): a bot would be told about a chat that is not its own.
+ */
+function Redeliver({ event, chatId, assignee }: { event: AdminEvent; chatId: string; assignee: string | null }) {
   const qc = useQueryClient();
   const toast = useToast();
+  const [asking, setAsking] = useState(false);
+  const confirm = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) confirm.current?.focus();
+  }, [asking]);
   const redeliver = tsr.events.redeliverEvent.useMutation({
     onSuccess: () => {
       toast.success(`Event #${event.seq} ${event.event_type} queued for delivery again.`);
@@ -27,26 +38,77 @@ function Redeliver({ event, chatId }: { event: AdminEvent; chatId: string }) {
     },
     onError: (err) => toast.error(`Not redelivered: ${failureOf(err)?.description}`),
   });
+  const aboutLeaving = event.event_type === 'chat.unassigned' || event.event_type === 'chat.closed';
+  const notHeld = !aboutLeaving && assignee !== event.virtual_agent_login_id;
   // The button stays while the event is pending again, so focus stays on it; it only refuses.
   const waiting = redeliver.isPending || event.status === 'pending';
+  const send = (force: boolean) => redeliver.mutate({ params: { id: event.id }, query: force ? { force: 'true' } : {} });
+  if (asking) {
+    const id = `redeliver-warning-${event.id}`;
+    return (
+      <fieldset className="confirm" onKeyDown={(e) => e.key === 'Escape' && setAsking(false)}>
+        <legend className="sr-only">Confirm: redeliver event {event.seq}</legend>
+        <p className="small" id={id}>
+          The chat is no longer assigned to {event.virtual_agent_login_id}. Send this event to it anyway?
+        </p>
+        <div className="row">
+          <button
+            ref={confirm}
+            type="button"
+            className="btn btn-small btn-danger"
+            aria-describedby={id}
+            onClick={() => {
+              setAsking(false);
+              send(true);
+            }}
+          >
+            Redeliver anyway
+          </button>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => {
+              setAsking(false);
+              requestAnimationFrame(() => opener.current?.focus());
+            }}
+          >
+            Cancel
+          </button>
+        </div>
+      </fieldset>
+    );
+  }
   return (
     <button
+      ref={opener}
       type="button"
       className="btn btn-small"
       aria-disabled={waiting || undefined}
       aria-busy={redeliver.isPending || undefined}
       onClick={() => {
-        if (!waiting) redeliver.mutate({ params: { id: event.id } });
+        if (waiting) return;
+        if (notHeld) setAsking(true);
+        else send(false);
       }}
     >
-      {redeliver.isPending ? 'Redelivering…' : event.status === 'pending' ? 'Delivering…' : 'Redeliver'}
+      {redeliver.isPending ? 'Redelivering…' : event.status === 'pending' ? 'Delivering…' : notHeld ? 'Redeliver…' : 'Redeliver'}
       <span className="sr-only"> event {event.seq}</span>
     </button>
   );
 }
 
 /** Every event of the chat, in order, with every delivery attempt; `highlight` marks an event id. */
-export function EventTimeline({ events, chatId, highlight }: { events: AdminEvent[]; chatId: string; highlight?: number }) {
+export function EventTimeline({
+  events,
+  chatId,
+  assignee,
+  highlight,
+}: {
+  events: AdminEvent[];
+  chatId: string;
+  assignee: string | null;
+  highlight?: number;
+}) {
   if (!events.length) return <p className="muted">No events: the chat was never assigned to a Virtual Agent.</p>;
   return (
     <ol className="timeline" aria-label="Events">
@@ -70,7 +132,7 @@ export function EventTimeline({ events, chatId, highlight }: { events: AdminEven
               <StatusBadge status={e.status} />
               <span className="muted small">to {e.virtual_agent_login_id}</span>
               <span className="event-actions">
-                <Redeliver event={e} chatId={chatId} />
+                <Redeliver event={e} chatId={chatId} assignee={assignee} />
               </span>
             </div>
             <dl className="facts small">
@@ -96,6 +158,12 @@ export function EventTimeline({ events, chatId, highlight }: { events: AdminEven
                 <>
                   <dt>Delivered</dt>
                   <dd>{formatDateTime(e.delivered_at)}</dd>
+                </>
+              )}
+              {e.superseded_at && (
+                <>
+                  <dt>Superseded</dt>
+                  <dd>{formatDateTime(e.superseded_at)}: the chat left the Virtual Agent before it was sent; not sent</dd>
                 </>
               )}
               {e.failed_at && (

@@ -6,6 +6,7 @@ const TONES: Record<string, string> = {
   pending: 'badge-warn',
   delivered: 'badge-ok',
   failed: 'badge-bad',
+  superseded: '',
 };
 
 export function StatusBadge({ status }: { status: string }) {

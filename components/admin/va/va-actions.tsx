@@ -131,7 +131,14 @@ export function VaActions({ va }: { va: AdminVirtualAgent }) {
       toast.success('New signing secret issued.');
     },
   });
-  const failure = failureOf(toggle.error ?? rotateKey.error ?? rotateSecret.error);
+  const retryNow = tsr.vaTools.retryNow.useMutation({
+    onSuccess: (res) => {
+      const n = res.body.response.due_now;
+      toast.success(n ? `${n} waiting event${n === 1 ? '' : 's'} of ${va.name} due now.` : `${va.name} has no events waiting for a retry.`);
+      qc.invalidateQueries({ queryKey: keys.virtualAgent(va.id) });
+    },
+  });
+  const failure = failureOf(toggle.error ?? rotateKey.error ?? rotateSecret.error ?? retryNow.error);
   const testFailure = failureOf(test.error);
 
   return (
@@ -151,6 +158,21 @@ export function VaActions({ va }: { va: AdminVirtualAgent }) {
             onClick={() => test.mutate({ params: { id: va.id } })}
           >
             Send test event
+          </SubmitButton>
+        </div>
+        <div>
+          <h3>Waiting events</h3>
+          <p className="small muted">
+            Attempts its events waiting for a retry now, in order per chat, instead of at their back-off time. Done by itself when a
+            delivery succeeds after failures.
+          </p>
+          <SubmitButton
+            type="button"
+            pending={retryNow.isPending}
+            pendingText="Retrying…"
+            onClick={() => retryNow.mutate({ params: { id: va.id } })}
+          >
+            Retry now
           </SubmitButton>
         </div>
         <div>

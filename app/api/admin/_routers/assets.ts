@@ -3,6 +3,7 @@ import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
 import { createAsset } from '@/lib/assets/create-asset';
 import { listAssets, toAssetView } from '@/lib/assets/list-assets';
+import { updateAsset } from '@/lib/assets/update-asset';
 import { adminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 
@@ -17,4 +18,6 @@ export const assetsRouter = tsr.router(adminContract.assets, {
     });
     return ok(4401, toAssetView(asset));
   },
+  updateAsset: async ({ params, body }) =>
+    ok(4400, toAssetView(await updateAsset(await getDb(), { accountId: adminAuth().accountId, id: params.id, patch: body }))),
 });

@@ -6,8 +6,8 @@ import { adminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 
 export const eventsRouter = tsr.router(adminContract.events, {
-  redeliverEvent: async ({ params }) => {
-    await redeliverEvent(await getDb(), { accountId: adminAuth().accountId, eventId: params.id });
+  redeliverEvent: async ({ params, query }) => {
+    await redeliverEvent(await getDb(), { accountId: adminAuth().accountId, eventId: params.id, force: query.force === 'true' });
     return ok(4400, null);
   },
 });

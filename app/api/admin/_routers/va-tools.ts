@@ -3,6 +3,7 @@ import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
 import { listRecoveries } from '@/lib/delivery/list-recoveries';
 import { startRecovery } from '@/lib/delivery/start-recovery';
+import { retryVirtualAgentNow } from '@/lib/delivery/retry-now';
 import { adminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 import { sendTestEvent } from '@/lib/virtual-agents/send-test-event';
@@ -21,4 +22,5 @@ export const vaToolsRouter = tsr.router(adminContract.vaTools, {
     ),
   listRecoveries: async ({ params }) =>
     ok(4400, await listRecoveries(await getDb(), { accountId: adminAuth().accountId, virtualAgentId: params.id })),
+  retryNow: async ({ params }) => ok(4400, await retryVirtualAgentNow(await getDb(), { accountId: adminAuth().accountId, id: params.id })),
 });

@@ -40,18 +40,26 @@ export const chatsRouter = tsr.router(botContract.chats, {
   },
   getChat: async ({ params }) => ok(4304, await loadChatOrFail(await getDb(), { accountId: botAuth().accountId, chatId: params.chat_id })),
   updateChat: async ({ params, headers, body }) => {
-    const { accountId, userId } = botAuth();
+    const { accountId, userId, loginId } = botAuth();
     return ok(
       4304,
-      await updateChat(await getDb(), { accountId, chatId: params.chat_id, teamId: headers.team_id, patch: body, actorUserId: userId }),
+      await updateChat(await getDb(), {
+        accountId,
+        chatId: params.chat_id,
+        teamId: headers.team_id,
+        patch: body,
+        actorUserId: userId,
+        actorLoginId: loginId,
+      }),
     );
   },
   transferChat: async ({ params, body }) => {
-    const { accountId, userId } = botAuth();
+    const { accountId, userId, loginId } = botAuth();
     await requireTransferEnabled(await getDb(), { accountId });
     await transferChat(await getDb(), {
       accountId,
       actorUserId: userId,
+      actorLoginId: loginId,
       chatId: params.chat_id,
       teamId: Number(body.transfer.teamid),
       skillName: body.transfer.skill_name,

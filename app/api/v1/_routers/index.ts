@@ -4,6 +4,7 @@ import { createApiHandler } from '@/lib/http/create-api-handler';
 import { recordBotRequest } from '@/lib/request-log/record-bot-request';
 import { authRouter } from './auth';
 import { chatsRouter } from './chats';
+import { meRouter } from './me';
 import { messagesRouter } from './messages';
 import { teamsRouter } from './teams';
 
@@ -13,7 +14,7 @@ import { teamsRouter } from './teams';
  */
 export const botApiHandler = createApiHandler({
   contract: botContract,
-  router: { auth: authRouter, teams: teamsRouter, chats: chatsRouter, messages: messagesRouter },
+  router: { auth: authRouter, me: meRouter, teams: teamsRouter, chats: chatsRouter, messages: messagesRouter },
   guard: botGuard,
   onAnswered: recordBotRequest,
 });

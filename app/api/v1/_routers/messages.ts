@@ -18,11 +18,12 @@ export const messagesRouter = tsr.router(botContract.messages, {
     return ok(4305, { messages: page.messages, next_cursor: page.nextCursor });
   },
   postMessage: async ({ params, body, headers }) => {
-    const { accountId, loginId } = botAuth();
+    const { accountId, loginId, userId } = botAuth();
     const { message } = await appendMessage(await getDb(), {
       accountId,
       chatId: params.chat_id,
       actorLoginId: loginId,
+      actorUserId: userId,
       input: body,
       idempotency: {
         key: headers['idempotency-key'],

@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import { startReceiver } from '../support';
+import { screens, setUpBot, signIn, uniqueSuffix } from './helpers';
+
+test('channel assets are created and renamed on their own page', async ({ page }) => {
+  await signIn(page, '/admin/assets');
+  await expect(page.getByRole('heading', { name: 'Channel assets', level: 1 })).toBeVisible();
+  const name = `Support line ${uniqueSuffix()}`;
+  const form = page.getByRole('form', { name: 'New asset' });
+  await form.getByLabel('Channel').selectOption('sms');
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Address').fill('+15551230000');
+  await form.getByRole('button', { name: 'Create asset' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Asset ${name} created` })).toBeVisible();
+
+  const row = page.getByTestId('asset-row').filter({ has: page.locator(`input[value="${name}"]`) });
+  await expect(row).toContainText('sms');
+  await row.getByLabel('Name').fill(`${name} (EU)`);
+  await row.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'saved' })).toBeVisible();
+  await page.reload();
+  await expect(page.locator(`input[value="${name} (EU)"]`)).toBeVisible();
+  await screens(page, 'assets', page.getByRole('heading', { name: 'Channel assets', level: 1 }));
+
+  // The empty name is refused in the form, in words, before any request.
+  await form.getByRole('button', { name: 'Create asset' }).click();
+  await expect(form.getByText('Enter the asset name.')).toBeVisible();
+});
+
+test('redelivering to a VA that handed the chat over asks first; Retry now answers on the VA page', async ({ page, request }) => {
+  const receiver = await startReceiver();
+  try {
+    receiver.replies.push(500, 500, 500, 500);
+    await signIn(page, '/admin/chats');
+    const { asset, va, team } = await setUpBot(page.request, receiver.url);
+    const other = (await (await page.request.post('/api/admin/teams', { data: { name: `Desk ${uniqueSuffix()}` } })).json()).response;
+    const token = (await (await request.post('/api/v1/authorize', { data: { api_key: va.api_key } })).json()).response.access_token;
+    const created = await request.post('/api/v1/chats', {
+      headers: { access_token: token },
+      data: { channel: 'livechat', asset_id: asset.id, customer: { destination_id: 'hand', name: 'Hana Over' }, assignee: va.login_id },
+    });
+    const chat = (await created.json()).response;
+    expect(chat.team_id).toBe(team.id);
+    await page.goto(`/admin/chats/${chat.chat_id}`);
+    const assigned = page.locator('[data-testid="event"][data-event-type="chat.assigned"]');
+    await expect(assigned).toHaveAttribute('data-status', 'failed');
+
+    const moved = await request.patch(`/api/v1/internal/chats/${chat.chat_id}`, {
+      headers: { access_token: token },
+      data: { transfer: { teamid: other.id } },
+    });
+    expect(moved.status()).toBe(202);
+    const refused = await request.post(`/api/v1/chats/${chat.chat_id}/messages`, {
+      headers: { access_token: token },
+      data: { type: 'outbound', text: 'still here?' },
+    });
+    expect((await refused.json()).status_code).toBe(2043);
+
+    await page.reload();
+    await expect(page.getByRole('list', { name: 'Transcript' })).toContainText(`Transferred to ${other.name} by ${va.login_id}.`);
+    await assigned.getByRole('button', { name: /Redeliver/ }).click();
+    const confirm = assigned.getByRole('button', { name: 'Redeliver anyway' });
+    await expect(confirm).toBeFocused();
+    await expect(assigned).toContainText(`no longer assigned to ${va.login_id}`);
+    await screens(page, 'chat-redeliver-confirm', confirm);
+    await confirm.click();
+    await expect(assigned).toHaveAttribute('data-status', 'delivered');
+
+    await page.goto(`/admin/users/virtual-agents/${va.id}`);
+    await page.getByRole('button', { name: 'Retry now' }).click();
+    await expect(page.getByRole('status').filter({ hasText: /due now|no events waiting/ })).toBeVisible();
+  } finally {
+    receiver.server.close();
+  }
+});

@@ -1,0 +1,34 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+
+/**
+ * The chat has left the VA: its events to that VA still waiting to be sent (up to `uptoSeq`, the
+ * chat's sequence before the change) are `superseded`, never sent. The VA hears of the change by
+ * the `chat.unassigned` written next, and hears nothing more of the chat until it holds it again.
+ * An event in flight keeps its lease; recording its attempt leaves it superseded.
+ * Events written after `uptoSeq` in the same change (a `chat.closed`) stay, and are made due now:
+ * they were parked behind the retry of an event that is now gone (see park-later-events.ts).
+ */
+export async function supersedePendingEvents(
+  tx: Db,
+  { chatId, vaUserId, uptoSeq }: { chatId: string; vaUserId: number; uptoSeq: number },
+): Promise<number> {
+  const rows = await tx.execute(sql`
+    update "events" set "status" = 'superseded', "superseded_at" = now(), "updated_at" = now()
+    where "chat_id" = ${chatId} and "virtual_agent_id" = ${vaUserId} and "status" = 'pending' and "seq" <= ${uptoSeq}
+    returning "id"`);
+  const superseded = rowCount(rows);
+  if (superseded > 0) {
+    await tx.execute(sql`
+      update "events" set "next_attempt_at" = now()
+      where "chat_id" = ${chatId} and "virtual_agent_id" = ${vaUserId} and "status" = 'pending' and "seq" > ${uptoSeq}
+        and "next_attempt_at" > now() and "attempt_count" = 0`);
+  }
+  return superseded;
+}
+
+/** Rows returned, whichever driver ran the statement (postgres.js: an array; PGlite: `rows`). */
+function rowCount(result: unknown): number {
+  if (Array.isArray(result)) return result.length;
+  return (result as { rows?: unknown[] }).rows?.length ?? 0;
+}
