@@ -1,0 +1,73 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+
+/** The renderer: Scalar's API reference (standalone build, served by this app, no CDN). */
+export const SCALAR_SCRIPT = '/docs/assets/scalar.js';
+
+type ScalarApp = { destroy?: () => void; app?: { unmount?: () => void } };
+type ScalarGlobal = { createApiReference: (target: HTMLElement, config: Record<string, unknown>) => ScalarApp };
+
+let loading: Promise<ScalarGlobal> | null = null;
+
+/** Loads the script once; a script added by this (nonce-allowed) bundle is allowed by 'strict-dynamic'. */
+function loadScalar(): Promise<ScalarGlobal> {
+  const existing = (window as unknown as { Scalar?: ScalarGlobal }).Scalar;
+  if (existing) return Promise.resolve(existing);
+  loading ??= new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = SCALAR_SCRIPT;
+    script.onload = () => resolve((window as unknown as { Scalar: ScalarGlobal }).Scalar);
+    script.onerror = () => reject(new Error('the API reference renderer did not load'));
+    document.head.appendChild(script);
+  });
+  return loading;
+}
+
+/**
+ * One OpenAPI document rendered by Scalar. Everything it could fetch from elsewhere is off: fonts
+ * are the system's, no telemetry, no request proxy, no links to Scalar's hosted client.
+ */
+export function ApiReference({ url, title }: { url: string; title: string }) {
+  const target = useRef<HTMLDivElement>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let app: ScalarApp | undefined;
+    let cancelled = false;
+    loadScalar()
+      .then((scalar) => {
+        if (cancelled || !target.current) return;
+        app = scalar.createApiReference(target.current, {
+          url,
+          title,
+          baseServerURL: window.location.origin,
+          withDefaultFonts: false,
+          telemetry: false,
+          hideClientButton: true,
+          showDeveloperTools: 'never',
+          hideDarkModeToggle: true,
+          forceDarkModeState: 'light',
+          documentDownloadType: 'json',
+          defaultOpenFirstTag: true,
+          orderRequiredPropertiesFirst: true,
+          setPageTitle: false,
+        });
+      })
+      .catch(() => setFailed(true));
+    return () => {
+      cancelled = true;
+      app?.destroy?.();
+    };
+  }, [url, title]);
+  return (
+    <main id="content" aria-label={title}>
+      {failed ? (
+        <p>
+          The reference could not be drawn here. The document itself is at <a href={url}>{url}</a>.
+        </p>
+      ) : (
+        <div ref={target} />
+      )}
+    </main>
+  );
+}
