@@ -70,8 +70,9 @@ export async function startBot(options: BotOptions) {
       await reply(chatId, 'Connecting you with a person from our team. One moment, please.', `handover-${message.transid}`);
       const teamid = await handoverTeamId();
       const res = await api.chats.transferChat({ params: { chat_id: chatId }, body: { transfer: { teamid } } });
-      // 2041: the chat is on hold or closed, nothing to hand over; anything else is an error worth a retry.
-      if (res.status !== 202 && (res.body as { status_code?: number }).status_code !== 2041) responseOf(res);
+      // Refused: maybe an earlier try of this same event already handed the chat over. If the chat is
+      // no longer ours, that is done; otherwise the error stands and the event is retried.
+      if (res.status !== 202 && responseOf(await api.chats.getChat({ params: { chat_id: chatId } })).assignee === options.loginId) responseOf(res);
       held.delete(chatId);
       log('handed over', { chat_id: chatId, team_id: teamid });
       return;

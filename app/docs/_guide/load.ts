@@ -1,4 +1,3 @@
-import 'server-only';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EVENT_EXAMPLES } from '@/lib/openapi/examples';

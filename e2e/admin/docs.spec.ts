@@ -1,0 +1,76 @@
+import { expect, type Page, test } from '@playwright/test';
+import { DESKTOP, expectAccessible, PHONE } from './axe';
+
+/** Console errors and failed loads of the page, CSP refusals among them ("Refused to load …"). */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('requestfailed', (r) => errors.push(`failed: ${r.url()}`));
+  return errors;
+}
+
+test('the guide renders from docs/guide, with the contract filled in and working links', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.setViewportSize(DESKTOP);
+  await page.goto('/docs');
+  await expect(page.getByRole('heading', { level: 1, name: 'Build a bot' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Documentation' }).getByRole('link', { name: 'Guide' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+
+  await page.getByRole('navigation', { name: 'Guide' }).getByRole('link', { name: 'Events' }).click();
+  await expect(page).toHaveURL(/\/docs\/guide\/events$/);
+  // The example bodies come from the OpenAPI document's examples, not from the Markdown.
+  await expect(page.locator('pre').filter({ hasText: '"event_type": "chat.unassigned"' })).toBeVisible();
+
+  await page.goto('/docs/guide/limits-and-codes');
+  const codes = page.getByRole('table').filter({ hasText: 'status_code' }).last();
+  await expect(codes.getByRole('row').filter({ hasText: '2013' })).toContainText('Idempotency-Key');
+
+  // A link between Markdown files (`idempotency.md`) leads to the page on the site.
+  await page.goto('/docs/guide/delivery');
+  await page.getByRole('main').getByRole('link', { name: 'Idempotency' }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Idempotency' })).toBeVisible();
+
+  expect((await page.request.get('/docs/guide/no-such-page')).status()).toBe(404);
+  expect(errors).toEqual([]);
+});
+
+for (const [path, title, operation] of [
+  ['/docs/bot-api', 'Bot API reference', 'Exchange the API key for an access token'],
+  ['/docs/admin-api', 'Admin API reference', 'Issue a new API key'],
+] as const) {
+  test(`${title}: drawn by the renderer under the page CSP, nothing loaded from elsewhere`, async ({ page }) => {
+    const errors = watchErrors(page);
+    const origins = new Set<string>();
+    page.on('request', (r) => origins.add(new URL(r.url()).origin));
+    await page.setViewportSize(DESKTOP);
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: operation }).first()).toBeVisible();
+    // The catalogue of status codes is part of the reference's introduction.
+    await expect(page.getByText('Idempotency-Key already used with a different request').first()).toBeAttached();
+    expect([...origins]).toEqual([new URL(page.url()).origin]);
+    expect(errors).toEqual([]);
+  });
+}
+
+test('the docs pages pass axe (WCAG 2.1 A/AA) at laptop and phone widths', async ({ page }) => {
+  test.setTimeout(180_000);
+  for (const [path, ready] of [
+    ['/docs', () => expect(page.getByRole('heading', { level: 1, name: 'Build a bot' })).toBeVisible()],
+    ['/docs/guide/events', () => expect(page.getByRole('heading', { level: 1, name: 'Events' })).toBeVisible()],
+    ['/docs/bot-api', () => expect(page.getByRole('heading', { name: 'Exchange the API key for an access token' }).first()).toBeVisible()],
+    ['/docs/admin-api', () => expect(page.getByRole('heading', { name: 'Issue a new API key' }).first()).toBeVisible()],
+  ] as const) {
+    for (const size of [DESKTOP, PHONE]) {
+      await page.setViewportSize(size);
+      await page.goto(path);
+      await ready();
+      await expectAccessible(page, path, test.info(), true);
+    }
+  }
+});
