@@ -1,11 +1,18 @@
 import { expect, type Page, test } from '@playwright/test';
 import { DESKTOP, expectAccessible, PHONE } from './axe';
 
-/** Console errors and failed loads of the page, CSP refusals among them ("Refused to load …"). */
+/**
+ * Console errors (CSP refusals among them: "Refused to load …"), page errors and failed loads.
+ * A failed load is counted by its answer, with its URL; the console's own line for it says no URL
+ * and also comes for the browser's favicon probe, which the site does not serve.
+ */
 function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text());
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) errors.push(`${r.status()}: ${r.url()}`);
   });
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('requestfailed', (r) => errors.push(`failed: ${r.url()}`));
@@ -40,9 +47,9 @@ test('the guide renders from docs/guide, with the contract filled in and working
   expect(errors).toEqual([]);
 });
 
-for (const [path, title, operation] of [
-  ['/docs/bot-api', 'Bot API reference', 'Exchange the API key for an access token'],
-  ['/docs/admin-api', 'Admin API reference', 'Issue a new API key'],
+for (const [path, title, heading, operation] of [
+  ['/docs/bot-api', 'Bot API reference', 'VA Chat API', 'Exchange the API key for an access token'],
+  ['/docs/admin-api', 'Admin API reference', 'VA Chat Admin API', 'Issue a new API key'],
 ] as const) {
   test(`${title}: drawn by the renderer under the page CSP, nothing loaded from elsewhere`, async ({ page }) => {
     const errors = watchErrors(page);
@@ -50,7 +57,8 @@ for (const [path, title, operation] of [
     page.on('request', (r) => origins.add(new URL(r.url()).origin));
     await page.setViewportSize(DESKTOP);
     await page.goto(path);
-    await expect(page.getByRole('heading', { name: operation }).first()).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(page.getByText(operation).first()).toBeAttached();
     // The catalogue of status codes is part of the reference's introduction.
     await expect(page.getByText('Idempotency-Key already used with a different request').first()).toBeAttached();
     expect([...origins]).toEqual([new URL(page.url()).origin]);
@@ -63,8 +71,8 @@ test('the docs pages pass axe (WCAG 2.1 A/AA) at laptop and phone widths', async
   for (const [path, ready] of [
     ['/docs', () => expect(page.getByRole('heading', { level: 1, name: 'Build a bot' })).toBeVisible()],
     ['/docs/guide/events', () => expect(page.getByRole('heading', { level: 1, name: 'Events' })).toBeVisible()],
-    ['/docs/bot-api', () => expect(page.getByRole('heading', { name: 'Exchange the API key for an access token' }).first()).toBeVisible()],
-    ['/docs/admin-api', () => expect(page.getByRole('heading', { name: 'Issue a new API key' }).first()).toBeVisible()],
+    ['/docs/bot-api', () => expect(page.getByRole('heading', { level: 1, name: 'VA Chat API' })).toBeVisible()],
+    ['/docs/admin-api', () => expect(page.getByRole('heading', { level: 1, name: 'VA Chat Admin API' })).toBeVisible()],
   ] as const) {
     for (const size of [DESKTOP, PHONE]) {
       await page.setViewportSize(size);

@@ -10,6 +10,36 @@ type ScalarGlobal = { createApiReference: (target: HTMLElement, config: Record<s
 
 let loading: Promise<ScalarGlobal> | null = null;
 
+/**
+ * Held to WCAG 2.1 AA like the rest of the site (e2e/admin/docs.spec.ts runs axe on both pages):
+ * the default light theme's grey text, method colours and syntax colours are darkened to a 4.5:1
+ * contrast, and code and endpoint lists wrap or grow instead of scrolling inside boxes that a
+ * keyboard cannot reach.
+ */
+const ACCESSIBLE_CSS = `
+.light-mode, .light-mode .scalar-app {
+  --scalar-color-2: #595959;
+  --scalar-color-3: #5e5e5e;
+  --scalar-color-accent: #0062a8;
+  --scalar-color-green: #00744a;
+  --scalar-color-red: #b3131b;
+  --scalar-color-yellow: #7a5200;
+  --scalar-color-blue: #0062a8;
+  --scalar-color-orange: #9c3d00;
+  --scalar-color-purple: #6b2bb5;
+}
+.scalar-app pre, .scalar-app pre code {
+  white-space: pre-wrap !important;
+  overflow-wrap: anywhere;
+  text-wrap: wrap !important;
+  width: auto !important;
+}
+.scalar-app .endpoints, .scalar-app .scalar-card-content:has(> .endpoints) {
+  overflow: visible !important;
+  max-height: none !important;
+}
+`;
+
 /** Loads the script once; a script added by this (nonce-allowed) bundle is allowed by 'strict-dynamic'. */
 function loadScalar(): Promise<ScalarGlobal> {
   const existing = (window as unknown as { Scalar?: ScalarGlobal }).Scalar;
@@ -26,7 +56,7 @@ function loadScalar(): Promise<ScalarGlobal> {
 
 /**
  * One OpenAPI document rendered by Scalar. Everything it could fetch from elsewhere is off: fonts
- * are the system's, no telemetry, no request proxy, no links to Scalar's hosted client.
+ * are the system's, no telemetry, no request proxy, no hosted client, AI agent or MCP links.
  */
 export function ApiReference({ url, title }: { url: string; title: string }) {
   const target = useRef<HTMLDivElement>(null);
@@ -51,6 +81,9 @@ export function ApiReference({ url, title }: { url: string; title: string }) {
           defaultOpenFirstTag: true,
           orderRequiredPropertiesFirst: true,
           setPageTitle: false,
+          agent: { disabled: true },
+          mcp: { disabled: true },
+          customCss: ACCESSIBLE_CSS,
         });
       })
       .catch(() => setFailed(true));
