@@ -28,10 +28,13 @@ const ACCESSIBLE_CSS = `
   --scalar-color-orange: #9c3d00;
   --scalar-color-purple: #6b2bb5;
 }
-.scalar-app pre, .scalar-app pre code {
+.scalar-app pre, .scalar-app pre code, .scalar-app pre code * {
   white-space: pre-wrap !important;
-  overflow-wrap: anywhere;
+  word-break: break-word !important;
+  overflow-wrap: anywhere !important;
   text-wrap: wrap !important;
+}
+.scalar-app pre {
   width: auto !important;
 }
 .scalar-app .endpoints, .scalar-app .scalar-card-content:has(> .endpoints) {
@@ -39,6 +42,11 @@ const ACCESSIBLE_CSS = `
   max-height: none !important;
 }
 `;
+
+/** Scalar's copy buttons on code blocks carry only an icon: give them a name (WCAG 4.1.2). */
+function nameCopyButtons(root: HTMLElement) {
+  for (const button of root.querySelectorAll('button.scalar-code-copy:not([aria-label])')) button.setAttribute('aria-label', 'Copy code');
+}
 
 /** Loads the script once; a script added by this (nonce-allowed) bundle is allowed by 'strict-dynamic'. */
 function loadScalar(): Promise<ScalarGlobal> {
@@ -64,6 +72,9 @@ export function ApiReference({ url, title }: { url: string; title: string }) {
   useEffect(() => {
     let app: ScalarApp | undefined;
     let cancelled = false;
+    const root = target.current;
+    const observer = new MutationObserver(() => root && nameCopyButtons(root));
+    if (root) observer.observe(root, { childList: true, subtree: true });
     loadScalar()
       .then((scalar) => {
         if (cancelled || !target.current) return;
@@ -89,6 +100,7 @@ export function ApiReference({ url, title }: { url: string; title: string }) {
       .catch(() => setFailed(true));
     return () => {
       cancelled = true;
+      observer.disconnect();
       app?.destroy?.();
     };
   }, [url, title]);

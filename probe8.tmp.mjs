@@ -1,0 +1,10 @@
+import { chromium } from '@playwright/test';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+await page.goto('http://localhost:3111/docs/bot-api');
+await page.getByRole('heading', { level: 1 }).first().waitFor();
+console.log(await page.evaluate(() => [...document.querySelectorAll('.language-json, .language-js')].map(e => { const cs = getComputedStyle(e); return [e.tagName, e.className, e.parentElement.tagName, e.parentElement.className.slice(0,100), cs.overflowX, cs.overflowY, cs.maxHeight, e.scrollHeight, e.clientHeight, e.scrollWidth, e.clientWidth, cs.whiteSpace].join(' | '); })));
+await page.goto('http://localhost:3111/docs/admin-api');
+await page.getByRole('heading', { level: 1 }).first().waitFor();
+console.log(await page.evaluate(() => [...document.querySelectorAll('button[aria-controls]')].filter(b => !b.textContent.trim() && !b.getAttribute('aria-label')).map(b => b.outerHTML.replace(/<svg[\s\S]*?<\/svg>/g,'').slice(0,300) + ' IN ' + b.parentElement.parentElement.outerHTML.replace(/<svg[\s\S]*?<\/svg>/g,'').slice(0, 600))));
+await browser.close();

@@ -1,0 +1,14 @@
+import AxeBuilder from '@axe-core/playwright';
+import { chromium } from '@playwright/test';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } }); const page = await ctx.newPage();
+await page.goto('http://localhost:3111/docs/admin-api');
+await page.getByRole('heading', { level: 1 }).first().waitFor();
+const r = await new AxeBuilder({ page }).withRules(['button-name']).analyze();
+for (const v of r.violations) for (const n of v.nodes) console.log(n.html.slice(0, 300));
+console.log(await page.evaluate(() => [...document.querySelectorAll('button[aria-controls="scalar-refs-0-75"]')].map(b => b.parentElement.parentElement.parentElement.outerHTML.replace(/<svg[\s\S]*?<\/svg>/g,'').slice(0, 1200))));
+await page.goto('http://localhost:3111/docs/bot-api');
+await page.getByRole('heading', { level: 1 }).first().waitFor();
+await page.addStyleTag({ content: '.scalar-app pre code, .scalar-app pre code * { white-space: pre-wrap !important; word-break: break-word !important; overflow-wrap: anywhere !important; }' });
+console.log(await page.evaluate(() => [...document.querySelectorAll('.language-json, .language-js')].map(e => [e.scrollWidth, e.clientWidth, e.scrollHeight, e.clientHeight].join(' '))));
+await browser.close();
