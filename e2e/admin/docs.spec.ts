@@ -52,27 +52,30 @@ for (const [path, title, heading, operation] of [
   ['/docs/admin-api', 'Admin API reference', 'VA Chat Admin API', 'Issue a new API key'],
 ] as const) {
   test(`${title}: drawn by the renderer under the page CSP, nothing loaded from elsewhere`, async ({ page }) => {
+    test.setTimeout(120_000);
     const errors = watchErrors(page);
     const origins = new Set<string>();
     page.on('request', (r) => origins.add(new URL(r.url()).origin));
     await page.setViewportSize(DESKTOP);
     await page.goto(path);
-    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    // The renderer parses the whole document in the browser first: slow on a busy machine.
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible({ timeout: 60_000 });
     await expect(page.getByText(operation).first()).toBeAttached();
-    // The catalogue of status codes is part of the reference's introduction.
-    await expect(page.getByText('Idempotency-Key already used with a different request').first()).toBeAttached();
+    // The bot reference's introduction carries the catalogue of status codes.
+    if (path === '/docs/bot-api')
+      await expect(page.getByText('Idempotency-Key already used with a different request').first()).toBeAttached();
     expect([...origins]).toEqual([new URL(page.url()).origin]);
     expect(errors).toEqual([]);
   });
 }
 
 test('the docs pages pass axe (WCAG 2.1 A/AA) at laptop and phone widths', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(480_000);
   for (const [path, ready] of [
     ['/docs', () => expect(page.getByRole('heading', { level: 1, name: 'Build a bot' })).toBeVisible()],
     ['/docs/guide/events', () => expect(page.getByRole('heading', { level: 1, name: 'Events' })).toBeVisible()],
-    ['/docs/bot-api', () => expect(page.getByRole('heading', { level: 1, name: 'VA Chat API' })).toBeVisible()],
-    ['/docs/admin-api', () => expect(page.getByRole('heading', { level: 1, name: 'VA Chat Admin API' })).toBeVisible()],
+    ['/docs/bot-api', () => expect(page.getByRole('heading', { level: 1, name: 'VA Chat API' })).toBeVisible({ timeout: 60_000 })],
+    ['/docs/admin-api', () => expect(page.getByRole('heading', { level: 1, name: 'VA Chat Admin API' })).toBeVisible({ timeout: 60_000 })],
   ] as const) {
     for (const size of [DESKTOP, PHONE]) {
       await page.setViewportSize(size);
