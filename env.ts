@@ -70,6 +70,8 @@ const envSchema = z
       .or(z.literal('').transform(() => undefined)),
     /** Directory of the embedded PGlite database. */
     DATA_DIR: z.string().default('./.data/pglite'),
+    /** Port of `npm start`; also the port the start banner's URLs and the demo bot's webhook are built on. */
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
     /** Seconds to wait for a PostgreSQL connection before the request fails with 2050/503. */
     DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(3),

@@ -32,8 +32,8 @@ const APIS: Record<GroupName, AppRouter> = {
 
 /**
  * Which document: `bot` (served at /api/v1/openapi.json and committed as openapi.json: what a bot
- * client is generated from), `admin` (/api/admin/openapi.json, openapi-admin.json) or `all` (the
- * readable reference at /docs).
+ * client is generated from), `admin` (/api/admin/openapi.json, openapi-admin.json) or `all` (both
+ * APIs in one document, which the contract tests walk).
  */
 export type DocumentScope = 'bot' | 'admin' | 'all';
 const SCOPES: Record<DocumentScope, GroupName[]> = { bot: ['bot'], admin: ['admin'], all: ['bot', 'admin'] };

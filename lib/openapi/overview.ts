@@ -50,7 +50,7 @@ const ENVELOPE_EXAMPLE = JSON.stringify(
 
 /**
  * The Markdown of `info.description`: everything a bot developer needs beyond the operations.
- * Each `## ` section becomes an entry of the /docs sidebar. The facts are the product's decisions;
+ * Each `## ` section becomes an entry of the reference's sidebar (/docs/bot-api). The facts are the product's decisions;
  * the numbers are the defaults of the environment variables named next to them.
  */
 export function infoDescription({ bot = true, admin }: { bot?: boolean; admin: boolean }): string {
@@ -60,7 +60,7 @@ export function infoDescription({ bot = true, admin }: { bot?: boolean; admin: b
 
 - **Base URL:** \`<origin>/api/v1\`. The paths in this document include it.
 - **Format:** JSON bodies in and out (\`Content-Type: application/json\`), UTF-8, times in ISO 8601 UTC.
-- **This document:** \`GET /api/v1/openapi.json\` (OpenAPI 3.0), the bot API only, so that a client generated from it holds nothing else. The administrators' API has its own document at \`GET /api/admin/openapi.json\`. Readable reference of both: \`/docs\`.
+- **This document:** \`GET /api/v1/openapi.json\` (OpenAPI 3.0), the bot API only, so that a client generated from it holds nothing else. The administrators' API has its own document at \`GET /api/admin/openapi.json\`. Readable references: \`/docs/bot-api\` and \`/docs/admin-api\`; the guide to building a bot: \`/docs\`.
 - **Event body JSON Schemas:** \`GET ${EVENT_SCHEMAS_PATH}\` (all events), \`GET ${eventSchemaPath('{event_type}')}\` (one event, e.g. \`${eventSchemaPath('chat.assigned')}\`). They are also the ${(Object.keys(EVENT_COMPONENTS) as string[]).map((n) => `\`${n}\``).join(', ')} schemas of this document.`,
 
     `## Authentication

@@ -1,6 +1,6 @@
 /**
  * The parts of an OpenAPI 3.0 document this project builds and reads (the generator, the tests and
- * the /docs page). Loose on purpose: the document is JSON, and these types only name what we touch.
+ * the tests). Loose on purpose: the document is JSON, and these types only name what we touch.
  */
 export type SchemaObject = {
   $ref?: string;

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { count } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accounts } from '@/db/schema';
@@ -7,6 +5,7 @@ import { env } from '@/env';
 import { createAccount } from '@/lib/accounts/create-account';
 import { passwordProblem } from '@/lib/auth/password-policy';
 import { randomToken } from '@/lib/util/ids';
+import { checkDemoLogin, demoBotWebhookUrl, demoLines, readDemoLogin, serviceUrl, writeDemoLogin } from './demo-login';
 import { seedDemo } from './seed-demo';
 
 const DEMO_EMAIL = 'admin@demo.test';
@@ -14,7 +13,8 @@ const DEMO_EMAIL = 'admin@demo.test';
 /**
  * On a fresh database: ADMIN_EMAIL and ADMIN_PASSWORD create the first account and its platform
  * administrator; with neither set, a demo account with sample data is created and its login printed
- * (and kept in DATA_DIR/../demo-login.txt so later starts can print it again).
+ * (and kept in DATA_DIR/../demo-login.txt, where the demo bot reads its credentials). Later starts
+ * print the file again, checked against the database so a rotated key is never shown.
  */
 export async function bootstrap(db: Db): Promise<void> {
   const e = env();
@@ -22,14 +22,18 @@ export async function bootstrap(db: Db): Promise<void> {
   const weak = e.ADMIN_PASSWORD === undefined ? null : passwordProblem(e.ADMIN_PASSWORD, e.ADMIN_EMAIL ? [e.ADMIN_EMAIL] : []);
   if (weak) throw new Error(`ADMIN_PASSWORD ${weak}.`);
   const [{ n }] = await db.select({ n: count() }).from(accounts);
-  const loginFile = path.join(path.dirname(path.resolve(e.DATA_DIR)), 'demo-login.txt');
   if (n > 0) {
-    if (!e.DATABASE_URL && fs.existsSync(loginFile)) banner(fs.readFileSync(loginFile, 'utf8').trim().split('\n'));
+    const saved = e.DATABASE_URL ? null : readDemoLogin();
+    if (saved) {
+      const lines = demoLines(await checkDemoLogin(db, saved));
+      writeDemoLogin(lines);
+      banner(lines);
+    }
     return;
   }
   if (e.ADMIN_EMAIL && e.ADMIN_PASSWORD) {
     await createAccount(db, { name: 'Default', adminEmail: e.ADMIN_EMAIL, adminPassword: e.ADMIN_PASSWORD, isPlatformAdmin: true });
-    banner([`Administrator created: ${e.ADMIN_EMAIL} (password from ADMIN_PASSWORD)`]);
+    banner([`Administrator created: ${e.ADMIN_EMAIL} (password from ADMIN_PASSWORD)`, `Admin pages: ${serviceUrl()}/admin`]);
     return;
   }
   if (e.ADMIN_EMAIL || e.ADMIN_PASSWORD) {
@@ -42,16 +46,16 @@ export async function bootstrap(db: Db): Promise<void> {
     adminPassword: password,
     isPlatformAdmin: true,
   });
-  const demo = await seedDemo(db, { accountId: account.id });
-  const lines = [
-    `Admin login:  ${DEMO_EMAIL}  /  ${password}`,
-    `Demo bot API key (POST /api/v1/authorize): ${demo.apiKey}`,
-    `Demo bot signing secret: ${demo.signingSecret}`,
-  ];
-  if (!e.DATABASE_URL) {
-    fs.mkdirSync(path.dirname(loginFile), { recursive: true });
-    fs.writeFileSync(loginFile, `${lines.join('\n')}\n`, { mode: 0o600 });
-  }
+  const webhookUrl = demoBotWebhookUrl();
+  const demo = await seedDemo(db, { accountId: account.id, webhookUrl });
+  const lines = demoLines({
+    adminLogin: `${DEMO_EMAIL}  /  ${password}`,
+    apiKey: demo.apiKey,
+    signingSecret: demo.signingSecret,
+    webhookUrl,
+    vaId: demo.vaId,
+  });
+  if (!e.DATABASE_URL) writeDemoLogin(lines);
   banner(lines);
 }
 

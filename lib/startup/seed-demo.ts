@@ -11,10 +11,10 @@ import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
 /**
  * Sample data showing the spec's dedicated-team pattern: the "Virtual Agents" team (the default
  * team, auto-assign on) holds the bot and its unavailable manager, so new chats reach the bot
- * first; "Support" holds live agents with skills and auto-assign on, for the bot's handovers. The bot's webhook points at a local address nothing listens on
- * until you start a receiver there (its deliveries then show as retried in the admin pages).
+ * first; "Support" holds live agents with skills and auto-assign on, for the bot's handovers. The bot's webhook is `webhookUrl`, where the example bot
+ * (`npm run demo:bot`, examples/bot) listens; until it runs, its events wait and are retried.
  */
-export async function seedDemo(db: Db, { accountId }: { accountId: number }) {
+export async function seedDemo(db: Db, { accountId, webhookUrl }: { accountId: number; webhookUrl: string }) {
   const vaTeam = await createTeam(db, { accountId, name: 'Virtual Agents', autoAssign: true, skillNames: ['triage'] });
   const support = await createTeam(db, { accountId, name: 'Support', autoAssign: true, skillNames: ['billing', 'technical'] });
   await db.update(accounts).set({ defaultTeamId: vaTeam.id }).where(eq(accounts.id, accountId));
@@ -55,9 +55,9 @@ export async function seedDemo(db: Db, { accountId }: { accountId: number }) {
     accountId,
     name: 'Demo Bot',
     description: 'Greets customers and hands over to Support',
-    webhookUrl: 'http://127.0.0.1:4000/webhook',
+    webhookUrl,
     teamId: vaTeam.id,
-    subscriptions: ['chat.assigned', 'message.received', 'chat.closed'],
+    subscriptions: ['chat.assigned', 'message.received', 'chat.closed', 'chat.unassigned'],
   });
   await createChat(db, {
     accountId,
@@ -84,5 +84,5 @@ export async function seedDemo(db: Db, { accountId }: { accountId: number }) {
       messages: [{ type: 'inbound', text: 'My card was charged twice.' }],
     },
   });
-  return { apiKey: bot.apiKey, signingSecret: bot.signingSecret };
+  return { apiKey: bot.apiKey, signingSecret: bot.signingSecret, vaId: bot.user.id };
 }

@@ -15,7 +15,7 @@ describe('demo data', () => {
       adminEmail: 'demo-seed@example.test',
       adminPassword: 'demo-seed-password-k7',
     });
-    const demo = await seedDemo(ctx.db, { accountId: account.id });
+    const demo = await seedDemo(ctx.db, { accountId: account.id, webhookUrl: 'http://127.0.0.1:3001/webhook' });
     const token = (await authorize(ctx.db, { apiKey: demo.apiKey })).accessToken;
     const teams = (await botApi('GET', '/teams', { token })).body.response as { team_id: number; team_name: string }[];
     const support = teams.find((t) => t.team_name === 'Support')!;

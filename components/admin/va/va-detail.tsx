@@ -7,8 +7,8 @@ import { failureOf } from '@/components/admin/lib/errors';
 import { formatAgo, formatDateTime, formatPercent } from '@/components/admin/lib/format';
 import { forget, useRevealed } from '@/components/admin/lib/revealed-secrets';
 import { SecretReveal } from '@/components/admin/secret-reveal';
-import { RecoveryCard } from './recovery-card';
 import { VaRequestLog } from '@/components/admin/traces/va-request-log';
+import { RecoveryCard } from './recovery-card';
 import { VaActions } from './va-actions';
 import { VaForm } from './va-form';
 

@@ -1,0 +1,93 @@
+import { expect, test } from '@playwright/test';
+import { startBot } from '../../examples/bot/bot';
+import { adminLogin } from '../support';
+
+type Message = { type: string; text?: string; author: string | null };
+
+/**
+ * The example bot (examples/bot, the one `npm run demo:bot` starts) against the real server: it
+ * catches up on a chat from before it started, answers a customer message once, and hands the
+ * chat to a team of people when asked; a chat closed elsewhere (`chat.closed`) it lets go.
+ */
+test('the example bot catches up on start, answers a customer once and hands over when asked', async ({ request, baseURL }) => {
+  const suffix = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  await adminLogin(request);
+  const post = async (path: string, data: unknown) => {
+    const res = await request.post(`/api/admin${path}`, { data });
+    expect(res.status(), `${path}: ${await res.text()}`).toBe(201);
+    return (await res.json()).response;
+  };
+  const bots = await post('/teams', { name: `Example bots ${suffix}`, auto_assign: false });
+  const people = await post('/teams', { name: `People ${suffix}`, auto_assign: false });
+  const asset = await post('/assets', { channel: 'livechat', name: `Example widget ${suffix}` });
+  // Nothing listens on port 9: events before the bot starts are not delivered.
+  const va = await post('/virtual-agents', {
+    name: `Example Bot ${suffix}`,
+    description: 'examples/bot under test',
+    webhook_url: 'http://127.0.0.1:9/webhook',
+    subscriptions: ['chat.assigned', 'message.received', 'chat.closed', 'chat.unassigned'],
+    team_id: bots.id,
+  });
+  const token = (await (await request.post('/api/v1/authorize', { data: { api_key: va.api_key } })).json()).response.access_token;
+  const openChat = async (visitor: string, text: string) => {
+    const res = await request.post('/api/v1/chats', {
+      headers: { access_token: token },
+      data: {
+        channel: 'livechat',
+        asset_id: asset.id,
+        customer: { destination_id: visitor },
+        assignee: va.login_id,
+        messages: [{ type: 'inbound', text }],
+      },
+    });
+    expect(res.status()).toBe(201);
+    return (await res.json()).response.chat_id as string;
+  };
+  const transcript = async (chatId: string) => (await (await request.get(`/api/admin/chats/${chatId}`)).json()).response;
+  const botReplies = async (chatId: string) =>
+    ((await transcript(chatId)).messages as Message[]).filter((m) => m.type === 'outbound' && m.author === va.login_id).map((m) => m.text);
+
+  const earlier = await openChat(`early-${suffix}`, 'Are you open on Sundays?');
+
+  const bot = await startBot({
+    baseUrl: baseURL!,
+    apiKey: va.api_key,
+    signingSecret: va.signing_secret,
+    loginId: va.login_id,
+    port: 0,
+    handoverTeam: people.name,
+    log: () => {},
+  });
+  try {
+    const patched = await request.patch(`/api/admin/virtual-agents/${va.id}`, { data: { webhook_url: bot.url } });
+    expect(patched.status()).toBe(200);
+
+    // Catch-up: the chat from before the start is answered, once, even if its event also arrives.
+    await expect.poll(() => botReplies(earlier)).toEqual([expect.stringContaining('Type "agent"')]);
+
+    const chatId = await openChat(`visitor-${suffix}`, 'Hello, where is my parcel?');
+    await expect.poll(() => botReplies(chatId)).toEqual([expect.stringContaining('Type "agent"')]);
+
+    const asked = await request.post(`/api/admin/chats/${chatId}/messages`, {
+      data: { type: 'inbound', text: 'Can I talk to a human agent?' },
+    });
+    expect(asked.status()).toBe(201);
+    await expect.poll(async () => (await transcript(chatId)).team_id).toBe(people.id);
+    const after = await transcript(chatId);
+    expect(after.assignee).toBeNull();
+    expect(await botReplies(chatId)).toEqual([expect.stringContaining('Type "agent"'), expect.stringContaining('Connecting you')]);
+    expect(bot.held.has(chatId)).toBe(false);
+
+    // A chat closed by someone else: the bot is told (chat.closed) and stops holding it.
+    expect(bot.held.has(earlier)).toBe(true);
+    const closed = await request.patch(`/api/v1/chats/${earlier}`, {
+      headers: { access_token: token, team_id: String(bots.id) },
+      data: { status: 'closed', outcome: 'resolved' },
+    });
+    expect(closed.status()).toBe(200);
+    await expect.poll(() => bot.held.has(earlier)).toBe(false);
+    expect(await botReplies(earlier)).toHaveLength(1);
+  } finally {
+    await bot.close();
+  }
+});

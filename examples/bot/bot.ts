@@ -1,0 +1,183 @@
+import http from 'node:http';
+import { BotApiError, createBotClient, type EventMessageEntry, responseOf, verifyWebhook, type WebhookEvent } from '@/client';
+
+export type BotOptions = {
+  /** The service's origin, e.g. http://localhost:3000. */
+  baseUrl: string;
+  apiKey: string;
+  signingSecret: string;
+  /** The VA's login ID (`va-…`), to list the chats it holds. */
+  loginId: string;
+  /** Where the webhook server listens; port 0 picks a free one. */
+  port: number;
+  host?: string;
+  /** The team a customer who asks for a person is handed to. */
+  handoverTeam?: string;
+  log?: (line: string, fields?: Record<string, unknown>) => void;
+};
+
+/** Words that mean "let me talk to a person". */
+const WANTS_HUMAN = /\b(agent|human|person|someone real)\b/i;
+const MAX_BODY_BYTES = 1024 * 1024;
+/** webhook-ids already handled; a redelivery of one is answered 200 and not acted on twice. */
+const SEEN_LIMIT = 10_000;
+
+/**
+ * The example bot: a node:http webhook receiver that greets each chat it is given, answers what
+ * the customer writes, and hands the chat to a team of people when the customer asks for one.
+ *
+ * - Verifies every delivery's signature over the raw body before reading it (401 otherwise).
+ * - Acts before it answers 200, so a failure (500) makes the service deliver the event again;
+ *   replies carry an `Idempotency-Key` made from the event's `webhook-id`, so that second try never
+ *   sends the customer a second copy, and handled `webhook-id`s are answered 200 at once.
+ * - Keeps the chats it holds: it stops writing into a chat on `chat.unassigned` or `chat.closed`.
+ * - On start, lists the chats assigned to it and answers any whose last message is the customer's,
+ *   so nothing asked while it was down goes unanswered.
+ * - Its client fetches and refreshes the access token by itself.
+ */
+export async function startBot(options: BotOptions) {
+  const log = options.log ?? ((line, fields) => console.log(JSON.stringify({ msg: line, ...fields })));
+  const api = createBotClient({ baseUrl: options.baseUrl, apiKey: options.apiKey });
+  const handoverTeamName = options.handoverTeam ?? 'Support';
+  const held = new Set<string>();
+  const seen = new Set<string>();
+
+  async function handoverTeamId(): Promise<number> {
+    const teams = responseOf(await api.teams.listTeams());
+    const team = teams.find((t) => t.team_name === handoverTeamName);
+    if (!team) throw new Error(`no team named "${handoverTeamName}" to hand over to`);
+    return team.team_id;
+  }
+
+  async function reply(chatId: string, text: string, idempotencyKey: string) {
+    const sent = responseOf(
+      await api.messages.postMessage({
+        params: { chat_id: chatId },
+        headers: { 'idempotency-key': idempotencyKey },
+        body: { type: 'outbound', text },
+      }),
+    );
+    log('replied', { chat_id: chatId, transid: sent.transid });
+  }
+
+  /**
+   * Answers one customer message. The reply's Idempotency-Key is the message's own `transid`, the
+   * same whether the message came in an event, in a redelivery or from the catch-up list, so a
+   * customer message is never answered twice.
+   */
+  async function answer(chatId: string, message: { transid: string; text?: string }) {
+    if (WANTS_HUMAN.test(message.text ?? '')) {
+      await reply(chatId, 'Connecting you with a person from our team. One moment, please.', `handover-${message.transid}`);
+      const teamid = await handoverTeamId();
+      const res = await api.chats.transferChat({ params: { chat_id: chatId }, body: { transfer: { teamid } } });
+      // Refused: maybe an earlier try of this same event already handed the chat over. If the chat is
+      // no longer ours, that is done; otherwise the error stands and the event is retried.
+      if (res.status !== 202 && responseOf(await api.chats.getChat({ params: { chat_id: chatId } })).assignee === options.loginId) responseOf(res);
+      held.delete(chatId);
+      log('handed over', { chat_id: chatId, team_id: teamid });
+      return;
+    }
+    await reply(chatId, 'Thanks, I have noted that. Type "agent" at any time to talk to a person.', `reply-${message.transid}`);
+  }
+
+  const customerMessage = (entries: EventMessageEntry[]) => entries.map((e) => e.message).findLast((m) => m.type === 'inbound');
+
+  async function handle(id: string, event: WebhookEvent) {
+    const chatId = event.chat_id;
+    if (event.test) {
+      log('test event received', { webhook_id: id, chat_id: chatId });
+      return;
+    }
+    switch (event.event_type) {
+      case 'chat.assigned': {
+        held.add(chatId);
+        const waiting = customerMessage(event.payload.messages);
+        if (waiting) await answer(chatId, waiting);
+        else await reply(chatId, 'Hello! I am the demo bot. How can I help?', `greet-${id}`);
+        return;
+      }
+      case 'message.received': {
+        const message = customerMessage(event.payload.messages);
+        if (!held.has(chatId)) log('message for a chat not held, ignored', { webhook_id: id, chat_id: chatId });
+        else if (message) await answer(chatId, message);
+        return;
+      }
+      case 'chat.unassigned':
+      case 'chat.closed':
+        held.delete(chatId);
+        log('chat left', { webhook_id: id, chat_id: chatId, event_type: event.event_type });
+        return;
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'POST' || req.url !== '/webhook') {
+      res.writeHead(404).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) req.destroy();
+      else chunks.push(chunk);
+    });
+    req.on('end', async () => {
+      let verified: ReturnType<typeof verifyWebhook>;
+      try {
+        verified = verifyWebhook(options.signingSecret, Buffer.concat(chunks), req.headers);
+      } catch {
+        log('refused a delivery with a bad signature');
+        res.writeHead(401).end();
+        return;
+      }
+      const { id, event } = verified;
+      if (seen.has(id)) {
+        res.writeHead(200).end();
+        return;
+      }
+      try {
+        await handle(id, event);
+        remember(id);
+        res.writeHead(200).end();
+      } catch (err) {
+        const fields = err instanceof BotApiError ? { status_code: err.statusCode, trxid: err.trxid } : { error: String(err) };
+        log('could not handle the event; the service will send it again', { webhook_id: id, chat_id: event.chat_id, ...fields });
+        res.writeHead(500).end();
+      }
+    });
+  });
+
+  function remember(id: string) {
+    seen.add(id);
+    if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value as string);
+  }
+
+  /** Catch-up: the chats this VA holds, answering those where the customer spoke last. */
+  async function reconcile() {
+    let cursor: string | undefined;
+    do {
+      const page = responseOf(
+        await api.chats.listChats({ query: { assignee: options.loginId, status: 'picked', page_size: 100, cursor } }),
+      );
+      for (const chat of page.chats) {
+        held.add(chat.chat_id);
+        const last = chat.messages.at(-1);
+        if (last?.type === 'inbound') await answer(chat.chat_id, last);
+      }
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    log('reconciled', { chats_held: held.size });
+  }
+
+  await reconcile();
+  await new Promise<void>((resolve) => server.listen(options.port, options.host ?? '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  const url = `http://${options.host ?? '127.0.0.1'}:${address.port}/webhook`;
+  log('listening', { url });
+  return {
+    url,
+    held,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

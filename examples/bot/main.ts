@@ -1,0 +1,49 @@
+// `npm run demo:bot`: starts the example bot with the demo's credentials. Each setting comes from
+// the environment, else from .data/demo-login.txt (written by `npm start` on the embedded database):
+//   VA_BASE_URL        the service, e.g. http://localhost:3000        (file: "Service: …")
+//   VA_API_KEY         the VA's API key, vak_…                        (file: "Demo bot API key: …")
+//   VA_SIGNING_SECRET  the VA's webhook signing secret, whsec_…       (file: "Demo bot signing secret: …")
+//   VA_LOGIN_ID        the VA's login ID (default va-demo-bot)
+//   BOT_PORT           the port to listen on                          (file: the port of "Demo bot webhook: …")
+//   HANDOVER_TEAM      the team to hand chats to (default Support)
+import fs from 'node:fs';
+import path from 'node:path';
+import { startBot } from './bot';
+
+const file = path.resolve(process.env.DEMO_LOGIN_FILE ?? '.data/demo-login.txt');
+const saved = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+const fromFile = (label: string) => saved.match(new RegExp(`^${label}[^:\\n]*:\\s*(\\S+)`, 'm'))?.[1];
+
+function setting(name: string, value: string | undefined, shape: RegExp, hint: string): string {
+  if (value && shape.test(value)) return value;
+  console.error(`${name} is not set and ${file} has no usable value (${hint}).`);
+  console.error('Start the service once with `npm start` (it writes that file), or set the variable.');
+  process.exit(1);
+}
+
+const baseUrl = setting('VA_BASE_URL', process.env.VA_BASE_URL ?? fromFile('Service'), /^https?:\/\//, 'the service URL');
+const apiKey = setting(
+  'VA_API_KEY',
+  process.env.VA_API_KEY ?? fromFile('Demo bot API key'),
+  /^vak_/,
+  'the key was rotated? rotate it again in the admin pages and pass the new one as VA_API_KEY',
+);
+const signingSecret = setting(
+  'VA_SIGNING_SECRET',
+  process.env.VA_SIGNING_SECRET ?? fromFile('Demo bot signing secret'),
+  /^whsec_/,
+  'the secret was rotated? pass the new one as VA_SIGNING_SECRET',
+);
+const webhook = fromFile('Demo bot webhook');
+const port = Number(process.env.BOT_PORT ?? (webhook?.startsWith('http') ? new URL(webhook).port : '') ?? '') || 3001;
+
+const bot = await startBot({
+  baseUrl,
+  apiKey,
+  signingSecret,
+  loginId: process.env.VA_LOGIN_ID ?? 'va-demo-bot',
+  port,
+  handoverTeam: process.env.HANDOVER_TEAM,
+});
+console.log(`Demo bot ready: webhook ${bot.url}, service ${baseUrl}. Write to it from the admin pages (a chat, "Send as customer").`);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => bot.close().then(() => process.exit(0)));

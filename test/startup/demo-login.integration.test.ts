@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { createAccount } from '@/lib/accounts/create-account';
+import { checkDemoLogin, demoLines, readDemoLogin, writeDemoLogin } from '@/lib/startup/demo-login';
+import { seedDemo } from '@/lib/startup/seed-demo';
+import { rotateApiKey } from '@/lib/virtual-agents/rotate-api-key';
+import { rotateSigningSecret } from '@/lib/virtual-agents/rotate-signing-secret';
+import { setupTestDatabase } from '../support/db';
+
+describe('the demo login file', () => {
+  const ctx = setupTestDatabase();
+
+  it('keeps live credentials and replaces rotated ones by how to get new ones, never printing the dead key', async () => {
+    const { account } = await createAccount(ctx.db, {
+      name: 'Demo',
+      adminEmail: 'demo-login@example.test',
+      adminPassword: 'demo-login-password-k7',
+    });
+    const webhookUrl = 'http://127.0.0.1:3001/webhook';
+    const demo = await seedDemo(ctx.db, { accountId: account.id, webhookUrl });
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'demo-login-')), 'demo-login.txt');
+    writeDemoLogin(
+      demoLines({ adminLogin: 'a@demo.test / pw', apiKey: demo.apiKey, signingSecret: demo.signingSecret, webhookUrl, vaId: demo.vaId }),
+      file,
+    );
+
+    const first = await checkDemoLogin(ctx.db, readDemoLogin(file)!);
+    assert.equal(first.apiKey, demo.apiKey);
+    assert.equal(first.signingSecret, demo.signingSecret);
+    assert.equal(first.webhookUrl, webhookUrl);
+
+    await rotateApiKey(ctx.db, { accountId: account.id, id: demo.vaId, mode: 'at_once' });
+    await rotateSigningSecret(ctx.db, { accountId: account.id, id: demo.vaId, mode: 'at_once' });
+    const after = await checkDemoLogin(ctx.db, readDemoLogin(file)!);
+    assert.equal(after.apiKey, null);
+    assert.equal(after.signingSecret, null);
+    const lines = demoLines(after);
+    writeDemoLogin(lines, file);
+    const text = fs.readFileSync(file, 'utf8');
+    assert.ok(!text.includes(demo.apiKey), 'the rotated key is gone from the file');
+    assert.ok(!text.includes(demo.signingSecret), 'the rotated secret is gone from the file');
+    assert.match(text, /Demo bot API key: rotated since it was written here; rotate it again at .*\/admin\/users\/virtual-agents\/\d+/);
+    assert.equal(readDemoLogin(file)!.apiKey, null, 'a later start reads no key rather than the explanation');
+  });
+});
