@@ -53,5 +53,6 @@ export function describeBody(body: unknown): { fields: string[]; values: Record<
  * field name may hold NUL or a lone surrogate, which no text or jsonb column accepts.
  */
 function storable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what must be replaced.
   return text.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
