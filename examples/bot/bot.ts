@@ -72,7 +72,8 @@ export async function startBot(options: BotOptions) {
       const res = await api.chats.transferChat({ params: { chat_id: chatId }, body: { transfer: { teamid } } });
       // Refused: maybe an earlier try of this same event already handed the chat over. If the chat is
       // no longer ours, that is done; otherwise the error stands and the event is retried.
-      if (res.status !== 202 && responseOf(await api.chats.getChat({ params: { chat_id: chatId } })).assignee === options.loginId) responseOf(res);
+      if (res.status !== 202 && responseOf(await api.chats.getChat({ params: { chat_id: chatId } })).assignee === options.loginId)
+        responseOf(res);
       held.delete(chatId);
       log('handed over', { chat_id: chatId, team_id: teamid });
       return;
