@@ -1,13 +1,13 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { duplicateKey, type KvRow, KvRows, rowsProblems, toRecord, toRows } from '@/components/admin/kv-rows';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf, fieldError } from '@/components/admin/lib/errors';
 import { contractResolver } from '@/components/admin/lib/form-words';
 import { useToast } from '@/components/admin/toast';
+import { useContractForm } from '@/components/admin/use-contract-form';
 import type { AdminTeam } from '@/contracts/schemas/admin-team';
 import { type AdminUser, type CreateUserBody, createUserBodySchema, updateUserBodySchema } from '@/contracts/schemas/admin-user';
 
@@ -62,9 +62,9 @@ const updateResolver = contractResolver(
 export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: AdminUser; teams: AdminTeam[]; onDone: () => void }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const { register, handleSubmit, watch, setValue, formState } = useForm<Values, unknown, CreateUserBody>({
-    resolver: (user ? updateResolver : createResolver) as typeof createResolver,
-    defaultValues: {
+  const { register, handleSubmit, watch, setValue, messages } = useContractForm<Values, CreateUserBody>(
+    (user ? updateResolver : createResolver) as typeof createResolver,
+    {
       kind,
       login_id: user?.login_id ?? '',
       name: user?.name ?? '',
@@ -76,7 +76,7 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
       skill_ids: user?.skills.map((s) => s.id) ?? [],
       custom_attributes: toRows(user?.custom_attributes),
     },
-  });
+  );
   const [teamIds, skillIds, attrs] = watch(['team_ids', 'skill_ids', 'custom_attributes']);
 
   const done = (name: string, verb: string) => {
@@ -103,7 +103,7 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
     } else create.mutate({ body: { ...body, skill_ids } });
   });
 
-  const err = (f: keyof Values) => (formState.errors[f] as { message?: string } | undefined)?.message ?? fieldError(failure, f);
+  const err = messages(failure);
   const prefix = user ? `user-${user.id}` : `new-${kind}`;
   return (
     <form className="card" onSubmit={submit} noValidate aria-label={user ? `Edit ${user.name}` : `Add ${kind}`}>
