@@ -83,11 +83,7 @@ export function TeamCard({ team, isDefault }: { team: AdminTeam; isDefault: bool
       </p>
       <FormError failure={renameFailure ?? skillFailure} placed={['name']} />
       <div className="grid-2">
-        <form
-          onSubmit={renameForm.handleSubmit((body) => rename.mutate({ params: { id: team.id }, body }))}
-          noValidate
-          aria-label={`Rename ${team.name}`}
-        >
+        <form onSubmit={renameForm.handleSubmit((body) => rename.mutate({ params: { id: team.id }, body }))} noValidate>
           <Field id={`${idp}-name`} label="Team name" error={renameError}>
             <div className="secret-row">
               <input {...renameForm.bind('name', `${idp}-name`, { failure: renameFailure })} />
@@ -97,11 +93,7 @@ export function TeamCard({ team, isDefault }: { team: AdminTeam; isDefault: bool
             </div>
           </Field>
         </form>
-        <form
-          onSubmit={skillForm.handleSubmit((body) => addSkill.mutate({ params: { id: team.id }, body }))}
-          noValidate
-          aria-label={`Add a skill to ${team.name}`}
-        >
+        <form onSubmit={skillForm.handleSubmit((body) => addSkill.mutate({ params: { id: team.id }, body }))} noValidate>
           <Field id={`${idp}-skill`} label="Add a skill" error={skillError}>
             <div className="secret-row">
               <input {...skillForm.bind('name', `${idp}-skill`, { failure: skillFailure })} placeholder="e.g. billing" />
