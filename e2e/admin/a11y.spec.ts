@@ -21,7 +21,9 @@ test('every console page and the states a user reaches pass axe (WCAG 2.1 A/AA) 
     await page.goto('/admin/login');
     await both('sign-in', () => expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible());
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await both('sign-in with field errors', () => expect(page.getByText('The email must be an email address, like name@example.com.')).toBeVisible());
+    await both('sign-in with field errors', () =>
+      expect(page.getByText('The email must be an email address, like name@example.com.')).toBeVisible(),
+    );
     await page.getByLabel('Email').fill('nobody@example.test');
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
