@@ -2,6 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
+import { focusId } from '@/components/admin/focus';
 import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
@@ -39,6 +40,8 @@ function NewTeam() {
     onSuccess: (res) => {
       qc.invalidateQueries({ queryKey: keys.teams });
       toast.success(`Team ${res.body.response.name} created.`);
+      // Continue from the new team's card, where its skills are added.
+      focusId(`team-${res.body.response.id}-title`);
       reset();
     },
   });

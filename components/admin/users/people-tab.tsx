@@ -62,9 +62,10 @@ export function PeopleTab({ kind }: { kind: 'agent' | 'manager' }) {
         <PersonForm
           kind={kind}
           teams={teamList}
-          onDone={() => {
+          onDone={(saved) => {
             setEditing(null);
-            focusId(`add-${kind}`);
+            // The new person's row once the list has it; back to the opener when cancelled.
+            focusId(saved ? `user-${saved}-edit` : `add-${kind}`);
           }}
         />
       )}

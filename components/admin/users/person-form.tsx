@@ -59,7 +59,17 @@ const updateResolver = contractResolver(
 );
 
 /** Create an agent or manager, or edit one (login ID and kind are fixed once created). */
-export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: AdminUser; teams: AdminTeam[]; onDone: () => void }) {
+export function PersonForm({
+  kind,
+  user,
+  teams,
+  onDone,
+}: {
+  kind: Kind;
+  user?: AdminUser;
+  teams: AdminTeam[];
+  onDone: (savedId?: number) => void;
+}) {
   const qc = useQueryClient();
   const toast = useToast();
   const { register, handleSubmit, watch, setValue, messages } = useContractForm<Values, CreateUserBody>(
@@ -79,14 +89,14 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
   );
   const [teamIds, skillIds, attrs] = watch(['team_ids', 'skill_ids', 'custom_attributes']);
 
-  const done = (name: string, verb: string) => {
+  const done = ({ id, name }: { id: number; name: string }, verb: string) => {
     toast.success(`${name} ${verb}.`);
     qc.invalidateQueries({ queryKey: keys.users() });
     qc.invalidateQueries({ queryKey: keys.teams });
-    onDone();
+    onDone(id);
   };
-  const create = tsr.users.createUser.useMutation({ onSuccess: (res) => done(res.body.response.name, 'added') });
-  const update = tsr.users.updateUser.useMutation({ onSuccess: (res) => done(res.body.response.name, 'saved') });
+  const create = tsr.users.createUser.useMutation({ onSuccess: (res) => done(res.body.response, 'added') });
+  const update = tsr.users.updateUser.useMutation({ onSuccess: (res) => done(res.body.response, 'saved') });
   const mutation = user ? update : create;
   const failure = failureOf(mutation.error);
   const attrProblems = rowsProblems(attrs, duplicateKey);
@@ -203,7 +213,7 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
       />
       <div className="form-actions">
         <SubmitButton pending={mutation.isPending}>{user ? 'Save changes' : `Add ${kind}`}</SubmitButton>
-        <button type="button" className="btn" onClick={onDone}>
+        <button type="button" className="btn" onClick={() => onDone()}>
           Cancel
         </button>
       </div>
