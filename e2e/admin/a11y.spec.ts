@@ -65,7 +65,7 @@ test('every console page and the states a user reaches pass axe (WCAG 2.1 A/AA) 
     await both('deliveries', () => expect(page.getByRole('figure', { name: 'Deliveries per minute' })).toBeVisible());
 
     const ruleName = `A11y rule ${team.id}`;
-    const rule = await page.request.post('/api/admin/routing-rules', { data: { name: ruleName, team_id: team.id, conditions: [] } });
+    const rule = await page.request.post('/api/admin/routing-rules', { data: { name: ruleName, team_id: team.id, conditions: [], enabled: false } });
     expect(rule.status()).toBe(201);
     await page.goto('/admin/routing');
     await both('routing', () => expect(page.getByRole('row').filter({ hasText: ruleName })).toBeVisible());
