@@ -13,6 +13,14 @@ async function tabTo(page: Page, target: Locator, { back = false, max = 80 } = {
   throw new Error(`could not reach ${target} with the keyboard`);
 }
 
+/** A team of the test's own, so the team lists the walks choose from are never empty. */
+async function makeTeam(page: Page) {
+  const res = await page.request.post('/api/admin/teams', { data: { name: `Kbd team ${uniqueSuffix()}`, auto_assign: false } });
+  expect(res.status()).toBe(201);
+  // The page drew its team list before the team existed.
+  await page.reload();
+}
+
 async function signInByKeyboard(page: Page, next: string) {
   await page.setViewportSize(DESKTOP);
   await page.goto(`/admin/login?next=${encodeURIComponent(next)}`);
@@ -53,6 +61,7 @@ test('sign in by keyboard: a refusal takes focus, then the first page heading do
 test('add and delete a routing rule by keyboard, with focus on each result', async ({ page }) => {
   const name = `Kbd ${uniqueSuffix()}`;
   await signInByKeyboard(page, '/admin/routing');
+  await makeTeam(page);
   await tabTo(page, page.getByRole('button', { name: 'New rule' }));
   await page.keyboard.press('Enter');
   const form = page.getByRole('form', { name: 'New routing rule' });
@@ -102,6 +111,7 @@ test('register a Virtual Agent, store its credentials, send a test event and rot
   try {
     const name = `Kbd bot ${uniqueSuffix()}`;
     await signInByKeyboard(page, '/admin/users/virtual-agents/new');
+    await makeTeam(page);
     const form = page.getByRole('form', { name: 'Add Virtual Agent' });
     await tabTo(page, form.getByRole('button', { name: 'Register Virtual Agent' }));
     await page.keyboard.press('Enter');
