@@ -65,7 +65,9 @@ test('every console page and the states a user reaches pass axe (WCAG 2.1 A/AA) 
     await both('deliveries', () => expect(page.getByRole('figure', { name: 'Deliveries per minute' })).toBeVisible());
 
     const ruleName = `A11y rule ${team.id}`;
-    const rule = await page.request.post('/api/admin/routing-rules', { data: { name: ruleName, team_id: team.id, conditions: [], enabled: false } });
+    const rule = await page.request.post('/api/admin/routing-rules', {
+      data: { name: ruleName, team_id: team.id, conditions: [], enabled: false },
+    });
     expect(rule.status()).toBe(201);
     await page.goto('/admin/routing');
     await both('routing', () => expect(page.getByRole('row').filter({ hasText: ruleName })).toBeVisible());
@@ -135,14 +137,20 @@ test('every console page and the states a user reaches pass axe (WCAG 2.1 A/AA) 
   }
 });
 
-test.fixme('the API reference at /docs passes axe (WCAG 2.1 A/AA)', async ({ page }) => {
-  // Known to fail: the hand-made reference renderer has nested links in <summary> and scrolling
-  // code blocks that are not focusable. It is due to be replaced by a maintained renderer; until
-  // then it is skipped (fixme), and the README lists it as a known exception.
+test('the API reference at /docs passes axe (WCAG 2.1 A/AA)', async ({ page }) => {
+  // The one known exception. The hand-made reference renderer fails three rules: nested-interactive
+  // (code links inside <summary>), link-in-text-block (links told apart by colour only) and
+  // scrollable-region-focusable (code blocks that scroll but cannot be focused). The renderer is
+  // being replaced by a maintained one (the docs work of #14); until it is, this test is expected to
+  // fail, and once the new renderer passes, Playwright reports it as passing unexpectedly: then
+  // delete this line.
+  test.fail(true, '/docs: hand-made renderer, being replaced in #14 (nested-interactive, link-in-text-block, scrollable-region-focusable)');
+  // The reference is one long page; axe takes minutes over it on a small machine.
+  test.setTimeout(600_000);
   for (const size of [DESKTOP, PHONE]) {
     await page.setViewportSize(size);
     await page.goto('/docs');
     await expect(page.locator('h1').first()).toBeVisible();
-    await expectAccessible(page, 'docs');
+    await expectAccessible(page, 'docs', test.info(), true);
   }
 });
