@@ -10,9 +10,11 @@ export function Field({
   hint,
   error,
   required,
+  className,
   children,
 }: {
   id: string;
+  className?: string;
   label: ReactNode;
   hint?: ReactNode;
   error?: string | null;
@@ -20,7 +22,7 @@ export function Field({
   children: ReactNode;
 }) {
   return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
+    <div className={`field${error ? ' field-invalid' : ''}${className ? ` ${className}` : ''}`}>
       <div className="field-label">
         <label htmlFor={id}>{label}</label>
         {required && (

@@ -30,9 +30,11 @@ function usePageFocus(pathname: string) {
       shown = true;
       return;
     }
+    // A page may name something more urgent than its heading (`data-page-focus`, e.g. credentials
+    // shown once); the page's title is announced either way.
     focusWhenReady(
-      () => document.querySelector<HTMLElement>('#main h1'),
-      (h1) => toast.announce(`Page: ${h1.textContent}`),
+      () => document.querySelector<HTMLElement>('#main [data-page-focus]') ?? document.querySelector<HTMLElement>('#main h1'),
+      () => toast.announce(`Page: ${document.querySelector('#main h1')?.textContent ?? document.title}`),
     );
   }, [pathname]);
 }

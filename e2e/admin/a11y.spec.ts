@@ -3,12 +3,7 @@ import { startReceiver } from '../support';
 import { DESKTOP, expectAccessible, PHONE } from './axe';
 import { setUpBot, signIn } from './helpers';
 
-// Open in #16: after the merge the routing-rule form shows a different first error for an empty name,
-// so this walk stops at the routing state; the pages it reaches before that pass.
-test.fixme('every console page and the states a user reaches pass axe (WCAG 2.1 A/AA) at laptop and phone widths', async ({
-  page,
-  request,
-}) => {
+test('every console page and the states a user reaches pass axe (WCAG 2.1 A/AA) at laptop and phone widths', async ({ page, request }) => {
   test.setTimeout(900_000);
   const receiver = await startReceiver();
   try {
@@ -20,11 +15,15 @@ test.fixme('every console page and the states a user reaches pass axe (WCAG 2.1 
       }
       await page.setViewportSize(DESKTOP);
     };
-    const heading = (name: string) => () => expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
+    const heading = (name: string) => () => expect(page.getByRole('heading', { name, exact: true, level: 1 })).toBeVisible();
 
     await page.setViewportSize(DESKTOP);
     await page.goto('/admin/login');
-    await both('sign-in', heading('Sign in'));
+    await both('sign-in', () => expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible());
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await both('sign-in with field errors', () =>
+      expect(page.getByText('The email must be an email address, like name@example.com.')).toBeVisible(),
+    );
     await page.getByLabel('Email').fill('nobody@example.test');
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -32,7 +31,7 @@ test.fixme('every console page and the states a user reaches pass axe (WCAG 2.1 
 
     await signIn(page, '/admin/chats');
     receiver.replies.push(500, 500, 500, 500);
-    const { asset, va } = await setUpBot(page.request, receiver.url);
+    const { asset, va, team } = await setUpBot(page.request, receiver.url);
     const token = (await (await request.post('/api/v1/authorize', { data: { api_key: va.api_key } })).json()).response.access_token;
     const created = await request.post('/api/v1/chats', {
       headers: { access_token: token },
@@ -48,24 +47,49 @@ test.fixme('every console page and the states a user reaches pass axe (WCAG 2.1 
 
     await page.goto('/admin/chats');
     await both('chats', () => expect(page.getByRole('link', { name: `Chat ${chat.chat_id}` })).toBeVisible());
+    await page.getByLabel('Search', { exact: true }).fill('no-such-chat-anywhere');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await both('chats, nothing matches', () => expect(page.getByText('No chats match.')).toBeVisible());
+
     await page.goto(`/admin/chats/${chat.chat_id}`);
     const assigned = page.locator('[data-testid="event"][data-event-type="chat.assigned"]');
     await expect(assigned).toHaveAttribute('data-status', 'failed', { timeout: 15_000 });
     await assigned.getByText('Event body').click();
     await both('chat detail', () => expect(page.getByRole('heading', { name: 'Chat with Ada Access' })).toBeVisible());
+    await page.getByRole('button', { name: 'Send as customer' }).click();
+    await both('chat detail, empty message refused', () =>
+      expect(page.getByText('Write the text, or give an attachment URL.')).toBeVisible(),
+    );
 
     await page.goto('/admin/deliveries');
     await both('deliveries', () => expect(page.getByRole('figure', { name: 'Deliveries per minute' })).toBeVisible());
 
+    const ruleName = `A11y rule ${team.id}`;
+    const rule = await page.request.post('/api/admin/routing-rules', {
+      data: { name: ruleName, team_id: team.id, conditions: [], enabled: false },
+    });
+    expect(rule.status()).toBe(201);
     await page.goto('/admin/routing');
+    await both('routing', () => expect(page.getByRole('row').filter({ hasText: ruleName })).toBeVisible());
     await page.getByRole('button', { name: 'New rule' }).click();
     await page.getByRole('button', { name: 'Create rule' }).click();
     await both('routing new rule refused', () =>
-      expect(page.getByRole('form', { name: 'New routing rule' }).getByRole('alert').first()).toBeVisible(),
+      expect(page.getByRole('form', { name: 'New routing rule' }).getByText('Enter the name.')).toBeVisible(),
     );
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: ruleName })
+      .getByRole('button', { name: `Delete ${ruleName}` })
+      .click();
+    await both('routing delete confirmation', () => expect(page.getByRole('dialog', { name: `Delete rule ${ruleName}?` })).toBeVisible());
+    await page.keyboard.press('Escape');
 
     await page.goto('/admin/teams');
     await both('teams', heading('Teams & skills'));
+    const card = page.getByRole('region', { name: team.name });
+    await card.getByRole('button', { name: 'Add', exact: true }).click();
+    await both('teams, empty skill refused', () => expect(card.getByText('Enter the skill name.')).toBeVisible());
 
     for (const tab of ['agents', 'managers', 'virtual-agents']) {
       await page.goto(`/admin/users?tab=${tab}`);
@@ -74,19 +98,35 @@ test.fixme('every console page and the states a user reaches pass axe (WCAG 2.1 
     await page.goto('/admin/users?tab=agents');
     await page.getByRole('button', { name: 'Add agent' }).click();
     await page.getByRole('form', { name: 'Add agent' }).getByRole('button', { name: 'Add agent' }).click();
-    await both('add agent refused', () => expect(page.getByRole('form', { name: 'Add agent' }).getByRole('alert').first()).toBeVisible());
+    await both('add agent refused', () =>
+      expect(page.getByRole('form', { name: 'Add agent' }).locator('.field-error').first()).toBeVisible(),
+    );
 
     await page.goto('/admin/users/virtual-agents/new');
     const form = page.getByRole('form', { name: 'Add Virtual Agent' });
     await form.getByRole('button', { name: 'Register Virtual Agent' }).click();
-    await both('add VA refused', () => expect(form.getByRole('alert').first()).toBeVisible());
+    await both('add VA refused', () => expect(form.getByText('Enter the name.')).toBeVisible());
+    await form.getByLabel('Name', { exact: true }).fill(`A11y bot ${team.id}`);
+    await form.getByLabel('Team', { exact: true }).selectOption({ label: team.name });
+    await form.getByLabel('Description').fill('Checked by axe');
+    await form.getByLabel('Webhook URL').fill(receiver.url);
+    await form.getByRole('button', { name: 'Register Virtual Agent' }).click();
+    await both('credentials box after registering', () =>
+      expect(page.getByRole('heading', { name: 'Virtual Agent registered: its credentials' })).toBeVisible(),
+    );
 
     await page.goto(`/admin/users/virtual-agents/${va.id}`);
-    await both('VA detail', () => expect(page.getByRole('heading', { name: va.name })).toBeVisible());
+    await both('VA detail', () => expect(page.getByRole('heading', { name: va.name, level: 1 })).toBeVisible());
     await page.getByRole('button', { name: 'Rotate API key…' }).click();
-    await both('rotate confirmation', () => expect(page.getByRole('button', { name: 'Rotate API key now' })).toBeVisible());
+    await both('rotate confirmation', () => expect(page.getByRole('dialog', { name: 'Rotate API key?' })).toBeVisible());
     await page.getByRole('button', { name: 'Rotate API key now' }).click();
-    await both('credentials box', () => expect(page.getByTestId('secret-reveal')).toBeVisible());
+    await both('credentials box after rotating', () => expect(page.getByTestId('secret-reveal')).toBeVisible());
+
+    await page.goto('/admin/audit');
+    await both('audit log', () => expect(page.getByRole('region', { name: 'Audit entries' })).toBeVisible());
+    await page.getByLabel('Administrator').fill('x'.repeat(400));
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await both('audit filter refused', () => expect(page.getByText(/The administrator can be at most 320 characters/)).toBeVisible());
 
     await page.setViewportSize(PHONE);
     await page.getByRole('button', { name: 'Menu' }).click();
@@ -97,14 +137,20 @@ test.fixme('every console page and the states a user reaches pass axe (WCAG 2.1 
   }
 });
 
-test.fixme('the API reference at /docs passes axe (WCAG 2.1 A/AA)', async ({ page }) => {
-  // Known to fail: the hand-made reference renderer has nested links in <summary> and scrolling
-  // code blocks that are not focusable. It is due to be replaced by a maintained renderer; until
-  // then it is skipped (fixme), and the README lists it as a known exception.
+test('the API reference at /docs passes axe (WCAG 2.1 A/AA)', async ({ page }) => {
+  // The one known exception. The hand-made reference renderer fails three rules: nested-interactive
+  // (code links inside <summary>), link-in-text-block (links told apart by colour only) and
+  // scrollable-region-focusable (code blocks that scroll but cannot be focused). The renderer is
+  // being replaced by a maintained one (the docs work of #14); until it is, this test is expected to
+  // fail, and once the new renderer passes, Playwright reports it as passing unexpectedly: then
+  // delete this line.
+  test.fail(true, '/docs: hand-made renderer, being replaced in #14 (nested-interactive, link-in-text-block, scrollable-region-focusable)');
+  // The reference is one long page; axe takes minutes over it on a small machine.
+  test.setTimeout(600_000);
   for (const size of [DESKTOP, PHONE]) {
     await page.setViewportSize(size);
     await page.goto('/docs');
     await expect(page.locator('h1').first()).toBeVisible();
-    await expectAccessible(page, 'docs');
+    await expectAccessible(page, 'docs', test.info(), true);
   }
 });

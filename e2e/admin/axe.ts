@@ -25,20 +25,25 @@ function describe(violations: Violation[]): string {
     .join('\n');
 }
 
-async function scan(page: Page, tags: string[]) {
-  let builder = new AxeBuilder({ page }).withTags(tags);
+type Found = Violation & { tags: string[] };
+
+/** One axe run over the standard and best practice (axe is the slow part of the walk), split after. */
+async function scan(page: Page): Promise<{ violations: Found[]; advice: Found[] }> {
+  let builder = new AxeBuilder({ page }).withTags([...WCAG_TAGS, 'best-practice']);
   const excluded = EXCEPTIONS.map((e) => e.rule);
   if (excluded.length) {
     // Rules with exceptions run separately so the exception covers only its own selector.
     builder = builder.disableRules(excluded);
   }
-  const main = await builder.analyze();
-  const extra: Violation[] = [];
+  const main = (await builder.analyze()).violations as Found[];
+  const extra: Found[] = [];
   for (const e of EXCEPTIONS) {
     const res = await new AxeBuilder({ page }).withRules([e.rule]).exclude(e.selector).analyze();
-    extra.push(...res.violations);
+    extra.push(...(res.violations as Found[]));
   }
-  return [...main.violations, ...extra];
+  const all = [...main, ...extra];
+  const counts = (v: Found) => v.tags.some((t) => WCAG_TAGS.includes(t));
+  return { violations: all.filter(counts), advice: all.filter((v) => !counts(v)) };
 }
 
 /**
@@ -48,8 +53,7 @@ async function scan(page: Page, tags: string[]) {
 export async function expectAccessible(page: Page, state: string, info: TestInfo = test.info(), soft = false) {
   const size = page.viewportSize();
   const label = `${state} @${size?.width ?? '?'}px`;
-  const violations = await scan(page, WCAG_TAGS);
-  const advice = (await new AxeBuilder({ page }).withTags(['best-practice']).analyze()).violations;
+  const { violations, advice } = await scan(page);
   if (advice.length) await info.attach(`best-practice ${label}`, { body: describe(advice), contentType: 'text/plain' });
   (soft ? expect.soft : expect)(violations, `axe WCAG 2.1 A/AA violations on ${label}:\n${describe(violations)}`).toEqual([]);
 }

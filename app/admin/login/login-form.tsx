@@ -2,12 +2,12 @@
 
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { tsr } from '@/components/admin/lib/client';
-import { failureOf, fieldError } from '@/components/admin/lib/errors';
+import { failureOf } from '@/components/admin/lib/errors';
 import { contractResolver } from '@/components/admin/lib/form-words';
 import { focusNextPage } from '@/components/admin/shell';
+import { useContractForm } from '@/components/admin/use-contract-form';
 import { loginBodySchema } from '@/contracts/schemas/admin-session';
 
 /** Only paths inside the console are followed after signing in. */
@@ -21,7 +21,7 @@ const resolver = contractResolver(loginBodySchema, (v: Values) => v, { email: 't
 export function LoginForm() {
   const router = useRouter();
   const params = useSearchParams();
-  const { register, handleSubmit, formState } = useForm<Values, unknown, Values>({ resolver, defaultValues: { email: '', password: '' } });
+  const { register, handleSubmit, messages } = useContractForm<Values, Values>(resolver, { email: '', password: '' });
   // Until the page is interactive a click would only reload it and drop what was typed.
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
@@ -32,7 +32,7 @@ export function LoginForm() {
     },
   });
   const failure = failureOf(login.error);
-  const err = (f: keyof Values) => formState.errors[f]?.message ?? fieldError(failure, f);
+  const err = messages(failure);
 
   return (
     <form className="card login-card" onSubmit={handleSubmit((body) => login.mutate({ body }))} noValidate>

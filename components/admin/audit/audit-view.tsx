@@ -1,10 +1,22 @@
 'use client';
 
 import { useState } from 'react';
+import { Field } from '@/components/admin/form';
 import { tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
+import { contractResolver } from '@/components/admin/lib/form-words';
 import { formatDateTime } from '@/components/admin/lib/format';
-import type { AuditQuery } from '@/contracts/schemas/admin-audit';
+import { TableRegion } from '@/components/admin/table-region';
+import { useContractForm } from '@/components/admin/use-contract-form';
+import { type AuditQuery, auditQuerySchema } from '@/contracts/schemas/admin-audit';
+
+type FilterValues = { admin_email: string; action: string; target_id: string };
+const filterSchema = auditQuerySchema.pick({ admin_email: true, action: true, target_id: true });
+const resolver = contractResolver(
+  filterSchema,
+  (v: FilterValues) => Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (x.trim() ? [[k, x.trim()]] : []))),
+  { admin_email: 'the administrator', action: 'the action', target_id: 'the target id' },
+);
 
 /** The account's audit log: newest first, filtered by administrator, action or target id. */
 export function AuditView() {
@@ -13,6 +25,8 @@ export function AuditView() {
   const query: AuditQuery = { ...filters, page_size: 50, cursor: cursors.at(-1) };
   const result = tsr.audit.listAuditEntries.useQuery({ queryKey: ['audit', query], queryData: { query } });
   const page = result.data?.body.response;
+  const form = useContractForm<FilterValues, AuditQuery>(resolver, { admin_email: '', action: '', target_id: '' });
+  const err = form.messages(null);
 
   return (
     <>
@@ -24,33 +38,36 @@ export function AuditView() {
           </p>
         </div>
       </div>
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const data = new FormData(e.currentTarget);
-          const pick = (k: string) => String(data.get(k) ?? '').trim() || undefined;
-          setCursors([]);
-          setFilters({ admin_email: pick('admin_email'), action: pick('action'), target_id: pick('target_id') });
-        }}
-      >
-        <label>
-          Administrator <input name="admin_email" type="email" placeholder="email" />
-        </label>
-        <label>
-          Action <input name="action" placeholder="e.g. virtual-agents" />
-        </label>
-        <label>
-          Target id <input name="target_id" />
-        </label>
-        <button type="submit" className="btn">
-          Filter
-        </button>
-      </form>
+      <search>
+        <form
+          className="card filters"
+          noValidate
+          aria-label="Filter the audit log"
+          onSubmit={form.handleSubmit((picked) => {
+            setCursors([]);
+            setFilters(picked);
+          })}
+        >
+          <Field id="audit-admin" label="Administrator" hint="Their email" error={err('admin_email')}>
+            <input {...form.bind('admin_email', 'audit-admin', { failure: null, hint: true })} type="email" />
+          </Field>
+          <Field id="audit-action" label="Action" hint="e.g. virtual-agents" error={err('action')}>
+            <input {...form.bind('action', 'audit-action', { failure: null, hint: true })} />
+          </Field>
+          <Field id="audit-target" label="Target id" error={err('target_id')}>
+            <input {...form.bind('target_id', 'audit-target', { failure: null })} />
+          </Field>
+          <div className="row">
+            <button type="submit" className="btn btn-primary">
+              Filter
+            </button>
+          </div>
+        </form>
+      </search>
       {result.error && <p className="form-error">Could not load: {failureOf(result.error)?.description}</p>}
       {result.isPending && <p className="muted">Loading…</p>}
       {page && (
-        <div className="table-wrap">
+        <TableRegion label="Audit entries">
           <table>
             <thead>
               <tr>
@@ -86,9 +103,9 @@ export function AuditView() {
               )}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
-      <div className="row">
+      <nav className="pager" aria-label="Pages">
         {cursors.length > 0 && (
           <button type="button" className="btn" onClick={() => setCursors(cursors.slice(0, -1))}>
             Newer
@@ -99,7 +116,7 @@ export function AuditView() {
             Older
           </button>
         )}
-      </div>
+      </nav>
     </>
   );
 }

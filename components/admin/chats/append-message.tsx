@@ -1,91 +1,98 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
+import { useEffect } from 'react';
+import type { z } from 'zod';
+import { Field, FormError, SubmitButton } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
-import { failureOf, fieldError } from '@/components/admin/lib/errors';
+import { failureOf } from '@/components/admin/lib/errors';
+import { contractResolver } from '@/components/admin/lib/form-words';
 import { useToast } from '@/components/admin/toast';
+import { useContractForm } from '@/components/admin/use-contract-form';
 import { ATTACHMENT_TYPES } from '@/contracts/enums';
+import { adminMessageBodySchema } from '@/contracts/schemas/admin-chat';
+
+type Values = {
+  type: 'inbound' | 'announcement';
+  text: string;
+  attachment: { type: (typeof ATTACHMENT_TYPES)[number]; url: string };
+};
+type Body = z.output<typeof adminMessageBodySchema>;
+
+// The contract takes a message with neither text nor attachment and the service refuses it;
+// the page says so before sending, beside the text.
+const messageSchema = adminMessageBodySchema.refine((b) => b.text !== undefined || b.attachment !== undefined, {
+  message: 'Write the text, or give an attachment URL.',
+  path: ['text'],
+});
+
+const resolver = contractResolver(
+  messageSchema,
+  (v: Values) => {
+    const text = v.text.trim();
+    const url = v.attachment.url.trim();
+    return { type: v.type, ...(text ? { text } : {}), ...(url ? { attachment: { type: v.attachment.type, url } } : {}) };
+  },
+  { type: 'choose:who writes', text: 'the text', attachment: 'the attachment', 'attachment.url': 'the attachment URL' },
+);
 
 /** Writes into the chat as the customer (to exercise the bot) or as an announcement for agents. */
 export function AppendMessage({ chatId, closed }: { chatId: string; closed: boolean }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const [type, setType] = useState<'inbound' | 'announcement'>(closed ? 'announcement' : 'inbound');
-  const [text, setText] = useState('');
-  const [attachmentType, setAttachmentType] = useState<(typeof ATTACHMENT_TYPES)[number]>('image');
-  const [attachmentUrl, setAttachmentUrl] = useState('');
+  const form = useContractForm<Values, Body>(resolver, {
+    type: closed ? 'announcement' : 'inbound',
+    text: '',
+    attachment: { type: 'image', url: '' },
+  });
+  const type = form.watch('type');
+  // A chat closed while the page is open takes announcements only.
+  useEffect(() => {
+    if (closed) form.setValue('type', 'announcement');
+  }, [closed, form.setValue]);
   const post = tsr.chats.postMessage.useMutation({
-    onSuccess: () => {
-      toast.success(type === 'inbound' ? 'Customer message added: the assigned bot gets message.received.' : 'Announcement added.');
-      setText('');
-      setAttachmentUrl('');
+    onSuccess: (_res, { body }) => {
+      toast.success(body.type === 'inbound' ? 'Customer message added: the assigned bot gets message.received.' : 'Announcement added.');
+      form.reset({ type: body.type, text: '', attachment: { type: form.getValues('attachment.type'), url: '' } });
       qc.invalidateQueries({ queryKey: keys.chat(chatId) });
     },
   });
   const failure = failureOf(post.error);
-  const err = (f: string) => fieldError(failure, f);
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const url = attachmentUrl.trim();
-    post.mutate({
-      params: { chat_id: chatId },
-      body: { type, ...(text.trim() ? { text: text.trim() } : {}), ...(url ? { attachment: { type: attachmentType, url } } : {}) },
-    });
-  };
+  const err = form.messages(failure);
+  const urlError = err('attachment.url') ?? err('attachment');
 
   return (
-    <form className="card" onSubmit={submit} noValidate aria-labelledby="append-title">
+    <form
+      className="card"
+      onSubmit={form.handleSubmit((body) => post.mutate({ params: { chat_id: chatId }, body }))}
+      noValidate
+      aria-labelledby="append-title"
+    >
       <h2 id="append-title">Add a message</h2>
       <FormError failure={failure} placed={['text', 'attachment']} />
       <fieldset className="checks-fieldset">
         <legend>Write as</legend>
         <div className="checks">
           <label>
-            <input
-              type="radio"
-              name="msg-type"
-              value="inbound"
-              checked={type === 'inbound'}
-              disabled={closed}
-              onChange={() => setType('inbound')}
-            />
+            <input type="radio" value="inbound" disabled={closed} {...form.register('type')} />
             The customer (inbound)
           </label>
           <label>
-            <input
-              type="radio"
-              name="msg-type"
-              value="announcement"
-              checked={type === 'announcement'}
-              onChange={() => setType('announcement')}
-            />
+            <input type="radio" value="announcement" {...form.register('type')} />
             Announcement (agents and admins only)
           </label>
         </div>
         {closed && <p className="hint">The chat is closed: only announcements can be added.</p>}
       </fieldset>
       <Field id="msg-text" label="Text" error={err('text')}>
-        <textarea {...described('msg-text', { error: err('text') })} value={text} onChange={(e) => setText(e.target.value)} />
+        <textarea {...form.bind('text', 'msg-text', { failure })} />
       </Field>
       <div className="grid-2 attach-grid">
-        <Field id="msg-attachment-url" label="Attachment URL (optional)" error={err('attachment.url') ?? err('attachment')}>
-          <input
-            {...described('msg-attachment-url', { error: err('attachment.url') ?? err('attachment') })}
-            type="url"
-            placeholder="https://…"
-            value={attachmentUrl}
-            onChange={(e) => setAttachmentUrl(e.target.value)}
-          />
+        <Field id="msg-attachment-url" label="Attachment URL (optional)" error={urlError}>
+          <input {...form.bind('attachment.url', 'msg-attachment-url', { failure })} type="url" placeholder="https://…" />
         </Field>
         <Field id="msg-attachment-type" label="Attachment type">
-          <select
-            id="msg-attachment-type"
-            value={attachmentType}
-            onChange={(e) => setAttachmentType(e.target.value as typeof attachmentType)}
-          >
+          <select id="msg-attachment-type" {...form.register('attachment.type')}>
             {ATTACHMENT_TYPES.map((t) => (
               <option key={t} value={t}>
                 {t}
@@ -94,7 +101,7 @@ export function AppendMessage({ chatId, closed }: { chatId: string; closed: bool
           </select>
         </Field>
       </div>
-      <SubmitButton pending={post.isPending} pendingText="Sending…" disabled={!text.trim() && !attachmentUrl.trim()}>
+      <SubmitButton pending={post.isPending} pendingText="Sending…">
         {type === 'inbound' ? 'Send as customer' : 'Add announcement'}
       </SubmitButton>
     </form>

@@ -1,9 +1,20 @@
 'use client';
 
-import { type FormEvent, useState } from 'react';
+import { Field } from '@/components/admin/form';
+import { contractResolver } from '@/components/admin/lib/form-words';
+import { useContractForm } from '@/components/admin/use-contract-form';
 import { CHANNELS, CHAT_STATUSES } from '@/contracts/enums';
+import { listAdminChatsQuerySchema } from '@/contracts/schemas/admin-chat';
 import type { AdminTeam } from '@/contracts/schemas/admin-team';
 import type { AdminUser } from '@/contracts/schemas/admin-user';
+
+type Typed = { q: string; tag: string };
+const typedSchema = listAdminChatsQuerySchema.pick({ q: true, tag: true });
+const resolver = contractResolver(
+  typedSchema,
+  (v: Typed) => ({ ...(v.q.trim() ? { q: v.q } : {}), ...(v.tag.trim() ? { tag: v.tag.trim() } : {}) }),
+  { q: 'the search', tag: 'the tag' },
+);
 
 export type ChatFilters = { status?: string; channel?: string; team_id?: string; assignee?: string; tag?: string; q?: string };
 
@@ -19,13 +30,10 @@ export function ChatFiltersForm({
   teams: AdminTeam[];
   users: AdminUser[];
 }) {
-  const [q, setQ] = useState(value.q ?? '');
-  const [tag, setTag] = useState(value.tag ?? '');
+  const form = useContractForm<Typed, { q?: string; tag?: string }>(resolver, { q: value.q ?? '', tag: value.tag ?? '' });
+  const err = form.messages(null);
   const set = (patch: ChatFilters) => onChange({ ...value, ...patch });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    set({ q: q.trim() || undefined, tag: tag.trim() || undefined });
-  };
+  const submit = form.handleSubmit((typed) => set({ q: typed.q, tag: typed.tag }));
   const select = (id: keyof ChatFilters, label: string, options: { value: string; label: string }[]) => (
     <div className="field">
       <label htmlFor={`f-${id}`}>{label}</label>
@@ -41,11 +49,10 @@ export function ChatFiltersForm({
   );
   return (
     <search>
-      <form className="card filters" onSubmit={submit} aria-label="Search chats">
-        <div className="field filters-q">
-          <label htmlFor="f-q">Search</label>
-          <input id="f-q" type="search" placeholder="Chat ID, alias ID or customer" value={q} onChange={(e) => setQ(e.target.value)} />
-        </div>
+      <form className="card filters" onSubmit={submit} noValidate aria-label="Search chats">
+        <Field id="f-q" className="filters-q" label="Search" error={err('q')}>
+          <input {...form.bind('q', 'f-q', { failure: null })} type="search" placeholder="Chat ID, alias ID or customer" />
+        </Field>
         {select(
           'status',
           'Status',
@@ -66,10 +73,9 @@ export function ChatFiltersForm({
           'Assignee',
           users.map((u) => ({ value: u.login_id, label: `${u.name} (${u.kind.replace('_', ' ')})` })),
         )}
-        <div className="field">
-          <label htmlFor="f-tag">Tag</label>
-          <input id="f-tag" value={tag} onChange={(e) => setTag(e.target.value)} />
-        </div>
+        <Field id="f-tag" label="Tag" error={err('tag')}>
+          <input {...form.bind('tag', 'f-tag', { failure: null })} />
+        </Field>
         <div className="row">
           <button type="submit" className="btn btn-primary">
             Search
@@ -78,8 +84,7 @@ export function ChatFiltersForm({
             type="button"
             className="btn"
             onClick={() => {
-              setQ('');
-              setTag('');
+              form.reset({ q: '', tag: '' });
               onChange({});
             }}
           >

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { auditQuerySchema } from '@/contracts/schemas/admin-audit';
+import { adminMessageBodySchema } from '@/contracts/schemas/admin-chat';
+import { createSkillBodySchema } from '@/contracts/schemas/admin-team';
 import { createUserBodySchema } from '@/contracts/schemas/admin-user';
 import { createVirtualAgentBodySchema } from '@/contracts/schemas/admin-virtual-agent';
 import { contractResolver, wordsFor } from './form-words';
@@ -35,5 +38,29 @@ describe('form errors in our own words', () => {
     });
     const good = await resolver({ login: 'ann', name: ' Ann ' }, undefined, options);
     assert.deepEqual(good.values, { kind: 'agent', login_id: 'ann', name: 'Ann' });
+  });
+
+  it('word the small forms too: a skill name of spaces, a too-long filter, an attachment that is not a web address', async () => {
+    const messages = async (resolver: ReturnType<typeof contractResolver>, values: object) =>
+      JSON.stringify((await resolver(values as never, undefined, options)).errors);
+    const skill = contractResolver(createSkillBodySchema, (v: { name: string }) => v, { name: 'the skill name' });
+    assert.match(await messages(skill as never, { name: '   ' }), /"Enter the skill name\."/);
+    const audit = contractResolver(auditQuerySchema.pick({ admin_email: true }), (v: { admin_email: string }) => v, {
+      admin_email: 'the administrator',
+    });
+    assert.match(
+      await messages(audit as never, { admin_email: 'x'.repeat(321) }),
+      /The administrator can be at most 320 characters: shorten it\./,
+    );
+    const message = contractResolver(adminMessageBodySchema, (v: object) => v, {
+      text: 'the text',
+      attachment: 'the attachment',
+      'attachment.url': 'the attachment URL',
+    });
+    const bad = await message({ type: 'inbound', attachment: { type: 'image', url: 'not a url' } } as never, undefined, options);
+    assert.equal(
+      (bad.errors as { attachment?: { url?: { message?: string } } }).attachment?.url?.message,
+      'The attachment URL must be a full web address starting with https://.',
+    );
   });
 });

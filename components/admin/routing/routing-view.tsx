@@ -1,8 +1,9 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { focusId, useEscape } from '@/components/admin/focus';
+import { useState } from 'react';
+import { ConfirmButton } from '@/components/admin/confirm-dialog';
+import { focusId } from '@/components/admin/focus';
 import { Switch } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
@@ -18,18 +19,6 @@ function describeCondition(c: AdminRoutingRule['conditions'][number]) {
 function RuleRow({ rule, onEdit }: { rule: AdminRoutingRule; onEdit: () => void }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const [confirming, setConfirming] = useState(false);
-  const cell = useRef<HTMLDivElement>(null);
-  const deleteButton = useRef<HTMLButtonElement>(null);
-  const confirmButton = useRef<HTMLButtonElement>(null);
-  const cancel = useCallback(() => {
-    setConfirming(false);
-    requestAnimationFrame(() => deleteButton.current?.focus());
-  }, []);
-  useEscape(confirming, cancel, cell);
-  useEffect(() => {
-    if (confirming) confirmButton.current?.focus();
-  }, [confirming]);
   const onError = (err: unknown) => toast.error(`Not saved: ${failureOf(err)?.description}`);
   const toggle = tsr.routingRules.updateRoutingRule.useMutation({
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.routingRules }),
@@ -61,34 +50,25 @@ function RuleRow({ rule, onEdit }: { rule: AdminRoutingRule; onEdit: () => void 
         />
       </td>
       <td>
-        <div className="row" ref={cell}>
+        <div className="row">
           <button type="button" className="btn btn-small" id={`rule-${rule.id}-edit`} onClick={onEdit}>
             Edit<span className="sr-only"> {rule.name}</span>
           </button>
-          {confirming ? (
-            <>
-              <button
-                ref={confirmButton}
-                type="button"
-                className="btn btn-small btn-danger"
-                aria-disabled={remove.isPending || undefined}
-                aria-busy={remove.isPending || undefined}
-                onClick={() => {
-                  if (!remove.isPending) remove.mutate({ params: { id: rule.id } });
-                }}
-              >
-                {remove.isPending ? 'Deleting…' : 'Confirm delete'}
-                <span className="sr-only"> {rule.name}</span>
-              </button>
-              <button type="button" className="btn btn-small" onClick={cancel}>
-                Cancel
-              </button>
-            </>
-          ) : (
-            <button ref={deleteButton} type="button" className="btn btn-small btn-danger" onClick={() => setConfirming(true)}>
-              Delete<span className="sr-only"> {rule.name}</span>
-            </button>
-          )}
+          <ConfirmButton
+            className="btn btn-small btn-danger"
+            title={`Delete rule ${rule.name}?`}
+            warning={<p>Chats no longer match it. This cannot be undone.</p>}
+            confirm={
+              <>
+                Confirm delete<span className="sr-only"> {rule.name}</span>
+              </>
+            }
+            pending={remove.isPending}
+            pendingText="Deleting…"
+            onConfirm={() => remove.mutate({ params: { id: rule.id } })}
+          >
+            Delete<span className="sr-only"> {rule.name}</span>
+          </ConfirmButton>
         </div>
       </td>
     </tr>

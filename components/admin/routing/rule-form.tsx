@@ -1,12 +1,13 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf, fieldError } from '@/components/admin/lib/errors';
 import { contractResolver } from '@/components/admin/lib/form-words';
 import { useToast } from '@/components/admin/toast';
+import { useContractForm } from '@/components/admin/use-contract-form';
 import {
   type AdminRoutingRule,
   type CreateRoutingRuleBody,
@@ -46,16 +47,13 @@ const updateResolver = contractResolver(updateRoutingRuleBodySchema, toBody, LAB
 export function RuleForm({ rule, teams, onDone }: { rule?: AdminRoutingRule; teams: AdminTeam[]; onDone: (savedId?: number) => void }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const form = useForm<Values, unknown, CreateRoutingRuleBody>({
-    resolver: (rule ? updateResolver : createResolver) as typeof createResolver,
-    defaultValues: {
-      name: rule?.name ?? '',
-      team_id: rule ? String(rule.team_id) : '',
-      skill: rule?.skill ?? '',
-      enabled: rule?.enabled ?? true,
-      position: rule ? String(rule.position) : '',
-      conditions: rule ? rule.conditions.map((c) => newCond(c.field, c.op, c.value)) : [newCond()],
-    },
+  const form = useContractForm<Values, CreateRoutingRuleBody>((rule ? updateResolver : createResolver) as typeof createResolver, {
+    name: rule?.name ?? '',
+    team_id: rule ? String(rule.team_id) : '',
+    skill: rule?.skill ?? '',
+    enabled: rule?.enabled ?? true,
+    position: rule ? String(rule.position) : '',
+    conditions: rule ? rule.conditions.map((c) => newCond(c.field, c.op, c.value)) : [newCond()],
   });
   const { register, control, handleSubmit, watch, setValue, formState } = form;
   const done = (msg: string, id: number) => {
@@ -71,7 +69,7 @@ export function RuleForm({ rule, teams, onDone }: { rule?: AdminRoutingRule; tea
   });
   const mutation = rule ? update : create;
   const failure = failureOf(mutation.error);
-  const err = (f: keyof Values) => formState.errors[f]?.message ?? fieldError(failure, f);
+  const err = form.messages(failure);
   const teamId = watch('team_id');
   const team = teams.find((t) => String(t.id) === teamId);
 

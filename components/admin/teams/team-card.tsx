@@ -1,27 +1,35 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { described, Field, FormError, SubmitButton, Switch } from '@/components/admin/form';
+import type { z } from 'zod';
+import { focusId } from '@/components/admin/focus';
+import { Field, FormError, SubmitButton, Switch } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
-import { failureOf, fieldError } from '@/components/admin/lib/errors';
+import { failureOf } from '@/components/admin/lib/errors';
+import { contractResolver } from '@/components/admin/lib/form-words';
 import { useToast } from '@/components/admin/toast';
-import type { AdminTeam } from '@/contracts/schemas/admin-team';
+import { useContractForm } from '@/components/admin/use-contract-form';
+import { type AdminTeam, createSkillBodySchema, type UpdateTeamBody, updateTeamBodySchema } from '@/contracts/schemas/admin-team';
+
+type NameValues = { name: string };
+const renameResolver = contractResolver(updateTeamBodySchema, (v: NameValues) => ({ name: v.name }), { name: 'the team name' });
+const skillResolver = contractResolver(createSkillBodySchema, (v: NameValues) => ({ name: v.name }), { name: 'the skill name' });
 
 /** One team: rename, auto-assign toggle, and its skills (add, remove). */
 export function TeamCard({ team, isDefault }: { team: AdminTeam; isDefault: boolean }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const [name, setName] = useState(team.name);
-  const [skill, setSkill] = useState('');
+  const renameForm = useContractForm<NameValues, UpdateTeamBody>(renameResolver, { name: team.name });
+  const skillForm = useContractForm<NameValues, z.output<typeof createSkillBodySchema>>(skillResolver, { name: '' });
   const refresh = () => {
     qc.invalidateQueries({ queryKey: keys.teams });
     qc.invalidateQueries({ queryKey: keys.skills });
   };
   const rename = tsr.teams.updateTeam.useMutation({
-    onSuccess: () => {
+    onSuccess: (res) => {
       refresh();
-      toast.success(`Team renamed to ${name}.`);
+      renameForm.reset({ name: res.body.response.name });
+      toast.success(`Team renamed to ${res.body.response.name}.`);
     },
   });
   const autoAssign = tsr.teams.updateTeam.useMutation({
@@ -32,30 +40,26 @@ export function TeamCard({ team, isDefault }: { team: AdminTeam; isDefault: bool
     onError: (err) => toast.error(`Not saved: ${failureOf(err)?.description}`),
   });
   const addSkill = tsr.teams.addSkill.useMutation({
-    onSuccess: () => {
+    onSuccess: (res) => {
       refresh();
-      toast.success(`Skill ${skill} added to ${team.name}.`);
-      setSkill('');
+      toast.success(`Skill ${res.body.response.name} added to ${team.name}.`);
+      skillForm.reset({ name: '' });
     },
   });
   const removeSkill = tsr.teams.removeSkill.useMutation({
     onSuccess: () => {
       refresh();
+      // The removed chip and its button are gone: continue from the skill input of the same team.
+      focusId(`team-${team.id}-skill`);
       toast.success('Skill removed.');
     },
     onError: (err) => toast.error(`Skill not removed: ${failureOf(err)?.description}`),
   });
-  const failure = failureOf(rename.error ?? addSkill.error);
+  const renameFailure = failureOf(rename.error);
+  const skillFailure = failureOf(addSkill.error);
+  const renameError = renameForm.messages(renameFailure)('name');
+  const skillError = skillForm.messages(skillFailure)('name');
   const idp = `team-${team.id}`;
-
-  const submitName = (e: FormEvent) => {
-    e.preventDefault();
-    rename.mutate({ params: { id: team.id }, body: { name: name.trim() } });
-  };
-  const submitSkill = (e: FormEvent) => {
-    e.preventDefault();
-    addSkill.mutate({ params: { id: team.id }, body: { name: skill.trim() } });
-  };
   const c = team.member_counts;
 
   return (
@@ -77,32 +81,23 @@ export function TeamCard({ team, isDefault }: { team: AdminTeam; isDefault: bool
       <p className="muted small">
         ID {team.id} · {c.agent} agents, {c.manager} managers, {c.virtual_agent} Virtual Agents
       </p>
-      <FormError failure={failure} placed={['name']} />
+      <FormError failure={renameFailure ?? skillFailure} placed={['name']} />
       <div className="grid-2">
-        <form onSubmit={submitName} noValidate>
-          <Field id={`${idp}-name`} label="Team name" error={fieldError(rename.error ? failure : null, 'name')}>
+        <form onSubmit={renameForm.handleSubmit((body) => rename.mutate({ params: { id: team.id }, body }))} noValidate>
+          <Field id={`${idp}-name`} label="Team name" error={renameError}>
             <div className="secret-row">
-              <input
-                {...described(`${idp}-name`, { error: fieldError(rename.error ? failure : null, 'name') })}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-              />
-              <SubmitButton pending={rename.isPending} className="btn" disabled={name.trim() === team.name}>
+              <input {...renameForm.bind('name', `${idp}-name`, { failure: renameFailure })} />
+              <SubmitButton pending={rename.isPending} className="btn">
                 Rename
               </SubmitButton>
             </div>
           </Field>
         </form>
-        <form onSubmit={submitSkill} noValidate>
-          <Field id={`${idp}-skill`} label="Add a skill" error={fieldError(addSkill.error ? failure : null, 'name')}>
+        <form onSubmit={skillForm.handleSubmit((body) => addSkill.mutate({ params: { id: team.id }, body }))} noValidate>
+          <Field id={`${idp}-skill`} label="Add a skill" error={skillError}>
             <div className="secret-row">
-              <input
-                {...described(`${idp}-skill`, { error: fieldError(addSkill.error ? failure : null, 'name') })}
-                value={skill}
-                placeholder="e.g. billing"
-                onChange={(e) => setSkill(e.target.value)}
-              />
-              <SubmitButton pending={addSkill.isPending} className="btn" pendingText="Adding…" disabled={!skill.trim()}>
+              <input {...skillForm.bind('name', `${idp}-skill`, { failure: skillFailure })} placeholder="e.g. billing" />
+              <SubmitButton pending={addSkill.isPending} className="btn" pendingText="Adding…">
                 Add
               </SubmitButton>
             </div>
@@ -118,8 +113,10 @@ export function TeamCard({ team, isDefault }: { team: AdminTeam; isDefault: bool
             <button
               type="button"
               aria-label={`Remove skill ${s.name}`}
-              disabled={removeSkill.isPending}
-              onClick={() => removeSkill.mutate({ params: { id: team.id, skill_id: s.id } })}
+              aria-disabled={removeSkill.isPending || undefined}
+              onClick={() => {
+                if (!removeSkill.isPending) removeSkill.mutate({ params: { id: team.id, skill_id: s.id } });
+              }}
             >
               ×
             </button>

@@ -1,13 +1,14 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { focusId } from '@/components/admin/focus';
 import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
-import { failureOf, fieldError } from '@/components/admin/lib/errors';
+import { failureOf } from '@/components/admin/lib/errors';
 import { contractResolver } from '@/components/admin/lib/form-words';
 import { useToast } from '@/components/admin/toast';
+import { useContractForm } from '@/components/admin/use-contract-form';
 import { createTeamBodySchema } from '@/contracts/schemas/admin-team';
 import { TeamCard } from './team-card';
 
@@ -27,19 +28,25 @@ const newTeamResolver = contractResolver(
 function NewTeam() {
   const qc = useQueryClient();
   const toast = useToast();
-  const { register, handleSubmit, reset, formState } = useForm<NewTeamValues, unknown, z.output<typeof createTeamBodySchema>>({
-    resolver: newTeamResolver,
-    defaultValues: { name: '', skills: '', auto_assign: false },
-  });
+  const { register, handleSubmit, reset, messages } = useContractForm<NewTeamValues, z.output<typeof createTeamBodySchema>>(
+    newTeamResolver,
+    {
+      name: '',
+      skills: '',
+      auto_assign: false,
+    },
+  );
   const create = tsr.teams.createTeam.useMutation({
     onSuccess: (res) => {
       qc.invalidateQueries({ queryKey: keys.teams });
       toast.success(`Team ${res.body.response.name} created.`);
+      // Continue from the new team's card, where its skills are added.
+      focusId(`team-${res.body.response.id}-title`);
       reset();
     },
   });
   const failure = failureOf(create.error);
-  const err = (f: keyof NewTeamValues) => formState.errors[f]?.message ?? fieldError(failure, f);
+  const err = messages(failure);
   return (
     <form className="card" onSubmit={handleSubmit((body) => create.mutate({ body }))} noValidate aria-label="New team">
       <h2>New team</h2>

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { focusId } from '@/components/admin/focus';
 import { Switch } from '@/components/admin/form';
+import { Ident } from '@/components/admin/ident';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
 import { TableRegion } from '@/components/admin/table-region';
@@ -62,9 +63,10 @@ export function PeopleTab({ kind }: { kind: 'agent' | 'manager' }) {
         <PersonForm
           kind={kind}
           teams={teamList}
-          onDone={() => {
+          onDone={(saved) => {
             setEditing(null);
-            focusId(`add-${kind}`);
+            // The new person's row once the list has it; back to the opener when cancelled.
+            focusId(saved ? `user-${saved}-edit` : `add-${kind}`);
           }}
         />
       )}
@@ -113,9 +115,7 @@ export function PeopleTab({ kind }: { kind: 'agent' | 'manager' }) {
                     {u.email && <div className="muted small">{u.email}</div>}
                   </td>
                   <td>
-                    <code className="truncate id-cell" title={u.login_id}>
-                      {u.login_id}
-                    </code>
+                    <Ident value={u.login_id} className="id-cell" />
                   </td>
                   <td>{u.team_ids.map(teamName).join(', ') || '—'}</td>
                   <td>{u.skills.map((s) => s.name).join(', ') || '—'}</td>

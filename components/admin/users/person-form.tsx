@@ -1,13 +1,13 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { duplicateKey, type KvRow, KvRows, rowsProblems, toRecord, toRows } from '@/components/admin/kv-rows';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf, fieldError } from '@/components/admin/lib/errors';
 import { contractResolver } from '@/components/admin/lib/form-words';
 import { useToast } from '@/components/admin/toast';
+import { useContractForm } from '@/components/admin/use-contract-form';
 import type { AdminTeam } from '@/contracts/schemas/admin-team';
 import { type AdminUser, type CreateUserBody, createUserBodySchema, updateUserBodySchema } from '@/contracts/schemas/admin-user';
 
@@ -59,12 +59,22 @@ const updateResolver = contractResolver(
 );
 
 /** Create an agent or manager, or edit one (login ID and kind are fixed once created). */
-export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: AdminUser; teams: AdminTeam[]; onDone: () => void }) {
+export function PersonForm({
+  kind,
+  user,
+  teams,
+  onDone,
+}: {
+  kind: Kind;
+  user?: AdminUser;
+  teams: AdminTeam[];
+  onDone: (savedId?: number) => void;
+}) {
   const qc = useQueryClient();
   const toast = useToast();
-  const { register, handleSubmit, watch, setValue, formState } = useForm<Values, unknown, CreateUserBody>({
-    resolver: (user ? updateResolver : createResolver) as typeof createResolver,
-    defaultValues: {
+  const { register, handleSubmit, watch, setValue, messages } = useContractForm<Values, CreateUserBody>(
+    (user ? updateResolver : createResolver) as typeof createResolver,
+    {
       kind,
       login_id: user?.login_id ?? '',
       name: user?.name ?? '',
@@ -76,17 +86,17 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
       skill_ids: user?.skills.map((s) => s.id) ?? [],
       custom_attributes: toRows(user?.custom_attributes),
     },
-  });
+  );
   const [teamIds, skillIds, attrs] = watch(['team_ids', 'skill_ids', 'custom_attributes']);
 
-  const done = (name: string, verb: string) => {
+  const done = ({ id, name }: { id: number; name: string }, verb: string) => {
     toast.success(`${name} ${verb}.`);
     qc.invalidateQueries({ queryKey: keys.users() });
     qc.invalidateQueries({ queryKey: keys.teams });
-    onDone();
+    onDone(id);
   };
-  const create = tsr.users.createUser.useMutation({ onSuccess: (res) => done(res.body.response.name, 'added') });
-  const update = tsr.users.updateUser.useMutation({ onSuccess: (res) => done(res.body.response.name, 'saved') });
+  const create = tsr.users.createUser.useMutation({ onSuccess: (res) => done(res.body.response, 'added') });
+  const update = tsr.users.updateUser.useMutation({ onSuccess: (res) => done(res.body.response, 'saved') });
   const mutation = user ? update : create;
   const failure = failureOf(mutation.error);
   const attrProblems = rowsProblems(attrs, duplicateKey);
@@ -103,7 +113,7 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
     } else create.mutate({ body: { ...body, skill_ids } });
   });
 
-  const err = (f: keyof Values) => (formState.errors[f] as { message?: string } | undefined)?.message ?? fieldError(failure, f);
+  const err = messages(failure);
   const prefix = user ? `user-${user.id}` : `new-${kind}`;
   return (
     <form className="card" onSubmit={submit} noValidate aria-label={user ? `Edit ${user.name}` : `Add ${kind}`}>
@@ -203,7 +213,7 @@ export function PersonForm({ kind, user, teams, onDone }: { kind: Kind; user?: A
       />
       <div className="form-actions">
         <SubmitButton pending={mutation.isPending}>{user ? 'Save changes' : `Add ${kind}`}</SubmitButton>
-        <button type="button" className="btn" onClick={onDone}>
+        <button type="button" className="btn" onClick={() => onDone()}>
           Cancel
         </button>
       </div>

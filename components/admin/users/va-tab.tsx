@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { Ident } from '@/components/admin/ident';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
 import { formatAgo, formatPercent } from '@/components/admin/lib/format';
@@ -62,8 +63,8 @@ export function VirtualAgentsTab() {
                 <tr key={va.id}>
                   <td>
                     <Link href={`/admin/users/virtual-agents/${va.id}`}>{va.name}</Link>
-                    <div className="muted small mono truncate id-cell" title={va.login_id}>
-                      {va.login_id}
+                    <div className="muted small">
+                      <Ident value={va.login_id} className="id-cell" />
                     </div>
                   </td>
                   <td>{va.team_name}</td>

@@ -1,8 +1,9 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { focusId, useEscape } from '@/components/admin/focus';
+import { useState } from 'react';
+import { ConfirmButton } from '@/components/admin/confirm-dialog';
+import { focusId } from '@/components/admin/focus';
 import { FormError, SubmitButton } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
@@ -43,59 +44,22 @@ function TestResult({ result }: { result: TestEventResult }) {
 }
 
 /**
- * A rotation behind a confirmation, since the old value stops working at once. Opening it moves
- * focus to the confirming button; Cancel or Escape closes it and returns focus to the opener.
+ * A rotation behind a confirmation dialog, since the old value stops working at once (or after the
+ * overlap). Escape or Cancel closes it and returns focus to the opener.
  */
 function Rotate({ label, warning, pending, onConfirm }: { label: string; warning: string; pending: boolean; onConfirm: () => void }) {
-  const [asking, setAsking] = useState(false);
-  const opener = useRef<HTMLButtonElement>(null);
-  const confirm = useRef<HTMLButtonElement>(null);
-  const box = useRef<HTMLFieldSetElement>(null);
-  const cancel = useCallback(() => {
-    setAsking(false);
-    focusWhenOpenerBack(opener);
-  }, []);
-  useEscape(asking, cancel, box);
-  useEffect(() => {
-    if (asking) confirm.current?.focus();
-  }, [asking]);
-  if (!asking || pending) {
-    return (
-      <SubmitButton ref={opener} type="button" className="btn" pending={pending} pendingText="Rotating…" onClick={() => setAsking(true)}>
-        {label}…
-      </SubmitButton>
-    );
-  }
   return (
-    <fieldset className="confirm" ref={box}>
-      <legend className="sr-only">Confirm: {label}</legend>
-      <p className="small" style={{ margin: '0 0 0.4rem' }} id={`${label.replace(/\W+/g, '-')}-warning`}>
-        {warning}
-      </p>
-      <div className="row">
-        <button
-          ref={confirm}
-          type="button"
-          className="btn btn-danger"
-          aria-describedby={`${label.replace(/\W+/g, '-')}-warning`}
-          onClick={() => {
-            setAsking(false);
-            onConfirm();
-          }}
-        >
-          {label} now
-        </button>
-        <button type="button" className="btn" onClick={cancel}>
-          Cancel
-        </button>
-      </div>
-    </fieldset>
+    <ConfirmButton
+      title={`${label}?`}
+      warning={<p>{warning}</p>}
+      confirm={`${label} now`}
+      pending={pending}
+      pendingText="Rotating…"
+      onConfirm={onConfirm}
+    >
+      {label}…
+    </ConfirmButton>
   );
-}
-
-/** The opener is drawn again after the confirmation closes: focus it once it is back. */
-function focusWhenOpenerBack(opener: { current: HTMLButtonElement | null }) {
-  requestAnimationFrame(() => opener.current?.focus());
 }
 
 /** Test event, enable or disable, and key rotations of one VA. */

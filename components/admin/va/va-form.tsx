@@ -2,7 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
 import { duplicateKey, type KvRow, KvRows, rowsProblems, toRecord, toRows } from '@/components/admin/kv-rows';
 import { keys, tsr } from '@/components/admin/lib/client';
@@ -11,6 +11,7 @@ import { contractResolver } from '@/components/admin/lib/form-words';
 import { reveal } from '@/components/admin/lib/revealed-secrets';
 import { checkUrlFormat } from '@/components/admin/lib/webhook-checks';
 import { useToast } from '@/components/admin/toast';
+import { useContractForm } from '@/components/admin/use-contract-form';
 import { EVENT_TYPES, type EventType } from '@/contracts/enums';
 import {
   type AdminVirtualAgent,
@@ -91,9 +92,9 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
   const router = useRouter();
   const toast = useToast();
   const teams = tsr.teams.listTeams.useQuery({ queryKey: keys.teams }).data?.body.response ?? [];
-  const { register, control, handleSubmit, watch, setValue, formState } = useForm<Values, unknown, CreateVirtualAgentBody>({
-    resolver: (va ? updateResolver : createResolver) as typeof createResolver,
-    defaultValues: {
+  const { register, control, handleSubmit, watch, setValue, formState, messages } = useContractForm<Values, CreateVirtualAgentBody>(
+    (va ? updateResolver : createResolver) as typeof createResolver,
+    {
       name: va?.name ?? '',
       description: va?.description ?? '',
       webhook_url: va?.webhook_url ?? '',
@@ -105,7 +106,7 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
       fallback_team_id: va?.fallback_team_id ? String(va.fallback_team_id) : '',
       fallback_skill: va?.fallback_skill ?? '',
     },
-  });
+  );
 
   const create = tsr.virtualAgents.createVirtualAgent.useMutation({
     onSuccess: (res) => {
@@ -127,7 +128,7 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
   const mutation = va ? update : create;
   const failure = failureOf(mutation.error);
   const errors = formState.errors;
-  const err = (f: keyof Values) => (errors[f] as { message?: string } | undefined)?.message ?? fieldError(failure, f);
+  const err = messages(failure);
 
   const [teamId, fallbackTeamId, url, headers, attrs, skills] = watch([
     'team_id',
