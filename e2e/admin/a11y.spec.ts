@@ -137,20 +137,4 @@ test('every console page and the states a user reaches pass axe (WCAG 2.1 A/AA) 
   }
 });
 
-test('the API reference at /docs passes axe (WCAG 2.1 A/AA)', async ({ page }) => {
-  // The one known exception. The hand-made reference renderer fails three rules: nested-interactive
-  // (code links inside <summary>), link-in-text-block (links told apart by colour only) and
-  // scrollable-region-focusable (code blocks that scroll but cannot be focused). The renderer is
-  // being replaced by a maintained one (the docs work of #14); until it is, this test is expected to
-  // fail, and once the new renderer passes, Playwright reports it as passing unexpectedly: then
-  // delete this line.
-  test.fail(true, '/docs: hand-made renderer, being replaced in #14 (nested-interactive, link-in-text-block, scrollable-region-focusable)');
-  // The reference is one long page; axe takes minutes over it on a small machine.
-  test.setTimeout(600_000);
-  for (const size of [DESKTOP, PHONE]) {
-    await page.setViewportSize(size);
-    await page.goto('/docs');
-    await expect(page.locator('h1').first()).toBeVisible();
-    await expectAccessible(page, 'docs', test.info(), true);
-  }
-});
+// /docs (the guide and both references) has its own axe walk at both widths: e2e/admin/docs.spec.ts.
