@@ -6,8 +6,8 @@ export type BotOptions = {
   baseUrl: string;
   apiKey: string;
   signingSecret: string;
-  /** The VA's login ID (`va-…`), to list the chats it holds. */
-  loginId: string;
+  /** The VA's login ID (`va-…`), to list the chats it holds; default: asked of `GET /me`. */
+  loginId?: string;
   /** Where the webhook server listens; port 0 picks a free one. */
   port: number;
   host?: string;
@@ -38,6 +38,7 @@ const SEEN_LIMIT = 10_000;
 export async function startBot(options: BotOptions) {
   const log = options.log ?? ((line, fields) => console.log(JSON.stringify({ msg: line, ...fields })));
   const api = createBotClient({ baseUrl: options.baseUrl, apiKey: options.apiKey });
+  const loginId = options.loginId ?? responseOf(await api.me.getMe()).login_id;
   const handoverTeamName = options.handoverTeam ?? 'Support';
   const held = new Set<string>();
   const seen = new Set<string>();
@@ -72,8 +73,7 @@ export async function startBot(options: BotOptions) {
       const res = await api.chats.transferChat({ params: { chat_id: chatId }, body: { transfer: { teamid } } });
       // Refused: maybe an earlier try of this same event already handed the chat over. If the chat is
       // no longer ours, that is done; otherwise the error stands and the event is retried.
-      if (res.status !== 202 && responseOf(await api.chats.getChat({ params: { chat_id: chatId } })).assignee === options.loginId)
-        responseOf(res);
+      if (res.status !== 202 && responseOf(await api.chats.getChat({ params: { chat_id: chatId } })).assignee === loginId) responseOf(res);
       held.delete(chatId);
       log('handed over', { chat_id: chatId, team_id: teamid });
       return;
@@ -158,9 +158,7 @@ export async function startBot(options: BotOptions) {
   async function reconcile() {
     let cursor: string | undefined;
     do {
-      const page = responseOf(
-        await api.chats.listChats({ query: { assignee: options.loginId, status: 'picked', page_size: 100, cursor } }),
-      );
+      const page = responseOf(await api.chats.listChats({ query: { assignee: loginId, status: 'picked', page_size: 100, cursor } }));
       for (const chat of page.chats) {
         held.add(chat.chat_id);
         const last = chat.messages.at(-1);

@@ -3,7 +3,7 @@
 //   VA_BASE_URL        the service, e.g. http://localhost:3000        (file: "Service: …")
 //   VA_API_KEY         the VA's API key, vak_…                        (file: "Demo bot API key: …")
 //   VA_SIGNING_SECRET  the VA's webhook signing secret, whsec_…       (file: "Demo bot signing secret: …")
-//   VA_LOGIN_ID        the VA's login ID (default va-demo-bot)
+//   VA_LOGIN_ID        the VA's login ID (default: asked of GET /api/v1/me)
 //   BOT_PORT           the port to listen on                          (file: the port of "Demo bot webhook: …")
 //   HANDOVER_TEAM      the team to hand chats to (default Support)
 import fs from 'node:fs';
@@ -41,7 +41,7 @@ const bot = await startBot({
   baseUrl,
   apiKey,
   signingSecret,
-  loginId: process.env.VA_LOGIN_ID ?? 'va-demo-bot',
+  loginId: process.env.VA_LOGIN_ID,
   port,
   handoverTeam: process.env.HANDOVER_TEAM,
 });
