@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { botRequests } from '@/db/schema';
 import { logger } from '@/lib/util/logger';
@@ -81,7 +82,19 @@ export class RequestLogBuffer {
   }
 }
 
-/** The INSERT of one batch. */
+/**
+ * The INSERT of one batch: the rows travel as one JSON parameter that PostgreSQL unpacks
+ * (json_to_recordset), so a batch costs one short statement whatever its size, instead of the
+ * query builder rendering 13 placeholders per row.
+ */
 export async function insertBotRequests(db: Db, rows: BotRequestRow[]): Promise<void> {
-  if (rows.length) await db.insert(botRequests).values(rows);
+  if (!rows.length) return;
+  await db.execute(sql`
+    insert into ${botRequests} (account_id, virtual_agent_id, at, operation, method, path, chat_id, http_status, status_code,
+      description, trxid, latency_ms, idempotency_key)
+    select "accountId", "virtualAgentId", "at", "operation", "method", "path", "chatId", "httpStatus", "statusCode",
+      "description", "trxid", "latencyMs", "idempotencyKey"
+    from json_to_recordset(${JSON.stringify(rows)}::json) as r("accountId" int, "virtualAgentId" int, "at" timestamptz,
+      "operation" text, "method" text, "path" text, "chatId" text, "httpStatus" int, "statusCode" int, "description" text,
+      "trxid" text, "latencyMs" int, "idempotencyKey" text)`);
 }
