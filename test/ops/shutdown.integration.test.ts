@@ -109,7 +109,7 @@ describe('process start and stop', () => {
       const order = server.out
         .map((l) => (l.includes('delivery stopped') ? 'stopped' : l.includes('frameworkCleanup') ? 'framework' : null))
         .filter(Boolean);
-      if (order[0] !== 'stopped') console.log('DEBUG', server.out.join('\n'));
+      if (order[0] !== 'stopped') console.log(`server output, for the order below:\n${server.out.join('\n')}`);
       assert.deepEqual(order, ['stopped', 'framework']);
       assert.equal(receiver.inFlight, 0);
 
