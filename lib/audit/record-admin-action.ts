@@ -1,5 +1,6 @@
 import type { Db } from '@/db/client';
 import { auditEntries } from '@/db/schema';
+import { storableText } from '@/lib/util/storable-text';
 
 export type AdminAction = {
   accountId: number;
@@ -24,7 +25,7 @@ export async function recordAdminAction(db: Db, a: AdminAction): Promise<void> {
     adminId: a.adminId,
     adminEmail: a.adminEmail,
     action: `${a.method} ${a.routePath}`,
-    targetId: a.targetId === null ? null : storable(a.targetId.slice(0, 200)),
+    targetId: a.targetId === null ? null : storableText(a.targetId.slice(0, 200)),
     fields,
     values,
     httpStatus: a.httpStatus,
@@ -43,16 +44,7 @@ export function describeBody(body: unknown): { fields: string[]; values: Record<
     if (typeof v === 'boolean' || v === null || (typeof v === 'number' && Number.isFinite(v))) values[key] = v;
   }
   return {
-    fields: fields.map((f) => storable(f.slice(0, 100))),
-    values: Object.fromEntries(Object.entries(values).map(([k, v]) => [storable(k.slice(0, 100)), v])),
+    fields: fields.map((f) => storableText(f.slice(0, 100))),
+    values: Object.fromEntries(Object.entries(values).map(([k, v]) => [storableText(k.slice(0, 100)), v])),
   };
-}
-
-/**
- * Text as PostgreSQL can store it: a refused request is recorded too, and its path segment or
- * field name may hold NUL or a lone surrogate, which no text or jsonb column accepts.
- */
-function storable(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what must be replaced.
-  return text.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }

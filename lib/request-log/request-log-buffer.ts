@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { botRequests } from '@/db/schema';
+import { botRequests, users } from '@/db/schema';
 import { logger } from '@/lib/util/logger';
+import { storableText } from '@/lib/util/storable-text';
+
+/** JSON.stringify's replacer: a NUL or lone surrogate in any text would fail the whole batch. */
+const storableStrings = (_key: string, value: unknown) => (typeof value === 'string' ? storableText(value) : value);
 
 export type BotRequestRow = typeof botRequests.$inferInsert;
 
@@ -94,7 +98,9 @@ export async function insertBotRequests(db: Db, rows: BotRequestRow[]): Promise<
       description, trxid, latency_ms, idempotency_key)
     select "accountId", "virtualAgentId", "at", "operation", "method", "path", "chatId", "httpStatus", "statusCode",
       "description", "trxid", "latencyMs", "idempotencyKey"
-    from json_to_recordset(${JSON.stringify(rows)}::json) as r("accountId" int, "virtualAgentId" int, "at" timestamptz,
+    from json_to_recordset(${JSON.stringify(rows, storableStrings)}::json) as r("accountId" int, "virtualAgentId" int, "at" timestamptz,
       "operation" text, "method" text, "path" text, "chatId" text, "httpStatus" int, "statusCode" int, "description" text,
-      "trxid" text, "latencyMs" int, "idempotencyKey" text)`);
+      "trxid" text, "latencyMs" int, "idempotencyKey" text)
+    -- A VA (or its account) removed while its rows waited in the buffer: those rows go, the rest are written.
+    where exists (select 1 from ${users} u where u.id = r."virtualAgentId" and u.account_id = r."accountId")`);
 }

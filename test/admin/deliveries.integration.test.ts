@@ -192,7 +192,7 @@ describe('admin delivery tools', () => {
         { delivered: sum('delivered'), retried: sum('retried'), failed: sum('failed') },
         { delivered: 1, retried: 2, failed: 1 },
       );
-      assert.deepEqual(stats.totals, { attempts: 4, delivered: 1, retried: 2, failed: 1 });
+      assert.deepEqual(stats.totals, { attempts: 4, delivered: 1, retried: 2, failed: 1, superseded: 0 });
       const minuteOf = new Date(Math.floor(finalFailureAt.getTime() / 60_000) * 60_000).toISOString();
       assert.equal(
         stats.buckets.find((b: { minute: string }) => b.minute === minuteOf)?.failed,
@@ -235,7 +235,7 @@ describe('admin delivery tools', () => {
       assert.equal(bad.status, 400);
       assert.equal(bad.body.status_code, 2001);
       const theirs = (await outsider.get('/deliveries/stats?window=24h')).body.response;
-      assert.deepEqual(theirs.totals, { attempts: 0, delivered: 0, retried: 0, failed: 0 });
+      assert.deepEqual(theirs.totals, { attempts: 0, delivered: 0, retried: 0, failed: 0, superseded: 0 });
       assert.deepEqual(theirs.top_failing, []);
       assert.equal(theirs.backlog.pending, 0);
       assert.deepEqual(theirs.latency_ms, { p50: null, p95: null, p99: null });

@@ -178,6 +178,25 @@ describe('support traces: the bot request log and the trace look-up', () => {
     assert.equal((await c.admin.get('/bot-requests')).body.status_code, 2001, 'a VA, a chat or a trxid is required');
   });
 
+  it('records a refused request whose field names hold NUL or a lone surrogate, with the rest of its batch', async () => {
+    const t = await createTenant(ctx.db);
+    const chat = await newChat(t);
+    const odd = await botApi('PATCH', `/chats/${chat.chat_id}`, {
+      token: t.token,
+      headers: { team_id: String(t.botTeam.id) },
+      body: { 'k\u0000': 1, '\ud800': 2 },
+    });
+    assert.equal(odd.status, 400, JSON.stringify(odd.body));
+    const fine = await botApi('GET', `/chats/${chat.chat_id}`, { token: t.token });
+    await flushRequestLog();
+    const rows = await ctx.db.select().from(botRequests).where(eq(botRequests.chatId, chat.chat_id));
+    const byTrxid = new Map(rows.map((r) => [r.trxid, r]));
+    assert.ok(byTrxid.has(fine.headers.get('trxid') as string), 'the batch was written');
+    const refused = byTrxid.get(odd.headers.get('trxid') as string);
+    assert.ok(refused, 'the refused request was written');
+    assert.ok(!refused.description.includes('\u0000'), refused.description);
+  });
+
   it('records every one of many concurrent requests', async () => {
     const t = await createTenant(ctx.db);
     const chat = await newChat(t);

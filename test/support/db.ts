@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before } from 'node:test';
 import { closeDb, type Db, getHandle, openPglite, openPostgres, setHandle } from '@/db/client';
 import { env } from '@/env';
+import { flushRequestLog } from '@/lib/request-log/request-log';
 
 /**
  * Call at the top of a suite: opens a fresh database before its tests and closes it after them.
@@ -11,7 +12,11 @@ export function setupTestDatabase(): { readonly db: Db } {
   before(async () => {
     db = await openTestDatabase();
   });
-  after(() => closeDb());
+  // Rows of the bot request log still in memory go to this database, not to one opened after it closed.
+  after(async () => {
+    await flushRequestLog();
+    await closeDb();
+  });
   return {
     get db() {
       if (!db) throw new Error('test database not open yet');
