@@ -19,8 +19,12 @@ import { DocumentValidator } from './document-validator';
  * nothing.
  */
 
-/** Tables a refused request may still touch: session and token bookkeeping, not data. */
-const BOOKKEEPING = new Set(['admin_sessions', 'access_tokens', '__drizzle_migrations']);
+/**
+ * Tables a refused request may still touch: session and token bookkeeping, the rate limiters'
+ * counters (in the database on PostgreSQL) and the bot request log, which records refusals by
+ * design. Not data.
+ */
+const BOOKKEEPING = new Set(['admin_sessions', 'access_tokens', '__drizzle_migrations', 'rate_limits', 'bot_requests']);
 
 async function tableNames(db: Db): Promise<string[]> {
   const result = await db.execute(sql`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
