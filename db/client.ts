@@ -33,6 +33,14 @@ export function getHandle(): Promise<Handle> {
   return store.__vaDb;
 }
 
+/**
+ * The database if one is open, without opening one: for work that runs after a request (the bot
+ * request log's batched writes), which must not open a database again after closeDb().
+ */
+export function openedDb(): Promise<Db> | undefined {
+  return store.__vaDb?.then((h) => h.db);
+}
+
 /** Use an already opened handle (tests open a fresh database per file). */
 export function setHandle(handle: Handle): void {
   store.__vaDb = Promise.resolve(handle);

@@ -1,4 +1,4 @@
-import { getDb } from '@/db/client';
+import { openedDb } from '@/db/client';
 import { env } from '@/env';
 import { insertBotRequests, RequestLogBuffer } from './request-log-buffer';
 
@@ -8,7 +8,13 @@ const store = globalThis as unknown as { __vaRequestLog?: RequestLogBuffer };
 /** The process's request log buffer, writing to the process's database. */
 export function requestLog(): RequestLogBuffer {
   store.__vaRequestLog ??= new RequestLogBuffer(
-    async (rows) => insertBotRequests(await getDb(), rows),
+    async (rows) => {
+      // After closeDb() (shutdown, the end of a test) rows still buffered are lost, not written to a
+      // database opened again for them: that connection would keep the process alive.
+      const db = openedDb();
+      if (!db) throw new Error('the database is closed');
+      await insertBotRequests(await db, rows);
+    },
     () => env().BOT_REQUEST_LOG_MAX_BUFFER,
   );
   return store.__vaRequestLog;
