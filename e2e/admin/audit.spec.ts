@@ -9,7 +9,7 @@ test('the audit log shows who changed what, filters by target, and never the tex
   const teamId = String((await created.json()).response.id);
   expect((await page.request.patch(`/api/admin/teams/${teamId}`, { data: { auto_assign: true } })).status()).toBe(200);
 
-  await page.getByLabel('Target id').fill(teamId);
+  await page.getByLabel('Target id', { exact: true }).fill(teamId);
   await page.getByRole('button', { name: 'Filter' }).click();
   const rows = page.locator('tbody tr');
   await expect(rows).toHaveCount(1);
@@ -17,8 +17,8 @@ test('the audit log shows who changed what, filters by target, and never the tex
   await expect(rows.first()).toContainText('auto_assign=true');
   await expect(rows.first()).toContainText('200');
 
-  await page.getByLabel('Target id').fill('');
-  await page.getByLabel('Action').fill('teams');
+  await page.getByLabel('Target id', { exact: true }).fill('');
+  await page.getByLabel('Action', { exact: true }).fill('teams');
   await page.getByRole('button', { name: 'Filter' }).click();
   await expect(page.getByRole('cell', { name: 'POST /api/admin/teams', exact: true }).first()).toBeVisible();
   await expect(page.locator('main')).not.toContainText(`Audited ${suffix}`);
