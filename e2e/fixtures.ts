@@ -16,6 +16,7 @@ const OUTSIDE = /^\/api\/(health|metrics|inngest)|openapi(-admin)?\.json$/;
 type Sent = { method: string; url: string; headers: Record<string, string>; body: unknown };
 
 function verdictOf(sent: Sent, status: number, responseBody: unknown): string[] {
+  if (responseBody === UNAVAILABLE) return [];
   const url = new URL(sent.url, 'http://localhost');
   if (!url.pathname.startsWith('/api/') || OUTSIDE.test(url.pathname)) return [];
   const verdict = validator.check({ ...sent, url: url.pathname + url.search, status, responseBody });
@@ -23,8 +24,16 @@ function verdictOf(sent: Sent, status: number, responseBody: unknown): string[] 
   return verdict.violations.map((v) => `${sent.method} ${url.pathname}${url.search} → ${status}: ${v}`);
 }
 
+/** Stands for a body the browser no longer has (the page navigated away, e.g. after signing out). */
+const UNAVAILABLE = Symbol('body unavailable');
+
 async function bodyOf(response: { text(): Promise<string> }): Promise<unknown> {
-  const text = await response.text().catch(() => '');
+  let text: string;
+  try {
+    text = await response.text();
+  } catch {
+    return UNAVAILABLE;
+  }
   try {
     return JSON.parse(text);
   } catch {
