@@ -11,7 +11,10 @@
  *   (e) the same PATCH through ts-rest's own fetch handler with requestMiddleware, errorHandler and
  *       typed middleware context, on node:http (bench/pipeline-server.ts, PIPELINE=tsrest);
  *   (f) the same PATCH through our pipeline on that same server (PIPELINE=ours): (e) vs (f) is the
- *       pipeline alone.
+ *       pipeline alone;
+ *   (g) (d) with the bot request log off (BOT_REQUEST_LOG=off): (d) vs (g) is what the log costs;
+ *   (h) (d) with limits counted in memory (RATE_LIMIT_STORE=memory): (d) vs (h) is what the limits
+ *       shared between instances cost.
  *
  * Every server runs with bench/probe.mjs, which reports per round its event-loop delay (p99) and
  * its GC pauses (count, total).
@@ -19,8 +22,8 @@
  * Creates its own database beside DATABASE_URL's (default postgres://postgres@127.0.0.1:5432/postgres)
  * and drops it at the end; runs `next build` only when .next/BUILD_ID is missing or older than the
  * sources; sends HTTP only to 127.0.0.1; stops every process it started.
- * Each case is warmed up, then measured in rounds that alternate a, b, c, d, e, f (3 x 5 s each by
- * default), so a burst of load from other processes on a shared machine lands on all of them rather
+ * Each case is warmed up, then measured in rounds that alternate a to h, each round starting one
+ * case later (3 x 5 s each by default), so a burst of load from other processes on a shared machine lands on all of them rather
  * than on one.
  *
  * Knobs: BENCH_ROUNDS (3), BENCH_ROUND_SECONDS (5), BENCH_WARMUP (5 s), BENCH_BUILD=auto|always|never,
@@ -59,7 +62,7 @@ const DEADLINE_MS = 420_000;
 const TARGET_RATIO_A = 0.5;
 const TARGET_P99_MS = 100;
 const PROBE = path.join(ROOT, 'bench', 'probe.mjs');
-const ALL_KEYS = ['a', 'b', 'c', 'd', 'e', 'f'] as const;
+const ALL_KEYS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] as const;
 const MARK_START = '<!-- bench:api:start -->';
 const MARK_END = '<!-- bench:api:end -->';
 
@@ -101,7 +104,16 @@ const LABELS: Record<Key, string> = {
   d: '`npm start` (node:http entry): the same PATCH',
   e: "ts-rest's own fetch handler on node:http: the same PATCH",
   f: 'our pipeline on that same node:http server: the same PATCH',
+  g: '(d) with the bot request log off',
+  h: '(d) with rate limits counted in memory, not shared',
 };
+
+/** The cases that run `npm start` and the one setting each changes. */
+const ENTRY_VARIANTS: [Key, Record<string, string>][] = [
+  ['d', {}],
+  ['g', { BOT_REQUEST_LOG: 'off' }],
+  ['h', { RATE_LIMIT_STORE: 'memory' }],
+];
 
 async function main() {
   const dbHost = new URL(baseUrl).hostname;
@@ -163,18 +175,19 @@ async function main() {
     if (only.has('b')) targets.push({ key: 'b', label: LABELS.b, server: next, opts: { url: `http://127.0.0.1:${port}/api/health` } });
     if (only.has('c')) targets.push({ key: 'c', label: LABELS.c, server: next, opts: patchRequests(port, seed) });
   }
-  if (only.has('d')) {
+  for (const [key, variant] of ENTRY_VARIANTS) {
+    if (!only.has(key)) continue;
     const port = await freePort();
     const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
     const adapter = startChild(
-      'npm-start',
+      `npm-start-${key}`,
       process.execPath,
       [...probeFlags, ...profileFlags, ...extra, path.join(ROOT, 'scripts/start.mjs'), '-H', '127.0.0.1'],
-      { ...appEnv, PORT: String(port) },
+      { ...appEnv, ...variant, PORT: String(port) },
     );
     await waitReady(`http://127.0.0.1:${port}/api/health`, adapter);
     await checkPatch(port, seed, true);
-    targets.push({ key: 'd', label: LABELS.d, server: adapter, opts: patchRequests(port, seed) });
+    targets.push({ key, label: LABELS[key], server: adapter, opts: patchRequests(port, seed) });
   }
   for (const [key, pipeline] of [
     ['e', 'tsrest'],
@@ -202,7 +215,11 @@ async function main() {
   }
   const cases: Case[] = targets.map((t) => ({ key: t.key, label: t.label, rounds: [] }));
   for (let r = 1; r <= ROUNDS; r++) {
-    for (const [i, t] of targets.entries()) {
+    // Each round starts one case later than the one before, so no case always follows the same one
+    // (a case that runs right after another inherits its leftovers: buffered writes, dead rows).
+    for (let j = 0; j < targets.length; j++) {
+      const i = (j + r - 1) % targets.length;
+      const t = targets[i];
       const round = await measureRound(t, dbUrl);
       cases[i].rounds.push(round);
       log(
@@ -670,7 +687,7 @@ async function renderReport(cases: Case[]): Promise<string> {
     MARK_START,
     '## bench:api: PATCH /api/v1/chats/{chat_id}: ceiling, framework floor, both entries, both pipelines',
     '',
-    `Run ${new Date().toISOString()} with \`npm run bench:api\` (\`tsx bench/api.ts\`): autocannon 8, ${CONNECTIONS} connections, all on 127.0.0.1; each case warmed up ${WARMUP} s, then measured ${ROUNDS} × ${ROUND_SECONDS} s in rounds alternating (a) to (f). A fresh PostgreSQL database (migrated; 1 tenant; ${fmt(CHATS)} chats held by the VA in its team, 3 messages each; requests spread over them) is dropped afterwards. Servers: \`DELIVERY_ENGINE=off LOG_LEVEL=warn\`, a rate limit too high to trip, \`DATABASE_POOL_SIZE=${POOL_SIZE}\`${process.env.DATABASE_POOL_SIZE ? '' : ' (the default)'}, the baseline's pool the same size; no extra node flags.`,
+    `Run ${new Date().toISOString()} with \`npm run bench:api\` (\`tsx bench/api.ts\`): autocannon 8, ${CONNECTIONS} connections, all on 127.0.0.1; each case warmed up ${WARMUP} s, then measured ${ROUNDS} × ${ROUND_SECONDS} s in rounds alternating (a) to (h), each round starting one case later. A fresh PostgreSQL database (migrated; 1 tenant; ${fmt(CHATS)} chats held by the VA in its team, 3 messages each; requests spread over them) is dropped afterwards. Servers: \`DELIVERY_ENGINE=off LOG_LEVEL=warn\`, a rate limit too high to trip, \`DATABASE_POOL_SIZE=${POOL_SIZE}\`${process.env.DATABASE_POOL_SIZE ? '' : ' (the default)'}, the baseline's pool the same size; no extra node flags.`,
     '',
     `Machine: ${os.cpus().length} CPUs (\`nproc\`), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${cpuModel}; Node ${process.version}; ${String(pgVersion).split(' on ')[0]} on the same machine, over TCP. The servers, PostgreSQL and autocannon share the cores. Load average at the end of the run: ${load}.`,
     '',
@@ -683,6 +700,8 @@ async function renderReport(cases: Case[]): Promise<string> {
     `- (c)/(a) = **${pct(ratio('c'))}**, (d)/(a) = **${pct(ratio('d'))}**; (c)/(b) = ${pct(s.c.rps / s.b.rps)}, (d)/(b) = ${pct(s.d.rps / s.b.rps)}.`,
     `- Target, (c) or (d) ≥ ${pct(TARGET_RATIO_A)} of (a) with p99 < ${TARGET_P99_MS} ms: **${met ? 'met' : 'not met'}** by (${best}): ${pct(ratio(best))}, p99 ${s[best].p99} ms (worst round ${s[best].worstP99} ms).`,
     `- Pipelines on the same server: our pipeline (f) ${fmt(s.f.rps)} req/s at ${ms(s.f.serverCpu)} ms CPU/req, ts-rest's own handler (e) ${fmt(s.e.rps)} req/s at ${ms(s.e.serverCpu)} ms CPU/req: (f)/(e) = **${pct(s.f.rps / s.e.rps)}**.`,
+    `- What the bot request log costs (every success recorded, the default): (d)/(g) = **${pct(s.d.rps / s.g.rps)}** of the throughput with the log off (budget: at least 95 %); p99 ${s.d.p99} ms with it, ${s.g.p99} ms without.`,
+    `- What limits shared between instances cost (counted in PostgreSQL, the default there): (d)/(h) = **${pct(s.d.rps / s.h.rps)}** of the throughput with limits in memory; p99 ${s.d.p99} ms shared, ${s.h.p99} ms in memory.`,
     ...(maxOther > 0.25
       ? [
           `- Other processes kept up to ${maxOther.toFixed(2)} cores busy during this run: absolute figures are low; the ratios, from alternating rounds, hold better.`,

@@ -143,11 +143,23 @@ async function requestPaths(base: string, meta: ScaleMeta, url: string): Promise
     .join('; ');
   const bot = { access_token: token };
   const adm = { cookie };
-  const first = await fetch(`${base}/api/v1/chats`, { headers: bot }).then((r) => r.json());
+  const firstRes = await fetch(`${base}/api/v1/chats`, { headers: bot });
+  const first = await firstRes.json();
   const chat = first.response.chats[0];
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const [narrow] = await sql<{ name: string }[]>`select name from customers where account_id = ${meta.accountId} offset 777 limit 1`;
+  // Ids a support engineer is handed: a message transid and an event transaction_id from the middle
+  // of the data set, and the trxid of the bot's call above (its request log row is written within a second).
+  const [message] = await sql<
+    { transid: string }[]
+  >`select transid from messages where account_id = ${meta.accountId} offset 500000 limit 1`;
+  const [event] = await sql<
+    { id: string }[]
+  >`select transaction_id as id from events where account_id = ${meta.accountId} offset 500000 limit 1`;
+  const [va] = await sql<{ id: number }[]>`select id from users where account_id = ${meta.accountId} and login_id = ${meta.botLoginId}`;
   await sql.end();
+  const trxid = firstRes.headers.get('trxid') ?? '';
+  await new Promise((r) => setTimeout(r, 1500));
   return [
     { group: 'bot', label: 'GET /chats (newest page)', target: '/api/v1/chats', headers: bot },
     {
@@ -180,6 +192,11 @@ async function requestPaths(base: string, meta: ScaleMeta, url: string): Promise
     { group: 'admin', label: 'search: chat ID prefix', target: `/api/admin/chats?q=${chat.chat_id.slice(0, 8)}`, headers: adm },
     { group: 'admin', label: 'GET /deliveries/stats?window=24h', target: '/api/admin/deliveries/stats?window=24h', headers: adm },
     { group: 'admin', label: 'GET /deliveries/virtual-agents', target: '/api/admin/deliveries/virtual-agents', headers: adm },
+    { group: 'admin', label: 'trace: a message transid', target: `/api/admin/trace?id=${message.transid}`, headers: adm },
+    { group: 'admin', label: 'trace: an event transaction_id', target: `/api/admin/trace?id=${event.id}`, headers: adm },
+    { group: 'admin', label: 'trace: a REST trxid', target: `/api/admin/trace?id=${trxid}`, headers: adm },
+    { group: 'admin', label: 'trace: a chat ID', target: `/api/admin/trace?id=${chat.chat_id}`, headers: adm },
+    { group: 'admin', label: 'a VA’s request log', target: `/api/admin/bot-requests?virtual_agent_id=${va.id}`, headers: adm },
   ];
 }
 

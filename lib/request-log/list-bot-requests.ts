@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { CODES, type Code } from '@/contracts/codes';
 import type { BotRequest, BotRequestQuery } from '@/contracts/schemas/admin-trace';
 import type { Db } from '@/db/client';
 import { botRequests, users } from '@/db/schema';
@@ -9,8 +10,8 @@ const isCursor = (p: unknown[]): p is [string, number] => p.length === 2 && type
 
 /**
  * The request log of one VA, one chat or one trxid, newest first, filtered, paged by (at, id).
- * Each of the three has its index ending in that order (bot_requests_va_idx, with the status code
- * bot_requests_va_code_idx; bot_requests_chat_idx; bot_requests_trxid_idx), so a page is a short
+ * Each of the three has its index ending in that order (bot_requests_va_idx, failures and failure
+ * codes bot_requests_va_failures_idx; bot_requests_chat_idx; bot_requests_trxid_idx), so a page is a short
  * index walk; the other filters are checked on the rows walked.
  */
 export async function listBotRequests(db: Db, { accountId, query }: { accountId: number; query: BotRequestQuery }) {
@@ -36,7 +37,9 @@ export function botRequestsPage(db: Db, { accountId, query }: { accountId: numbe
   if (query.virtual_agent_id !== undefined) where.push(eq(botRequests.virtualAgentId, query.virtual_agent_id));
   if (query.chat_id !== undefined) where.push(eq(botRequests.chatId, query.chat_id));
   if (query.trxid !== undefined) where.push(eq(botRequests.trxid, query.trxid));
-  if (query.outcome === 'failure') where.push(gte(botRequests.httpStatus, 400));
+  // A failure code implies a failing answer; saying so lets the planner walk the failures' own index.
+  const failureCode = query.status_code !== undefined && (CODES[query.status_code as Code]?.http ?? 0) >= 400;
+  if (query.outcome === 'failure' || failureCode) where.push(gte(botRequests.httpStatus, 400));
   if (query.outcome === 'success') where.push(lt(botRequests.httpStatus, 400));
   if (query.http_status !== undefined) where.push(eq(botRequests.httpStatus, query.http_status));
   if (query.status_code !== undefined) where.push(eq(botRequests.statusCode, query.status_code));

@@ -3,6 +3,7 @@ import { botContract } from '@/contracts/bot';
 import { CODES, type Code } from '@/contracts/codes';
 import { env } from '@/env';
 import type { AnsweredRequest } from '@/lib/http/create-api-handler';
+import { storableText } from '@/lib/util/storable-text';
 import { requestLog } from './request-log';
 import type { BotRequestRow } from './request-log-buffer';
 
@@ -58,17 +59,21 @@ export function recordBotRequest({ req, entry, ctx, answer, failure, startedAt, 
     at: new Date(startedAt),
     operation,
     method: req.method,
-    path: pathWithQueryNames(req.path, req.search),
-    chatId: chatIdOf(entry.path, req.path, operation, answer),
+    // What a client sent (a path segment, a refused field's name) may hold a NUL or a lone
+    // surrogate, which would fail the whole batch; the rest is ours.
+    path: storableText(pathWithQueryNames(req.path, req.search)),
+    chatId: storable(chatIdOf(entry.path, req.path, operation, answer)),
     httpStatus: answer.status,
     statusCode,
-    description: describe(statusCode, failure),
+    description: failure?.errors?.length ? storableText(describe(statusCode, failure)) : describe(statusCode, failure),
     trxid: ctx.trxid,
     latencyMs: Math.max(0, Math.round(ms)),
-    idempotencyKey: req.headers.get('idempotency-key')?.slice(0, MAX_KEY) || null,
+    idempotencyKey: storable(req.headers.get('idempotency-key')?.slice(0, MAX_KEY) || null),
   };
   requestLog().push(row);
 }
+
+const storable = (text: string | null) => (text === null ? null : storableText(text));
 
 function successCode(body: ApiAnswerBody): number | null {
   if (typeof body !== 'string') return null;

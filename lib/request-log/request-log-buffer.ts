@@ -2,10 +2,6 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { botRequests, users } from '@/db/schema';
 import { logger } from '@/lib/util/logger';
-import { storableText } from '@/lib/util/storable-text';
-
-/** JSON.stringify's replacer: a NUL or lone surrogate in any text would fail the whole batch. */
-const storableStrings = (_key: string, value: unknown) => (typeof value === 'string' ? storableText(value) : value);
 
 export type BotRequestRow = typeof botRequests.$inferInsert;
 
@@ -89,7 +85,8 @@ export class RequestLogBuffer {
 /**
  * The INSERT of one batch: the rows travel as one JSON parameter that PostgreSQL unpacks
  * (json_to_recordset), so a batch costs one short statement whatever its size, instead of the
- * query builder rendering 13 placeholders per row.
+ * query builder rendering 13 placeholders per row. Rows come with their text already storable
+ * (recordBotRequest), so one NUL cannot fail a whole batch.
  */
 export async function insertBotRequests(db: Db, rows: BotRequestRow[]): Promise<void> {
   if (!rows.length) return;
@@ -98,7 +95,7 @@ export async function insertBotRequests(db: Db, rows: BotRequestRow[]): Promise<
       description, trxid, latency_ms, idempotency_key)
     select "accountId", "virtualAgentId", "at", "operation", "method", "path", "chatId", "httpStatus", "statusCode",
       "description", "trxid", "latencyMs", "idempotencyKey"
-    from json_to_recordset(${JSON.stringify(rows, storableStrings)}::json) as r("accountId" int, "virtualAgentId" int, "at" timestamptz,
+    from json_to_recordset(${JSON.stringify(rows)}::json) as r("accountId" int, "virtualAgentId" int, "at" timestamptz,
       "operation" text, "method" text, "path" text, "chatId" text, "httpStatus" int, "statusCode" int, "description" text,
       "trxid" text, "latencyMs" int, "idempotencyKey" text)
     -- A VA (or its account) removed while its rows waited in the buffer: those rows go, the rest are written.

@@ -134,7 +134,8 @@ describe('trace look-up and request log plans on large tables', { skip: url ? fa
   const pages: [string, () => Parameters<typeof botRequestsPage>[1]['query'], string][] = [
     ['a VA, newest first', () => ({ virtual_agent_id: vaId }), 'bot_requests_va_idx'],
     ['a VA, next page', () => ({ virtual_agent_id: vaId, cursor }), 'bot_requests_va_idx'],
-    ['a VA, by status_code', () => ({ virtual_agent_id: vaId, status_code: 2031 }), 'bot_requests_va_code_idx'],
+    ['a VA, by status_code', () => ({ virtual_agent_id: vaId, status_code: 2031 }), 'bot_requests_va_failures_idx'],
+    ['a VA, failures', () => ({ virtual_agent_id: vaId, outcome: 'failure' }), 'bot_requests_va_failures_idx'],
     ['a chat', () => ({ chat_id: ids.chat }), 'bot_requests_chat_idx'],
     ['a trxid', () => ({ trxid: ids.request }), 'bot_requests_trxid_idx'],
   ];
