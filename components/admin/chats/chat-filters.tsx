@@ -1,5 +1,6 @@
 'use client';
 
+import { asOptions, FilterRow, FilterSelect } from '@/components/admin/filter-row';
 import { Field } from '@/components/admin/form';
 import { contractResolver } from '@/components/admin/lib/form-words';
 import { useContractForm } from '@/components/admin/use-contract-form';
@@ -34,49 +35,15 @@ export function ChatFiltersForm({
   const err = form.messages(null);
   const set = (patch: ChatFilters) => onChange({ ...value, ...patch });
   const submit = form.handleSubmit((typed) => set({ q: typed.q, tag: typed.tag }));
-  const select = (id: keyof ChatFilters, label: string, options: { value: string; label: string }[]) => (
-    <div className="field">
-      <label htmlFor={`f-${id}`}>{label}</label>
-      <select id={`f-${id}`} value={value[id] ?? ''} onChange={(e) => set({ [id]: e.target.value || undefined })}>
-        <option value="">Any</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
+  const select = (id: 'status' | 'channel' | 'team_id' | 'assignee', label: string, options: { value: string; label: string }[]) => (
+    <FilterSelect id={`f-${id}`} label={label} value={value[id]} onChange={(v) => set({ [id]: v })} options={options} />
   );
   return (
-    <search>
-      <form className="card filters" onSubmit={submit} noValidate aria-label="Search chats">
-        <Field id="f-q" className="filters-q" label="Search" error={err('q')}>
-          <input {...form.bind('q', 'f-q', { failure: null })} type="search" placeholder="Chat ID, alias ID or customer" />
-        </Field>
-        {select(
-          'status',
-          'Status',
-          CHAT_STATUSES.map((s) => ({ value: s, label: s })),
-        )}
-        {select(
-          'channel',
-          'Channel',
-          CHANNELS.map((c) => ({ value: c, label: c })),
-        )}
-        {select(
-          'team_id',
-          'Team',
-          teams.map((t) => ({ value: String(t.id), label: t.name })),
-        )}
-        {select(
-          'assignee',
-          'Assignee',
-          users.map((u) => ({ value: u.login_id, label: `${u.name} (${u.kind.replace('_', ' ')})` })),
-        )}
-        <Field id="f-tag" label="Tag" error={err('tag')}>
-          <input {...form.bind('tag', 'f-tag', { failure: null })} />
-        </Field>
-        <div className="row">
+    <FilterRow
+      label="Search chats"
+      onSubmit={submit}
+      actions={
+        <>
           <button type="submit" className="btn btn-primary">
             Search
           </button>
@@ -90,8 +57,27 @@ export function ChatFiltersForm({
           >
             Clear
           </button>
-        </div>
-      </form>
-    </search>
+        </>
+      }
+    >
+      <Field id="f-q" className="filters-q" label="Search" error={err('q')}>
+        <input {...form.bind('q', 'f-q', { failure: null })} type="search" placeholder="Chat ID, alias ID or customer" />
+      </Field>
+      {select('status', 'Status', asOptions(CHAT_STATUSES))}
+      {select('channel', 'Channel', asOptions(CHANNELS))}
+      {select(
+        'team_id',
+        'Team',
+        teams.map((t) => ({ value: String(t.id), label: t.name })),
+      )}
+      {select(
+        'assignee',
+        'Assignee',
+        users.map((u) => ({ value: u.login_id, label: `${u.name} (${u.kind.replace('_', ' ')})` })),
+      )}
+      <Field id="f-tag" label="Tag" error={err('tag')}>
+        <input {...form.bind('tag', 'f-tag', { failure: null })} />
+      </Field>
+    </FilterRow>
   );
 }

@@ -2,11 +2,11 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
+import { type Column, DataTable } from '@/components/admin/data-table';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
 import { formatAgo, formatMs, formatPercent } from '@/components/admin/lib/format';
-import { TableRegion } from '@/components/admin/table-region';
-import { DELIVERY_WINDOWS, type DeliveryWindow } from '@/contracts/schemas/admin-delivery';
+import { DELIVERY_WINDOWS, type DeliveryStats, type DeliveryWindow } from '@/contracts/schemas/admin-delivery';
 import { DeliveriesChart, FailingChart, LatencyChart } from './charts';
 
 const LABELS: Record<DeliveryWindow, string> = { '15m': '15 min', '1h': '1 hour', '24h': '24 hours' };
@@ -20,6 +20,21 @@ function Stat({ label, value, tone }: { label: string; value: string | number; t
     </div>
   );
 }
+
+const FAILING_COLUMNS: Column<DeliveryStats['top_failing'][number]>[] = [
+  { header: 'Virtual Agent', cell: (f) => <Link href={`/admin/users/virtual-agents/${f.virtual_agent_id}`}>{f.name}</Link> },
+  { header: 'Failed / attempts', className: 'num', cell: (f) => `${f.failed_attempts} / ${f.attempts}` },
+  {
+    header: 'Last error',
+    cellProps: () => ({ className: 'small' }),
+    cell: (f) => (
+      <>
+        <span className="mono">{f.last_error ?? '—'}</span>{' '}
+        {f.last_error_at && <span className="muted">({formatAgo(f.last_error_at)})</span>}
+      </>
+    ),
+  },
+];
 
 /** Webhook deliveries of the account over a window, refreshing every 10 s. */
 export function DeliveriesView() {
@@ -95,33 +110,12 @@ export function DeliveriesView() {
             ) : (
               <>
                 <FailingChart stats={stats} />
-                <TableRegion label="Failing Virtual Agents, table">
-                  <table>
-                    <thead>
-                      <tr>
-                        <th>Virtual Agent</th>
-                        <th className="num">Failed / attempts</th>
-                        <th>Last error</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {stats.top_failing.map((f) => (
-                        <tr key={f.virtual_agent_id}>
-                          <td>
-                            <Link href={`/admin/users/virtual-agents/${f.virtual_agent_id}`}>{f.name}</Link>
-                          </td>
-                          <td className="num">
-                            {f.failed_attempts} / {f.attempts}
-                          </td>
-                          <td className="small">
-                            <span className="mono">{f.last_error ?? '—'}</span>{' '}
-                            {f.last_error_at && <span className="muted">({formatAgo(f.last_error_at)})</span>}
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </TableRegion>
+                <DataTable
+                  label="Failing Virtual Agents, table"
+                  rows={stats.top_failing}
+                  rowKey={(f) => f.virtual_agent_id}
+                  columns={FAILING_COLUMNS}
+                />
               </>
             )}
           </section>

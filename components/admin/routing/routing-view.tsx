@@ -3,11 +3,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmButton } from '@/components/admin/confirm-dialog';
+import { type Column, DataTable, LoadState } from '@/components/admin/data-table';
 import { focusId } from '@/components/admin/focus';
 import { Switch } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
-import { TableRegion } from '@/components/admin/table-region';
 import { useToast } from '@/components/admin/toast';
 import type { AdminRoutingRule } from '@/contracts/schemas/admin-routing';
 import { RuleForm } from './rule-form';
@@ -15,6 +15,16 @@ import { RuleForm } from './rule-form';
 function describeCondition(c: AdminRoutingRule['conditions'][number]) {
   return `${c.field} ${c.op.replace('_', ' ')} ${Array.isArray(c.value) ? `[${c.value.join(', ')}]` : `"${c.value}"`}`;
 }
+
+/** The headers; each RuleRow draws its own cells. */
+const RULE_COLUMNS: Column<AdminRoutingRule>[] = [
+  { header: 'Position', className: 'num' },
+  { header: 'Name' },
+  { header: 'Conditions' },
+  { header: 'Team' },
+  { header: 'Enabled' },
+  { header: <span className="sr-only">Actions</span> },
+];
 
 function RuleRow({ rule, onEdit }: { rule: AdminRoutingRule; onEdit: () => void }) {
   const qc = useQueryClient();
@@ -123,39 +133,23 @@ export function RoutingView() {
           }}
         />
       )}
-      {rules.isPending && <p className="muted">Loading…</p>}
-      {rules.error && <p className="form-error">Could not load: {failureOf(rules.error)?.description}</p>}
-      {rules.data && list.length === 0 && <p className="muted">No rules: chats go to the default team.</p>}
-      {list.length > 0 && (
-        <TableRegion label="Routing rules">
-          <table>
-            <thead>
-              <tr>
-                <th className="num">Position</th>
-                <th>Name</th>
-                <th>Conditions</th>
-                <th>Team</th>
-                <th>Enabled</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((r) => (
-                <RuleRow
-                  key={r.id}
-                  rule={r}
-                  onEdit={() => {
-                    setEditing(r.id);
-                    focusId(`rule-${r.id}-name`);
-                  }}
-                />
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <LoadState query={rules} />
+      <DataTable
+        label="Routing rules"
+        rows={rules.data?.body.response}
+        empty="No rules: chats go to the default team."
+        columns={RULE_COLUMNS}
+        renderRow={(r) => (
+          <RuleRow
+            key={r.id}
+            rule={r}
+            onEdit={() => {
+              setEditing(r.id);
+              focusId(`rule-${r.id}-name`);
+            }}
+          />
+        )}
+      />
     </>
   );
 }

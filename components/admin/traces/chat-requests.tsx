@@ -1,7 +1,7 @@
 'use client';
 
+import { LoadState } from '@/components/admin/data-table';
 import { tsr } from '@/components/admin/lib/client';
-import { failureOf } from '@/components/admin/lib/errors';
 import { RequestRows } from './request-rows';
 
 /** The bot's REST calls about one chat, newest first (the latest 100), refreshed with the chat. */
@@ -18,10 +18,14 @@ export function ChatRequests({ chatId, highlight }: { chatId: string; highlight?
       <h2 id="chat-requests-title">
         Bot requests about this chat{rows ? ` (${rows.length}${requests.data?.body.response.next_cursor ? '+' : ''})` : ''}
       </h2>
-      {requests.error && <p className="form-error">Could not load the requests: {failureOf(requests.error)?.description}</p>}
-      {requests.isPending && <p className="muted">Loading…</p>}
-      {rows && rows.length === 0 && <p className="muted">No bot requests recorded about this chat.</p>}
-      {rows && rows.length > 0 && <RequestRows requests={rows} label="Requests about this chat" highlight={highlight} showChat={false} />}
+      <LoadState query={requests} failure="Could not load the requests" />
+      <RequestRows
+        requests={rows}
+        label="Requests about this chat"
+        highlight={highlight}
+        empty="No bot requests recorded about this chat."
+        showChat={false}
+      />
     </section>
   );
 }

@@ -1,8 +1,8 @@
 'use client';
 
 import Link from 'next/link';
+import { type Column, DataTable } from '@/components/admin/data-table';
 import { formatDateTime, formatMs } from '@/components/admin/lib/format';
-import { TableRegion } from '@/components/admin/table-region';
 import type { BotRequest } from '@/contracts/schemas/admin-trace';
 import { CopyId } from './copy-id';
 
@@ -18,85 +18,93 @@ function Outcome({ r }: { r: BotRequest }) {
   );
 }
 
+/** The columns; `showChat` links each request to its chat's page. */
+function columns(showChat: boolean): Column<BotRequest>[] {
+  return [
+    { header: 'Time', cell: (r) => formatDateTime(r.at), cellProps: () => ({ className: 'small' }) },
+    {
+      header: 'Request',
+      cell: (r) => (
+        <>
+          <strong>{r.method}</strong> by <span className="mono">{r.virtual_agent_login_id}</span> →{' '}
+          <strong>{r.status_code ?? r.http_status}</strong>
+          <div className="mono small truncate" title={r.path}>
+            {r.path}
+          </div>
+          <div className="muted small">
+            {r.operation}
+            {r.idempotency_key && (
+              <>
+                {' '}
+                · Idempotency-Key <span className="mono">{r.idempotency_key}</span>
+              </>
+            )}
+            {showChat && r.chat_id && (
+              <>
+                {' '}
+                · <Link href={`/admin/chats/${encodeURIComponent(r.chat_id)}?focus=${encodeURIComponent(`request:${r.id}`)}`}>chat</Link>
+              </>
+            )}
+          </div>
+        </>
+      ),
+    },
+    {
+      header: 'Answer',
+      cell: (r) => (
+        <>
+          <Outcome r={r} />
+          <div className="small">{r.description}</div>
+        </>
+      ),
+    },
+    {
+      header: 'trxid',
+      cell: (r) => <CopyId value={r.trxid} label={`trxid of request ${r.id}`} />,
+      cellProps: () => ({ className: 'small' }),
+    },
+    { header: 'Latency', className: 'num', cell: (r) => formatMs(r.latency_ms), cellProps: () => ({ className: 'small' }) },
+  ];
+}
+const WITH_CHAT = columns(true);
+const WITHOUT_CHAT = columns(false);
+
 /**
  * Bot requests as a table: "PATCH by va-… → 4304", the path, the description, the trxid (with a
- * copy button) and the latency. `highlight` marks the row a trace link points at.
+ * copy button) and the latency. `highlight` marks the row a trace link points at; `empty` is shown
+ * in place of the table when there are none.
  */
 export function RequestRows({
   requests,
   label,
   highlight,
+  empty,
   showChat = true,
 }: {
-  requests: BotRequest[];
+  requests: BotRequest[] | undefined;
   label: string;
   highlight?: string;
+  empty: string;
   showChat?: boolean;
 }) {
   return (
-    <TableRegion label={label}>
-      <table className="requests">
-        <caption className="sr-only">{label}</caption>
-        <thead>
-          <tr>
-            <th>Time</th>
-            <th>Request</th>
-            <th>Answer</th>
-            <th>trxid</th>
-            <th className="num">Latency</th>
-          </tr>
-        </thead>
-        <tbody>
-          {requests.map((r) => {
-            const marked = highlight === String(r.id) || highlight === r.trxid;
-            return (
-              <tr
-                key={r.id}
-                id={requestAnchor(r.id)}
-                className={marked ? 'trace-highlight' : undefined}
-                aria-current={marked ? 'true' : undefined}
-                data-testid="bot-request"
-                data-trxid={r.trxid}
-              >
-                <td className="small">{formatDateTime(r.at)}</td>
-                <td>
-                  <strong>{r.method}</strong> by <span className="mono">{r.virtual_agent_login_id}</span> →{' '}
-                  <strong>{r.status_code ?? r.http_status}</strong>
-                  <div className="mono small truncate" title={r.path}>
-                    {r.path}
-                  </div>
-                  <div className="muted small">
-                    {r.operation}
-                    {r.idempotency_key && (
-                      <>
-                        {' '}
-                        · Idempotency-Key <span className="mono">{r.idempotency_key}</span>
-                      </>
-                    )}
-                    {showChat && r.chat_id && (
-                      <>
-                        {' '}
-                        ·{' '}
-                        <Link href={`/admin/chats/${encodeURIComponent(r.chat_id)}?focus=${encodeURIComponent(`request:${r.id}`)}`}>
-                          chat
-                        </Link>
-                      </>
-                    )}
-                  </div>
-                </td>
-                <td>
-                  <Outcome r={r} />
-                  <div className="small">{r.description}</div>
-                </td>
-                <td className="small">
-                  <CopyId value={r.trxid} label={`trxid of request ${r.id}`} />
-                </td>
-                <td className="num small">{formatMs(r.latency_ms)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </TableRegion>
+    <DataTable
+      label={label}
+      className="requests"
+      columns={showChat ? WITH_CHAT : WITHOUT_CHAT}
+      rows={requests}
+      empty={empty}
+      rowKey={(r) => r.id}
+      rowProps={(r) => {
+        const marked = highlight === String(r.id) || highlight === r.trxid;
+        return {
+          id: requestAnchor(r.id),
+          className: marked ? 'trace-highlight' : undefined,
+          'aria-current': marked ? 'true' : undefined,
+          'data-testid': 'bot-request',
+          'data-trxid': r.trxid,
+        };
+      }}
+    />
   );
 }

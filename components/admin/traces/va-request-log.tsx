@@ -2,9 +2,11 @@
 
 import { isAppRoute } from '@ts-rest/core';
 import { type FormEvent, useEffect, useState } from 'react';
+import { LoadState } from '@/components/admin/data-table';
+import { asOptions, FilterInput, FilterRow, FilterSelect } from '@/components/admin/filter-row';
 import { focusWhenReady } from '@/components/admin/focus';
 import { tsr } from '@/components/admin/lib/client';
-import { failureOf } from '@/components/admin/lib/errors';
+import { Pager, useCursorPages } from '@/components/admin/pager';
 import { botContract } from '@/contracts/bot';
 import type { BotRequestQuery } from '@/contracts/schemas/admin-trace';
 import { RequestRows } from './request-rows';
@@ -17,6 +19,11 @@ const OPERATIONS = Object.values(botContract).flatMap((group) =>
     .filter(([, route]) => isAppRoute(route))
     .map(([key]) => key),
 );
+
+const OUTCOMES = [
+  { value: 'success', label: 'Success' },
+  { value: 'failure', label: 'Failure (HTTP 400 and above)' },
+];
 
 type Filters = {
   outcome?: 'success' | 'failure';
@@ -34,8 +41,8 @@ const isoOf = (local: string | undefined) => (local ? new Date(local).toISOStrin
 export function VaRequestLog({ virtualAgentId, trxid }: { virtualAgentId: number; trxid?: string }) {
   const [filters, setFilters] = useState<Filters>(trxid ? { trxid } : {});
   const [draft, setDraft] = useState<Filters>(filters);
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const code = filters.status_code ? Number(filters.status_code) : undefined;
   const query: BotRequestQuery = {
     virtual_agent_id: virtualAgentId,
@@ -70,7 +77,7 @@ export function VaRequestLog({ virtualAgentId, trxid }: { virtualAgentId: number
   const apply = (e: FormEvent) => {
     e.preventDefault();
     setFilters({ ...draft, trxid: draft.trxid?.trim() || undefined, status_code: draft.status_code?.trim() || undefined });
-    setCursors([undefined]);
+    pages.reset();
   };
   const set = (patch: Filters) => setDraft((d) => ({ ...d, ...patch }));
 
@@ -81,88 +88,58 @@ export function VaRequestLog({ virtualAgentId, trxid }: { virtualAgentId: number
         The bot&apos;s REST calls and our answers, newest first. Failures are always recorded; successes as the server&apos;s
         BOT_REQUEST_LOG setting says. Bodies, tokens and customer text are never recorded.
       </p>
-      <search aria-label="Filter the request log">
-        <form className="filters" onSubmit={apply}>
-          <div className="field">
-            <label htmlFor="rl-outcome">Outcome</label>
-            <select
-              id="rl-outcome"
-              value={draft.outcome ?? ''}
-              onChange={(e) => set({ outcome: (e.target.value || undefined) as Filters['outcome'] })}
-            >
-              <option value="">Any</option>
-              <option value="success">Success</option>
-              <option value="failure">Failure (HTTP 400 and above)</option>
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="rl-code">status_code</label>
-            <input
-              id="rl-code"
-              inputMode="numeric"
-              pattern="[0-9]*"
-              value={draft.status_code ?? ''}
-              onChange={(e) => set({ status_code: e.target.value })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="rl-operation">Operation</label>
-            <select id="rl-operation" value={draft.operation ?? ''} onChange={(e) => set({ operation: e.target.value || undefined })}>
-              <option value="">Any</option>
-              {OPERATIONS.map((o) => (
-                <option key={o} value={o}>
-                  {o}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="rl-since">From</label>
-            <input
-              id="rl-since"
-              type="datetime-local"
-              value={draft.since ?? ''}
-              onChange={(e) => set({ since: e.target.value || undefined })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="rl-until">Before</label>
-            <input
-              id="rl-until"
-              type="datetime-local"
-              value={draft.until ?? ''}
-              onChange={(e) => set({ until: e.target.value || undefined })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="rl-trxid">trxid</label>
-            <input id="rl-trxid" type="search" value={draft.trxid ?? ''} onChange={(e) => set({ trxid: e.target.value })} />
-          </div>
+      <FilterRow
+        label="Filter the request log"
+        card={false}
+        nativeValidation
+        onSubmit={apply}
+        actions={
           <button type="submit" className="btn">
             Apply
           </button>
-        </form>
-      </search>
-      {requests.error && <p className="form-error">Could not load the request log: {failureOf(requests.error)?.description}</p>}
-      {requests.isPending && <p className="muted">Loading…</p>}
-      {page && page.requests.length === 0 && <p className="muted">No requests match.</p>}
-      {page && page.requests.length > 0 && (
-        <RequestRows requests={page.requests} label="Requests of this Virtual Agent" highlight={filters.trxid} />
-      )}
-      <nav className="pager" aria-label="Request log pages">
-        <button type="button" className="btn" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          ← Newer
-        </button>
-        <span className="muted small">Page {cursors.length}</span>
-        <button
-          type="button"
-          className="btn"
-          disabled={!page?.next_cursor}
-          onClick={() => page?.next_cursor && setCursors([...cursors, page.next_cursor])}
-        >
-          Older →
-        </button>
-      </nav>
+        }
+      >
+        <FilterSelect
+          id="rl-outcome"
+          label="Outcome"
+          value={draft.outcome}
+          onChange={(v) => set({ outcome: v as Filters['outcome'] })}
+          options={OUTCOMES}
+        />
+        <FilterInput
+          id="rl-code"
+          label="status_code"
+          inputMode="numeric"
+          pattern="[0-9]*"
+          value={draft.status_code}
+          onChange={(v) => set({ status_code: v })}
+        />
+        <FilterSelect
+          id="rl-operation"
+          label="Operation"
+          value={draft.operation}
+          onChange={(v) => set({ operation: v })}
+          options={asOptions(OPERATIONS)}
+        />
+        <FilterInput
+          id="rl-since"
+          label="From"
+          type="datetime-local"
+          value={draft.since}
+          onChange={(v) => set({ since: v || undefined })}
+        />
+        <FilterInput
+          id="rl-until"
+          label="Before"
+          type="datetime-local"
+          value={draft.until}
+          onChange={(v) => set({ until: v || undefined })}
+        />
+        <FilterInput id="rl-trxid" label="trxid" type="search" value={draft.trxid} onChange={(v) => set({ trxid: v })} />
+      </FilterRow>
+      <LoadState query={requests} failure="Could not load the request log" />
+      <RequestRows requests={page?.requests} label="Requests of this Virtual Agent" highlight={filters.trxid} empty="No requests match." />
+      <Pager pages={pages} next={page?.next_cursor} label="Request log pages" />
     </section>
   );
 }

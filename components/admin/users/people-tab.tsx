@@ -2,12 +2,12 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { DataTable, LoadState } from '@/components/admin/data-table';
 import { focusId } from '@/components/admin/focus';
 import { Switch } from '@/components/admin/form';
 import { Ident } from '@/components/admin/ident';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
-import { TableRegion } from '@/components/admin/table-region';
 import { useToast } from '@/components/admin/toast';
 import type { AdminUser } from '@/contracts/schemas/admin-user';
 import { PersonForm } from './person-form';
@@ -88,60 +88,45 @@ export function PeopleTab({ kind }: { kind: 'agent' | 'manager' }) {
             ))}
         </div>
       )}
-      {users.isPending && <p className="muted">Loading…</p>}
-      {users.error && <p className="form-error">Could not load: {failureOf(users.error)?.description}</p>}
-      {users.data && list.length === 0 && <p className="muted">No {label}s yet.</p>}
-      {list.length > 0 && (
-        <TableRegion label={`${label[0].toUpperCase()}${label.slice(1)}s`}>
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Login ID</th>
-                <th>Teams</th>
-                <th>Skills</th>
-                <th className="num">Capacity</th>
-                <th>Available</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((u) => (
-                <tr key={u.id}>
-                  <td>
-                    {u.name} {!u.enabled && <span className="badge">disabled</span>}
-                    {u.email && <div className="muted small">{u.email}</div>}
-                  </td>
-                  <td>
-                    <Ident value={u.login_id} className="id-cell" />
-                  </td>
-                  <td>{u.team_ids.map(teamName).join(', ') || '—'}</td>
-                  <td>{u.skills.map((s) => s.name).join(', ') || '—'}</td>
-                  <td className="num">{u.capacity}</td>
-                  <td>
-                    <AvailabilitySwitch user={u} />
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      id={`user-${u.id}-edit`}
-                      className="btn btn-small"
-                      onClick={() => {
-                        setEditing(u.id);
-                        focusId(`user-${u.id}-name`);
-                      }}
-                    >
-                      Edit<span className="sr-only"> {u.name}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <LoadState query={users} />
+      <DataTable
+        label={`${label[0].toUpperCase()}${label.slice(1)}s`}
+        rows={users.data?.body.response}
+        rowKey={(u) => u.id}
+        empty={`No ${label}s yet.`}
+        columns={[
+          {
+            header: 'Name',
+            cell: (u) => (
+              <>
+                {u.name} {!u.enabled && <span className="badge">disabled</span>}
+                {u.email && <div className="muted small">{u.email}</div>}
+              </>
+            ),
+          },
+          { header: 'Login ID', cell: (u) => <Ident value={u.login_id} className="id-cell" /> },
+          { header: 'Teams', cell: (u) => u.team_ids.map(teamName).join(', ') || '—' },
+          { header: 'Skills', cell: (u) => u.skills.map((s) => s.name).join(', ') || '—' },
+          { header: 'Capacity', className: 'num', cell: (u) => u.capacity },
+          { header: 'Available', cell: (u) => <AvailabilitySwitch user={u} /> },
+          {
+            header: <span className="sr-only">Actions</span>,
+            cell: (u) => (
+              <button
+                type="button"
+                id={`user-${u.id}-edit`}
+                className="btn btn-small"
+                onClick={() => {
+                  setEditing(u.id);
+                  focusId(`user-${u.id}-name`);
+                }}
+              >
+                Edit<span className="sr-only"> {u.name}</span>
+              </button>
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }
