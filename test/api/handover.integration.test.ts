@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { events, virtualAgents } from '@/db/schema';
 import { resetEnv } from '@/env';
-import { claimDueEvents } from '@/lib/delivery/claim-due-events';
-import { deliverClaimedEvent } from '@/lib/delivery/deliver-claimed-event';
 import { applyBotDownFallback } from '@/lib/routing/apply-bot-down-fallback';
-import { eventsOfChat, sendInbound } from '../delivery/helpers';
-import { type Receiver, startReceiver } from '../delivery/receiver';
+import { deliverDue, eventsOfChat, sendInbound, tenantWithReceiverEach } from '../delivery/helpers';
+import type { Receiver } from '../delivery/receiver';
 import { type AdminClient, signedInAdminOf } from '../support/admin-api';
 import { botApi } from '../support/bot-api';
 import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
-import { createTenant, type Tenant } from '../support/tenant';
+import type { Tenant } from '../support/tenant';
 
 process.env.DELIVERY_RETRY_DELAYS_MS = '50,60000,60000';
 process.env.DELIVERY_TIMEOUT_MS = '1000';
@@ -20,27 +18,14 @@ resetEnv();
 
 const ALL = ['chat.assigned', 'message.received', 'chat.closed', 'chat.unassigned'] as const;
 
-/** One round of delivery without the engine: claims what is due now and attempts it. */
-async function deliverDue(db: Parameters<typeof claimDueEvents>[0]) {
-  const claimed = await claimDueEvents(db, { limit: 100 });
-  return Promise.all(claimed.map((event) => deliverClaimedEvent(db, { event })));
-}
-
 describe('handovers are safe by construction', () => {
   const ctx = setupTestDatabase();
   let receiver: Receiver;
   let t: Tenant;
   let admin: AdminClient;
 
-  before(async () => {
-    receiver = await startReceiver();
-  });
-  after(() => receiver.close());
+  tenantWithReceiverEach(ctx, (fresh) => ({ t, receiver } = fresh), { subscriptions: [...ALL] });
   beforeEach(async () => {
-    await ctx.db.update(events).set({ status: 'failed' }).where(eq(events.status, 'pending'));
-    receiver.requests.length = 0;
-    receiver.setHandler(() => ({ status: 200, body: 'ok' }));
-    t = await createTenant(ctx.db, { webhookUrl: receiver.url, subscriptions: [...ALL] });
     admin = (await signedInAdminOf(ctx.db, t.account.id)).client;
   });
 

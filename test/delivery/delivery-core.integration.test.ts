@@ -1,46 +1,29 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { webhookEventSchema } from '@/contracts/schemas/events';
-import { events, virtualAgents } from '@/db/schema';
+import { virtualAgents } from '@/db/schema';
 import { resetEnv } from '@/env';
 import { claimDueEvents } from '@/lib/delivery/claim-due-events';
-import { deliverClaimedEvent } from '@/lib/delivery/deliver-claimed-event';
 import { redeliverEvent } from '@/lib/delivery/redeliver-event';
 import { ApiError } from '@/lib/errors';
 import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';
-import { attemptsOf, createBotChat, eventsOfChat, sendInbound, until } from './helpers';
+import { attemptsOf, createBotChat, deliverDue, eventsOfChat, sendInbound, tenantWithReceiverEach, until } from './helpers';
 import { type Receiver, startReceiver } from './receiver';
 
 process.env.DELIVERY_RETRY_DELAYS_MS = '50,100,200';
 process.env.DELIVERY_TIMEOUT_MS = '300';
 resetEnv();
 
-/** Claims and attempts everything due now, one round, without the engine. */
-async function deliverDue(db: Parameters<typeof claimDueEvents>[0]) {
-  const claimed = await claimDueEvents(db, { limit: 100 });
-  return Promise.all(claimed.map((event) => deliverClaimedEvent(db, { event })));
-}
-
 describe('delivery core', () => {
   const ctx = setupTestDatabase();
   let receiver: Receiver;
   let t: Tenant;
 
-  before(async () => {
-    receiver = await startReceiver();
-  });
-  after(() => receiver.close());
-  beforeEach(async () => {
-    // Each test has its own tenant and VA, so earlier tests' events stay out of its way:
-    // finish (or fail) whatever is left, then start clean.
-    await ctx.db.update(events).set({ status: 'failed' }).where(eq(events.status, 'pending'));
-    receiver.requests.length = 0;
-    receiver.setHandler(() => ({ status: 200, body: 'ok' }));
-    t = await createTenant(ctx.db, { webhookUrl: receiver.url });
-  });
+  // Each test has its own tenant and VA; earlier tests' events are failed out of its way.
+  tenantWithReceiverEach(ctx, (fresh) => ({ t, receiver } = fresh));
 
   it('signs each request with Standard Webhooks headers that verify with the VA secret, and sends its static headers', async () => {
     await ctx.db

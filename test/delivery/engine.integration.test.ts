@@ -8,9 +8,8 @@ import { redeliverEvent } from '@/lib/delivery/redeliver-event';
 import { startDelivery } from '@/lib/delivery/start-delivery';
 import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';
-import { createTenant, type Tenant } from '../support/tenant';
-import { attemptsOf, createBotChat, eventsOfChat, sendInbound, until } from './helpers';
-import { type Handler, type Receiver, startReceiver } from './receiver';
+import { attemptsOf, createBotChat, eventsOfChat, ownReceivers, sendInbound, until } from './helpers';
+import type { Handler } from './receiver';
 
 process.env.DELIVERY_RETRY_DELAYS_MS = '50,100,200';
 process.env.DELIVERY_TIMEOUT_MS = '300';
@@ -22,17 +21,9 @@ describe('embedded delivery engine', () => {
   // Registered first so it runs before the database closes.
   after(() => stopEmbeddedEngine());
   const ctx = setupTestDatabase();
-  const receivers: Receiver[] = [];
+  const own = ownReceivers(ctx);
 
   before(() => startDelivery());
-  after(() => Promise.all(receivers.map((r) => r.close())));
-
-  /** A tenant whose VA posts to its own new receiver. */
-  async function tenantWithReceiver(handler?: Handler): Promise<{ t: Tenant; receiver: Receiver }> {
-    const receiver = await startReceiver(handler);
-    receivers.push(receiver);
-    return { t: await createTenant(ctx.db, { webhookUrl: receiver.url }), receiver };
-  }
 
   /** Fails the first `n` requests with `reply`, then answers 200. */
   const failFirst =
@@ -53,7 +44,7 @@ describe('embedded delivery engine', () => {
     ['a timeout (no answer)', { hang: true }],
   ] as const) {
     it(`retries ${name} and delivers on the next 200 with the same transaction_id`, async () => {
-      const { t, receiver } = await tenantWithReceiver(failFirst(1, reply));
+      const { t, receiver } = await own.tenant(failFirst(1, reply));
       const chatId = await createBotChat(t);
       const [event] = await deliveredChat(chatId, 1);
 
@@ -81,7 +72,7 @@ describe('embedded delivery engine', () => {
 
   it('delivers 50 inbound messages of one chat in order, holding later ones back while one is retried', async () => {
     // The 10th request fails: the chat waits for its retry, and nothing after it overtakes it.
-    const { t, receiver } = await tenantWithReceiver((r) => (r.n === 10 ? { status: 503, body: 'busy' } : { status: 200 }));
+    const { t, receiver } = await own.tenant((r) => (r.n === 10 ? { status: 503, body: 'busy' } : { status: 200 }));
     const chatId = await createBotChat(t);
     for (let i = 1; i <= 50; i++) await sendInbound(t, chatId, `message ${i}`);
     const rows = await deliveredChat(chatId, 51);
@@ -103,7 +94,7 @@ describe('embedded delivery engine', () => {
   });
 
   it('marks an event failed after its last attempt, then delivers it again on redelivery', async () => {
-    const { t, receiver } = await tenantWithReceiver(() => ({ status: 500 }));
+    const { t, receiver } = await own.tenant(() => ({ status: 500 }));
     const chatId = await createBotChat(t);
     const [failed] = await until('the event to fail', async () => {
       const rows = await eventsOfChat(ctx.db, chatId);
@@ -131,7 +122,7 @@ describe('embedded delivery engine', () => {
   });
 
   it("hands the chat to the VA's fallback team when an event fails for good", async () => {
-    const { t } = await tenantWithReceiver(() => ({ status: 503, body: 'down' }));
+    const { t } = await own.tenant(() => ({ status: 503, body: 'down' }));
     await ctx.db.update(virtualAgents).set({ fallbackTeamId: t.humanTeam.id }).where(eq(virtualAgents.userId, t.bot.user.id));
     const chatId = await createBotChat(t);
     await until('the event to fail', async () => (await eventsOfChat(ctx.db, chatId))[0]?.status === 'failed');
@@ -145,7 +136,7 @@ describe('embedded delivery engine', () => {
   it('keeps delivering other chats while one chat waits on a receiver that does not answer', async () => {
     // One VA whose receiver never answers for the slow chat: each of its attempts runs into the timeout.
     let slowChat = '';
-    const { t, receiver } = await tenantWithReceiver((r) => (r.body.chat_id === slowChat ? { hang: true } : { status: 200 }));
+    const { t, receiver } = await own.tenant((r) => (r.body.chat_id === slowChat ? { hang: true } : { status: 200 }));
     slowChat = await createBotChat(t);
     await until('the slow chat to be in flight', () => receiver.requests.some((r) => r.body.chat_id === slowChat));
     const fast: string[] = [];
@@ -171,9 +162,8 @@ describe('embedded delivery engine', () => {
   });
 
   it('sends each event to the VA URL and headers current at the attempt', async () => {
-    const { t, receiver } = await tenantWithReceiver();
-    const moved = await startReceiver();
-    receivers.push(moved);
+    const { t, receiver } = await own.tenant();
+    const moved = await own.receiver();
     await ctx.db
       .update(virtualAgents)
       .set({ webhookUrl: moved.url, webhookHeaders: { authorization: 'Bearer x' } })

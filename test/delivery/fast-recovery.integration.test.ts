@@ -1,25 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { events } from '@/db/schema';
 import { resetEnv } from '@/env';
-import { claimDueEvents } from '@/lib/delivery/claim-due-events';
-import { deliverClaimedEvent } from '@/lib/delivery/deliver-claimed-event';
 import { type AdminClient, signedInAdminOf } from '../support/admin-api';
 import { setupTestDatabase } from '../support/db';
-import { createTenant, type Tenant } from '../support/tenant';
-import { createBotChat, eventsOfChat, sendInbound } from './helpers';
-import { type Receiver, startReceiver } from './receiver';
+import type { Tenant } from '../support/tenant';
+import { createBotChat, deliverDue, eventsOfChat, sendInbound, tenantWithReceiverEach } from './helpers';
+import type { Receiver } from './receiver';
 
 // After the first failure an event waits a minute: far longer than any of these tests.
 process.env.DELIVERY_RETRY_DELAYS_MS = '60000,60000';
 process.env.DELIVERY_TIMEOUT_MS = '1000';
 resetEnv();
-
-async function deliverDue(db: Parameters<typeof claimDueEvents>[0]) {
-  const claimed = await claimDueEvents(db, { limit: 100 });
-  return Promise.all(claimed.map((event) => deliverClaimedEvent(db, { event })));
-}
 
 describe('fast recovery after a webhook outage', () => {
   const ctx = setupTestDatabase();
@@ -27,14 +20,8 @@ describe('fast recovery after a webhook outage', () => {
   let t: Tenant;
   let admin: AdminClient;
 
-  before(async () => {
-    receiver = await startReceiver();
-  });
-  after(() => receiver.close());
+  tenantWithReceiverEach(ctx, (fresh) => ({ t, receiver } = fresh));
   beforeEach(async () => {
-    await ctx.db.update(events).set({ status: 'failed' }).where(eq(events.status, 'pending'));
-    receiver.requests.length = 0;
-    t = await createTenant(ctx.db, { webhookUrl: receiver.url });
     admin = (await signedInAdminOf(ctx.db, t.account.id)).client;
   });
 

@@ -9,9 +9,7 @@ import { startDelivery } from '@/lib/delivery/start-delivery';
 import { updateVirtualAgent } from '@/lib/virtual-agents/update-virtual-agent';
 import { getVirtualAgentOrFail } from '@/lib/virtual-agents/virtual-agent-view';
 import { setupTestDatabase } from '../support/db';
-import { createTenant, type Tenant } from '../support/tenant';
-import { attemptsOf, createBotChat, eventsOfChat, sendInbound, until } from './helpers';
-import { type Handler, type Receiver, startReceiver } from './receiver';
+import { attemptsOf, createBotChat, eventsOfChat, ownReceivers, sendInbound, until } from './helpers';
 
 // A small engine so that one VA could fill it: 12 calls in flight, at most 4 per VA.
 process.env.DELIVERY_ENGINE = 'embedded';
@@ -28,15 +26,8 @@ resetEnv();
 describe('delivery isolation between endpoints', () => {
   after(() => stopEmbeddedEngine({ graceMs: 0 }));
   const ctx = setupTestDatabase();
-  const receivers: Receiver[] = [];
+  const own = ownReceivers(ctx);
   before(() => startDelivery());
-  after(() => Promise.all(receivers.map((r) => r.close())));
-
-  async function tenantWithReceiver(handler?: Handler): Promise<{ t: Tenant; receiver: Receiver }> {
-    const receiver = await startReceiver(handler);
-    receivers.push(receiver);
-    return { t: await createTenant(ctx.db, { webhookUrl: receiver.url }), receiver };
-  }
 
   async function attemptCountOf(eventIds: number[]): Promise<number> {
     return (await ctx.db.select({ id: deliveryAttempts.id }).from(deliveryAttempts).where(inArray(deliveryAttempts.eventId, eventIds)))
@@ -44,7 +35,7 @@ describe('delivery isolation between endpoints', () => {
   }
 
   it("serves a healthy VA while another VA's endpoint hangs, the hanging one holding only its share", async () => {
-    const hanging = await tenantWithReceiver(() => ({ hang: true }));
+    const hanging = await own.tenant(() => ({ hang: true }));
     const hangingChats: string[] = [];
     for (let i = 0; i < 20; i++) hangingChats.push(await createBotChat(hanging.t));
     await until('the hanging VA to have its share in flight', () => hanging.receiver.inFlight === 4);
@@ -52,7 +43,7 @@ describe('delivery isolation between endpoints', () => {
       (e) => e.id,
     );
 
-    const healthy = await tenantWithReceiver();
+    const healthy = await own.tenant();
     for (let i = 0; i < 5; i++) {
       const chatId = await createBotChat(healthy.t);
       await until(`healthy chat ${i + 1} delivered`, async () => (await eventsOfChat(ctx.db, chatId))[0]?.status === 'delivered');
@@ -67,7 +58,7 @@ describe('delivery isolation between endpoints', () => {
 
   it('opens the circuit after consecutive failures and probes, so an outage longer than the retry schedule dead-letters nothing', async () => {
     let up = false;
-    const { t, receiver } = await tenantWithReceiver(() => (up ? { status: 200 } : { status: 500, body: 'down' }));
+    const { t, receiver } = await own.tenant(() => (up ? { status: 200 } : { status: 500, body: 'down' }));
     const chatIds: string[] = [];
     for (let i = 0; i < 10; i++) chatIds.push(await createBotChat(t));
     // The share (4) fails, the circuit opens, then a single probe fails too.
@@ -99,7 +90,7 @@ describe('delivery isolation between endpoints', () => {
   });
 
   it('waits at least as long as Retry-After on a 429', async () => {
-    const { t, receiver } = await tenantWithReceiver((r) =>
+    const { t, receiver } = await own.tenant((r) =>
       r.n === 1 ? { status: 429, body: 'slow down', headers: { 'Retry-After': '2' } } : { status: 200 },
     );
     const chatId = await createBotChat(t);
@@ -115,7 +106,7 @@ describe('delivery isolation between endpoints', () => {
   });
 
   it('stops the webhook on 410 Gone, holds its events, shows why, and resumes in order at a new address', async () => {
-    const { t, receiver } = await tenantWithReceiver(() => ({ status: 410, body: 'gone' }));
+    const { t, receiver } = await own.tenant(() => ({ status: 410, body: 'gone' }));
     const chatId = await createBotChat(t);
     const va = await until('the webhook to be stopped', async () => {
       const view = await getVirtualAgentOrFail(ctx.db, { accountId: t.account.id, id: t.bot.user.id });
@@ -136,8 +127,7 @@ describe('delivery isolation between endpoints', () => {
     );
     assert.equal(receiver.requests.length, 1);
 
-    const moved = await startReceiver();
-    receivers.push(moved);
+    const moved = await own.receiver();
     const updated = await updateVirtualAgent(ctx.db, { accountId: t.account.id, id: t.bot.user.id, patch: { webhook_url: moved.url } });
     assert.equal(updated.webhook_disabled, null);
     const rows = await until(

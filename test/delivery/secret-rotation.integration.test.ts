@@ -1,26 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { events, virtualAgents } from '@/db/schema';
+import { virtualAgents } from '@/db/schema';
 import { resetEnv } from '@/env';
-import { claimDueEvents } from '@/lib/delivery/claim-due-events';
-import { deliverClaimedEvent } from '@/lib/delivery/deliver-claimed-event';
 import { rotateSigningSecret } from '@/lib/virtual-agents/rotate-signing-secret';
 import { getVirtualAgentOrFail } from '@/lib/virtual-agents/virtual-agent-view';
 import { setupTestDatabase } from '../support/db';
-import { createTenant, type Tenant } from '../support/tenant';
-import { createBotChat } from './helpers';
-import { type Received, type Receiver, startReceiver } from './receiver';
+import type { Tenant } from '../support/tenant';
+import { createBotChat, deliverDue, tenantWithReceiverEach } from './helpers';
+import type { Received, Receiver } from './receiver';
 
 process.env.DELIVERY_RETRY_DELAYS_MS = '50,100,200';
 process.env.DELIVERY_TIMEOUT_MS = '10000';
 resetEnv();
-
-async function deliverDue(db: Parameters<typeof claimDueEvents>[0]) {
-  const claimed = await claimDueEvents(db, { limit: 100 });
-  return Promise.all(claimed.map((event) => deliverClaimedEvent(db, { event })));
-}
 
 /** Whether a bot knowing only `secret` accepts the request (Standard Webhooks' own verifier). */
 function verifies(secret: string, req: Received): boolean {
@@ -43,16 +36,14 @@ describe('signing-secret rotation', () => {
   // The bot behind this receiver knows only the secret it was registered with.
   let known = '';
 
-  before(async () => {
-    receiver = await startReceiver((req) => ({ status: verifies(known, req) ? 200 : 401 }));
-  });
-  after(() => receiver.close());
-  beforeEach(async () => {
-    await ctx.db.update(events).set({ status: 'failed' }).where(eq(events.status, 'pending'));
-    receiver.requests.length = 0;
-    t = await createTenant(ctx.db, { webhookUrl: receiver.url });
-    known = t.bot.signingSecret;
-  });
+  tenantWithReceiverEach(
+    ctx,
+    (fresh) => {
+      ({ t, receiver } = fresh);
+      known = t.bot.signingSecret;
+    },
+    { handler: (req) => ({ status: verifies(known, req) ? 200 : 401 }) },
+  );
 
   it('keeps deliveries verifiable with the old secret during the overlap, and with the new one too', async () => {
     const rotated = await rotateSigningSecret(ctx.db, { accountId: t.account.id, id: t.bot.user.id });

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { eq } from 'drizzle-orm';
-import { webhookEventSchema } from '@/contracts/schemas/events';
-import { events } from '@/db/schema';
+import { describe, it } from 'node:test';
 import { createAsset } from '@/lib/assets/create-asset';
 import { updateChat } from '@/lib/chats/update-chat';
-import { claimDueEvents } from '@/lib/delivery/claim-due-events';
-import { deliverClaimedEvent } from '@/lib/delivery/deliver-claimed-event';
-import { type Receiver, startReceiver } from '../delivery/receiver';
+import { deliveredBodies, tenantWithReceiverEach } from '../delivery/helpers';
+import type { Receiver } from '../delivery/receiver';
 import { botApi } from '../support/bot-api';
 import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
-import { createTenant, type Tenant } from '../support/tenant';
+import type { Tenant } from '../support/tenant';
 
 /**
  * What a bot receives about messages, checked on the requests a real receiver gets: the last
@@ -24,28 +20,11 @@ describe('event message entries', () => {
   let t: Tenant;
 
   /** Delivers everything due and answers the bodies the receiver got for this chat, in order. */
-  async function deliveredFor(chatId: string) {
-    for (;;) {
-      const claimed = await claimDueEvents(ctx.db, { limit: 100 });
-      if (!claimed.length) break;
-      await Promise.all(claimed.map((event) => deliverClaimedEvent(ctx.db, { event })));
-    }
-    const bodies = receiver.requests.map((r) => r.body).filter((b) => b.chat_id === chatId);
-    for (const b of bodies) webhookEventSchema.parse(b);
-    return bodies;
-  }
+  const deliveredFor = (chatId: string) => deliveredBodies(ctx.db, receiver, chatId);
 
   const post = (chatId: string, body: unknown) => botApi('POST', `/chats/${chatId}/messages`, { token: t.token, body });
 
-  before(async () => {
-    receiver = await startReceiver();
-  });
-  after(() => receiver.close());
-  beforeEach(async () => {
-    await ctx.db.update(events).set({ status: 'failed' }).where(eq(events.status, 'pending'));
-    receiver.requests.length = 0;
-    t = await createTenant(ctx.db, { webhookUrl: receiver.url });
-  });
+  tenantWithReceiverEach(ctx, (fresh) => ({ t, receiver } = fresh));
 
   it('never hands an announcement to the bot as the last message, and names the asset address beside its id', async () => {
     const asset = await createAsset(ctx.db, { accountId: t.account.id, channel: 'sms', name: 'Main line', address: '+15551234567' });

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { eq } from 'drizzle-orm';
-import { webhookEventSchema } from '@/contracts/schemas/events';
-import { events } from '@/db/schema';
+import { beforeEach, describe, it } from 'node:test';
 import { transferChat } from '@/lib/chats/transfer-chat';
 import { updateChat } from '@/lib/chats/update-chat';
-import { claimDueEvents } from '@/lib/delivery/claim-due-events';
-import { deliverClaimedEvent } from '@/lib/delivery/deliver-claimed-event';
 import { createTeam } from '@/lib/teams/create-team';
 import { createUser } from '@/lib/users/create-user';
 import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
-import { type Receiver, startReceiver } from '../delivery/receiver';
+import { deliveredBodies, tenantWithReceiverEach } from '../delivery/helpers';
+import type { Receiver } from '../delivery/receiver';
 import { type AdminClient, signedInAdminOf } from '../support/admin-api';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
-import { createTenant, type Tenant } from '../support/tenant';
+import type { Tenant } from '../support/tenant';
 
 /** Event order after a chat goes back to a queue, and the queue a switched-on auto-assign picks up. */
 describe('re-queue order and auto-assign pickup', () => {
@@ -26,25 +22,10 @@ describe('re-queue order and auto-assign pickup', () => {
   let va: Awaited<ReturnType<typeof createVirtualAgent>>;
 
   /** Delivers everything due; the event types the receiver got for the chat, in arrival order. */
-  async function receivedFor(chatId: string) {
-    for (;;) {
-      const claimed = await claimDueEvents(ctx.db, { limit: 100 });
-      if (!claimed.length) break;
-      await Promise.all(claimed.map((event) => deliverClaimedEvent(ctx.db, { event })));
-    }
-    const bodies = receiver.requests.map((r) => r.body).filter((b) => b.chat_id === chatId);
-    for (const b of bodies) webhookEventSchema.parse(b);
-    return bodies;
-  }
+  const receivedFor = (chatId: string) => deliveredBodies(ctx.db, receiver, chatId);
 
-  before(async () => {
-    receiver = await startReceiver();
-  });
-  after(() => receiver.close());
+  tenantWithReceiverEach(ctx, (fresh) => ({ t, receiver } = fresh));
   beforeEach(async () => {
-    await ctx.db.update(events).set({ status: 'failed' }).where(eq(events.status, 'pending'));
-    receiver.requests.length = 0;
-    t = await createTenant(ctx.db, { webhookUrl: receiver.url });
     admin = (await signedInAdminOf(ctx.db, t.account.id)).client;
     desk = await createTeam(ctx.db, { accountId: t.account.id, name: 'Desk', autoAssign: true });
     va = await createVirtualAgent(ctx.db, {
