@@ -1,30 +1,28 @@
 'use client';
 
-import type { FormEventHandler, InputHTMLAttributes, ReactNode } from 'react';
+import type { FormEventHandler, ReactNode, SelectHTMLAttributes } from 'react';
 
 /**
  * A list's filters: a search landmark named `label` holding one form, its fields in a wrapping grid
  * and its buttons (`actions`) last. `card` draws it as a card of its own (not inside one already).
- * The form checks its fields itself (`noValidate`) unless `nativeValidation` leaves it to the browser.
+ * The page checks the fields itself (against the contract), so the browser's own checks are off.
  */
 export function FilterRow({
   label,
   onSubmit,
   actions,
   card = true,
-  nativeValidation = false,
   children,
 }: {
   label: string;
   onSubmit: FormEventHandler<HTMLFormElement>;
   actions: ReactNode;
   card?: boolean;
-  nativeValidation?: boolean;
   children: ReactNode;
 }) {
   return (
     <search aria-label={label}>
-      <form className={card ? 'card filters' : 'filters'} noValidate={!nativeValidation} onSubmit={onSubmit}>
+      <form className={card ? 'card filters' : 'filters'} noValidate onSubmit={onSubmit}>
         {children}
         <div className="row">{actions}</div>
       </form>
@@ -32,24 +30,24 @@ export function FilterRow({
   );
 }
 
-/** A filter that picks one of `options`, or "Any" (the empty value). */
+/**
+ * A filter that picks one of `options`, or "Any" (the empty value). The rest of the props go to the
+ * select: `value` and `onChange` for a filter that applies at once, or a form library's registration.
+ */
 export function FilterSelect({
   id,
   label,
-  value,
-  onChange,
   options,
+  ...select
 }: {
   id: string;
   label: string;
-  value: string | undefined;
-  onChange: (value: string | undefined) => void;
   options: readonly { value: string; label: string }[];
-}) {
+} & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'children'>) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)}>
+      <select id={id} {...select}>
         <option value="">Any</option>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -57,27 +55,6 @@ export function FilterSelect({
           </option>
         ))}
       </select>
-    </div>
-  );
-}
-
-/** A typed filter whose value the list applies as it is (no form library behind it). */
-export function FilterInput({
-  id,
-  label,
-  value,
-  onChange,
-  ...input
-}: {
-  id: string;
-  label: string;
-  value: string | undefined;
-  onChange: (value: string) => void;
-} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} {...input} value={value ?? ''} onChange={(e) => onChange(e.target.value)} />
     </div>
   );
 }

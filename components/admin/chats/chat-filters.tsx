@@ -36,7 +36,13 @@ export function ChatFiltersForm({
   const set = (patch: ChatFilters) => onChange({ ...value, ...patch });
   const submit = form.handleSubmit((typed) => set({ q: typed.q, tag: typed.tag }));
   const select = (id: 'status' | 'channel' | 'team_id' | 'assignee', label: string, options: { value: string; label: string }[]) => (
-    <FilterSelect id={`f-${id}`} label={label} value={value[id]} onChange={(v) => set({ [id]: v })} options={options} />
+    <FilterSelect
+      id={`f-${id}`}
+      label={label}
+      value={value[id] ?? ''}
+      onChange={(e) => set({ [id]: e.target.value || undefined })}
+      options={options}
+    />
   );
   return (
     <FilterRow

@@ -1,14 +1,17 @@
 'use client';
 
 import { isAppRoute } from '@ts-rest/core';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { LoadState } from '@/components/admin/data-table';
-import { asOptions, FilterInput, FilterRow, FilterSelect } from '@/components/admin/filter-row';
+import { asOptions, FilterRow, FilterSelect } from '@/components/admin/filter-row';
 import { focusWhenReady } from '@/components/admin/focus';
+import { Field } from '@/components/admin/form';
 import { tsr } from '@/components/admin/lib/client';
+import { contractResolver } from '@/components/admin/lib/form-words';
 import { Pager, useCursorPages } from '@/components/admin/pager';
+import { useContractForm } from '@/components/admin/use-contract-form';
 import { botContract } from '@/contracts/bot';
-import type { BotRequestQuery } from '@/contracts/schemas/admin-trace';
+import { type BotRequestQuery, botRequestQuerySchema } from '@/contracts/schemas/admin-trace';
 import { RequestRows } from './request-rows';
 
 const PAGE_SIZE = 25;
@@ -25,33 +28,52 @@ const OUTCOMES = [
   { value: 'failure', label: 'Failure (HTTP 400 and above)' },
 ];
 
-type Filters = {
-  outcome?: 'success' | 'failure';
-  status_code?: string;
-  operation?: string;
-  since?: string;
-  until?: string;
-  trxid?: string;
-};
+type FilterValues = { outcome: string; status_code: string; operation: string; since: string; until: string; trxid: string };
+type Filters = Pick<BotRequestQuery, 'outcome' | 'status_code' | 'operation' | 'since' | 'until' | 'trxid'>;
 
 /** A `datetime-local` value (the browser's time zone) as an ISO instant. */
-const isoOf = (local: string | undefined) => (local ? new Date(local).toISOString() : undefined);
+const isoOf = (local: string) => {
+  const at = new Date(local);
+  return Number.isNaN(at.getTime()) ? local : at.toISOString();
+};
+
+const resolver = contractResolver(
+  botRequestQuerySchema.pick({ outcome: true, status_code: true, operation: true, since: true, until: true, trxid: true }),
+  (v: FilterValues) => ({
+    ...(v.outcome ? { outcome: v.outcome } : {}),
+    ...(v.status_code.trim() ? { status_code: v.status_code.trim() } : {}),
+    ...(v.operation ? { operation: v.operation } : {}),
+    ...(v.since ? { since: isoOf(v.since) } : {}),
+    ...(v.until ? { until: isoOf(v.until) } : {}),
+    ...(v.trxid.trim() ? { trxid: v.trxid.trim() } : {}),
+  }),
+  {
+    outcome: 'the outcome',
+    status_code: 'the status_code',
+    operation: 'the operation',
+    since: 'the start',
+    until: 'the end',
+    trxid: 'the trxid',
+  },
+);
 
 /** One VA's request log, newest first, filtered by outcome, code, operation, time or trxid, paged. */
 export function VaRequestLog({ virtualAgentId, trxid }: { virtualAgentId: number; trxid?: string }) {
   const [filters, setFilters] = useState<Filters>(trxid ? { trxid } : {});
-  const [draft, setDraft] = useState<Filters>(filters);
+  const form = useContractForm<FilterValues, Filters>(resolver, {
+    outcome: '',
+    status_code: '',
+    operation: '',
+    since: '',
+    until: '',
+    trxid: trxid ?? '',
+  });
+  const err = form.messages(null);
   const pages = useCursorPages();
   const cursor = pages.cursor;
-  const code = filters.status_code ? Number(filters.status_code) : undefined;
   const query: BotRequestQuery = {
     virtual_agent_id: virtualAgentId,
-    ...(filters.outcome ? { outcome: filters.outcome } : {}),
-    ...(code && Number.isInteger(code) && code > 0 ? { status_code: code } : {}),
-    ...(filters.operation ? { operation: filters.operation } : {}),
-    ...(filters.since ? { since: isoOf(filters.since) } : {}),
-    ...(filters.until ? { until: isoOf(filters.until) } : {}),
-    ...(filters.trxid ? { trxid: filters.trxid } : {}),
+    ...filters,
     page_size: PAGE_SIZE,
     ...(cursor ? { cursor } : {}),
   };
@@ -74,12 +96,10 @@ export function VaRequestLog({ virtualAgentId, trxid }: { virtualAgentId: number
         }),
     );
   }, [trxid]);
-  const apply = (e: FormEvent) => {
-    e.preventDefault();
-    setFilters({ ...draft, trxid: draft.trxid?.trim() || undefined, status_code: draft.status_code?.trim() || undefined });
+  const apply = form.handleSubmit((picked) => {
+    setFilters(picked);
     pages.reset();
-  };
-  const set = (patch: Filters) => setDraft((d) => ({ ...d, ...patch }));
+  });
 
   return (
     <section className="card" aria-labelledby="va-requests-title">
@@ -91,7 +111,6 @@ export function VaRequestLog({ virtualAgentId, trxid }: { virtualAgentId: number
       <FilterRow
         label="Filter the request log"
         card={false}
-        nativeValidation
         onSubmit={apply}
         actions={
           <button type="submit" className="btn">
@@ -99,43 +118,20 @@ export function VaRequestLog({ virtualAgentId, trxid }: { virtualAgentId: number
           </button>
         }
       >
-        <FilterSelect
-          id="rl-outcome"
-          label="Outcome"
-          value={draft.outcome}
-          onChange={(v) => set({ outcome: v as Filters['outcome'] })}
-          options={OUTCOMES}
-        />
-        <FilterInput
-          id="rl-code"
-          label="status_code"
-          inputMode="numeric"
-          pattern="[0-9]*"
-          value={draft.status_code}
-          onChange={(v) => set({ status_code: v })}
-        />
-        <FilterSelect
-          id="rl-operation"
-          label="Operation"
-          value={draft.operation}
-          onChange={(v) => set({ operation: v })}
-          options={asOptions(OPERATIONS)}
-        />
-        <FilterInput
-          id="rl-since"
-          label="From"
-          type="datetime-local"
-          value={draft.since}
-          onChange={(v) => set({ since: v || undefined })}
-        />
-        <FilterInput
-          id="rl-until"
-          label="Before"
-          type="datetime-local"
-          value={draft.until}
-          onChange={(v) => set({ until: v || undefined })}
-        />
-        <FilterInput id="rl-trxid" label="trxid" type="search" value={draft.trxid} onChange={(v) => set({ trxid: v })} />
+        <FilterSelect id="rl-outcome" label="Outcome" options={OUTCOMES} {...form.register('outcome')} />
+        <Field id="rl-code" label="status_code" error={err('status_code')}>
+          <input {...form.bind('status_code', 'rl-code', { failure: null })} inputMode="numeric" />
+        </Field>
+        <FilterSelect id="rl-operation" label="Operation" options={asOptions(OPERATIONS)} {...form.register('operation')} />
+        <Field id="rl-since" label="From">
+          <input id="rl-since" type="datetime-local" {...form.register('since')} />
+        </Field>
+        <Field id="rl-until" label="Before">
+          <input id="rl-until" type="datetime-local" {...form.register('until')} />
+        </Field>
+        <Field id="rl-trxid" label="trxid" error={err('trxid')}>
+          <input {...form.bind('trxid', 'rl-trxid', { failure: null })} type="search" />
+        </Field>
       </FilterRow>
       <LoadState query={requests} failure="Could not load the request log" />
       <RequestRows requests={page?.requests} label="Requests of this Virtual Agent" highlight={filters.trxid} empty="No requests match." />
