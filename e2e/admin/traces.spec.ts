@@ -111,6 +111,14 @@ test('every id a bot developer quotes leads to the chat, message, event or reque
     await expect(teamsRow).toHaveAttribute('aria-current', 'true');
     await expect(teamsRow).toContainText(`GET by ${va.login_id} → 4301`);
 
+    // The filters are checked as the API checks them: a status_code that is not a number is refused in words.
+    const code = page.getByLabel('status_code', { exact: true });
+    await code.fill('abc');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByText('The status_code must be a number.')).toBeVisible();
+    await expect(code).toBeFocused();
+    await code.fill('');
+
     // The VA's request log, filtered to failures.
     await page.getByLabel('trxid', { exact: true }).fill('');
     await page.getByLabel('Outcome', { exact: true }).selectOption('failure');
