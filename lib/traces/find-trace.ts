@@ -100,7 +100,6 @@ export async function findTrace(db: Db, { accountId, id }: { accountId: number; 
     q.alias,
   ]);
 
-
   if (chat)
     found.push(
       match({ kind: 'chat', chat_id: chat.id, at: chat.createdAt.toISOString(), summary: `Chat ${chat.id}`, link: chatLink(chat.id) }),
