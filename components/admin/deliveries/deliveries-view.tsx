@@ -95,7 +95,7 @@ export function DeliveriesView() {
             ) : (
               <>
                 <FailingChart stats={stats} />
-                <TableRegion label="Failing Virtual Agents, table">
+                <TableRegion className="table-fits" label="Failing Virtual Agents, table">
                   <table>
                     <thead>
                       <tr>
