@@ -78,6 +78,11 @@ const envSchema = z
     /** Longest statement (PostgreSQL `statement_timeout`, ms) on the app's connections; migrations are exempt. */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).default(3600),
+    /**
+     * Seconds a checked access token is remembered by an instance (0: every call looks it up).
+     * Revocations reach every instance at once on PostgreSQL; this bounds a missed one.
+     */
+    TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
     /** Requests per minute allowed per account across the bot API. */
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
     /**

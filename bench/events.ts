@@ -3,9 +3,9 @@
  * claim-and-POST loop (its ceiling), written to BENCHMARKS.md between `<!-- bench:events:start -->`
  * and `<!-- bench:events:end -->`.
  *
- *   (a) latency: inbound messages POSTed to the bot API handler (in process, as Next.js calls it) at
- *       a steady moderate rate over 100 chats; time from the start of the POST to the event's arrival
- *       at the receiver (p50/p99);
+ *   (a) latency: inbound messages POSTed over HTTP to the production server (`npm start` of the
+ *       build, its embedded engine delivering) at a steady moderate rate over 100 chats; time from
+ *       the start of the HTTP request to the event's arrival at the receiver (p50/p99);
  *   (b) sustained deliveries/s: a backlog over 100 chats drained by the engine, receiver answering at once;
  *   (c) the same with a receiver that takes 200 ms per request;
  *   (e) latency as (a) while another tenant's VA has 300 chats' events at an endpoint that never answers;
@@ -14,13 +14,14 @@
  *       signing, address check or attempt records. (b) and (d) alternate over three rounds.
  *
  * The receiver is a node:http server in a child process on 127.0.0.1 (it stamps arrivals and reports
- * them over IPC), so it does not share the engine's event loop. Creates its own database beside
+ * them over IPC), so it does not share the engine's event loop. (a) and (e) need the production
+ * build (`npm run build`; scripts/start.mjs builds it when missing or stale). Creates its own database beside
  * DATABASE_URL's (default postgres://postgres@127.0.0.1:5432/postgres) and drops it at the end.
  * Knobs: BENCH_WRITE=0 (don't touch BENCHMARKS.md), BENCH_LATENCY_RATE (msg/s, default 50),
  * BENCH_LATENCY_SECONDS (default 20), BENCH_WINDOW_SECONDS (throughput window per round, default 6).
  */
 
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -185,11 +186,15 @@ async function main() {
   }
   log(`database ${benchDb}: migrated, 1 tenant, ${CHATS} chats assigned to its VA; receiver on 127.0.0.1:${port}`);
 
-  // 2. (a) Latency at a steady rate, engine and API in one process as in the Next.js server.
-  await startEmbeddedEngine({ db });
+  // 2. (a) Latency at a steady rate through the production server: HTTP in, its engine out.
+  const server = await startServer(dbUrl.toString());
+  const httpApi = serverApi(server.base);
   await waitFor('the chat.assigned events', () => arrivals.length >= CHATS, 30_000);
-  const latency = await measureLatency(botApi, t.token, chatIds, arrivals);
-  await stopEmbeddedEngine();
+  // A fresh server loads each route's code on its first call and has not been optimised yet: five
+  // seconds of the same traffic first, not measured.
+  await measureLatency(httpApi, t.token, chatIds, arrivals, 5);
+  arrivals.length = 0;
+  const latency = await measureLatency(httpApi, t.token, chatIds, arrivals);
   log(
     `(a) latency: p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms over ${latency.samples} messages at ${LATENCY_RATE}/s`,
   );
@@ -220,11 +225,10 @@ async function main() {
     if (r.status !== 201) throw new Error(`POST /chats: ${r.status} ${JSON.stringify(r.body)}`);
   }
   arrivals.length = 0;
-  await startEmbeddedEngine({ db });
   await waitFor('calls hanging at the neighbour', () => hangingConnections.size > 0, 30_000);
-  const withNeighbour = await measureLatency(botApi, t.token, chatIds, arrivals);
+  const withNeighbour = await measureLatency(httpApi, t.token, chatIds, arrivals);
   const neighbourCalls = hangingConnections.size;
-  await stopEmbeddedEngine({ graceMs: 0 });
+  await server.stop();
   hanging.closeAllConnections();
   log(
     `(e) latency with a hanging neighbour: p50 ${withNeighbour.p50.toFixed(1)} ms, p99 ${withNeighbour.p99.toFixed(1)} ms (${neighbourCalls} calls hanging at the end)`,
@@ -292,14 +296,72 @@ type Latency = {
   postP99: number;
 };
 
+type Api = (method: string, path: string, opts: { token: string; body: unknown }) => Promise<{ status: number; body: unknown }>;
+
+/** The bot API of a running server over HTTP (fetch keeps connections alive). */
+function serverApi(base: string): Api {
+  return async (method, apiPath, { token, body }) => {
+    const res = await fetch(`${base}/api/v1${apiPath}`, {
+      method,
+      headers: { access_token: token, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+}
+
+/**
+ * `npm start` of the production build (scripts/start.mjs) on the bench's database, its embedded
+ * engine on, on a free port; resolves when it answers.
+ */
+async function startServer(databaseUrl: string): Promise<{ base: string; stop: () => Promise<void> }> {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), '-H', '127.0.0.1'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      DELIVERY_ENGINE: 'embedded',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  closers.push(stop);
+  const base = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { base, stop };
+    if (Date.now() > until) throw new Error('the server did not answer within 180 s');
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
 async function measureLatency(
-  botApi: typeof import('@/test/support/bot-api').botApi,
+  botApi: Api,
   token: string,
   chatIds: string[],
   arrivals: Arrival[],
+  seconds = LATENCY_SECONDS,
 ): Promise<Latency> {
   const warmup = LATENCY_RATE; // one second's worth, not measured
-  const count = warmup + LATENCY_RATE * LATENCY_SECONDS;
+  const count = warmup + LATENCY_RATE * seconds;
   const sentAt = new Map<string, number>();
   const answeredAt = new Map<string, number>();
   const postMs: number[] = [];
@@ -535,7 +597,7 @@ async function renderReport({
     '',
     `Machine: ${os.availableParallelism()} CPUs (\`nproc\`), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${cpuModel}; Node ${process.version}; ${String(pgVersion).split(' on ')[0]} on the same machine. Engine, receiver and PostgreSQL share the cores; 1-minute load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end (above ~2 means other work was running on the machine, and the figures are lower and noisier than on an idle one).`,
     '',
-    `**(a) Latency**: inbound \`POST /chats/{id}/messages\` through the bot API handler (in the engine's process, as in the Next.js server), ${LATENCY_RATE} messages/s round-robin over ${CHATS} chats for ${LATENCY_SECONDS} s after 1 s of warm-up (${fmt(latency.samples)} samples). "End to end" runs from the start of the POST to the event's arrival at the receiver; "after the answer" from the POST's answer (the commit) to arrival, which is the delivery path alone.`,
+    `**(a) Latency**: inbound \`POST /api/v1/chats/{id}/messages\` over HTTP (keep-alive) to the production server (\`npm start\` of the build, its embedded engine delivering), ${LATENCY_RATE} messages/s round-robin over ${CHATS} chats for ${LATENCY_SECONDS} s, after 5 s of the same traffic to warm the fresh server up and 1 s more (${fmt(latency.samples)} samples). "End to end" runs from the start of the HTTP request to the event's arrival at the receiver; "after the answer" from the POST's answer (the commit) to arrival, which is the delivery path alone.`,
     '',
     '| end to end p50 ms | end to end p99 ms | max ms | after the answer p50 ms | after the answer p99 ms | POST itself p50 ms | POST itself p99 ms |',
     '|---:|---:|---:|---:|---:|---:|---:|',

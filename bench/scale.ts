@@ -12,7 +12,7 @@
  *
  * Knobs: BENCH_SCALE_CHATS (1000000; `--small` is 100000), BENCH_SINGLE (200 requests per path),
  * BENCH_SECONDS (5 s at 20 connections), BENCH_WRITE=0 (print only). The retention step deletes
- * at most 100 batches of 1,000 events (the clock moved 15 days forward), so the data set shrinks a
+ * at most 100 batches of 1,000 events (the clock moved 28 days forward: the data set spans the last few days, and delivered events go after 30), so the data set shrinks a
  * little on each run.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -22,6 +22,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { openPostgres } from '@/db/client';
+import { PAUSE_BATCH, pauseEndpointEvents } from '@/lib/delivery/pause-endpoint-events';
 import { retentionJobs } from '@/lib/retention/jobs';
 import { runRetention } from '@/lib/retention/run-retention';
 import { writeSection } from './report';
@@ -100,9 +101,11 @@ async function main() {
       );
     }
     const loadAfter = os.loadavg()[0];
+    const pause = await pauseThroughput(dbUrl.toString(), meta);
+    log(`pause: ${pause.moved} of ${pause.pending} pending events held in ${pause.seconds.toFixed(1)} s (${pause.batches} batches)`);
     const retention = await retentionThroughput(dbUrl.toString());
     log(`retention: ${retention.deleted} events (and their attempts) in ${retention.seconds.toFixed(1)} s`);
-    const report = render({ meta, builds, buildSeconds, timings, retention, loadBefore, loadAfter });
+    const report = render({ meta, builds, buildSeconds, timings, retention, pause, loadBefore, loadAfter });
     console.log(`\n${report}`);
     if (process.env.BENCH_WRITE !== '0')
       writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: '<!-- bench:scale:start -->', end: '<!-- bench:scale:end -->' });
@@ -146,6 +149,9 @@ async function requestPaths(base: string, meta: ScaleMeta, url: string): Promise
   const firstRes = await fetch(`${base}/api/v1/chats`, { headers: bot });
   const first = await firstRes.json();
   const chat = first.response.chats[0];
+  // A VA writes only the chats it holds: the PATCH goes to one of the bot's own.
+  const held = await fetch(`${base}/api/v1/chats?assignee=${meta.botLoginId}&status=picked`, { headers: bot }).then((r) => r.json());
+  const own = held.response.chats[0];
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const [narrow] = await sql<{ name: string }[]>`select name from customers where account_id = ${meta.accountId} offset 777 limit 1`;
   // Ids a support engineer is handed: a message transid and an event transaction_id from the middle
@@ -176,10 +182,10 @@ async function requestPaths(base: string, meta: ScaleMeta, url: string): Promise
     {
       group: 'bot',
       label: 'PATCH /chats/{id} (tags)',
-      target: `/api/v1/chats/${chat.chat_id}`,
+      target: `/api/v1/chats/${own.chat_id}`,
       method: 'PATCH',
       body: JSON.stringify({ tags: ['bench'] }),
-      headers: { ...bot, team_id: String(chat.team_id), 'content-type': 'application/json' },
+      headers: { ...bot, team_id: String(own.team_id), 'content-type': 'application/json' },
     },
     { group: 'admin', label: 'GET /api/admin/chats', target: '/api/admin/chats', headers: adm },
     {
@@ -244,10 +250,42 @@ async function retentionThroughput(url: string) {
       AUDIT_RETENTION_DAYS: 365,
     }).filter((j) => j.name === 'delivered-events');
     const s = Date.now();
-    const [run] = await runRetention(handle.db, { jobs, now: new Date(Date.now() + 15 * 86_400_000), batchSize: 1000, maxBatches: 100 });
+    const [run] = await runRetention(handle.db, { jobs, now: new Date(Date.now() + 28 * 86_400_000), batchSize: 1000, maxBatches: 100 });
     return { deleted: run.deleted, batches: run.batches, seconds: (Date.now() - s) / 1000 };
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * A bot down long enough to have PAUSE_EVENTS pending events, paused (its endpoint answered
+ * Retry-After or its circuit opened): pauseEndpointEvents moves them out of the due range in
+ * batches of PAUSE_BATCH. The events are made pending for the run and put back afterwards.
+ */
+const PAUSE_EVENTS = 60_000;
+async function pauseThroughput(url: string, meta: ScaleMeta) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const [va] = await sql<{ id: number }[]>`select id from users where account_id = ${meta.accountId} and login_id = ${meta.botLoginId}`;
+  const ids = await sql<{ id: string }[]>`
+    update events set status = 'pending', next_attempt_at = now(), delivered_at = null
+    where id in (select id from events where account_id = ${meta.accountId} and virtual_agent_id = ${va.id} and status = 'delivered'
+      order by created_at desc limit ${PAUSE_EVENTS})
+    returning id`;
+  await sql`analyze events`;
+  const handle = await openPostgres(url, { migrate: false });
+  try {
+    const s = Date.now();
+    const moved = await pauseEndpointEvents(handle.db, {
+      accountId: meta.accountId,
+      virtualAgentId: va.id,
+      until: new Date(Date.now() + 3_600_000),
+    });
+    const seconds = (Date.now() - s) / 1000;
+    return { pending: ids.length, moved, seconds, batches: Math.ceil(ids.length / PAUSE_BATCH) };
+  } finally {
+    await handle.close();
+    await sql`update events set status = 'delivered', delivered_at = now(), next_attempt_at = now() where id = any(${ids.map((r) => r.id)}::bigint[])`;
+    await sql.end();
   }
 }
 
@@ -257,6 +295,7 @@ function render(r: {
   buildSeconds: number | null;
   timings: Timing[];
   retention: { deleted: number; batches: number; seconds: number };
+  pause: { pending: number; moved: number; seconds: number; batches: number };
   loadBefore: number;
   loadAfter: number;
 }) {
@@ -283,6 +322,8 @@ function render(r: {
     '',
     `Retention: ${r.retention.deleted.toLocaleString('en')} delivered events (with their attempts, by cascade) deleted in ${r.retention.batches} batches of 1,000 in ${r.retention.seconds.toFixed(1)} s ` +
       `(${Math.round(r.retention.deleted / r.retention.seconds).toLocaleString('en')} events/s).`,
+    '',
+    `Pausing a VA with ${r.pause.pending.toLocaleString('en')} pending events (its endpoint answered \`Retry-After\` or its circuit opened): ${r.pause.moved.toLocaleString('en')} held back in ${r.pause.batches} statements of at most ${PAUSE_BATCH.toLocaleString('en')} in ${r.pause.seconds.toFixed(1)} s (${Math.round((r.pause.seconds * 1000) / r.pause.batches)} ms per statement on average, against a statement timeout of seconds).`,
     '',
     'Index builds (plain `CREATE INDEX` after the bulk load; on a live database `npm run db:build-indexes` builds them `CONCURRENTLY`, which takes longer but blocks no writes):',
     '',

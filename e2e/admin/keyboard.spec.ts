@@ -212,3 +212,20 @@ test('Users tabs follow the arrow keys, and Escape closes the phone menu', async
   await expect(page.getByRole('navigation', { name: 'Admin' })).toBeHidden();
   await expect(menu).toBeFocused();
 });
+
+test('a switch toggled by keyboard keeps focus while it saves and after', async ({ page }) => {
+  const name = `Kbd switch ${uniqueSuffix()}`;
+  await signInByKeyboard(page, '/admin/teams');
+  const res = await page.request.post('/api/admin/teams', { data: { name, auto_assign: false } });
+  expect(res.status()).toBe(201);
+  await page.reload();
+  const toggle = page.getByRole('switch', { name: `Auto-assign chats in ${name}` });
+  await expect(toggle).toHaveAttribute('aria-checked', 'false');
+  await tabTo(page, toggle, { max: 200 });
+  await page.keyboard.press('Space');
+  await expect(toggle).toHaveAttribute('aria-checked', 'true');
+  await expect(toggle).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(toggle).toHaveAttribute('aria-checked', 'false');
+  await expect(toggle).toBeFocused();
+});

@@ -1,4 +1,5 @@
 import { env } from '@/env';
+import { stopListeningForRevokedTokens } from '@/lib/auth/token-cache';
 import { stopDelivery } from '@/lib/delivery/start-delivery';
 import { startDraining } from '@/lib/ops/draining';
 import { flushRequestLog } from '@/lib/request-log/request-log';
@@ -34,6 +35,7 @@ export function installShutdown(): void {
         } catch (err) {
           logger.error('delivery did not stop cleanly', { err });
         }
+        await stopListeningForRevokedTokens();
         await flushRequestLog().catch((err) => logger.error('bot request log not flushed', { err }));
         // pino writes asynchronously: without this, the framework's listener (which may write
         // and exit at once) could print before the lines above.

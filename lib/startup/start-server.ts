@@ -1,5 +1,6 @@
 import { getHandle } from '@/db/client';
 import { env } from '@/env';
+import { listenForRevokedTokens } from '@/lib/auth/token-cache';
 import { startDelivery } from '@/lib/delivery/start-delivery';
 import { startRetention } from '@/lib/retention/start-retention';
 import { logger } from '@/lib/util/logger';
@@ -17,5 +18,6 @@ async function start() {
   logger.info('database ready', { driver: handle.driver, ...(handle.driver === 'pglite' ? { dataDir: env().DATA_DIR } : {}) });
   await bootstrap(handle.db);
   await startDelivery();
+  await listenForRevokedTokens(handle.db);
   startRetention();
 }

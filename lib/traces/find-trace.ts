@@ -88,14 +88,23 @@ export function traceLookups(db: Db, { accountId, id }: { accountId: number; id:
 export async function findTrace(db: Db, { accountId, id }: { accountId: number; id: string }) {
   const q = traceLookups(db, { accountId, id });
   const found: TraceMatch[] = [];
+  // All look-ups at once: each is one index probe, so the answer takes the slowest one's round
+  // trip, not the sum of seven.
+  const [[chat], [message], [event], requests, keyed, [key], aliases] = await Promise.all([
+    q.chat,
+    q.message,
+    q.event,
+    q.request,
+    q.keyedRequests,
+    q.idempotencyKey,
+    q.alias,
+  ]);
 
-  const [chat] = await q.chat;
   if (chat)
     found.push(
       match({ kind: 'chat', chat_id: chat.id, at: chat.createdAt.toISOString(), summary: `Chat ${chat.id}`, link: chatLink(chat.id) }),
     );
 
-  const [message] = await q.message;
   if (message) {
     found.push(
       match({
@@ -109,7 +118,6 @@ export async function findTrace(db: Db, { accountId, id }: { accountId: number; 
     );
   }
 
-  const [event] = await q.event;
   if (event) {
     const e = event.e;
     found.push(
@@ -125,17 +133,13 @@ export async function findTrace(db: Db, { accountId, id }: { accountId: number; 
     );
   }
 
-  for (const { r, loginId } of await q.request) found.push(requestMatch('request', r, loginId));
+  for (const { r, loginId } of requests) found.push(requestMatch('request', r, loginId));
 
-  const keyed = await q.keyedRequests;
   for (const { r, loginId } of keyed) found.push(requestMatch('idempotency_key', r, loginId));
-  if (!keyed.length) {
-    // The call may not be in the log (sampled out, or older than it keeps): the key's stored answer names what it made.
-    const [key] = await q.idempotencyKey;
-    if (key) found.push(await keyMatch(db, accountId, key));
-  }
+  // The call may not be in the log (sampled out, or older than it keeps): the key's stored answer names what it made.
+  if (!keyed.length && key) found.push(await keyMatch(db, accountId, key));
 
-  for (const c of await q.alias) {
+  for (const c of aliases) {
     found.push(
       match({
         kind: 'alias_id',

@@ -1,6 +1,7 @@
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accessTokens, chats, messages, teams, users } from '@/db/schema';
+import { revokeCachedTokens } from '@/lib/auth/token-cache';
 import { lockChat } from '@/lib/chats/lock-chat';
 import { notifyLostControl } from '@/lib/chats/notify-lost-control';
 import type { OutboxTx } from '@/lib/events/with-outbox';
@@ -66,6 +67,7 @@ export async function disableVirtualAgent(
 
   await tx.update(users).set({ enabled: false, updatedAt: now }).where(eq(users.id, vaId));
   await tx.delete(accessTokens).where(eq(accessTokens.userId, vaId));
+  await revokeCachedTokens(tx, vaId);
   // Now that the VA is no candidate, auto-assign may place each chat with a ready member.
   for (const m of moved) {
     await assignQueuedChat(tx, { accountId, chatId: m.chatId, teamId: m.teamId, skill: m.skill });

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accessTokens, virtualAgents } from '@/db/schema';
 import { env } from '@/env';
+import { forgetTokensOf, revokeCachedTokens } from '@/lib/auth/token-cache';
 import { sha256 } from '@/lib/util/ids';
 import { newApiKey } from './create-virtual-agent';
 import { lockCredentials, previousValidUntil, type RotationMode } from './rotation';
@@ -31,7 +32,12 @@ export async function rotateApiKey(db: Db, { accountId, id, mode = 'at_once' }: 
         updatedAt: new Date(),
       })
       .where(eq(virtualAgents.userId, id));
-    if (!keepOld) await tx.delete(accessTokens).where(and(eq(accessTokens.userId, id), eq(accessTokens.accountId, accountId)));
+    if (!keepOld) {
+      await tx.delete(accessTokens).where(and(eq(accessTokens.userId, id), eq(accessTokens.accountId, accountId)));
+      await revokeCachedTokens(tx, id);
+    }
   });
+  // Once more after the commit: a call checked between the first forget and the commit was cached anew.
+  if (!keepOld) forgetTokensOf(id);
   return { id, api_key: apiKey, api_key_prefix: apiKeyPrefix, previous_valid_until: validUntil?.toISOString() ?? null };
 }

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { accessTokens } from '@/db/schema';
+import { forgetAllTokens } from '@/lib/auth/token-cache';
 import { sha256 } from '@/lib/util/ids';
+import { rotateApiKey } from '@/lib/virtual-agents/rotate-api-key';
+import { updateVirtualAgent } from '@/lib/virtual-agents/update-virtual-agent';
 import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';
 import { useEnv } from '../support/env';
@@ -54,9 +57,57 @@ describe('bot authentication', () => {
       .update(accessTokens)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(accessTokens.tokenHash, sha256(fresh)));
+    // Changed behind the API's back: this process's token cache has not heard of it.
+    forgetAllTokens();
     const res = await botApi('GET', '/teams', { token: fresh });
     assert.equal(res.status, 401);
     assert.equal(res.body.status_code, 2004);
+  });
+
+  describe('the token cache', () => {
+    const token = async (tenant: Tenant) =>
+      (await botApi('POST', '/authorize', { body: { api_key: tenant.bot.apiKey } })).body.response.access_token as string;
+
+    it('answers a token checked a moment ago from memory, until it is forgotten', async () => {
+      const fresh = await token(t);
+      assert.equal((await botApi('GET', '/teams', { token: fresh })).status, 200);
+      // Removed behind the API's back (no revocation): the cache still knows the token...
+      await ctx.db.delete(accessTokens).where(eq(accessTokens.tokenHash, sha256(fresh)));
+      assert.equal((await botApi('GET', '/teams', { token: fresh })).status, 200);
+      // ...until it forgets it; then the database's answer counts.
+      forgetAllTokens();
+      const res = await botApi('GET', '/teams', { token: fresh });
+      assert.equal(res.body.status_code, 2003);
+    });
+
+    it('refuses a cached token at once when its VA’s key is rotated', async () => {
+      const tenant = await createTenant(ctx.db);
+      const fresh = await token(tenant);
+      assert.equal((await botApi('GET', '/teams', { token: fresh })).status, 200);
+      await rotateApiKey(ctx.db, { accountId: tenant.account.id, id: tenant.bot.user.id, mode: 'at_once' });
+      const res = await botApi('GET', '/teams', { token: fresh });
+      assert.equal(res.body.status_code, 2003);
+    });
+
+    it('refuses a cached token at once when its VA is disabled', async () => {
+      const tenant = await createTenant(ctx.db);
+      const fresh = await token(tenant);
+      assert.equal((await botApi('GET', '/teams', { token: fresh })).status, 200);
+      await updateVirtualAgent(ctx.db, { accountId: tenant.account.id, id: tenant.bot.user.id, patch: { enabled: false } });
+      const res = await botApi('GET', '/teams', { token: fresh });
+      assert.equal(res.body.status_code, 2003);
+    });
+
+    describe('with TOKEN_CACHE_SECONDS=0', () => {
+      useEnv({ TOKEN_CACHE_SECONDS: '0' });
+      it('looks every call up', async () => {
+        forgetAllTokens();
+        const fresh = await token(t);
+        assert.equal((await botApi('GET', '/teams', { token: fresh })).status, 200);
+        await ctx.db.delete(accessTokens).where(eq(accessTokens.tokenHash, sha256(fresh)));
+        assert.equal((await botApi('GET', '/teams', { token: fresh })).body.status_code, 2003);
+      });
+    });
   });
 
   it('puts a trxid and the rate-limit headers on answers, errors included', async () => {

@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { botApiHandler } from '@/app/api/v1/_routers';
 import { BotApiError, createBotClient, responseOf, verifyWebhook, WebhookVerificationError } from '@/client';
 import { accessTokens } from '@/db/schema';
+import { forgetAllTokens } from '@/lib/auth/token-cache';
 import { answerClientError, serveNode } from '@/lib/http/node-entry';
 import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';
@@ -60,6 +61,8 @@ describe('the TypeScript client', () => {
       .update(accessTokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(accessTokens.userId, t.bot.user.id));
+    // Changed behind the API's back: this process's token cache has not heard of it.
+    forgetAllTokens();
     const res = await api.teams.listTeams();
     assert.equal(res.status, 200);
     assert.notEqual(await api.accessToken(), token);

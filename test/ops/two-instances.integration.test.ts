@@ -12,7 +12,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
-import { closeDb, type Db, openPostgres, setHandle } from '@/db/client';
+import { closeDb, type Db, getDb, openPostgres, setHandle } from '@/db/client';
 import { admins, chats, deliveryAttempts, events } from '@/db/schema';
 import { env } from '@/env';
 import { createTeam } from '@/lib/teams/create-team';
@@ -23,6 +23,7 @@ import { createTenant, type Tenant } from '../support/tenant';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const RATE_LIMIT = 30;
+const TOKEN_CACHE_SECONDS = 120;
 const skip = env().DATABASE_URL ? false : 'needs PostgreSQL (set DATABASE_URL): several instances share one database server';
 
 type Server = { base: string; child: ChildProcess; out: string[]; exited: Promise<number | null> };
@@ -49,6 +50,8 @@ function startServer(port: number, databaseUrl: string): Server {
       DELIVERY_ENGINE: 'embedded',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+      // Long enough that a token refused within seconds was forgotten on notice, not on expiry.
+      TOKEN_CACHE_SECONDS: String(TOKEN_CACHE_SECONDS),
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,6 +80,22 @@ async function ready(server: Server, timeoutMs: number): Promise<void> {
     timeoutMs,
   );
   done = true;
+}
+
+/** A signed-in admin session of the tenant's account on that instance. */
+async function adminCookie(server: Server, t: Tenant): Promise<string> {
+  const db = await getDb();
+  const [admin] = await db.select({ email: admins.email }).from(admins).where(eq(admins.accountId, t.account.id));
+  const login = await fetch(`${server.base}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: admin.email, password: 'correct horse battery' }),
+  });
+  assert.equal(login.status, 200);
+  return login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 }
 
 async function bot(server: Server, t: Tenant, method: string, p: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -221,6 +240,29 @@ describe('two instances on one PostgreSQL database', { skip }, () => {
     assert.equal(assigned.length, 4, 'every seat taken, none twice');
   });
 
+  it('refuses on one instance a token revoked through the other, without waiting for its cache to expire', async () => {
+    const t = await createTenant(db, { webhookUrl: receiver.url });
+    for (let i = 0; i < 2; i++) assert.equal((await bot(b, t, 'GET', '/teams')).status, 200, 'the token checked, then from b’s cache');
+    const cookie = await adminCookie(a, t);
+    const rotated = await fetch(`${a.base}/api/admin/virtual-agents/${t.bot.user.id}/rotate-key`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'at_once' }),
+    });
+    assert.equal(rotated.status, 200, await rotated.text());
+    // The revocation reaches b as a notification committed with it; b keeps tokens for
+    // TOKEN_CACHE_SECONDS (120 s) otherwise, so a refusal within seconds is the notification's doing.
+    const refused = await until(
+      'b refuses the revoked token',
+      async () => {
+        const res = await bot(b, t, 'GET', '/teams');
+        return res.body.status_code === 2003 ? res : null;
+      },
+      5_000,
+    );
+    assert.equal(refused.status, 400);
+  });
+
   it('sends a redelivery clicked on one instance once', async () => {
     const t = await createTenant(db, { webhookUrl: receiver.url, subscriptions: ['chat.assigned'] });
     const created = await bot(a, t, 'POST', '/chats', {
@@ -234,17 +276,7 @@ describe('two instances on one PostgreSQL database', { skip }, () => {
       const [row] = await db.select().from(events).where(eq(events.chatId, chatId));
       return row?.status === 'delivered' ? row : null;
     });
-    const [admin] = await db.select({ email: admins.email }).from(admins).where(eq(admins.accountId, t.account.id));
-    const login = await fetch(`${b.base}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: admin.email, password: 'correct horse battery' }),
-    });
-    assert.equal(login.status, 200);
-    const cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    const cookie = await adminCookie(b, t);
     const redeliver = await fetch(`${b.base}/api/admin/events/${event.id}/redeliver`, { method: 'POST', headers: { cookie } });
     assert.equal(redeliver.status, 200, await redeliver.text());
 

@@ -112,6 +112,7 @@ export function DeliveriesView() {
                 <FailingChart stats={stats} />
                 <DataTable
                   label="Failing Virtual Agents, table"
+                  regionClassName="table-fits"
                   rows={stats.top_failing}
                   rowKey={(f) => f.virtual_agent_id}
                   columns={FAILING_COLUMNS}
