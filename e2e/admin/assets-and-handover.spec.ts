@@ -27,6 +27,38 @@ test('channel assets are created and renamed on their own page', async ({ page }
   // The empty name is refused in the form, in words, before any request.
   await form.getByRole('button', { name: 'Create asset' }).click();
   await expect(form.getByText('Enter the asset name.')).toBeVisible();
+
+  // Found by part of its name, in any case; then retired: disabled, not deleted.
+  const find = page.getByRole('form', { name: 'Find assets' });
+  await find.getByLabel('Name or address').fill(name.toUpperCase());
+  await find.getByRole('button', { name: 'Find' }).click();
+  await expect(page.getByRole('heading', { name: /^Matching assets \(1\)/ })).toBeVisible();
+  await expect(page.getByTestId('asset-row')).toHaveCount(1);
+  await row.getByRole('button', { name: `Disable asset ${id}` }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Asset ${name} (EU) disabled: no new chats on it.` })).toBeVisible();
+  await expect(row).toHaveAttribute('data-enabled', 'false');
+  await expect(row).toContainText('Disabled since');
+
+  // A bot's new chat on it is refused, naming the field.
+  const { va } = await setUpBot(page.request, 'http://127.0.0.1:9/unused');
+  const token = (await (await page.request.post('/api/v1/authorize', { data: { api_key: va.api_key } })).json()).response.access_token;
+  const refused = await page.request.post('/api/v1/chats', {
+    headers: { access_token: token },
+    data: { channel: 'sms', asset_id: Number(id), customer: { destination_id: '+15550009' } },
+  });
+  expect(refused.status()).toBe(409);
+  expect(await refused.json()).toMatchObject({ status_code: 2035, response: { errors: [{ field: 'asset_id' }] } });
+
+  // Only enabled assets: it is gone from the list; only disabled ones: it is there.
+  await find.getByLabel('State').selectOption('true');
+  await find.getByRole('button', { name: 'Find' }).click();
+  await expect(page.getByText('No asset matches.')).toBeVisible();
+  await find.getByLabel('State').selectOption('false');
+  await find.getByRole('button', { name: 'Find' }).click();
+  await expect(row).toBeVisible();
+  await screens(page, 'assets-disabled', row);
+  await row.getByRole('button', { name: `Enable asset ${id}` }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'enabled: it takes new chats again' })).toBeVisible();
 });
 
 test('redelivering to a VA that handed the chat over asks first, then sends the event', async ({ page, request }) => {
