@@ -40,6 +40,7 @@ export const CODES = {
   2032: { http: 400, description: 'No asset found for the given asset ID and channel' },
   2033: { http: 400, description: 'No user found for the given assignee login ID' },
   2034: { http: 400, description: 'No such skill in the team' },
+  2035: { http: 409, description: 'The asset is disabled: it takes no new chats' },
   2040: { http: 409, description: 'Chat is closed' },
   2041: { http: 409, description: 'Transfer refused: the chat is on hold or closed' },
   2042: { http: 403, description: 'Transfer is not enabled for this account: ask the platform administrator' },

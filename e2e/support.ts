@@ -5,24 +5,34 @@ import { E2E_ADMIN } from '../playwright.config';
 
 export type Received = { headers: IncomingMessage['headers']; raw: string; body: any };
 
-/** A real webhook receiver on 127.0.0.1 that answers with the statuses queued in `replies` (then 200). */
+/** A queued answer of the receiver: a status, or a status with headers (e.g. `Retry-After`). */
+export type Reply = number | { status: number; headers?: Record<string, string> };
+
+/**
+ * A real webhook receiver on 127.0.0.1 that answers with the replies queued in `replies` (then
+ * 200). `received` keeps the bodies it answered 200; `refused` counts the other answers.
+ */
 export async function startReceiver(): Promise<{
   url: string;
   received: Received[];
-  replies: number[];
+  replies: Reply[];
+  refused: () => number;
   server: Server;
   waitFor: (n: number, ms?: number) => Promise<Received[]>;
 }> {
   const received: Received[] = [];
-  const replies: number[] = [];
+  const replies: Reply[] = [];
+  let refused = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      const status = replies.shift() ?? 200;
+      const reply = replies.shift() ?? 200;
+      const { status, headers = {} } = typeof reply === 'number' ? { status: reply } : reply;
       if (status === 200) received.push({ headers: req.headers, raw, body: JSON.parse(raw) });
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'not now');
+      else refused += 1;
+      res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(status === 200 ? 'ok' : 'not now');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -35,7 +45,7 @@ export async function startReceiver(): Promise<{
     }
     return received;
   };
-  return { url: `http://127.0.0.1:${port}/hook`, received, replies, server, waitFor };
+  return { url: `http://127.0.0.1:${port}/hook`, received, replies, refused: () => refused, server, waitFor };
 }
 
 export async function adminLogin(request: APIRequestContext) {

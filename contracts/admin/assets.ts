@@ -1,12 +1,18 @@
 import { initContract } from '@ts-rest/core';
-import { z } from 'zod';
-import { adminAssetSchema, createAssetBodySchema, updateAssetBodySchema } from '../schemas/admin-asset';
+import {
+  adminAssetPageSchema,
+  adminAssetSchema,
+  createAssetBodySchema,
+  listAssetsQuerySchema,
+  updateAssetBodySchema,
+} from '../schemas/admin-asset';
 import { idParams } from '../schemas/admin-common';
 import { envelope } from '../schemas/common';
 import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
 
+const LIST_ASSET_CODES = [...READ_CODES, 2001] as const;
 const UPDATE_ASSET_CODES = [...WRITE_CODES, 2014, 3006] as const;
 
 export const assetsContract = c.router({
@@ -14,9 +20,11 @@ export const assetsContract = c.router({
     method: 'GET',
     path: '/assets',
     summary: 'List channel assets',
-    description: 'Every channel asset of the account: the `asset_id` values `POST /api/v1/chats` takes.',
-    responses: { 200: envelope(4400, z.array(adminAssetSchema)), ...errorsFor(READ_CODES) },
-    metadata: meta(...READ_CODES),
+    description:
+      'The channel assets of the account, by id, a page at a time (`next_cursor`): the `asset_id` values `POST /api/v1/chats` takes. `q` finds part of a name or address; `channel` and `enabled` narrow the list. Unknown query parameters are refused (2001).',
+    query: listAssetsQuerySchema,
+    responses: { 200: envelope(4400, adminAssetPageSchema), ...errorsFor(LIST_ASSET_CODES) },
+    metadata: meta(...LIST_ASSET_CODES),
   },
   createAsset: {
     method: 'POST',
@@ -30,9 +38,9 @@ export const assetsContract = c.router({
   updateAsset: {
     method: 'PATCH',
     path: '/assets/:id',
-    summary: 'Rename a channel asset or change its address',
+    summary: 'Rename, readdress, disable or enable a channel asset',
     description:
-      'Only the fields sent change; `address: null` removes the address. The channel cannot change, and assets cannot be removed: chats and their events refer to them. Events written from now on carry the new address.',
+      'Only the fields sent change; `address: null` removes the address. Events written from now on carry the new address. The channel cannot change, and assets cannot be deleted, since chats and their events refer to them: `enabled: false` retires one instead. A disabled asset refuses new chats (`POST /api/v1/chats` answers 2035) while its existing chats carry on (messages, events, transfers, closing); `enabled: true` takes it back into use.',
     pathParams: idParams,
     body: updateAssetBodySchema,
     responses: { 200: envelope(4400, adminAssetSchema), ...errorsFor(UPDATE_ASSET_CODES) },

@@ -14,11 +14,11 @@ export const chatsContract = c.router({
     path: '/chats',
     summary: 'Create a chat',
     description:
-      'Creates a chat on a channel asset for a customer (found or created by `destination_id`). With `assignee` the chat is assigned at once (a VA then receives `chat.assigned`); with `team_id` it waits in that team; with neither, routing rules choose the team.',
+      'Creates a chat on a channel asset for a customer (found or created by `destination_id`). With `assignee` the chat is assigned at once (a VA then receives `chat.assigned`); with `team_id` it waits in that team; with neither, routing rules choose the team. An asset an administrator has disabled takes no new chats (2035).',
     headers: idempotentHeaders,
     body: createChatBodySchema,
     responses: { 201: envelope(4302, chatSchema), 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, ...authErrors, ...bodyErrors },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2013, 2020, 2032, 2033, 2034),
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2013, 2020, 2032, 2033, 2034, 2035),
   },
   listChats: {
     method: 'GET',

@@ -25,6 +25,7 @@ export const assetSchema = z.object({
     .string()
     .nullable()
     .describe("The asset's address on its channel (sms long code, page ID, email From address, app or service key); null when none"),
+  enabled: z.boolean().describe('false: an administrator disabled it; `POST /chats` on it answers 2035, its existing chats carry on'),
 });
 
 export type Asset = z.infer<typeof assetSchema>;

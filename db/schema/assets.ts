@@ -1,5 +1,5 @@
 import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from './_columns';
+import { createdAt, tstz, updatedAt } from './_columns';
 import { accounts } from './accounts';
 import { channelEnum } from './enums';
 
@@ -15,6 +15,11 @@ export const assets = pgTable(
     name: text('name').notNull(),
     /** The channel's own address of the asset (long code, page ID, From address, app ID), if any. */
     address: text('address'),
+    /**
+     * Set when an administrator disables the asset: it takes no new chats (2035); its chats carry
+     * on as before. Assets are never deleted, since chats and their events refer to them.
+     */
+    disabledAt: tstz('disabled_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { expect, test } from '../fixtures';
 import { startReceiver } from '../support';
-import { screens, signIn, uniqueSuffix } from './helpers';
+import { screens, setUpBot, signIn, uniqueSuffix } from './helpers';
 
 test('registers a Virtual Agent: fixed name and description, credentials shown once, a test event received', async ({ page }) => {
   const receiver = await startReceiver();
@@ -139,6 +139,47 @@ test('registers a Virtual Agent: fixed name and description, credentials shown o
     await expect(row).toContainText(teamName);
     await expect(row).toContainText('no deliveries');
     await screens(page, 'users-virtual-agents', row);
+  } finally {
+    receiver.server.close();
+  }
+});
+
+test('Retry now sends the events of a VA whose webhook answers again, without waiting for their retry time', async ({ page, request }) => {
+  const receiver = await startReceiver();
+  try {
+    // The first attempt is told to come back in 10 minutes (Retry-After, the longest the service
+    // honours): nothing but "Retry now" can send the events within this test.
+    receiver.replies.push({ status: 503, headers: { 'retry-after': '600' } });
+    await signIn(page, '/admin/chats');
+    const { asset, va } = await setUpBot(page.request, receiver.url);
+    const token = (await (await request.post('/api/v1/authorize', { data: { api_key: va.api_key } })).json()).response.access_token;
+    const created = await request.post('/api/v1/chats', {
+      headers: { access_token: token },
+      data: { channel: 'livechat', asset_id: asset.id, customer: { destination_id: 'retry', name: 'Rita Try' }, assignee: va.login_id },
+    });
+    expect(created.status()).toBe(201);
+    const chatId = (await created.json()).response.chat_id;
+    await expect.poll(() => receiver.refused()).toBe(1);
+    // A customer writes meanwhile: its event waits behind the first one.
+    const appended = await request.post(`/api/v1/chats/${chatId}/messages`, {
+      headers: { access_token: token },
+      data: { type: 'inbound', text: 'anyone there?' },
+    });
+    expect(appended.status()).toBe(201);
+    await page.goto(`/admin/chats/${chatId}`);
+    await expect(page.locator('[data-testid="event"][data-event-type="chat.assigned"]')).toHaveAttribute('data-status', 'pending');
+    expect(receiver.received).toHaveLength(0);
+
+    await page.goto(`/admin/users/virtual-agents/${va.id}`);
+    await page.getByRole('button', { name: 'Retry now' }).click();
+    await expect(page.getByRole('status').filter({ hasText: new RegExp(`waiting events? of ${va.name} due now`) })).toBeVisible();
+    const received = await receiver.waitFor(2);
+    expect(received.map((r) => r.body.event_type)).toEqual(['chat.assigned', 'message.received']);
+    expect(received.every((r) => r.body.chat_id === chatId)).toBe(true);
+    expect(receiver.refused()).toBe(1);
+
+    await page.goto(`/admin/chats/${chatId}`);
+    await expect(page.locator('[data-testid="event"][data-status="delivered"]')).toHaveCount(2);
   } finally {
     receiver.server.close();
   }

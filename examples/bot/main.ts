@@ -1,5 +1,6 @@
 // `npm run demo:bot`: starts the example bot with the demo's credentials. Each setting comes from
-// the environment, else from .data/demo-login.txt (written by `npm start` on the embedded database):
+// the environment, else from .data/demo-login.txt (written by `npm start` on the embedded database,
+// beside DATA_DIR when that is set; DEMO_LOGIN_FILE names another file):
 //   VA_BASE_URL        the service, e.g. http://localhost:3000        (file: "Service: …")
 //   VA_API_KEY         the VA's API key, vak_…                        (file: "Demo bot API key: …")
 //   VA_SIGNING_SECRET  the VA's webhook signing secret, whsec_…       (file: "Demo bot signing secret: …")
@@ -10,7 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startBot } from './bot';
 
-const file = path.resolve(process.env.DEMO_LOGIN_FILE ?? '.data/demo-login.txt');
+// Where `npm start` writes it: next to its database directory (DATA_DIR, default .data/pglite).
+const file = path.resolve(
+  process.env.DEMO_LOGIN_FILE ?? path.join(path.dirname(path.resolve(process.env.DATA_DIR ?? '.data/pglite')), 'demo-login.txt'),
+);
 const saved = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
 const fromFile = (label: string) => saved.match(new RegExp(`^${label}[^:\\n]*:\\s*(\\S+)`, 'm'))?.[1];
 

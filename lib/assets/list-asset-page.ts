@@ -1,4 +1,4 @@
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Channel } from '@/contracts/enums';
 import type { Asset } from '@/contracts/schemas/me';
 import type { Db } from '@/db/client';
@@ -22,7 +22,13 @@ export async function listAssetPage(
 ): Promise<{ assets: Asset[]; nextCursor: string | null }> {
   const after = cursor ? decodeCursor(cursor, (p): p is [number] => p.length === 1 && Number.isSafeInteger(p[0]))[0] : 0;
   const rows = await db
-    .select({ id: assets.id, channel: assets.channel, name: assets.name, address: assets.address })
+    .select({
+      id: assets.id,
+      channel: assets.channel,
+      name: assets.name,
+      address: assets.address,
+      enabled: sql<boolean>`${assets.disabledAt} is null`,
+    })
     .from(assets)
     .where(and(eq(assets.accountId, accountId), channel ? eq(assets.channel, channel) : undefined, gt(assets.id, after)))
     .orderBy(asc(assets.id))

@@ -1,13 +1,51 @@
-import { asc, eq } from 'drizzle-orm';
-import type { AdminAsset } from '@/contracts/schemas/admin-asset';
+import { and, asc, eq, gt, ilike, isNotNull, isNull, or } from 'drizzle-orm';
+import type { AdminAsset, AdminAssetPage, ListAssetsQuery } from '@/contracts/schemas/admin-asset';
 import type { Db } from '@/db/client';
 import { assets } from '@/db/schema';
+import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
+
+const DEFAULT_PAGE_SIZE = 25;
 
 export function toAssetView(a: typeof assets.$inferSelect): AdminAsset {
-  return { id: a.id, channel: a.channel, name: a.name, address: a.address, created_at: a.createdAt.toISOString() };
+  return {
+    id: a.id,
+    channel: a.channel,
+    name: a.name,
+    address: a.address,
+    enabled: a.disabledAt === null,
+    disabled_at: a.disabledAt?.toISOString() ?? null,
+    created_at: a.createdAt.toISOString(),
+  };
 }
 
-export async function listAssets(db: Db, { accountId }: { accountId: number }): Promise<AdminAsset[]> {
-  const rows = await db.select().from(assets).where(eq(assets.accountId, accountId)).orderBy(asc(assets.channel), asc(assets.id));
-  return rows.map(toAssetView);
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+/**
+ * The admin list: the account's assets by id, a page at a time, walking the index on (account, id)
+ * or, with a channel, on (account, channel, id). A search (`q`, part of the name or address) and
+ * the `enabled` filter are checked on the rows of that walk, which stops once a page is full.
+ */
+export async function listAssets(db: Db, { accountId, query }: { accountId: number; query: ListAssetsQuery }): Promise<AdminAssetPage> {
+  const pageSize = query.page_size ?? DEFAULT_PAGE_SIZE;
+  const after = query.cursor ? decodeCursor(query.cursor, (p): p is [number] => p.length === 1 && Number.isSafeInteger(p[0]))[0] : 0;
+  const part = query.q ? `%${escapeLike(query.q)}%` : null;
+  const rows = await db
+    .select()
+    .from(assets)
+    .where(
+      and(
+        eq(assets.accountId, accountId),
+        query.channel ? eq(assets.channel, query.channel) : undefined,
+        query.enabled === 'true' ? isNull(assets.disabledAt) : query.enabled === 'false' ? isNotNull(assets.disabledAt) : undefined,
+        part ? or(ilike(assets.name, part), ilike(assets.address, part)) : undefined,
+        gt(assets.id, after),
+      ),
+    )
+    .orderBy(asc(assets.id))
+    .limit(pageSize + 1);
+  const page = rows.slice(0, pageSize);
+  const last = page.at(-1);
+  return { assets: page.map(toAssetView), next_cursor: rows.length > pageSize && last ? encodeCursor([last.id]) : null };
 }

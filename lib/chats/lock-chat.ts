@@ -64,6 +64,12 @@ export async function requireAsset(tx: Db, { accountId, assetId, channel }: { ac
       errors: [{ field: 'asset_id', message: asset ? `asset is on ${asset.channel}` : 'no such asset' }],
     });
   }
+  if (asset.disabledAt) {
+    throw new ApiError(2035, {
+      detail: `asset ${assetId} (${asset.name}) was disabled`,
+      errors: [{ field: 'asset_id', message: 'the asset is disabled' }],
+    });
+  }
   return asset;
 }
 

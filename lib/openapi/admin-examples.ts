@@ -74,7 +74,15 @@ const virtualAgent = {
   created_at: T0,
   updated_at: T1,
 };
-const asset = { id: 3101, channel: 'livechat', name: 'Website chat', address: 'app-7f3e21', created_at: T0 };
+const asset = {
+  id: 3101,
+  channel: 'livechat',
+  name: 'Website chat',
+  address: 'app-7f3e21',
+  enabled: true,
+  disabled_at: null,
+  created_at: T0,
+};
 const rule = {
   id: 5,
   name: 'Billing questions to the bot',
@@ -190,7 +198,7 @@ export const ADMIN_SUCCESS_EXAMPLES: Record<string, unknown> = {
     ],
     next_cursor: null,
   },
-  adminListAssets: [asset],
+  adminListAssets: { assets: [asset], next_cursor: null },
   adminCreateAsset: asset,
   adminUpdateAsset: { ...asset, name: 'Website chat (EU)' },
   adminListRoutingRules: [rule],

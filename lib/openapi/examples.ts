@@ -77,8 +77,8 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
   },
   listAssets: {
     assets: [
-      { id: 3101, channel: 'livechat', name: 'Website chat', address: 'app-4f7d21' },
-      { id: 3102, channel: 'sms', name: 'Support line', address: '+15551234567' },
+      { id: 3101, channel: 'livechat', name: 'Website chat', address: 'app-4f7d21', enabled: true },
+      { id: 3102, channel: 'sms', name: 'Support line', address: '+15551234567', enabled: true },
     ],
     next_cursor: null,
   },
@@ -260,6 +260,8 @@ function detailOf(code: Code, ctx: ErrorExampleContext): Detail {
       return field('quick_replies', 'quick replies are offered only on the livechat channel (this chat is sms)');
     case 2032:
       return { detail: 'asset 3101 is on sms, not livechat', errors: [{ field: 'asset_id', message: 'asset is on sms' }] };
+    case 2035:
+      return { detail: 'asset 3101 (Old website chat) was disabled', errors: [{ field: 'asset_id', message: 'the asset is disabled' }] };
     case 2033:
       return { detail: '"va-unknown"', errors: [{ field: 'assignee', message: 'no such login ID' }] };
     case 2034:

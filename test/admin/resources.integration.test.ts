@@ -171,12 +171,60 @@ describe('admin resources', () => {
       assert.ok(Number.isInteger(created.body.response.id));
       assert.deepEqual(
         { ...created.body.response, id: 0, created_at: '' },
-        { id: 0, channel: 'sms', name: 'Main number', address: '+15550000', created_at: '' },
+        { id: 0, channel: 'sms', name: 'Main number', address: '+15550000', enabled: true, disabled_at: null, created_at: '' },
       );
       const list = await admin.get('/assets');
-      assert.ok(list.body.response.some((a: { id: number }) => a.id === created.body.response.id));
-      assert.ok(!(await other.get('/assets')).body.response.some((a: { id: number }) => a.id === created.body.response.id));
+      assert.ok(list.body.response.assets.some((a: { id: number }) => a.id === created.body.response.id));
+      assert.ok(!(await other.get('/assets')).body.response.assets.some((a: { id: number }) => a.id === created.body.response.id));
       assert.equal((await admin.post('/assets', { channel: 'fax', name: 'x' })).body.status_code, 2000);
+    });
+
+    it('lists assets a page at a time, found by part of the name or address, by channel and by state', async () => {
+      const { client } = await signedInAdmin(ctx.db);
+      const made: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        const res = await client.post('/assets', {
+          channel: i % 2 ? 'sms' : 'email',
+          name: i < 3 ? `Billing ${i}` : `Sales ${i}`,
+          ...(i === 6 ? { address: 'promo_100%@example.test' } : {}),
+        });
+        made.push(res.body.response.id);
+      }
+      const seen: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Awaited<ReturnType<AdminClient['get']>> = await client.get(`/assets?page_size=3${cursor ? `&cursor=${cursor}` : ''}`);
+        assert.equal(page.status, 200, JSON.stringify(page.body));
+        assert.ok(page.body.response.assets.length <= 3);
+        seen.push(...page.body.response.assets.map((a: { id: number }) => a.id));
+        cursor = page.body.response.next_cursor;
+      } while (cursor);
+      assert.deepEqual(seen, made, 'every asset once, by id');
+
+      const ids = async (q: string) => (await client.get(`/assets?${q}`)).body.response.assets.map((a: { id: number }) => a.id);
+      assert.deepEqual(await ids('q=billING'), made.slice(0, 3), 'any case');
+      assert.deepEqual(await ids('q=billing&channel=sms'), [made[1]]);
+      // LIKE's wildcards in the search are taken literally.
+      assert.deepEqual(await ids(`q=${encodeURIComponent('_100%')}`), [made[6]]);
+      assert.deepEqual(await ids('q=%25'), [made[6]]);
+
+      const disabled = await client.patch(`/assets/${made[0]}`, { enabled: false });
+      assert.equal(disabled.status, 200, JSON.stringify(disabled.body));
+      assert.equal(disabled.body.response.enabled, false);
+      const since = disabled.body.response.disabled_at;
+      assert.ok(since);
+      // Sent again, the first time stays.
+      assert.equal((await client.patch(`/assets/${made[0]}`, { enabled: false, name: 'Billing old' })).body.response.disabled_at, since);
+      assert.deepEqual(await ids('enabled=false'), [made[0]]);
+      assert.deepEqual(await ids('enabled=true&q=billing'), made.slice(1, 3));
+      const enabled = await client.patch(`/assets/${made[0]}`, { enabled: true });
+      assert.deepEqual([enabled.body.response.enabled, enabled.body.response.disabled_at], [true, null]);
+
+      for (const bad of ['page_size=0', 'page_size=101', 'enabled=yes', 'channel=fax', 'cursor=notours', 'q=', 'color=red']) {
+        const res = await client.get(`/assets?${bad}`);
+        assert.equal(res.body.status_code, 2001, `${bad}: ${JSON.stringify(res.body)}`);
+      }
+      assert.equal((await client.patch(`/assets/${made[0]}`, { enabled: 'no' })).body.status_code, 2000);
     });
   });
 

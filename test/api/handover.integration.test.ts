@@ -45,7 +45,10 @@ describe('handovers are safe by construction', () => {
     ]) {
       assert.equal(res.status, 403, JSON.stringify(res.body));
       assert.equal(res.body.status_code, 2043);
-      assert.equal(res.body.description, `The chat is not assigned to this virtual agent: chat ${humans.chat_id}`);
+      assert.equal(
+        res.body.description,
+        `The chat is not assigned to this virtual agent: chat ${humans.chat_id} is assigned to someone else (GET /chats/${humans.chat_id} shows who); after chat.unassigned, stop writing to it`,
+      );
     }
     assert.equal((await post(humans.chat_id, { type: 'inbound', text: 'from the customer' })).status, 201);
     assert.equal((await post(humans.chat_id, { type: 'announcement', text: 'note for the agent' })).status, 201);
@@ -55,7 +58,9 @@ describe('handovers are safe by construction', () => {
 
   it('lets a VA take an unassigned chat by naming itself, and not by any other change', async () => {
     const queued = await newChat(t);
-    assert.equal((await patchChat(t, queued.chat_id, { tags: ['x'] })).body.status_code, 2043);
+    const untaken = await patchChat(t, queued.chat_id, { tags: ['x'] });
+    assert.equal(untaken.body.status_code, 2043);
+    assert.match(untaken.body.description, /is unassigned \(waiting in its team's queue\); a VA takes it by PATCH/);
     const taken = await patchChat(t, queued.chat_id, { assignee: t.bot.user.loginId });
     assert.equal(taken.status, 200, JSON.stringify(taken.body));
     assert.equal(taken.body.response.assignee, t.bot.user.loginId);

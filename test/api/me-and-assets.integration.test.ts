@@ -76,6 +76,37 @@ describe('what a bot can ask: who it is, the assets, the team of its chats', () 
     assert.equal((await admin.patch(`/assets/${t.assets.livechat.id}`, { channel: 'sms' })).body.status_code, 2000);
   });
 
+  it('a disabled asset refuses new chats with 2035 while its chats carry on; enabled again, it takes new ones', async () => {
+    const asset = await createAsset(ctx.db, { accountId: t.account.id, channel: 'sms', name: 'Old number', address: '+15557654321' });
+    const create = () =>
+      botApi('POST', '/chats', {
+        token: t.token,
+        body: { channel: 'sms', asset_id: asset.id, customer: { destination_id: '+15550001' }, assignee: t.bot.user.loginId },
+      });
+    const held = await create();
+    assert.equal(held.status, 201, JSON.stringify(held.body));
+    const chatId = held.body.response.chat_id;
+
+    assert.equal((await admin.patch(`/assets/${asset.id}`, { enabled: false })).status, 200);
+    const refused = await create();
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.status_code, 2035);
+    assert.deepEqual(refused.body.response.errors, [{ field: 'asset_id', message: 'the asset is disabled' }]);
+    const listed = (await botApi('GET', '/assets?channel=sms', { token: t.token })).body.response.assets;
+    assert.equal(listed.find((a: { id: number }) => a.id === asset.id).enabled, false);
+
+    // The chat on it carries on: the customer writes, the bot answers, it is handed over.
+    const inbound = await botApi('POST', `/chats/${chatId}/messages`, { token: t.token, body: { type: 'inbound', text: 'still there?' } });
+    assert.equal(inbound.status, 201, JSON.stringify(inbound.body));
+    const reply = await botApi('POST', `/chats/${chatId}/messages`, { token: t.token, body: { type: 'outbound', text: 'yes' } });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    const chat = await botApi('GET', `/chats/${chatId}`, { token: t.token });
+    assert.equal(chat.body.response.asset.id, asset.id);
+
+    assert.equal((await admin.patch(`/assets/${asset.id}`, { enabled: true })).status, 200);
+    assert.equal((await create()).status, 201);
+  });
+
   it("events carry the chat's team_id, the header the bot's next PATCH needs", async () => {
     const chat = await newChat(t, { assignee: t.bot.user.loginId });
     const [assigned] = await ctx.db.select().from(events).where(eq(events.chatId, chat.chat_id));

@@ -8,10 +8,12 @@ import { described, Field, FormError, SubmitButton } from '@/components/admin/fo
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf, fieldError } from '@/components/admin/lib/errors';
 import { contractResolver } from '@/components/admin/lib/form-words';
+import { formatDateTime } from '@/components/admin/lib/format';
 import { TableRegion } from '@/components/admin/table-region';
 import { useToast } from '@/components/admin/toast';
+import { useContractForm } from '@/components/admin/use-contract-form';
 import { CHANNELS } from '@/contracts/enums';
-import { type AdminAsset, createAssetBodySchema } from '@/contracts/schemas/admin-asset';
+import { type AdminAsset, createAssetBodySchema, type ListAssetsQuery, listAssetsQuerySchema } from '@/contracts/schemas/admin-asset';
 
 type NewAssetValues = { channel: string; name: string; address: string };
 const newAssetResolver = contractResolver(
@@ -62,7 +64,7 @@ function NewAsset() {
   );
 }
 
-/** One asset's row: its name and address can change in place. */
+/** One asset's row: its name and address change in place; it can be disabled and enabled again. */
 function AssetRow({ asset }: { asset: AdminAsset }) {
   const qc = useQueryClient();
   const toast = useToast();
@@ -74,7 +76,14 @@ function AssetRow({ asset }: { asset: AdminAsset }) {
       toast.success(`Asset ${res.body.response.id} saved.`);
     },
   });
-  const failure = failureOf(update.error);
+  const toggle = tsr.assets.updateAsset.useMutation({
+    onSuccess: (res) => {
+      qc.invalidateQueries({ queryKey: keys.assets });
+      const a = res.body.response;
+      toast.success(a.enabled ? `Asset ${a.name} enabled: it takes new chats again.` : `Asset ${a.name} disabled: no new chats on it.`);
+    },
+  });
+  const failure = failureOf(update.error ?? toggle.error);
   const changed = name.trim() !== asset.name || address.trim() !== (asset.address ?? '');
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -82,9 +91,16 @@ function AssetRow({ asset }: { asset: AdminAsset }) {
   };
   const idp = `asset-${asset.id}`;
   return (
-    <tr data-testid="asset-row">
+    <tr data-testid="asset-row" data-enabled={asset.enabled}>
       <td className="num">{asset.id}</td>
       <td>{asset.channel}</td>
+      <td>
+        {asset.enabled ? (
+          <span className="badge badge-ok">Enabled</span>
+        ) : (
+          <span className="badge badge-warn">Disabled {asset.disabled_at && `since ${formatDateTime(asset.disabled_at)}`}</span>
+        )}
+      </td>
       <td colSpan={2}>
         <form onSubmit={submit} noValidate className="row" aria-label={`Asset ${asset.id}`}>
           <Field id={`${idp}-name`} label="Name" error={fieldError(failure, 'name')}>
@@ -107,13 +123,40 @@ function AssetRow({ asset }: { asset: AdminAsset }) {
         </form>
         <FormError failure={failure} placed={['name', 'address']} />
       </td>
+      <td>
+        <SubmitButton
+          type="button"
+          pending={toggle.isPending}
+          className={asset.enabled ? 'btn btn-danger' : 'btn'}
+          onClick={() => toggle.mutate({ params: { id: asset.id }, body: { enabled: !asset.enabled } })}
+        >
+          {asset.enabled ? 'Disable' : 'Enable'}
+          <span className="sr-only"> asset {asset.id}</span>
+        </SubmitButton>
+      </td>
     </tr>
   );
 }
 
+type FilterValues = { q: string; channel: string; enabled: string };
+const filterSchema = listAssetsQuerySchema.pick({ q: true, channel: true, enabled: true });
+const filterResolver = contractResolver(
+  filterSchema,
+  (v: FilterValues) => Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (x.trim() ? [[k, x.trim()]] : []))),
+  { q: 'the search', channel: 'the channel', enabled: 'the state' },
+);
+
+/** The account's assets, a page at a time, found by name or address, channel and state. */
 export function AssetsView() {
-  const assets = tsr.assets.listAssets.useQuery({ queryKey: keys.assets });
-  const list = assets.data?.body.response ?? [];
+  const [filters, setFilters] = useState<ListAssetsQuery>({});
+  const [cursors, setCursors] = useState<string[]>([]);
+  const query: ListAssetsQuery = { ...filters, page_size: 50, cursor: cursors.at(-1) };
+  const assets = tsr.assets.listAssets.useQuery({ queryKey: [...keys.assets, query], queryData: { query } });
+  const page = assets.data?.body.response;
+  const list = page?.assets ?? [];
+  const form = useContractForm<FilterValues, ListAssetsQuery>(filterResolver, { q: '', channel: '', enabled: '' });
+  const err = form.messages(null);
+  const filtered = Object.keys(filters).length > 0;
   return (
     <>
       <div className="page-head">
@@ -126,10 +169,51 @@ export function AssetsView() {
         </div>
       </div>
       <NewAsset />
+      <search>
+        <form
+          className="card filters"
+          noValidate
+          aria-label="Find assets"
+          onSubmit={form.handleSubmit((picked) => {
+            setCursors([]);
+            setFilters(picked);
+          })}
+        >
+          <Field id="assets-q" label="Name or address" hint="Part of it, any case" error={err('q')}>
+            <input {...form.bind('q', 'assets-q', { failure: null, hint: true })} type="search" />
+          </Field>
+          <Field id="assets-channel" label="Channel" error={err('channel')}>
+            <select {...form.bind('channel', 'assets-channel', { failure: null })}>
+              <option value="">Any</option>
+              {CHANNELS.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field id="assets-enabled" label="State" error={err('enabled')}>
+            <select {...form.bind('enabled', 'assets-enabled', { failure: null })}>
+              <option value="">Enabled and disabled</option>
+              <option value="true">Enabled</option>
+              <option value="false">Disabled</option>
+            </select>
+          </Field>
+          <div className="row">
+            <button type="submit" className="btn btn-primary">
+              Find
+            </button>
+          </div>
+        </form>
+      </search>
       <section className="card" aria-labelledby="assets-title">
-        <h2 id="assets-title">Assets ({list.length})</h2>
+        <h2 id="assets-title">
+          {filtered ? 'Matching assets' : 'Assets'}
+          {page && ` (${cursors.length > 0 ? `page ${cursors.length + 1}: ` : ''}${list.length}${page.next_cursor ? '+' : ''})`}
+        </h2>
         {assets.isPending && <p className="muted">Loading…</p>}
         {assets.error && <p className="form-error">Could not load: {failureOf(assets.error)?.description}</p>}
+        {page && list.length === 0 && <p className="muted">{filtered ? 'No asset matches.' : 'No assets yet.'}</p>}
         {list.length > 0 && (
           <TableRegion label="Channel assets, table">
             <table>
@@ -137,7 +221,9 @@ export function AssetsView() {
                 <tr>
                   <th className="num">ID</th>
                   <th>Channel</th>
+                  <th>State</th>
                   <th colSpan={2}>Name and address</th>
+                  <th>New chats</th>
                 </tr>
               </thead>
               <tbody>
@@ -148,7 +234,22 @@ export function AssetsView() {
             </table>
           </TableRegion>
         )}
-        <p className="muted small">Assets cannot be removed or moved to another channel: chats and their events refer to them.</p>
+        <nav className="pager" aria-label="Pages of assets">
+          {cursors.length > 0 && (
+            <button type="button" className="btn" onClick={() => setCursors(cursors.slice(0, -1))}>
+              Previous page
+            </button>
+          )}
+          {page?.next_cursor && (
+            <button type="button" className="btn" onClick={() => setCursors([...cursors, page.next_cursor as string])}>
+              Next page
+            </button>
+          )}
+        </nav>
+        <p className="muted small">
+          Assets are never deleted or moved to another channel: chats and their events refer to them. Disable one to retire it: new chats on
+          it are refused (code 2035), while its existing chats carry on.
+        </p>
       </section>
     </>
   );

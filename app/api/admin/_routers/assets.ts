@@ -8,7 +8,7 @@ import { adminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 
 export const assetsRouter = tsr.router(adminContract.assets, {
-  listAssets: async () => ok(4400, await listAssets(await getDb(), { accountId: adminAuth().accountId })),
+  listAssets: async ({ query }) => ok(4400, await listAssets(await getDb(), { accountId: adminAuth().accountId, query })),
   createAsset: async ({ body }) => {
     const asset = await createAsset(await getDb(), {
       accountId: adminAuth().accountId,
