@@ -340,7 +340,7 @@ describe('every event kind on every channel, as a bot receives it', () => {
         .where(and(eq(events.chatId, chatId), eq(events.status, 'pending')));
       const handover = await botApi('PATCH', `/internal/chats/${chatId}`, {
         token: t.token,
-        body: { transfer: { teamid: t.botTeam.id } },
+        body: { transfer: { teamid: t.botTeam.id, skill_name: 'billing' } },
       });
       assert.equal(handover.status, 202, JSON.stringify(handover.body));
       assert.deepEqual(handover.body, { status_code: 4342, description: handover.body.description, response: '' });
@@ -366,6 +366,7 @@ describe('every event kind on every channel, as a bot receives it', () => {
         { reason: 'transferred', team_id: t.botTeam.id, assignee: null },
       );
       assert.equal(back.payload.messages[0].text, 'are you still there?');
+      assert.equal(back.payload.skill, 'billing', 'the skill the chat was handed to');
       assert.equal(back.team_id, t.botTeam.id);
       assert.equal(closed.payload.chat_outcome, 'resolved');
       assert.equal(Date.parse(closed.payload.timestamp) > 0, true);
