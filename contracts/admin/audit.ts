@@ -13,7 +13,7 @@ export const auditContract = c.router({
     path: '/audit-entries',
     summary: "The account's audit log",
     description:
-      'Every state-changing admin API call of the account (sign-in itself excepted): who, when, what (the route, the target id, the field names sent and their boolean or number values; never text, so never secrets or customer messages), the answer status and the client address. Newest first. Entries are kept AUDIT_RETENTION_DAYS (365) days.',
+      'Every state-changing admin API call of the account (sign-in itself excepted): who, when, what (the route, the target id, the field names sent and their boolean or number values; never text, so never secrets or customer messages), the answer status and the client address. Newest first. Entries are kept AUDIT_RETENTION_DAYS (365) days. Unknown query parameters are refused (2001).',
     query: auditQuerySchema,
     responses: { 200: envelope(4400, auditPageSchema), ...errorsFor(LIST_CODES) },
     metadata: meta(...LIST_CODES),

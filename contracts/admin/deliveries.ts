@@ -14,7 +14,7 @@ export const deliveriesContract = c.router({
     path: '/deliveries/stats',
     summary: 'Webhook delivery statistics over a window',
     description:
-      'Attempts per bucket (delivered, retried, failed), latency percentiles of the attempts, the VAs failing most and the backlog of pending events. Buckets are one minute wide for `15m` and `1h`, ten minutes for `24h`.',
+      'Attempts per bucket (delivered, retried, failed), latency percentiles of the attempts, the VAs failing most and the backlog of pending events. Buckets are one minute wide for `15m` and `1h`, ten minutes for `24h`. Unknown query parameters are refused (2001).',
     query: deliveryStatsQuerySchema,
     responses: { 200: envelope(4400, deliveryStatsSchema), ...errorsFor(STATS_CODES) },
     metadata: meta(...STATS_CODES),

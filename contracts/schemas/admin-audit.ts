@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { cursorQuery, isoDateTime, pageSizeQuery, text } from './common';
+import { cursorQuery, dateTimeInput, isoDateTime, pageSizeQuery, text } from './common';
 
 export const auditQuerySchema = z
   .object({
     admin_email: text().max(320).optional().describe('Only this administrator'),
     action: text().max(200).optional().describe('Part of the action, e.g. `virtual-agents` or `PATCH`'),
     target_id: text().max(100).optional().describe('Only calls on this id (the first path parameter)'),
-    since: isoDateTime.optional().describe('From this time on (inclusive)'),
-    until: isoDateTime.optional().describe('Before this time'),
+    since: dateTimeInput().optional().describe('From this time on (inclusive)'),
+    until: dateTimeInput().optional().describe('Before this time'),
     page_size: pageSizeQuery,
     cursor: cursorQuery,
   })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../enums';
-import { isoDateTime } from './common';
+import { dateTimeInput, isoDateTime } from './common';
 
 export const DELIVERY_WINDOWS = ['15m', '1h', '24h'] as const;
 export type DeliveryWindow = (typeof DELIVERY_WINDOWS)[number];
@@ -91,8 +91,8 @@ export const RECOVERY_STATUSES = ['running', 'done'] as const;
 
 export const startRecoverySchema = z
   .object({
-    since: isoDateTime.describe('Failed events created at or after this time are sent again'),
-    until: isoDateTime.optional().describe('…and before this time; default now'),
+    since: dateTimeInput().describe('Failed events created at or after this time are sent again'),
+    until: dateTimeInput().optional().describe('…and before this time; default now'),
   })
   .strict();
 

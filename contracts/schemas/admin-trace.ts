@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorQuery, intIdParam, isoDateTime, pageSizeQuery, text } from './common';
+import { cursorQuery, dateTimeInput, intIdParam, isoDateTime, pageSizeQuery, text } from './common';
 
 export const TRACE_KINDS = ['chat', 'alias_id', 'message', 'event', 'request', 'idempotency_key'] as const;
 
@@ -47,8 +47,8 @@ export const botRequestQuerySchema = z
     http_status: intIdParam().optional(),
     status_code: intIdParam().optional().describe('The envelope `status_code` of the answer'),
     operation: text().max(50).optional().describe('The bot API operationId, e.g. `updateChat`'),
-    since: isoDateTime.optional().describe('From this time on (inclusive)'),
-    until: isoDateTime.optional().describe('Before this time'),
+    since: dateTimeInput().optional().describe('From this time on (inclusive)'),
+    until: dateTimeInput().optional().describe('Before this time'),
     page_size: pageSizeQuery,
     cursor: cursorQuery,
   })

@@ -49,7 +49,7 @@ export const updateUserBodySchema = z
     capacity: z.number().int().min(0).max(1000).optional(),
     team_ids: idList.optional().describe('Replaces all team memberships'),
     skill_ids: idList.optional().describe('Replaces all skills'),
-    custom_attributes: customAttributesSchema.optional().describe('Replaces all attributes'),
+    custom_attributes: customAttributesSchema.optional().describe(`Replaces all attributes. ${customAttributesSchema.description}`),
     enabled: z.boolean().optional(),
     login_id: immutableField('`login_id`'),
     kind: immutableField('`kind`'),

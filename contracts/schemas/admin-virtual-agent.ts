@@ -94,13 +94,13 @@ export const updateVirtualAgentBodySchema = z
     name: immutableField('`name`'),
     description: immutableField('`description`'),
     webhook_url: webhookUrlSchema.optional(),
-    webhook_headers: webhookHeadersSchema.optional().describe('Replaces all static headers'),
+    webhook_headers: webhookHeadersSchema.optional().describe(`Replaces all static headers. ${webhookHeadersSchema.description}`),
     subscriptions: subscriptionsSchema.optional(),
     team_id: intId()
       .optional()
       .describe('Moves the VA to this team (its only one). Without `skills`, skills with the same name in the new team are kept'),
     skills: vaSkillsSchema.optional().describe('Replaces all skills'),
-    custom_attributes: customAttributesSchema.optional().describe('Replaces all attributes'),
+    custom_attributes: customAttributesSchema.optional().describe(`Replaces all attributes. ${customAttributesSchema.description}`),
     enabled: z.boolean().optional().describe('A disabled VA gets no chats, no events and no access tokens'),
     fallback_team_id: intId().nullable().optional(),
     fallback_skill: skillNameSchema.nullable().optional(),

@@ -73,7 +73,10 @@ export const createChatBodySchema = z
     thread_id: text().max(200).optional().describe('livechat only'),
     browserfingerprint: text().max(200).optional().describe('livechat only'),
     tags: tagsSchema.optional(),
-    route_params: z.record(text().max(100), text().max(500)).optional().describe(`Attributes routing rules may match on; ${KEY_RULE}`),
+    route_params: z
+      .record(text().max(100), text().max(500))
+      .optional()
+      .describe(`Attributes routing rules may match on. Keys: up to 100 characters; values: up to 500; ${KEY_RULE}`),
     other_details: otherDetailsSchema.optional(),
     messages: z.array(messageInputSchema).max(50).optional().describe('Initial messages, oldest first'),
   })
@@ -88,7 +91,9 @@ export const updateChatBodySchema = z
     status: z.enum(CHAT_STATUSES).optional(),
     assignee: text().min(1).max(200).nullable().optional().describe('Login ID to assign to; null unassigns'),
     outcome: text().min(1).max(500).optional().describe('Reason for closure, with `status: closed`'),
-    other_details: otherDetailsSchema.optional().describe('Merged into the existing pairs; a null value removes a key'),
+    other_details: otherDetailsSchema
+      .optional()
+      .describe(`Merged into the existing pairs; a null value removes a key. ${otherDetailsSchema.description}`),
   })
   .strict();
 // The service refuses `{}` (2000): at least one field must be sent.

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { signedInAdminOf } from '../support/admin-api';
 import { botApi } from '../support/bot-api';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
@@ -30,6 +31,23 @@ describe('date-time inputs', () => {
       assert.ok(listed.body.response.chats.some((c: { chat_id: string }) => c.chat_id === chat.chat_id));
     });
   }
+
+  it('takes both spellings in every admin date-time input (audit and bot-request filters, a recovery window)', async () => {
+    const { client } = await signedInAdminOf(ctx.db, t.account.id);
+    for (const stamp of ['2025-03-01T10:15:00Z', '2025-03-01t10:15:00z', '2025-03-01t11:15:00+01:00']) {
+      const q = `since=${encodeURIComponent(stamp)}&until=${encodeURIComponent(stamp.replace('2025', '2099'))}`;
+      const audit = await client.get(`/audit-entries?${q}`);
+      assert.equal(audit.status, 200, `${stamp}: ${JSON.stringify(audit.body)}`);
+      const calls = await client.get(`/bot-requests?virtual_agent_id=${t.bot.user.id}&${q}`);
+      assert.equal(calls.status, 200, `${stamp}: ${JSON.stringify(calls.body)}`);
+    }
+    const recovery = await client.post(`/virtual-agents/${t.bot.user.id}/recoveries`, { since: '2025-03-01t10:15:00z' });
+    assert.equal(recovery.status, 201, JSON.stringify(recovery.body));
+    assert.equal(recovery.body.response.since, '2025-03-01T10:15:00.000Z');
+    const wrong = await client.get('/audit-entries?since=2025-03-01');
+    assert.equal(wrong.body.status_code, 2001);
+    assert.match(wrong.body.description, /since/);
+  });
 
   it('refuses a date that is not RFC 3339, naming the field', async () => {
     const listed = await botApi('GET', '/chats?updated_since=2025-03-01', { token: t.token });
