@@ -72,6 +72,16 @@ async function main() {
   await admin.end();
   const { meta, builds } = data;
 
+  // Tables changed since their last ANALYZE (the request log grows with every run) get one now, as
+  // autovacuum would where it runs (it is off on some machines, these among them): with stale
+  // statistics the timings would measure the planner's guesses rather than the indexes.
+  const stats = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
+  const [{ autovacuum }] = await stats<{ autovacuum: string }[]>`select current_setting('autovacuum') as autovacuum`;
+  const staleTables = await stats<{ relname: string }[]>`
+    select relname from pg_stat_user_tables where n_mod_since_analyze > 50 + 0.1 * greatest(n_live_tup, 0)`;
+  for (const { relname } of staleTables) await stats.unsafe(`analyze "${relname}"`);
+  await stats.end();
+  if (staleTables.length) log(`analyzed ${staleTables.map((t) => t.relname).join(', ')} first (autovacuum is ${autovacuum} here)`);
   if (!fs.existsSync(path.join(ROOT, '.next', 'BUILD_ID'))) throw new Error('no production build: run `npm run build` first');
   const server = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), '-H', '127.0.0.1'], {
     env: {
