@@ -115,7 +115,7 @@ async function main() {
     log(`pause: ${pause.moved} of ${pause.pending} pending events held in ${pause.seconds.toFixed(1)} s (${pause.batches} batches)`);
     const retention = await retentionThroughput(dbUrl.toString());
     log(`retention: ${retention.deleted} events (and their attempts) in ${retention.seconds.toFixed(1)} s`);
-    const report = render({ meta, builds, buildSeconds, timings, retention, pause, loadBefore, loadAfter });
+    const report = render({ meta, builds, buildSeconds, timings, retention, pause, autovacuum, loadBefore, loadAfter });
     console.log(`\n${report}`);
     if (process.env.BENCH_WRITE !== '0')
       writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: '<!-- bench:scale:start -->', end: '<!-- bench:scale:end -->' });
@@ -306,6 +306,7 @@ function render(r: {
   timings: Timing[];
   retention: { deleted: number; batches: number; seconds: number };
   pause: { pending: number; moved: number; seconds: number; batches: number };
+  autovacuum: string;
   loadBefore: number;
   loadAfter: number;
 }) {
@@ -314,7 +315,7 @@ function render(r: {
     '<!-- bench:scale:start -->',
     '## Scale: read paths on one large tenant (`npm run bench:scale`)',
     '',
-    `${new Date().toISOString().slice(0, 16)}Z · ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB · Node ${process.version} · PostgreSQL on 127.0.0.1 (default settings) · ` +
+    `${new Date().toISOString().slice(0, 16)}Z · ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB · Node ${process.version} · PostgreSQL on 127.0.0.1 (default settings but autovacuum ${r.autovacuum}) · ` +
       `\`BENCH_SCALE_CHATS=${r.meta.chats} npm run bench:scale\` · production build, \`npm start\` (node:http entry), DELIVERY_ENGINE=off. ` +
       `Other load on the machine: 1-minute load average ${r.loadBefore.toFixed(1)} before the timings and ${r.loadAfter.toFixed(1)} after` +
       (Math.max(r.loadBefore, r.loadAfter) > 1 ? ' (other work shared these cores, so absolute times are inflated and noisy).' : '.'),
