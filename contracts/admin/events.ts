@@ -23,7 +23,7 @@ export const eventsContract = c.router({
     path: '/events/:id/redeliver',
     summary: 'Send a delivered or failed event again',
     description:
-      "The event goes back in its chat's queue with the same `transaction_id`; earlier attempts are kept. An event still pending delivery answers 3008. When the event's VA no longer holds the chat (it was handed over, re-queued or closed since), the call asks first: 3010, unless `force=true`. Delivered, failed and superseded events can be redelivered. Follow it in GET /chats/{chat_id}.",
+      "The event goes back in its chat's queue with the same `transaction_id`; earlier attempts are kept. An event still pending delivery answers 3008. When the event's VA no longer holds the chat (it was handed over, re-queued or closed since), the call asks first: 3010, unless `force=true`. Delivered, failed and superseded events can be redelivered. Follow it in GET /chats/{chat_id}. Unknown query parameters are refused (2001).",
     pathParams: idParams,
     query: redeliverQuerySchema,
     body: c.noBody(),

@@ -162,6 +162,10 @@ describe('admin chats and events', () => {
     assert.equal(after.transaction_id, event.transaction_id);
 
     assert.equal((await admin.post('/events/99999999/redeliver')).body.status_code, 3006);
+    // As the document says: a query parameter it does not name is refused, not ignored.
+    const unknown = await admin.post(`/events/${event.id}/redeliver?forced=true`);
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.status_code, 2001);
   });
 
   it("keeps another account's administrator out of the chat and its events (3006)", async () => {
