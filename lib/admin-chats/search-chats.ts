@@ -4,6 +4,7 @@ import type { Chat } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { listChats } from '@/lib/chats/list-chats';
+import { rowsOf } from '@/lib/util/rows-of';
 
 /**
  * Above this many matching chats a search walks the list's own index instead of reading every
@@ -20,23 +21,30 @@ function escapeLike(s: string): string {
 
 /**
  * The IDs of the chats `q` finds, by chat ID prefix, alias ID part, or customer destination ID or
- * name part (any case), at most `limit`. Each arm has its own index (pattern-ops btree on the ID,
- * trigram GIN on the others); a union lets the planner use each one where an `or` would read the
- * whole table, and `union all` stops reading at the limit (a chat found twice only counts twice). The customers' IDs arrive as one array, so their chats are read through
- * `chats_customer_idx` (as a join, a common name made the planner read every chat). Plain,
- * aliased names: a relational query would rewrite column objects to its own table.
+ * name part (any case), at most `limit`; or one null ID when `q` finds `limit` customers or more,
+ * which makes it a broad term whatever their chats (a common surname: 20,000 customers and 100,000
+ * chats, which need not be read to know that). Each arm has its own index (pattern-ops btree on the
+ * ID, trigram GIN on the others); a union lets the planner use each one where an `or` would read the
+ * whole table, and `union all` stops reading at the limit (a chat found twice only counts twice).
+ * The customers are found once (the `matched` CTE) and their chats read through
+ * `chats_customer_idx` from one array (as a join, a common name made the planner read every chat).
+ * Plain, aliased names: a relational query would rewrite column objects to its own table.
  */
 export function matchingChatIds(accountId: number, q: string, limit: number) {
   const part = `%${escapeLike(q)}%`;
   const prefix = `${escapeLike(q.toLowerCase())}%`;
-  return sql`select id from (
-    select c.id from chats c where c.account_id = ${accountId} and c.id like ${prefix}
+  return sql`with matched as materialized (
+      select cu.id from customers cu where cu.account_id = ${accountId} and (cu.destination_id ilike ${part} or cu.name ilike ${part})
+      limit ${limit})
+    select null::text as id where (select count(*) from matched) >= ${limit}
     union all
-    select c.id from chats c where c.account_id = ${accountId} and c.alias_id ilike ${part}
-    union all
-    select c.id from chats c where c.account_id = ${accountId} and c.customer_id = any(array(
-      select cu.id from customers cu where cu.account_id = ${accountId} and (cu.destination_id ilike ${part} or cu.name ilike ${part})))
-  ) m limit ${limit}`;
+    (select id from (
+      select c.id from chats c where c.account_id = ${accountId} and c.id like ${prefix}
+      union all
+      select c.id from chats c where c.account_id = ${accountId} and c.alias_id ilike ${part}
+      union all
+      select c.id from chats c where c.account_id = ${accountId} and c.customer_id = any(array(select id from matched))
+    ) m where (select count(*) from matched) < ${limit} limit ${limit})`;
 }
 
 /**
@@ -54,15 +62,15 @@ function matchesChat(q: string): SQL {
 
 /**
  * The list condition for `q`: a narrow term (up to NARROW_SEARCH_LIMIT chats) becomes the array of
- * its chat IDs, read by primary key and sorted; a broader one is checked row by row along the list index.
+ * its chat IDs, read by primary key and sorted; a broader one (more chats, or more customers, than
+ * that) is checked row by row along the list index.
  */
 export async function searchCondition(db: Db, { accountId, q }: { accountId: number; q: string }): Promise<SQL> {
-  const result = await db.execute(matchingChatIds(accountId, q, NARROW_SEARCH_LIMIT + 1));
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string }[];
-  if (rows.length > NARROW_SEARCH_LIMIT) return matchesChat(q);
+  const rows = rowsOf<{ id: string | null }>(await db.execute(matchingChatIds(accountId, q, NARROW_SEARCH_LIMIT + 1)));
+  if (rows.length > NARROW_SEARCH_LIMIT || rows.some((r) => r.id === null)) return matchesChat(q);
   if (rows.length === 0) return sql`false`;
   // One array parameter (a PostgreSQL array literal, each ID quoted), not one parameter per ID.
-  const literal = `{${rows.map((r) => `"${r.id.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+  const literal = `{${rows.map((r) => `"${(r.id as string).replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
   return sql`${chats.id} = any(${literal}::text[])`;
 }
 

@@ -129,4 +129,19 @@ describe('list, search and transcript plans on a large table', { skip: url ? fal
     assert.equal(plan.sorts, 0);
     assert.ok(plan.indexes.includes('chats_list_idx'));
   });
+
+  it('takes a term found in more customers than a narrow search reads as broad, without reading their chats', async () => {
+    const name = `Broadname${randomBytes(3).toString('hex')}`;
+    await raw`
+      insert into customers (account_id, channel, destination_id, name)
+      select ${meta.accountId}, 'sms', '+1999' || lpad(g::text, 7, '0'), ${name} || ' ' || g
+      from generate_series(1, ${NARROW_SEARCH_LIMIT + 1}) g`;
+    const [marker] = await raw.unsafe(
+      new PgDialect().sqlToQuery(matchingChatIds(meta.accountId, name, NARROW_SEARCH_LIMIT + 1)).sql,
+      new PgDialect().sqlToQuery(matchingChatIds(meta.accountId, name, NARROW_SEARCH_LIMIT + 1)).params as never[],
+    );
+    assert.equal(marker.id, null, 'one null ID: broad');
+    const also = new PgDialect().sqlToQuery(await searchCondition(db, { accountId: meta.accountId, q: name }));
+    assert.ok(!also.sql.includes('any('), `the list's own walk, not an ID array: ${also.sql}`);
+  });
 });
