@@ -113,6 +113,7 @@ export function demoLines(login: DemoLogin & { webhookUrl: string | null; vaId: 
       : `${LABELS.signingSecret}: ${ROTATED}; rotate it again at ${vaPage} and start the bot with VA_SIGNING_SECRET=<new secret>`,
     `${LABELS.webhook}: ${login.webhookUrl ?? '(no demo bot)'}`,
     'Start the demo bot (another terminal): npm run demo:bot',
+    'Until it runs, the demo chat’s events wait and are retried ("webhook attempt failed; will retry" in the log); once it answers, they arrive in order.',
   ];
 }
 
