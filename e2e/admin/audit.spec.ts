@@ -9,6 +9,8 @@ test('the audit log shows who changed what, filters by target, and never the tex
   const teamId = String((await created.json()).response.id);
   expect((await page.request.patch(`/api/admin/teams/${teamId}`, { data: { auto_assign: true } })).status()).toBe(200);
 
+  // A target id is a number of any kind (event 9 and team 9 are both target 9): the action says which.
+  await page.getByLabel('Action', { exact: true }).fill('teams');
   await page.getByLabel('Target id', { exact: true }).fill(teamId);
   await page.getByRole('button', { name: 'Filter' }).click();
   const rows = page.locator('tbody tr');
