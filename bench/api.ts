@@ -35,7 +35,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -46,6 +45,7 @@ import { chats, customers, messages } from '@/db/schema';
 import { env } from '@/env';
 import { createTenant } from '@/test/support/tenant';
 import { writeSection } from './report';
+import { freePort, waitReady } from './servers';
 
 const ROOT = process.cwd();
 const CONNECTIONS = 50;
@@ -464,32 +464,6 @@ async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
   const timer = setTimeout(() => signal('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitReady(url: string, child: ChildProcess, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`${url}: server exited with ${child.exitCode} before it was ready`);
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} not ready in ${timeoutMs / 1000} s`);
 }
 
 // ---------------------------------------------------------------------------------------------

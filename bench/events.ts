@@ -30,6 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeSection } from './report';
+import { freePort, waitReady } from './servers';
 
 /** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes. */
 function nowMs(): number {
@@ -315,10 +316,7 @@ function serverApi(base: string): Api {
  * engine on, on a free port; resolves when it answers.
  */
 async function startServer(databaseUrl: string): Promise<{ base: string; stop: () => Promise<void> }> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const port = await freePort();
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), '-H', '127.0.0.1'], {
     env: {
       ...process.env,
@@ -340,17 +338,8 @@ async function startServer(databaseUrl: string): Promise<{ base: string; stop: (
   };
   closers.push(stop);
   const base = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const ok = await fetch(`${base}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { base, stop };
-    if (Date.now() > until) throw new Error('the server did not answer within 180 s');
-    await new Promise((r) => setTimeout(r, 300));
-  }
+  await waitReady(`${base}/api/health`, child, 180_000);
+  return { base, stop };
 }
 
 async function measureLatency(

@@ -15,7 +15,7 @@
  * at most 100 batches of 1,000 events (the clock moved 28 days forward: the data set spans the last few days, and delivered events go after 30), so the data set shrinks a
  * little on each run.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +27,7 @@ import { retentionJobs } from '@/lib/retention/jobs';
 import { runRetention } from '@/lib/retention/run-retention';
 import { writeSection } from './report';
 import { buildDataSet, type IndexBuild, readDataSet, type ScaleMeta } from './scale-data';
+import { waitReady } from './servers';
 
 const ROOT = process.cwd();
 const CHATS = process.argv.includes('--small') ? 100_000 : Number(process.env.BENCH_SCALE_CHATS ?? 1_000_000);
@@ -99,7 +100,7 @@ async function main() {
   });
   try {
     const base = `http://127.0.0.1:${PORT}`;
-    await waitReady(`${base}/api/health`, server);
+    await waitReady(`${base}/api/health`, server, 120_000);
     const paths = await requestPaths(base, meta, dbUrl.toString());
     const loadBefore = os.loadavg()[0];
     const timings: Timing[] = [];
@@ -122,19 +123,6 @@ async function main() {
   } finally {
     server.kill('SIGTERM');
   }
-}
-
-async function waitReady(url: string, child: ChildProcess) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(url)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`server not ready at ${url}`);
 }
 
 async function requestPaths(base: string, meta: ScaleMeta, url: string): Promise<Path[]> {

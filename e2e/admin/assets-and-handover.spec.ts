@@ -29,7 +29,7 @@ test('channel assets are created and renamed on their own page', async ({ page }
   await expect(form.getByText('Enter the asset name.')).toBeVisible();
 
   // Found by part of its name, in any case; then retired: disabled, not deleted.
-  const find = page.getByRole('form', { name: 'Find assets' });
+  const find = page.getByRole('search', { name: 'Find assets' });
   await find.getByLabel('Name or address').fill(name.toUpperCase());
   await find.getByRole('button', { name: 'Find' }).click();
   await expect(page.getByRole('heading', { name: /^Matching assets \(1\)/ })).toBeVisible();

@@ -4,6 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { LoadState } from '@/components/admin/data-table';
+import { FilterRow } from '@/components/admin/filter-row';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf, fieldError } from '@/components/admin/lib/errors';
@@ -45,11 +47,7 @@ function NewAsset() {
       <div className="grid-3">
         <Field id="new-asset-channel" label="Channel" required error={err('channel')}>
           <select {...described('new-asset-channel', { error: err('channel'), required: true })} {...register('channel')}>
-            {CHANNELS.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
+            <ChannelOptions />
           </select>
         </Field>
         <Field id="new-asset-name" label="Name" required error={err('name')}>
@@ -169,50 +167,41 @@ export function AssetsView() {
         </div>
       </div>
       <NewAsset />
-      <search>
-        <form
-          className="card filters"
-          noValidate
-          aria-label="Find assets"
-          onSubmit={form.handleSubmit((picked) => {
-            setCursors([]);
-            setFilters(picked);
-          })}
-        >
-          <Field id="assets-q" label="Name or address" hint="Part of it, any case" error={err('q')}>
-            <input {...form.bind('q', 'assets-q', { failure: null, hint: true })} type="search" />
-          </Field>
-          <Field id="assets-channel" label="Channel" error={err('channel')}>
-            <select {...form.bind('channel', 'assets-channel', { failure: null })}>
-              <option value="">Any</option>
-              {CHANNELS.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field id="assets-enabled" label="State" error={err('enabled')}>
-            <select {...form.bind('enabled', 'assets-enabled', { failure: null })}>
-              <option value="">Enabled and disabled</option>
-              <option value="true">Enabled</option>
-              <option value="false">Disabled</option>
-            </select>
-          </Field>
-          <div className="row">
-            <button type="submit" className="btn btn-primary">
-              Find
-            </button>
-          </div>
-        </form>
-      </search>
+      <FilterRow
+        label="Find assets"
+        onSubmit={form.handleSubmit((picked) => {
+          setCursors([]);
+          setFilters(picked);
+        })}
+        actions={
+          <button type="submit" className="btn btn-primary">
+            Find
+          </button>
+        }
+      >
+        <Field id="assets-q" label="Name or address" hint="Part of it, any case" error={err('q')}>
+          <input {...form.bind('q', 'assets-q', { failure: null, hint: true })} type="search" />
+        </Field>
+        <Field id="assets-channel" label="Channel" error={err('channel')}>
+          <select {...form.bind('channel', 'assets-channel', { failure: null })}>
+            <option value="">Any</option>
+            <ChannelOptions />
+          </select>
+        </Field>
+        <Field id="assets-enabled" label="State" error={err('enabled')}>
+          <select {...form.bind('enabled', 'assets-enabled', { failure: null })}>
+            <option value="">Enabled and disabled</option>
+            <option value="true">Enabled</option>
+            <option value="false">Disabled</option>
+          </select>
+        </Field>
+      </FilterRow>
       <section className="card" aria-labelledby="assets-title">
         <h2 id="assets-title">
           {filtered ? 'Matching assets' : 'Assets'}
           {page && ` (${cursors.length > 0 ? `page ${cursors.length + 1}: ` : ''}${list.length}${page.next_cursor ? '+' : ''})`}
         </h2>
-        {assets.isPending && <p className="muted">Loading…</p>}
-        {assets.error && <p className="form-error">Could not load: {failureOf(assets.error)?.description}</p>}
+        <LoadState query={assets} />
         {page && list.length === 0 && <p className="muted">{filtered ? 'No asset matches.' : 'No assets yet.'}</p>}
         {list.length > 0 && (
           <TableRegion label="Channel assets, table">
@@ -253,4 +242,13 @@ export function AssetsView() {
       </section>
     </>
   );
+}
+
+/** One option per channel, for a channel select. */
+function ChannelOptions() {
+  return CHANNELS.map((c) => (
+    <option key={c} value={c}>
+      {c}
+    </option>
+  ));
 }
