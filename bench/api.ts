@@ -22,6 +22,8 @@
  * Creates its own database beside DATABASE_URL's (default postgres://postgres@127.0.0.1:5432/postgres)
  * and drops it at the end; runs `next build` only when .next/BUILD_ID is missing or older than the
  * sources; sends HTTP only to 127.0.0.1; stops every process it started.
+ * Before each measured round the database is vacuumed and checkpointed (untimed), so no round
+ * inherits another's dead rows or a checkpoint falling due.
  * Each case is warmed up, then measured in rounds that alternate a to h, each round starting one
  * case later (3 x 5 s each by default), so a burst of load from other processes on a shared machine lands on all of them rather
  * than on one.
@@ -220,6 +222,7 @@ async function main() {
     for (let j = 0; j < targets.length; j++) {
       const i = (j + r - 1) % targets.length;
       const t = targets[i];
+      await settle(dbUrl);
       const round = await measureRound(t, dbUrl);
       cases[i].rounds.push(round);
       log(
@@ -228,6 +231,14 @@ async function main() {
     }
   }
   for (const child of [...children]) await stopChild(child);
+
+  // A partial run with (d) and (g) prints the log's cost, the pair a change to the log is measured by.
+  const d = cases.find((c) => c.key === 'd');
+  const g = cases.find((c) => c.key === 'g');
+  if (d && g) {
+    const [sd, sg] = [summarise(d), summarise(g)];
+    log(`(d)/(g): ${pct(sd.rps / sg.rps)} of the throughput with the log off; ${logCpu(sd, sg)}`);
+  }
 
   // 5. Report; a partial run (BENCH_CASES) is for profiling and only prints its figures.
   const failed = cases.filter((c) => c.rounds.some((r) => r.result.non2xx || r.result.errors || r.result.timeouts));
@@ -512,6 +523,23 @@ async function checkPatch(port: number, seed: Seed, fullView: boolean) {
   }
 }
 
+/**
+ * Before each measured round: the previous case's buffered request-log rows land (they are written
+ * within 250 ms), then VACUUM and CHECKPOINT, so every round starts from the same tables and WAL
+ * rather than inheriting the dead row versions (autovacuum may be off, as on the machines here) or a
+ * checkpoint due from the cases before it. Not timed.
+ */
+async function settle(dbUrl: URL): Promise<void> {
+  await new Promise((r) => setTimeout(r, 500));
+  const sql = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe('VACUUM');
+    await sql.unsafe('CHECKPOINT');
+  } finally {
+    await sql.end();
+  }
+}
+
 async function measureRound(t: Target, dbUrl: URL): Promise<Round> {
   await readProbe(t.server); // starts the probe's count afresh
   const server0 = processCpuMs(t.server.pid as number);
@@ -642,6 +670,14 @@ function summarise(c: Case): Summary {
   };
 }
 
+/** The log's cost in CPU (server + PostgreSQL per request), steadier than throughput on a busy machine. */
+function logCpu(d: Summary, g: Summary): string {
+  if (d.serverCpu === null || g.serverCpu === null) return 'CPU per request not measured';
+  const on = d.serverCpu + d.pgCpu;
+  const off = g.serverCpu + g.pgCpu;
+  return `server + PostgreSQL CPU ${on.toFixed(3)} ms/req with it, ${off.toFixed(3)} without (${on >= off ? '+' : ''}${(((on - off) / off) * 100).toFixed(1)} %)`;
+}
+
 async function renderReport(cases: Case[]): Promise<string> {
   const s = Object.fromEntries(cases.map((c) => [c.key, summarise(c)])) as Record<Key, Summary>;
   const cpuModel = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1] ?? os.cpus()[0]?.model ?? '?').trim();
@@ -661,7 +697,7 @@ async function renderReport(cases: Case[]): Promise<string> {
     MARK_START,
     '## bench:api: PATCH /api/v1/chats/{chat_id}: ceiling, framework floor, both entries, both pipelines',
     '',
-    `Run ${new Date().toISOString()} with \`npm run bench:api\` (\`tsx bench/api.ts\`): autocannon 8, ${CONNECTIONS} connections, all on 127.0.0.1; each case warmed up ${WARMUP} s, then measured ${ROUNDS} × ${ROUND_SECONDS} s in rounds alternating (a) to (h), each round starting one case later. A fresh PostgreSQL database (migrated; 1 tenant; ${fmt(CHATS)} chats held by the VA in its team, 3 messages each; requests spread over them) is dropped afterwards. Servers: \`DELIVERY_ENGINE=off LOG_LEVEL=warn\`, a rate limit too high to trip, \`DATABASE_POOL_SIZE=${POOL_SIZE}\`${process.env.DATABASE_POOL_SIZE ? '' : ' (the default)'}, the baseline's pool the same size; no extra node flags; otherwise the defaults (every call recorded in the bot request log, limits counted in PostgreSQL, a checked token remembered ${process.env.TOKEN_CACHE_SECONDS ?? 10} s). The baseline looks its token up on every call.`,
+    `Run ${new Date().toISOString()} with \`npm run bench:api\` (\`tsx bench/api.ts\`): autocannon 8, ${CONNECTIONS} connections, all on 127.0.0.1; each case warmed up ${WARMUP} s, then measured ${ROUNDS} × ${ROUND_SECONDS} s in rounds alternating (a) to (h), each round starting one case later and preceded by an untimed VACUUM and CHECKPOINT. A fresh PostgreSQL database (migrated; 1 tenant; ${fmt(CHATS)} chats held by the VA in its team, 3 messages each; requests spread over them) is dropped afterwards. Servers: \`DELIVERY_ENGINE=off LOG_LEVEL=warn\`, a rate limit too high to trip, \`DATABASE_POOL_SIZE=${POOL_SIZE}\`${process.env.DATABASE_POOL_SIZE ? '' : ' (the default)'}, the baseline's pool the same size; no extra node flags; otherwise the defaults (every call recorded in the bot request log, limits counted in PostgreSQL, a checked token remembered ${process.env.TOKEN_CACHE_SECONDS ?? 10} s). The baseline looks its token up on every call.`,
     '',
     `Machine: ${os.cpus().length} CPUs (\`nproc\`), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${cpuModel}; Node ${process.version}; ${String(pgVersion).split(' on ')[0]} on the same machine, over TCP. The servers, PostgreSQL and autocannon share the cores. Load average at the end of the run: ${load}.`,
     '',
@@ -674,7 +710,7 @@ async function renderReport(cases: Case[]): Promise<string> {
     `- (c)/(a) = **${pct(ratio('c'))}**, (d)/(a) = **${pct(ratio('d'))}**; (c)/(b) = ${pct(s.c.rps / s.b.rps)}, (d)/(b) = ${pct(s.d.rps / s.b.rps)}.`,
     `- Target, (c) or (d) ≥ ${pct(TARGET_RATIO_A)} of (a) with p99 < ${TARGET_P99_MS} ms: **${met ? 'met' : 'not met'}** by (${best}): ${pct(ratio(best))}, p99 ${s[best].p99} ms (worst round ${s[best].worstP99} ms).`,
     `- Pipelines on the same server: our pipeline (f) ${fmt(s.f.rps)} req/s at ${ms(s.f.serverCpu)} ms CPU/req, ts-rest's own handler (e) ${fmt(s.e.rps)} req/s at ${ms(s.e.serverCpu)} ms CPU/req: (f)/(e) = **${pct(s.f.rps / s.e.rps)}**.`,
-    `- What the bot request log costs (every success recorded, the default): (d)/(g) = **${pct(s.d.rps / s.g.rps)}** of the throughput with the log off (budget: at least 95 %); p99 ${s.d.p99} ms with it, ${s.g.p99} ms without.`,
+    `- What the bot request log costs (every success recorded, the default): (d)/(g) = **${pct(s.d.rps / s.g.rps)}** of the throughput with the log off (budget: at least 95 %); p99 ${s.d.p99} ms with it, ${s.g.p99} ms without; ${logCpu(s.d, s.g)}.`,
     `- What limits shared between instances cost (counted in PostgreSQL, the default there): (d)/(h) = **${pct(s.d.rps / s.h.rps)}** of the throughput with limits in memory; p99 ${s.d.p99} ms shared, ${s.h.p99} ms in memory.`,
     ...(maxOther > 0.25
       ? [

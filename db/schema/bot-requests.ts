@@ -16,8 +16,8 @@ export const botRequests = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     // No foreign keys: their per-row checks were a fifth of the log's write cost (measured in
-    // BENCHMARKS.md). The batch INSERT keeps only rows whose VA exists in that account, and the
-    // readers join users, so a row can never name another account's VA.
+    // BENCHMARKS.md). Both ids come from the token that made the call, and the readers join users,
+    // so a row can never name another account's VA.
     accountId: integer('account_id').notNull(),
     virtualAgentId: integer('virtual_agent_id').notNull(),
     /** When the request arrived. */
