@@ -28,6 +28,9 @@
  * case later (3 x 5 s each by default), so a burst of load from other processes on a shared machine lands on all of them rather
  * than on one.
  *
+ * Then the log's cost apart: BENCH_LOG_PAIRS (8) pairs of BENCH_LOG_PAIR_SECONDS (3) rounds of (d) and
+ * (g) back to back (see measureLogPairs).
+ *
  * Knobs: BENCH_ROUNDS (3), BENCH_ROUND_SECONDS (5), BENCH_WARMUP (5 s), BENCH_BUILD=auto|always|never,
  * BENCH_CASES (e.g. `cd`: a partial run prints but writes nothing), BENCH_PROFILE=1 (a --cpu-prof of
  * the Next servers in $TMPDIR/va-bench-profiles/), BENCH_WRITE=0 (leave BENCHMARKS.md alone),
@@ -60,7 +63,10 @@ const CHATS = 1000;
 process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
 // The app's pool size (DATABASE_POOL_SIZE or its default); the baseline gets the same.
 const POOL_SIZE = env().DATABASE_POOL_SIZE;
-const DEADLINE_MS = 420_000;
+const DEADLINE_MS = 600_000;
+// The log's cost, measured apart: (d) and (g) in adjacent short rounds, ordered d g g d d g g d ...
+const LOG_PAIRS = Number(process.env.BENCH_LOG_PAIRS ?? 8);
+const LOG_PAIR_SECONDS = Number(process.env.BENCH_LOG_PAIR_SECONDS ?? 3);
 const TARGET_RATIO_A = 0.5;
 const TARGET_P99_MS = 100;
 const PROBE = path.join(ROOT, 'bench', 'probe.mjs');
@@ -230,20 +236,18 @@ async function main() {
       );
     }
   }
-  for (const child of [...children]) await stopChild(child);
 
-  // A partial run with (d) and (g) prints the log's cost, the pair a change to the log is measured by.
-  const d = cases.find((c) => c.key === 'd');
-  const g = cases.find((c) => c.key === 'g');
-  if (d && g) {
-    const [sd, sg] = [summarise(d), summarise(g)];
-    log(`(d)/(g): ${pct(sd.rps / sg.rps)} of the throughput with the log off; ${logCpu(sd, sg)}`);
-  }
+  // The log's cost, from paired rounds of (d) and (g) (see measureLogPairs).
+  const d = targets.find((t) => t.key === 'd');
+  const g = targets.find((t) => t.key === 'g');
+  const logPairs = d && g && LOG_PAIRS > 0 ? await measureLogPairs(d, g, dbUrl) : null;
+  if (logPairs) log(`the log's cost: ${describeLogPairs(logPairs)}`);
+  for (const child of [...children]) await stopChild(child);
 
   // 5. Report; a partial run (BENCH_CASES) is for profiling and only prints its figures.
   const failed = cases.filter((c) => c.rounds.some((r) => r.result.non2xx || r.result.errors || r.result.timeouts));
   if (cases.length === ALL_KEYS.length) {
-    const report = await renderReport(cases);
+    const report = await renderReport(cases, logPairs);
     console.log(`\n${report}`);
     if (process.env.BENCH_WRITE !== '0' && !process.env.BENCH_NODE_FLAGS && !failed.length) {
       writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: MARK_START, end: MARK_END });
@@ -540,14 +544,53 @@ async function settle(dbUrl: URL): Promise<void> {
   }
 }
 
-async function measureRound(t: Target, dbUrl: URL): Promise<Round> {
+type LogPairs = { d: Round[]; g: Round[] };
+
+/**
+ * What the request log costs, measured so that the machine's drift cancels: LOG_PAIRS pairs of
+ * LOG_PAIR_SECONDS rounds of (d) and (g) back to back, in the order d g, g d, d g, ... (each case
+ * first in half the pairs), each round settled like the others. Rounds of one case 20 s apart
+ * differ by more than the 5 % this has to resolve (on a virtual machine whose neighbours come
+ * and go); rounds 3 s apart mostly see the same machine.
+ */
+async function measureLogPairs(d: Target, g: Target, dbUrl: URL): Promise<LogPairs> {
+  const out: LogPairs = { d: [], g: [] };
+  for (let i = 0; i < LOG_PAIRS; i++) {
+    for (const t of i % 2 === 0 ? [d, g] : [g, d]) {
+      await settle(dbUrl);
+      const round = await measureRound(t, dbUrl, LOG_PAIR_SECONDS);
+      (t.key === 'd' ? out.d : out.g).push(round);
+      log(
+        `log pair ${i + 1}/${LOG_PAIRS} (${t.key}) ${fmt(round.result.requests.total / round.seconds)} req/s, p99 ${round.result.latency.p99} ms; server ${perReq(round.serverCpuMs, round.result)} ms CPU/req, PostgreSQL ${perReq(round.pgCpuMs, round.result)} ms CPU/req; other processes ${round.otherCores.toFixed(2)} cores`,
+      );
+    }
+  }
+  return out;
+}
+
+function describeLogPairs(p: LogPairs): string {
+  const total = (rounds: Round[]) => rounds.reduce((n, r) => n + r.result.requests.total, 0);
+  const rate = (r: Round) => r.result.requests.total / r.seconds;
+  const ratios = p.d.map((r, i) => rate(r) / rate(p.g[i])).sort((x, y) => x - y);
+  const cpu = (rounds: Round[]) =>
+    rounds.every((r) => r.serverCpuMs !== null) ? rounds.reduce((n, r) => n + (r.serverCpuMs ?? 0) + r.pgCpuMs, 0) / total(rounds) : null;
+  const [on, off] = [cpu(p.d), cpu(p.g)];
+  const cpuText =
+    on === null || off === null
+      ? ''
+      : `; server + PostgreSQL CPU ${on.toFixed(3)} ms/req with it, ${off.toFixed(3)} without (${on >= off ? '+' : ''}${(((on - off) / off) * 100).toFixed(1)} %)`;
+  const seconds = (rounds: Round[]) => rounds.reduce((n, r) => n + r.seconds, 0);
+  return `(d)/(g) = **${pct(total(p.d) / seconds(p.d) / (total(p.g) / seconds(p.g)))}** over ${p.d.length} pairs of ${LOG_PAIR_SECONDS} s rounds (pair ratios ${pct(ratios[0])} to ${pct(ratios[ratios.length - 1])}, median ${pct(median(ratios))})${cpuText}`;
+}
+
+async function measureRound(t: Target, dbUrl: URL, roundSeconds = ROUND_SECONDS): Promise<Round> {
   await readProbe(t.server); // starts the probe's count afresh
   const server0 = processCpuMs(t.server.pid as number);
   const pg0 = postgresCpu(dbUrl);
   const sys0 = machineCpu();
   const self0 = process.cpuUsage();
   const t0 = performance.now();
-  const result = await autocannon({ ...t.opts, connections: CONNECTIONS, duration: ROUND_SECONDS });
+  const result = await autocannon({ ...t.opts, connections: CONNECTIONS, duration: roundSeconds });
   const seconds = (performance.now() - t0) / 1000;
   const self = process.cpuUsage(self0);
   const sys1 = machineCpu();
@@ -678,7 +721,7 @@ function logCpu(d: Summary, g: Summary): string {
   return `server + PostgreSQL CPU ${on.toFixed(3)} ms/req with it, ${off.toFixed(3)} without (${on >= off ? '+' : ''}${(((on - off) / off) * 100).toFixed(1)} %)`;
 }
 
-async function renderReport(cases: Case[]): Promise<string> {
+async function renderReport(cases: Case[], logPairs: LogPairs | null): Promise<string> {
   const s = Object.fromEntries(cases.map((c) => [c.key, summarise(c)])) as Record<Key, Summary>;
   const cpuModel = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1] ?? os.cpus()[0]?.model ?? '?').trim();
   const [{ version: pgVersion }] = await (admin as postgres.Sql)`select version()`;
@@ -710,7 +753,7 @@ async function renderReport(cases: Case[]): Promise<string> {
     `- (c)/(a) = **${pct(ratio('c'))}**, (d)/(a) = **${pct(ratio('d'))}**; (c)/(b) = ${pct(s.c.rps / s.b.rps)}, (d)/(b) = ${pct(s.d.rps / s.b.rps)}.`,
     `- Target, (c) or (d) ≥ ${pct(TARGET_RATIO_A)} of (a) with p99 < ${TARGET_P99_MS} ms: **${met ? 'met' : 'not met'}** by (${best}): ${pct(ratio(best))}, p99 ${s[best].p99} ms (worst round ${s[best].worstP99} ms).`,
     `- Pipelines on the same server: our pipeline (f) ${fmt(s.f.rps)} req/s at ${ms(s.f.serverCpu)} ms CPU/req, ts-rest's own handler (e) ${fmt(s.e.rps)} req/s at ${ms(s.e.serverCpu)} ms CPU/req: (f)/(e) = **${pct(s.f.rps / s.e.rps)}**.`,
-    `- What the bot request log costs (every success recorded, the default): (d)/(g) = **${pct(s.d.rps / s.g.rps)}** of the throughput with the log off (budget: at least 95 %); p99 ${s.d.p99} ms with it, ${s.g.p99} ms without; ${logCpu(s.d, s.g)}.`,
+    `- What the bot request log costs (every success recorded, the default; budget: at least 95 % of the throughput with the log off): in the rounds above, (d)/(g) = ${pct(s.d.rps / s.g.rps)}, p99 ${s.d.p99} ms with it, ${s.g.p99} ms without, ${logCpu(s.d, s.g)}; measured in adjacent pairs of rounds, ${logPairs ? describeLogPairs(logPairs) : 'not run'}.`,
     `- What limits shared between instances cost (counted in PostgreSQL, the default there): (d)/(h) = **${pct(s.d.rps / s.h.rps)}** of the throughput with limits in memory; p99 ${s.d.p99} ms shared, ${s.h.p99} ms in memory.`,
     ...(maxOther > 0.25
       ? [
