@@ -73,16 +73,20 @@ async function main() {
   await admin.end();
   const { meta, builds } = data;
 
-  // Tables changed since their last ANALYZE (the request log grows with every run) get one now, as
-  // autovacuum would where it runs (it is off on some machines, these among them): with stale
-  // statistics the timings would measure the planner's guesses rather than the indexes.
+  // Tables changed since their last ANALYZE get one now and again before each timed path, as
+  // autovacuum would where it runs (it is off on some machines, these among them): the timed bot
+  // calls themselves add tens of thousands of request log rows, and with statistics that still
+  // say the table is empty the request log's timing measured the planner's guess (a bitmap scan
+  // and a sort of every row: 60 ms) rather than its index (3 ms).
   const stats = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
   const [{ autovacuum }] = await stats<{ autovacuum: string }[]>`select current_setting('autovacuum') as autovacuum`;
-  const staleTables = await stats<{ relname: string }[]>`
-    select relname from pg_stat_user_tables where n_mod_since_analyze > 50 + 0.1 * greatest(n_live_tup, 0)`;
-  for (const { relname } of staleTables) await stats.unsafe(`analyze "${relname}"`);
-  await stats.end();
-  if (staleTables.length) log(`analyzed ${staleTables.map((t) => t.relname).join(', ')} first (autovacuum is ${autovacuum} here)`);
+  const analyzeStale = async (when: string) => {
+    const staleTables = await stats<{ relname: string }[]>`
+      select relname from pg_stat_user_tables where n_mod_since_analyze > 50 + 0.1 * greatest(n_live_tup, 0)`;
+    for (const { relname } of staleTables) await stats.unsafe(`analyze "${relname}"`);
+    if (staleTables.length) log(`analyzed ${staleTables.map((t) => t.relname).join(', ')} ${when} (autovacuum is ${autovacuum} here)`);
+  };
+  await analyzeStale('first');
   if (!fs.existsSync(path.join(ROOT, '.next', 'BUILD_ID'))) throw new Error('no production build: run `npm run build` first');
   const server = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), '-H', '127.0.0.1'], {
     env: {
@@ -105,6 +109,7 @@ async function main() {
     const loadBefore = os.loadavg()[0];
     const timings: Timing[] = [];
     for (const p of paths) {
+      await analyzeStale(`before "${p.label}"`);
       const t = await time(base, p);
       timings.push(t);
       log(
@@ -122,6 +127,7 @@ async function main() {
       writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: '<!-- bench:scale:start -->', end: '<!-- bench:scale:end -->' });
   } finally {
     server.kill('SIGTERM');
+    await stats.end();
   }
 }
 
@@ -303,7 +309,7 @@ function render(r: {
     '<!-- bench:scale:start -->',
     '## Scale: read paths on one large tenant (`npm run bench:scale`)',
     '',
-    `${new Date().toISOString().slice(0, 16)}Z · ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB · Node ${process.version} · PostgreSQL on 127.0.0.1 (default settings but autovacuum ${r.autovacuum}) · ` +
+    `${new Date().toISOString().slice(0, 16)}Z · ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB · Node ${process.version} · PostgreSQL on 127.0.0.1 (default settings but autovacuum ${r.autovacuum}${r.autovacuum === 'off' ? ': tables changed since their last ANALYZE are analyzed before each timed path, as autovacuum would' : ''}) · ` +
       `\`BENCH_SCALE_CHATS=${r.meta.chats} npm run bench:scale\` · production build, \`npm start\` (node:http entry), DELIVERY_ENGINE=off. ` +
       `Other load on the machine: 1-minute load average ${r.loadBefore.toFixed(1)} before the timings and ${r.loadAfter.toFixed(1)} after` +
       (Math.max(r.loadBefore, r.loadAfter) > 1 ? ' (other work shared these cores, so absolute times are inflated and noisy).' : '.'),
