@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { TraceMatch } from '@/contracts/schemas/admin-trace';
 import type { Db } from '@/db/client';
 import { botRequests, chats, events, idempotencyKeys, messages, users } from '@/db/schema';
@@ -24,19 +24,33 @@ const match = (m: Partial<TraceMatch> & Pick<TraceMatch, 'kind' | 'summary' | 'l
 
 type RequestRow = typeof botRequests.$inferSelect;
 
-function requestMatch(kind: 'request' | 'idempotency_key', r: RequestRow, loginId: string): TraceMatch {
+/**
+ * A logged call, linked to its row on the chat page when its chat is one of the account's, else to
+ * the row in the VA's request log: a call about a chat ID that does not exist (2031), or that is
+ * another account's, names a chat no page of this account can show.
+ */
+function requestMatch(kind: 'request' | 'idempotency_key', r: RequestRow, loginId: string, chatIds: Set<string>): TraceMatch {
   const code = r.statusCode ?? r.httpStatus;
+  const chatId = r.chatId && chatIds.has(r.chatId) ? r.chatId : null;
   return match({
     kind,
-    chat_id: r.chatId,
+    chat_id: chatId,
     request_id: r.id,
     virtual_agent_id: r.virtualAgentId,
     at: r.at.toISOString(),
     summary: `${r.method} ${r.path} by ${loginId} → ${code} (trxid ${r.trxid})`,
-    link: r.chatId
-      ? chatLink(r.chatId, `request:${r.id}`)
+    link: chatId
+      ? chatLink(chatId, `request:${r.id}`)
       : `/admin/users/virtual-agents/${r.virtualAgentId}?trxid=${encodeURIComponent(r.trxid)}`,
   });
+}
+
+/** Which of these chat IDs are chats of the account (a probe of a chat ID index per ID). */
+export function chatsOfAccount(db: Db, { accountId, ids }: { accountId: number; ids: string[] }) {
+  return db
+    .select({ id: chats.id })
+    .from(chats)
+    .where(and(eq(chats.accountId, accountId), inArray(chats.id, ids)));
 }
 
 /** The look-ups of findTrace, as query builders (awaited there, EXPLAINed by the plan test). */
@@ -133,9 +147,11 @@ export async function findTrace(db: Db, { accountId, id }: { accountId: number; 
     );
   }
 
-  for (const { r, loginId } of requests) found.push(requestMatch('request', r, loginId));
+  const named = [...new Set([...requests, ...keyed].map(({ r }) => r.chatId).filter((c): c is string => c !== null))];
+  const chatIds = new Set(named.length ? (await chatsOfAccount(db, { accountId, ids: named })).map((c) => c.id) : []);
+  for (const { r, loginId } of requests) found.push(requestMatch('request', r, loginId, chatIds));
 
-  for (const { r, loginId } of keyed) found.push(requestMatch('idempotency_key', r, loginId));
+  for (const { r, loginId } of keyed) found.push(requestMatch('idempotency_key', r, loginId, chatIds));
   // The call may not be in the log (sampled out, or older than it keeps): the key's stored answer names what it made.
   if (!keyed.length && key) found.push(await keyMatch(db, accountId, key));
 

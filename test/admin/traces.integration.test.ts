@@ -113,6 +113,13 @@ describe('support traces: the bot request log and the trace look-up', () => {
     const [list] = await find(teams.headers.get('trxid') as string);
     assert.equal(list.chat_id, null);
     assert.equal(list.link, `/admin/users/virtual-agents/${c.t.bot.user.id}?trxid=${teams.headers.get('trxid')}`);
+
+    // So does a call about a chat ID that is no chat of the account: no chat page could show it.
+    const [missing] = await find(c.missingTrxid);
+    assert.equal(missing.kind, 'request');
+    assert.equal(missing.chat_id, null);
+    assert.match(String(missing.summary), /^GET \/api\/v1\/chats\/no-such-chat-\w+\?status&cursor by .* → 2031/);
+    assert.equal(missing.link, `/admin/users/virtual-agents/${c.t.bot.user.id}?trxid=${c.missingTrxid}`);
   });
 
   it("answers another account's ids exactly as unknown ones", async () => {
@@ -136,6 +143,13 @@ describe('support traces: the bot request log and the trace look-up', () => {
     assert.deepEqual(theirs.body.response.requests, []);
     const byVa = await other.get(`/bot-requests?virtual_agent_id=${c.t.bot.user.id}`);
     assert.deepEqual(byVa.body.response.requests, []);
+    // Their bot asking for this account's chat: their trace of that call does not link to a chat of ours.
+    const probe = await botApi('GET', `/chats/${c.chatId}`, { token: stranger.token });
+    assert.equal(probe.body.status_code, 2031);
+    await flushRequestLog();
+    const [probed] = (await other.get(`/trace?id=${probe.headers.get('trxid')}`)).body.response.matches;
+    assert.equal(probed.chat_id, null);
+    assert.equal(probed.link, `/admin/users/virtual-agents/${stranger.bot.user.id}?trxid=${probe.headers.get('trxid')}`);
   });
 
   it('records failures with code, description and trxid, and never bodies, tokens, keys or customer text', async () => {

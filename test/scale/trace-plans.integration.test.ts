@@ -6,7 +6,7 @@ import { buildDataSet } from '@/bench/scale-data';
 import { type Db, openPostgres } from '@/db/client';
 import { env } from '@/env';
 import { botRequestsPage } from '@/lib/request-log/list-bot-requests';
-import { traceLookups } from '@/lib/traces/find-trace';
+import { chatsOfAccount, traceLookups } from '@/lib/traces/find-trace';
 import { encodeCursor } from '@/lib/util/cursor';
 
 type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
@@ -130,6 +130,13 @@ describe('trace look-up and request log plans on large tables', { skip: url ? fa
       );
     });
   }
+
+  it("checks a logged call's chat IDs against the account's chats through a chat ID index", async (t) => {
+    const p = await plan(chatsOfAccount(db, { accountId, ids: [ids.chat, crypto.randomUUID()] }));
+    t.diagnostic(`chats of the account:\n${p.text}`);
+    assert.deepEqual(p.seqScans, [], p.text);
+    assert.ok(p.indexes.some((used) => ['chats_pkey', 'chats_id_prefix_idx'].includes(used)), p.text);
+  });
 
   const pages: [string, () => Parameters<typeof botRequestsPage>[1]['query'], string][] = [
     ['a VA, newest first', () => ({ virtual_agent_id: vaId }), 'bot_requests_va_idx'],
