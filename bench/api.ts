@@ -22,8 +22,8 @@
  * Creates its own database beside DATABASE_URL's (default postgres://postgres@127.0.0.1:5432/postgres)
  * and drops it at the end; runs `next build` only when .next/BUILD_ID is missing or older than the
  * sources; sends HTTP only to 127.0.0.1; stops every process it started.
- * Before each measured round the database is vacuumed and checkpointed (untimed), so no round
- * inherits another's dead rows or a checkpoint falling due.
+ * Before each measured round the database is vacuumed (untimed), so no round inherits another's
+ * dead rows.
  * Each case is warmed up, then measured in rounds that alternate a to h, each round starting one
  * case later (3 x 5 s each by default), so a burst of load from other processes on a shared machine lands on all of them rather
  * than on one.
@@ -529,16 +529,17 @@ async function checkPatch(port: number, seed: Seed, fullView: boolean) {
 
 /**
  * Before each measured round: the previous case's buffered request-log rows land (they are written
- * within 250 ms), then VACUUM and CHECKPOINT, so every round starts from the same tables and WAL
- * rather than inheriting the dead row versions (autovacuum may be off, as on the machines here) or a
- * checkpoint due from the cases before it. Not timed.
+ * within 250 ms), then a VACUUM, so no round inherits the dead row versions of the rounds before it
+ * (autovacuum may be off, as on the machines here). Not timed. No CHECKPOINT: one before every
+ * round made each round write a full image of every index page it touched first, which a server
+ * does once per checkpoint (5 minutes by default), and charged the request log, whose chat index
+ * touches a page per chat, 8 % instead of about 2 % (BENCHMARKS.md, 24 Nov 2026 afternoon).
  */
 async function settle(dbUrl: URL): Promise<void> {
   await new Promise((r) => setTimeout(r, 500));
   const sql = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
   try {
     await sql.unsafe('VACUUM');
-    await sql.unsafe('CHECKPOINT');
   } finally {
     await sql.end();
   }
@@ -740,7 +741,7 @@ async function renderReport(cases: Case[], logPairs: LogPairs | null): Promise<s
     MARK_START,
     '## bench:api: PATCH /api/v1/chats/{chat_id}: ceiling, framework floor, both entries, both pipelines',
     '',
-    `Run ${new Date().toISOString()} with \`npm run bench:api\` (\`tsx bench/api.ts\`): autocannon 8, ${CONNECTIONS} connections, all on 127.0.0.1; each case warmed up ${WARMUP} s, then measured ${ROUNDS} × ${ROUND_SECONDS} s in rounds alternating (a) to (h), each round starting one case later and preceded by an untimed VACUUM and CHECKPOINT. A fresh PostgreSQL database (migrated; 1 tenant; ${fmt(CHATS)} chats held by the VA in its team, 3 messages each; requests spread over them) is dropped afterwards. Servers: \`DELIVERY_ENGINE=off LOG_LEVEL=warn\`, a rate limit too high to trip, \`DATABASE_POOL_SIZE=${POOL_SIZE}\`${process.env.DATABASE_POOL_SIZE ? '' : ' (the default)'}, the baseline's pool the same size; no extra node flags; otherwise the defaults (every call recorded in the bot request log, limits counted in PostgreSQL, a checked token remembered ${process.env.TOKEN_CACHE_SECONDS ?? 10} s). The baseline looks its token up on every call.`,
+    `Run ${new Date().toISOString()} with \`npm run bench:api\` (\`tsx bench/api.ts\`): autocannon 8, ${CONNECTIONS} connections, all on 127.0.0.1; each case warmed up ${WARMUP} s, then measured ${ROUNDS} × ${ROUND_SECONDS} s in rounds alternating (a) to (h), each round starting one case later and preceded by an untimed VACUUM. A fresh PostgreSQL database (migrated; 1 tenant; ${fmt(CHATS)} chats held by the VA in its team, 3 messages each; requests spread over them) is dropped afterwards. Servers: \`DELIVERY_ENGINE=off LOG_LEVEL=warn\`, a rate limit too high to trip, \`DATABASE_POOL_SIZE=${POOL_SIZE}\`${process.env.DATABASE_POOL_SIZE ? '' : ' (the default)'}, the baseline's pool the same size; no extra node flags; otherwise the defaults (every call recorded in the bot request log, limits counted in PostgreSQL, a checked token remembered ${process.env.TOKEN_CACHE_SECONDS ?? 10} s). The baseline looks its token up on every call.`,
     '',
     `Machine: ${os.cpus().length} CPUs (\`nproc\`), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${cpuModel}; Node ${process.version}; ${String(pgVersion).split(' on ')[0]} on the same machine, over TCP. The servers, PostgreSQL and autocannon share the cores. Load average at the end of the run: ${load}.`,
     '',
