@@ -49,6 +49,13 @@ if (process.argv.includes('--next')) {
  */
 async function serve() {
   process.env.NODE_ENV = 'production';
+  // Registered before Next runs the instrumentation hook, whose shutdown (lib/startup/shutdown.ts)
+  // takes over the listeners already there and calls them once delivery has drained: the server
+  // keeps answering (readiness 503, metrics, calls in flight) until then. Registered after it, this
+  // listener closed the server and exited at once, cutting the drain short.
+  let server;
+  const stop = () => (server ? server.close(() => process.exit(0)) : process.exit(0));
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, stop);
   const { default: next } = await import('next');
   const app = next({ dev: false, dir: process.cwd(), hostname: hostname ?? 'localhost', port });
   const handle = app.getRequestHandler();
@@ -56,15 +63,13 @@ async function serve() {
   // instrumentation.ts hands the API entry over once the database is open, which may be after
   // prepare() resolves.
   const entries = await exposedEntries(120_000);
-  const server = http.createServer((req, res) => {
+  server = http.createServer((req, res) => {
     if (!entries.serve(req, res)) handle(req, res);
   });
   server.on('clientError', entries.clientError);
   // Longer than a load balancer's idle timeout, so it never reuses a connection we just closed.
   server.keepAliveTimeout = 65_000;
   server.listen(port, hostname, () => console.log(`Ready on http://${hostname ?? 'localhost'}:${port}`));
-  const stop = () => server.close(() => process.exit(0));
-  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, stop);
 }
 
 async function exposedEntries(timeoutMs) {
