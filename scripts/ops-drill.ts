@@ -85,7 +85,7 @@ type Instance = {
   inRotation: boolean;
 };
 
-function startInstance(n: 1 | 2, port: number, databaseUrl: string): Instance {
+function startInstance(n: 1 | 2, port: number, databaseUrl: string, extraEnv: Record<string, string> = {}): Instance {
   const child = spawn(process.execPath, ['scripts/start.mjs', '-H', '127.0.0.1'], {
     cwd: ROOT,
     env: {
@@ -102,6 +102,7 @@ function startInstance(n: 1 | 2, port: number, databaseUrl: string): Instance {
       // The hanging endpoint answers nothing: each call to it waits this long.
       DELIVERY_TIMEOUT_MS: '3000',
       LOG_LEVEL: 'warn',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -265,6 +266,8 @@ const checks: Check[] = [];
 const loadAtStart = os.loadavg().map((x) => x.toFixed(2));
 /** vachat_delivery_in_flight of instance 1 at its last scrape before SIGTERM. */
 let inFlightAtSigterm: number | undefined;
+/** The start with bad variables. */
+let badStart: { code: number | null | 'timeout'; ms: number; problems: string[] } | undefined;
 function check(p: string, what: string, ok: boolean, detail = '') {
   checks.push({ phase: p, what, ok, detail });
 }
@@ -347,6 +350,21 @@ async function drill(cleanups: Array<() => Promise<void> | void>): Promise<numbe
   const vaA = tenantA.bot.user.id;
   const vaB = tenantB.bot.user.id;
   log(`tenants seeded: noisy A (VA ${vaA}) -> hanging endpoint, healthy B (VA ${vaB}) -> recording receiver`);
+
+  // --- bad variables at start: a non-zero exit at once, one line per problem, no secret's value
+  {
+    const badSecret = 'too-short';
+    const started = Date.now();
+    const bad = startInstance(1, await freePort(), databaseUrl, { ACCESS_TOKEN_TTL_SECONDS: '4', METRICS_TOKEN: badSecret });
+    const code = await Promise.race([bad.exited, sleep(300_000).then(() => 'timeout' as const)]);
+    if (code === 'timeout') bad.child.kill('SIGKILL');
+    const problems = bad.out.filter((l) => l.startsWith('Invalid configuration: '));
+    badStart = { code, ms: Date.now() - started, problems };
+    log(`bad variables: exit ${code} after ${badStart.ms} ms, ${problems.length} problem lines`);
+    check('start', 'bad variables: exit 1', code === 1, `exit ${code}`);
+    check('start', 'bad variables: one line per problem (2)', problems.length === 2, problems.join(' / '));
+    check('start', 'bad variables: the secret is named, its value not printed', !bad.out.some((l) => l.includes(badSecret)), '');
+  }
 
   // --- servers (instance 1 first: it builds when the build is missing or stale, as npm start does)
   const instances: Instance[] = [];
@@ -608,6 +626,16 @@ function report(r: {
     `Two instances (\`node scripts/start.mjs\`), DELIVERY_ENGINE=embedded, DATABASE_CONNECT_TIMEOUT_SECONDS=2, DATABASE_STATEMENT_TIMEOUT_MS=2000, DELIVERY_TIMEOUT_MS=3000, SHUTDOWN_GRACE_MS=${SHUTDOWN_GRACE_MS}; noisy VA ${r.vaA} (endpoint never answers), healthy VA ${r.vaB}.`,
   );
   say();
+
+  if (badStart) {
+    say('## start with bad variables');
+    say();
+    say(
+      `ACCESS_TOKEN_TTL_SECONDS=4 and a 9-character METRICS_TOKEN: exit ${badStart.code} after ${fmtMs(badStart.ms)}, ${badStart.problems.length} lines:`,
+    );
+    for (const l of badStart.problems) say(`- \`${l}\``);
+    say();
+  }
 
   for (const p of PHASES) {
     const pc = calls.filter((c) => c.phase === p);
