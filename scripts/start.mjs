@@ -54,7 +54,16 @@ async function serve() {
   // keeps answering (readiness 503, metrics, calls in flight) until then. Registered after it, this
   // listener closed the server and exited at once, cutting the drain short.
   let server;
-  const stop = () => (server ? server.close(() => process.exit(0)) : process.exit(0));
+  let closing = false;
+  const stop = () => {
+    if (!server) process.exit(0);
+    closing = true;
+    // close() ends the idle connections and waits for the others, which node:http keeps alive as
+    // long as their client keeps them busy (a load balancer, a scraper every second): each answer
+    // from now on closes its connection, and requests still unanswered after 10 s are not waited for.
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 10_000).unref();
+  };
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, stop);
   const { default: next } = await import('next');
   const app = next({ dev: false, dir: process.cwd(), hostname: hostname ?? 'localhost', port });
@@ -64,6 +73,7 @@ async function serve() {
   // prepare() resolves.
   const entries = await exposedEntries(120_000);
   server = http.createServer((req, res) => {
+    if (closing) res.setHeader('Connection', 'close');
     if (!entries.serve(req, res)) handle(req, res);
   });
   server.on('clientError', entries.clientError);
