@@ -101,14 +101,20 @@ function startInstance(n: 1 | 2, port: number, databaseUrl: string, extraEnv: Re
       SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
       // The hanging endpoint answers nothing: each call to it waits this long.
       DELIVERY_TIMEOUT_MS: '3000',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.DRILL_LOG_LEVEL ?? 'warn',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out: string[] = [];
-  readline.createInterface({ input: child.stdout! }).on('line', (l) => out.push(l));
-  readline.createInterface({ input: child.stderr! }).on('line', (l) => out.push(l));
+  // DRILL_LOG_DIR: each instance's output is also written there (and kept), for a failed check.
+  const file = process.env.DRILL_LOG_DIR ? fs.createWriteStream(path.join(process.env.DRILL_LOG_DIR, `instance-${n}-${port}.log`)) : null;
+  const keep = (l: string) => {
+    out.push(l);
+    file?.write(`${l}\n`);
+  };
+  readline.createInterface({ input: child.stdout! }).on('line', keep);
+  readline.createInterface({ input: child.stderr! }).on('line', keep);
   const inst: Instance = { n, base: `http://127.0.0.1:${port}`, child, out, exited: Promise.resolve(null), inRotation: true };
   inst.exited = new Promise((resolve) =>
     child.on('close', (code, signal) => {
@@ -324,6 +330,7 @@ async function drill(cleanups: Array<() => Promise<void> | void>): Promise<numbe
   cleanups.push(() => {
     const [cmd, argv] = pgArgv('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
     spawnSync(cmd, argv);
+    if (process.env.DRILL_LOG_DIR) fs.copyFileSync(path.join(dir, 'log'), path.join(process.env.DRILL_LOG_DIR, 'postgresql.log'));
   });
   const databaseUrl = `postgres://postgres@127.0.0.1:${pgPort}/postgres`;
   process.env.DATABASE_URL = databaseUrl;
