@@ -561,6 +561,9 @@ async function drill(cleanups: Array<() => Promise<void> | void>): Promise<numbe
   i1.child.kill('SIGTERM');
   log('SIGTERM sent to instance 1');
   enter('drain');
+  // One round at once, so a short drain is seen too.
+  await sleep(20);
+  for (const kind of ['metrics', 'ready', 'live'] as const) void scrape(i1, kind);
   const exitDeadline = SHUTDOWN_GRACE_MS + 20_000;
   await Promise.race([i1.exited, sleep(exitDeadline)]);
   if (!i1.exitedAt) log(`instance 1 still running ${exitDeadline} ms after SIGTERM`);
@@ -858,6 +861,8 @@ function report(r: {
       countBy(before, (s) => `${s.kind} ${s.status || s.error}`),
     );
     const after = sc('drain', 1);
+    // A scrape refused as the process exited is no failure.
+    const untilExit = (s: Scrape, ok: boolean) => ok || (i1.exitedAt !== undefined && s.at + s.ms >= i1.exitedAt - 100);
     const readyAfter = after.filter((s) => s.kind === 'ready');
     check(
       'drain',
@@ -868,22 +873,21 @@ function report(r: {
     check(
       'drain',
       'instance 1 after SIGTERM: ready answered 503 (not refused) until the exit',
-      readyAfter.length > 0 && readyAfter.every((s) => s.status === 503 || (i1.exitedAt !== undefined && s.at + s.ms >= i1.exitedAt - 100)),
+      readyAfter.length > 0 && readyAfter.every((s) => untilExit(s, s.status === 503)),
       countBy(readyAfter, (s) => String(s.status || s.error)),
     );
     const liveAfter = after.filter((s) => s.kind === 'live');
     check(
       'drain',
       'instance 1 after SIGTERM: live 200 until the exit',
-      liveAfter.length > 0 && liveAfter.every((s) => s.status === 200 || (i1.exitedAt !== undefined && s.at + s.ms >= i1.exitedAt - 100)),
+      liveAfter.length > 0 && liveAfter.every((s) => untilExit(s, s.status === 200)),
       countBy(liveAfter, (s) => String(s.status || s.error)),
     );
     const metricsAfter = after.filter((s) => s.kind === 'metrics');
     check(
       'drain',
       'instance 1 after SIGTERM: metrics answered 200 until the exit',
-      metricsAfter.length > 0 &&
-        metricsAfter.every((s) => s.status === 200 || (i1.exitedAt !== undefined && s.at + s.ms >= i1.exitedAt - 100)),
+      metricsAfter.length > 0 && metricsAfter.every((s) => untilExit(s, s.status === 200)),
       countBy(metricsAfter, (s) => String(s.status || s.error)),
     );
     check('drain', 'instance 1 exited with 0', i1.exitCode === 0, `exit ${i1.exitCode}`);
@@ -986,6 +990,41 @@ function report(r: {
     );
     const circuit = scrapes.filter((s) => s.values?.circuitA === 'open' || s.values?.circuitA === 'half-open').length;
     check('all', "the noisy VA's circuit was seen open", circuit > 0, `${circuit} scrapes`);
+  }
+
+  // --- what the instances logged: why requests got 2050, and uncaught exceptions
+  {
+    say("## from the instances' logs");
+    say();
+    const settledAt = r.restartedAt + 5_000;
+    const phaseOf = (at: number) => [...PHASES].reverse().find((p) => (phaseStart[p] ?? Number.POSITIVE_INFINITY) <= at) ?? 'start';
+    for (const inst of [i1, i2]) {
+      const reasons: { at: number; reason: string }[] = [];
+      for (const l of inst.out) {
+        if (!l.startsWith('{')) continue;
+        try {
+          const j = JSON.parse(l) as { time?: string; msg?: string; reason?: string; err?: { code?: string } };
+          const at = j.time ? Date.parse(j.time) : 0;
+          if (j.msg === 'database unavailable') reasons.push({ at, reason: String(j.reason) });
+          else if (j.err?.code) reasons.push({ at, reason: `${j.err.code} (${j.msg})` });
+        } catch {
+          // not a log line
+        }
+      }
+      const uncaught = [...new Set(inst.out.filter((l) => l.includes('uncaughtException')))];
+      say(
+        `- instance ${inst.n}: database errors logged, by phase: ${countBy(reasons, (x) => `${phaseOf(x.at)} ${x.reason}`)}; uncaught exceptions: ${uncaught.length ? uncaught.join('; ') : 'none'}`,
+      );
+      check('all', `instance ${inst.n}: no uncaught exception`, uncaught.length === 0, uncaught.join('; '));
+      const late = reasons.filter((x) => x.at >= settledAt);
+      check(
+        'recovery+',
+        `instance ${inst.n}: no database error logged from restart + 5 s on`,
+        late.length === 0,
+        countBy(late, (x) => `${phaseOf(x.at)} ${x.reason}`),
+      );
+    }
+    say();
   }
 
   say('## checks');
