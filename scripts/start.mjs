@@ -49,6 +49,22 @@ if (process.argv.includes('--next')) {
  */
 async function serve() {
   process.env.NODE_ENV = 'production';
+  // Registered before Next runs the instrumentation hook, whose shutdown (lib/startup/shutdown.ts)
+  // takes over the listeners already there and calls them once delivery has drained: the server
+  // keeps answering (readiness 503, metrics, calls in flight) until then. Registered after it, this
+  // listener closed the server and exited at once, cutting the drain short.
+  let server;
+  let closing = false;
+  const stop = () => {
+    if (!server) process.exit(0);
+    closing = true;
+    // close() ends the idle connections and waits for the others, which node:http keeps alive as
+    // long as their client keeps them busy (a load balancer, a scraper every second): each answer
+    // from now on closes its connection, and requests still unanswered after 10 s are not waited for.
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 10_000).unref();
+  };
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, stop);
   const { default: next } = await import('next');
   const app = next({ dev: false, dir: process.cwd(), hostname: hostname ?? 'localhost', port });
   const handle = app.getRequestHandler();
@@ -56,15 +72,14 @@ async function serve() {
   // instrumentation.ts hands the API entry over once the database is open, which may be after
   // prepare() resolves.
   const entries = await exposedEntries(120_000);
-  const server = http.createServer((req, res) => {
+  server = http.createServer((req, res) => {
+    if (closing) res.setHeader('Connection', 'close');
     if (!entries.serve(req, res)) handle(req, res);
   });
   server.on('clientError', entries.clientError);
   // Longer than a load balancer's idle timeout, so it never reuses a connection we just closed.
   server.keepAliveTimeout = 65_000;
   server.listen(port, hostname, () => console.log(`Ready on http://${hostname ?? 'localhost'}:${port}`));
-  const stop = () => server.close(() => process.exit(0));
-  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, stop);
 }
 
 async function exposedEntries(timeoutMs) {

@@ -42,7 +42,7 @@ export type EmbeddedEngine = {
   readonly health: EndpointHealth;
 };
 
-const store = globalThis as unknown as { __vaDeliveryEngine?: EmbeddedEngine };
+const store = globalThis as unknown as { __vaDeliveryEngine?: EmbeddedEngine; __vaStoppingEngine?: EmbeddedEngine };
 
 /** Starts the engine once per process; later calls return the running one. */
 export async function startEmbeddedEngine(options: EmbeddedEngineOptions = {}): Promise<EmbeddedEngine> {
@@ -58,12 +58,25 @@ export async function startEmbeddedEngine(options: EmbeddedEngineOptions = {}): 
 export async function stopEmbeddedEngine(options?: { graceMs?: number }): Promise<void> {
   const engine = store.__vaDeliveryEngine;
   store.__vaDeliveryEngine = undefined;
-  await engine?.stop(options);
+  store.__vaStoppingEngine = engine;
+  try {
+    await engine?.stop(options);
+  } finally {
+    if (store.__vaStoppingEngine === engine) store.__vaStoppingEngine = undefined;
+  }
 }
 
 /** The process's running engine, if any. */
 export function runningEmbeddedEngine(): EmbeddedEngine | undefined {
   return store.__vaDeliveryEngine;
+}
+
+/**
+ * The engine the metrics describe: the running one, or during shutdown the one stopping, whose
+ * calls in flight are what the drain waits for (read as 0 and no circuits before, in drill:ops).
+ */
+export function reportedEmbeddedEngine(): EmbeddedEngine | undefined {
+  return store.__vaDeliveryEngine ?? store.__vaStoppingEngine;
 }
 
 /**

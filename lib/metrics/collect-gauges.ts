@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { APPLICATION_NAME, getHandle } from '@/db/client';
 import { env } from '@/env';
-import { runningEmbeddedEngine } from '@/lib/delivery/embedded-engine';
+import { reportedEmbeddedEngine } from '@/lib/delivery/embedded-engine';
 import { logger } from '@/lib/util/logger';
 import { gauge } from './registry';
 
@@ -16,8 +16,9 @@ const CIRCUIT_STATES = ['closed', 'open', 'half-open'] as const;
 
 /**
  * Registers the gauges read at scrape time: the delivery backlog and its oldest pending event per
- * VA, circuit states and calls in flight of this process's engine, and the database pool. A
- * database that cannot be reached shows as `vachat_database_up 0`, not as a failed scrape.
+ * VA, circuit states and calls in flight of this process's engine (also while it stops), and the
+ * database pool. A database that cannot be reached shows as `vachat_database_up 0`, not as a
+ * failed scrape.
  */
 export function registerScrapeGauges(): void {
   gauge('vachat_database_up', 'Whether the last scrape could query the database (1) or not (0)', [], async (g) => {
@@ -53,7 +54,7 @@ export function registerScrapeGauges(): void {
     "1 for the circuit state of each VA's endpoint known to this process's engine (others are closed)",
     ['virtual_agent_id', 'state'],
     (g) => {
-      for (const e of runningEmbeddedEngine()?.health.states() ?? []) {
+      for (const e of reportedEmbeddedEngine()?.health.states() ?? []) {
         for (const state of CIRCUIT_STATES) g.set({ virtual_agent_id: String(e.vaId), state }, e.state === state ? 1 : 0);
       }
     },
@@ -73,7 +74,7 @@ export function registerScrapeGauges(): void {
     },
   );
   gauge('vachat_delivery_in_flight', "Webhook calls in flight in this process's engine", [], (g) => {
-    g.set(runningEmbeddedEngine()?.inFlight ?? 0);
+    g.set(reportedEmbeddedEngine()?.inFlight ?? 0);
   });
   gauge('vachat_database_pool_max', 'Most PostgreSQL connections this process opens (DATABASE_POOL_SIZE)', [], (g) => {
     g.set(env().DATABASE_URL ? env().DATABASE_POOL_SIZE : 1);

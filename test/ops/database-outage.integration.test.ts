@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { GET as readyGET } from '@/app/api/health/ready/route';
+import { GET as metricsGET } from '@/app/api/metrics/route';
 import { closeDb, openPostgres, setHandle } from '@/db/client';
 import { resetEnv } from '@/env';
 import { botApi } from '../support/bot-api';
@@ -13,7 +15,26 @@ import { createTenant, type Tenant } from '../support/tenant';
 const PORT = 3301;
 process.env.DATABASE_CONNECT_TIMEOUT_SECONDS = '2';
 process.env.DATABASE_STATEMENT_TIMEOUT_MS = '2000';
+process.env.METRICS_TOKEN = 'outage-test-metrics-token';
 resetEnv();
+
+/** A generous bound for "answered within seconds" (the connect timeout is 2 s). */
+const ANSWER_MS = 8_000;
+
+async function timed<T>(f: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = Date.now();
+  const value = await f();
+  return { value, ms: Date.now() - started };
+}
+
+async function waitForDatabase(t: Tenant): Promise<void> {
+  let back: Awaited<ReturnType<typeof botApi>> | undefined;
+  for (let i = 0; i < 50 && back?.status !== 200; i++) {
+    back = await botApi('GET', '/teams', { token: t.token });
+    if (back.status !== 200) await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.equal(back?.status, 200, JSON.stringify(back?.body));
+}
 
 /** Runs a PostgreSQL tool as the `postgres` user (initdb refuses root); null when that cannot be done here. */
 function pgTool(tool: string, args: string[]): { ok: boolean; out: string } {
@@ -100,5 +121,41 @@ describe('database outage', { skip: unavailable ?? false }, () => {
       if (back.status !== 200) await new Promise((r) => setTimeout(r, 200));
     }
     assert.equal(back?.status, 200, JSON.stringify(back?.body));
+  });
+
+  it('while the database stays down, every request, metrics scrape and readiness probe is still answered within seconds', async () => {
+    await waitForDatabase(t);
+    stop();
+    try {
+      // Rounds of requests at once, as under load: each refused request is a failed connect of the
+      // pool, and postgres.js waited 3^failures/100 s (failures counted for the whole pool, up to
+      // 20 s) before a connection's next attempt. After one such round every request was held
+      // 10-20 s; the reconnect delay is now capped at 1 s (db/client.ts).
+      for (let round = 1; round <= 3; round++) {
+        const answers = await Promise.all(Array.from({ length: 10 }, () => timed(() => botApi('GET', '/teams', { token: t.token }))));
+        for (const { value: r, ms } of answers) {
+          assert.equal(r.status, 503, JSON.stringify(r.body));
+          assert.equal(r.body.status_code, 2050);
+          assert.ok(ms < ANSWER_MS, `round ${round} of the outage: a request answered after ${ms} ms`);
+        }
+      }
+      // A scrape during the outage is a 200 that says so, not a failed or held scrape.
+      const scrape = await timed(() =>
+        metricsGET(new Request('http://localhost/api/metrics', { headers: { authorization: 'Bearer outage-test-metrics-token' } })),
+      );
+      assert.equal(scrape.value.status, 200);
+      const text = await scrape.value.text();
+      assert.match(text, /^vachat_database_up 0$/m);
+      assert.match(text, /^vachat_database_unavailable_total [1-9]\d*$/m);
+      assert.ok(scrape.ms < ANSWER_MS, `scrape answered after ${scrape.ms} ms`);
+      const ready = await timed(() => readyGET());
+      assert.equal(ready.value.status, 503);
+      const report = (await ready.value.json()) as { checks: { database: { ok: boolean } } };
+      assert.equal(report.checks.database.ok, false);
+      assert.ok(ready.ms < ANSWER_MS, `readiness answered after ${ready.ms} ms`);
+    } finally {
+      start();
+    }
+    await waitForDatabase(t);
   });
 });

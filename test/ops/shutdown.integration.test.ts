@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -8,10 +9,77 @@ import { after, describe, it } from 'node:test';
 import { closeDb, type Db, getHandle, openPglite, openPostgres, setHandle } from '@/db/client';
 import { events } from '@/db/schema';
 import { env } from '@/env';
-import { until } from '../delivery/helpers';
+import { createBotChat, until } from '../delivery/helpers';
 import { startReceiver } from '../delivery/receiver';
+import { createTenant } from '../support/tenant';
 
 const CHILD = path.join(import.meta.dirname, 'server-process.ts');
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** `npm start` (scripts/start.mjs: the build in .next on one node:http server); it builds first when the build is missing or stale. */
+function startProduction(port: number, env: Record<string, string>) {
+  const child = spawn(process.execPath, ['scripts/start.mjs', '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out: string[] = [];
+  readline.createInterface({ input: child.stdout }).on('line', (l) => l && out.push(l));
+  readline.createInterface({ input: child.stderr }).on('line', (l) => l && out.push(l));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, out, exited, base: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * One keep-alive connection that always has a request on the way: each GET is sent in two parts
+ * 200 ms apart, and the next one starts as soon as its answer is in. Ends when the server closes it.
+ */
+function busyConnection(port: number) {
+  const state = { answers: 0, closed: false, stop: () => socket.destroy() };
+  const socket = net.connect(port, '127.0.0.1');
+  let buffer = '';
+  const send = () => {
+    socket.write('GET /api/health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    setTimeout(() => !state.closed && socket.write('\r\n'), 200).unref();
+  };
+  socket.on('connect', send);
+  socket.on('data', (chunk) => {
+    buffer += chunk.toString('latin1');
+    // Each answer is {"status":"ok"}: once one is complete, the next request goes.
+    while (buffer.includes('{"status":"ok"}')) {
+      buffer = buffer.slice(buffer.indexOf('{"status":"ok"}') + 15);
+      state.answers++;
+      if (!state.closed) send();
+    }
+  });
+  socket.on('error', () => {});
+  socket.on('close', () => {
+    state.closed = true;
+  });
+  return state;
+}
+
+/** A probe's answer, or the error's code when there was none (ECONNREFUSED once the server closed). */
+async function probe(url: string, headers: Record<string, string> = {}): Promise<{ status: number | string; text: string }> {
+  try {
+    const res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
+    return { status: res.status, text: await res.text() };
+  } catch (err) {
+    const e = err as { name?: string; cause?: { code?: string } };
+    return { status: e.cause?.code ?? e.name ?? 'error', text: '' };
+  }
+}
 
 function startChild(env: Record<string, string>, options: Record<string, unknown> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(options)], {
@@ -30,7 +98,7 @@ function startChild(env: Record<string, string>, options: Record<string, unknown
 
 async function databaseForChild(
   dataDir: string,
-): Promise<{ env: Record<string, string>; open: () => Promise<Db>; drop: () => Promise<void> }> {
+): Promise<{ env: Record<string, string>; open: (migrate?: boolean) => Promise<Db>; drop: () => Promise<void> }> {
   const url = env().DATABASE_URL;
   if (!url) {
     return {
@@ -50,8 +118,8 @@ async function databaseForChild(
   dbUrl.pathname = `/${name}`;
   return {
     env: { DATABASE_URL: dbUrl.toString() },
-    open: async () => {
-      setHandle(await openPostgres(dbUrl.toString(), { migrate: false }));
+    open: async (migrate = false) => {
+      setHandle(await openPostgres(dbUrl.toString(), { migrate }));
       return (await getHandle()).db;
     },
     drop: async () => {
@@ -114,6 +182,65 @@ describe('process start and stop', () => {
       assert.equal(receiver.inFlight, 0);
 
       // The calls that were in flight were answered and recorded before the exit.
+      const rows = await (await database.open()).select().from(events);
+      const delivered = rows.filter((e) => e.status === 'delivered');
+      assert.ok(delivered.length >= inFlightAtSignal, `${delivered.length} delivered, ${inFlightAtSignal} were in flight`);
+      assert.equal(rows.filter((e) => e.lockedUntil && e.lockedUntil > new Date()).length, 0);
+    } finally {
+      server.child.kill('SIGKILL');
+      await closeDb().catch(() => {});
+      await database.drop();
+      await receiver.close();
+    }
+  });
+  it('npm start: during the drain the server still answers (ready 503, metrics 200 with the calls in flight, live 200), then exits 0 though a client keeps its connection busy', async () => {
+    // Each call is held 4 s, so the probes below land while calls are in flight.
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 4_000 }));
+    const database = await databaseForChild(path.join(dir, 'data-npm-start'));
+    // Events waiting before the server starts (this process delivers nothing: DELIVERY_ENGINE=off).
+    const db = await database.open(true);
+    const t = await createTenant(db, { webhookUrl: receiver.url });
+    for (let i = 0; i < 2; i++) await createBotChat(t);
+    await closeDb();
+    const token = 'shutdown-test-metrics-token';
+    const port = await freePort();
+    const server = startProduction(port, {
+      ...database.env,
+      METRICS_TOKEN: token,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      DELIVERY_ENGINE: 'embedded',
+      SHUTDOWN_GRACE_MS: '20000',
+    });
+    try {
+      await until('calls in flight at the receiver', () => receiver.inFlight > 0, 300_000);
+      const inFlightAtSignal = receiver.inFlight;
+      // A client that keeps its connection busy, as a load balancer or a scraper does: node:http
+      // kept such a connection alive after close(), and the process with it, for as long as it ran.
+      const busy = busyConnection(port);
+      await until('the busy connection answered', () => busy.answers > 0, 10_000);
+      const signalledAt = Date.now();
+      server.child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+      // The server closed and exited at once when start.mjs's own listener ran beside the drain.
+      const [ready, metrics, live] = await Promise.all([
+        probe(`${server.base}/api/health/ready`),
+        probe(`${server.base}/api/metrics`, { authorization: `Bearer ${token}` }),
+        probe(`${server.base}/api/health/live`),
+      ]);
+      const seen = JSON.stringify({ ready: ready.status, metrics: metrics.status, live: live.status });
+      assert.equal(ready.status, 503, `${seen}\n${server.out.join('\n')}`);
+      assert.equal((JSON.parse(ready.text) as { checks: { shutdown: { ok: boolean } } }).checks.shutdown.ok, false);
+      assert.equal(metrics.status, 200, seen);
+      const inFlight = Number(/^vachat_delivery_in_flight (\d+)$/m.exec(metrics.text)?.[1]);
+      assert.ok(inFlight >= 1, `vachat_delivery_in_flight ${inFlight} during the drain`);
+      assert.equal(live.status, 200, seen);
+
+      // The drain takes the 4 s the receiver holds its calls; a busy connection must not add to it.
+      const code = await Promise.race([server.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 60_000).unref())]);
+      assert.equal(code, 0, `${code} ${Date.now() - signalledAt} ms after SIGTERM\n${server.out.join('\n')}`);
+      busy.stop();
+      assert.ok(busy.answers > 1, `${busy.answers} answers on the busy connection`);
+      assert.equal(receiver.inFlight, 0);
       const rows = await (await database.open()).select().from(events);
       const delivered = rows.filter((e) => e.status === 'delivered');
       assert.ok(delivered.length >= inFlightAtSignal, `${delivered.length} delivered, ${inFlightAtSignal} were in flight`);
