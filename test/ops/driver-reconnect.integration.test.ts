@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { describe, it } from 'node:test';
+import postgres from 'postgres';
+import { env } from '@/env';
+
+/**
+ * postgres.js 3.4.9 as patched by patches/postgres+3.4.9.patch (applied by `npm ci`'s postinstall):
+ * a connection that closes while a short write waits for its setImmediate must neither throw from
+ * that immediate (upstream porsager/postgres#1066, #1154) nor keep the cancelled timer, which made
+ * the next connection's first short write (its startup message) wait for ever: every reconnect of
+ * that pool slot then ended in CONNECT_TIMEOUT, as `npm run drill:ops` saw after a database stop.
+ * Needs a real PostgreSQL (DATABASE_URL); skipped on the embedded database.
+ */
+describe('database driver: a connection closed with a write pending', { skip: env().DATABASE_URL ? false : 'needs DATABASE_URL' }, () => {
+  it('connects again and answers, with nothing thrown outside the query', async () => {
+    const url = new URL(env().DATABASE_URL as string);
+    const sockets: net.Socket[] = [];
+    const thrown: unknown[] = [];
+    const onUncaught = (err: unknown) => thrown.push(err);
+    process.on('uncaughtException', onUncaught);
+    const sql = postgres(url.toString(), {
+      max: 1,
+      connect_timeout: 3,
+      onnotice: () => {},
+      socket: () => {
+        const s = net.connect(Number(url.port || 5432), url.hostname);
+        sockets.push(s);
+        return s;
+      },
+    });
+    try {
+      assert.equal((await sql`select 1 as n`)[0].n, 1);
+      // A short query's bytes wait for a setImmediate; one queued before it closes the socket first
+      // (immediates run in the order they were queued, and the query is written after this turn).
+      const first = sockets[0];
+      const pending = sql`select 2 as n`.execute();
+      setImmediate(() => {
+        first.emit('close', false);
+        first.destroy();
+      });
+      await assert.rejects(pending, /CONNECTION_CLOSED|write CONNECTION_CLOSED/);
+      // The same pool slot connects again: its startup message must go out.
+      const started = Date.now();
+      assert.equal((await sql`select 3 as n`)[0].n, 3);
+      assert.ok(Date.now() - started < 3_000, `reconnected after ${Date.now() - started} ms`);
+      assert.equal(sockets.length, 2);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(thrown, []);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await sql.end({ timeout: 1 });
+      for (const s of sockets) s.destroy();
+    }
+  });
+});
