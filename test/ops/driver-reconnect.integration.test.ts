@@ -19,16 +19,15 @@ describe('database driver: a connection closed with a write pending', { skip: en
     const thrown: unknown[] = [];
     const onUncaught = (err: unknown) => thrown.push(err);
     process.on('uncaughtException', onUncaught);
-    const sql = postgres(url.toString(), {
-      max: 1,
-      connect_timeout: 3,
-      onnotice: () => {},
+    // postgres.js's own `socket` option (a factory for each connection's socket; not in its types).
+    const ownSockets = {
       socket: () => {
         const s = net.connect(Number(url.port || 5432), url.hostname);
         sockets.push(s);
         return s;
       },
-    });
+    };
+    const sql = postgres(url.toString(), { max: 1, connect_timeout: 3, onnotice: () => {}, ...ownSockets });
     try {
       assert.equal((await sql`select 1 as n`)[0].n, 1);
       // A short query's bytes wait for a setImmediate; one queued before it closes the socket first
