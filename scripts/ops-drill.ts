@@ -940,7 +940,23 @@ function report(r: {
     }
     const delivered = r.bEvents.filter((e) => e.status === 'delivered');
     const missing = delivered.filter((e) => !arrivals.has(e.transactionId));
-    const dupes = [...arrivals.values()].filter((a) => a.length > 1);
+    const dupeIds = [...arrivals.entries()].filter(([, a]) => a.length > 1).map(([tx]) => tx);
+    const dupes = dupeIds.map((tx) => arrivals.get(tx) as number[]);
+    // Delivery is at least once: an attempt answered 200 while the database was down could not be
+    // recorded, its lease ran out, and the event was sent again (the receiver dedupes by webhook-id).
+    // Those events are named in the instances' logs; a duplicate of any other event is a fault.
+    const unrecorded = new Set<number>();
+    for (const inst of [i1, i2]) {
+      for (const l of inst.out) {
+        if (!l.includes('webhook attempts could not be recorded')) continue;
+        try {
+          for (const id of (JSON.parse(l) as { eventIds?: number[] }).eventIds ?? []) unrecorded.add(id);
+        } catch {
+          // not a log line
+        }
+      }
+    }
+    const unexplained = dupeIds.filter((tx) => !unrecorded.has(byTx.get(tx)?.id as number));
     const outOfOrder = [...order.values()].filter((seqs) => seqs.some((s, i) => i > 0 && s < seqs[i - 1]));
     const notDelivered = r.bEvents.filter((e) => e.status !== 'delivered');
     say('## delivery to the healthy VA (tenant B)');
@@ -960,9 +976,9 @@ function report(r: {
     check('end', "B's receiver got every delivered event", missing.length === 0, `${missing.length} missing`);
     check(
       'end',
-      "B's receiver got each event exactly once",
-      dupes.length === 0 && unknown === 0,
-      `${dupes.length} duplicated, ${unknown} unknown`,
+      "B's receiver got each event once, or again only after its delivery could not be recorded during the outage",
+      unexplained.length === 0 && unknown === 0,
+      `${dupes.length} duplicated (${dupes.length - unexplained.length} of them logged as not recorded), ${unknown} unknown`,
     );
     check('end', "B's receiver got each chat's events in order", outOfOrder.length === 0, `${outOfOrder.length} chats out of order`);
     say();

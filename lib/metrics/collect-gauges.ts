@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { APPLICATION_NAME, getHandle } from '@/db/client';
 import { env } from '@/env';
 import { reportedEmbeddedEngine } from '@/lib/delivery/embedded-engine';
+import { retryOnStaleConnection } from '@/lib/util/database-unavailable';
 import { logger } from '@/lib/util/logger';
 import { gauge } from './registry';
 
@@ -24,7 +25,7 @@ export function registerScrapeGauges(): void {
   gauge('vachat_database_up', 'Whether the last scrape could query the database (1) or not (0)', [], async (g) => {
     try {
       const { db } = await getHandle();
-      await db.execute(sql`select 1`);
+      await retryOnStaleConnection(() => db.execute(sql`select 1`));
       g.set(1);
     } catch {
       g.set(0);

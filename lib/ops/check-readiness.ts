@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { getHandle } from '@/db/client';
 import { env } from '@/env';
 import { runningEmbeddedEngine } from '@/lib/delivery/embedded-engine';
+import { retryOnStaleConnection } from '@/lib/util/database-unavailable';
 import { isDraining } from './draining';
 
 export type Check = { ok: boolean; detail?: string };
@@ -29,6 +30,9 @@ function countOf(result: unknown): number {
   return Number((rows[0] as { n?: unknown } | undefined)?.n ?? 0);
 }
 
+/** One query of the probe, within DB_CHECK_MS, tried again on a fresh connection if a stale one failed. */
+const probe = <T>(query: () => Promise<T>) => withTimeout(retryOnStaleConnection(query), DB_CHECK_MS * 2);
+
 /**
  * Whether this instance should get traffic: the database answers (within 2 s), every migration of
  * this build is applied, the delivery engine chosen by DELIVERY_ENGINE runs, and the process is not
@@ -43,9 +47,9 @@ export async function checkReadiness(): Promise<Readiness> {
   };
   try {
     const { db } = await withTimeout(getHandle(), DB_CHECK_MS);
-    await withTimeout(db.execute(sql`select 1`), DB_CHECK_MS);
+    await probe(() => db.execute(sql`select 1`));
     checks.database = { ok: true };
-    const applied = countOf(await withTimeout(db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`), DB_CHECK_MS));
+    const applied = countOf(await probe(() => db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)));
     const shipped = shippedMigrations();
     checks.migrations = applied >= shipped ? { ok: true } : { ok: false, detail: `${applied} of ${shipped} migrations applied` };
   } catch (err) {

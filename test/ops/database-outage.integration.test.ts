@@ -123,6 +123,21 @@ describe('database outage', { skip: unavailable ?? false }, () => {
     assert.equal(back?.status, 200, JSON.stringify(back?.body));
   });
 
+  it('after a restart, the first readiness probe and scrape see the database up though the pool kept connections from before', async () => {
+    await waitForDatabase(t);
+    // Every pooled connection open and idle, as on a busy instance.
+    await Promise.all(Array.from({ length: 10 }, () => botApi('GET', '/teams', { token: t.token })));
+    stop();
+    start();
+    const ready = await readyGET();
+    const report = await ready.json();
+    assert.equal(ready.status, 200, JSON.stringify(report));
+    const scrape = await metricsGET(
+      new Request('http://localhost/api/metrics', { headers: { authorization: 'Bearer outage-test-metrics-token' } }),
+    );
+    assert.match(await scrape.text(), /^vachat_database_up 1$/m);
+  });
+
   it('while the database stays down, every request, metrics scrape and readiness probe is still answered within seconds', async () => {
     await waitForDatabase(t);
     stop();
