@@ -135,7 +135,10 @@ describe('trace look-up and request log plans on large tables', { skip: url ? fa
     const p = await plan(chatsOfAccount(db, { accountId, ids: [ids.chat, crypto.randomUUID()] }));
     t.diagnostic(`chats of the account:\n${p.text}`);
     assert.deepEqual(p.seqScans, [], p.text);
-    assert.ok(p.indexes.some((used) => ['chats_pkey', 'chats_id_prefix_idx'].includes(used)), p.text);
+    assert.ok(
+      p.indexes.some((used) => ['chats_pkey', 'chats_id_prefix_idx'].includes(used)),
+      p.text,
+    );
   });
 
   const pages: [string, () => Parameters<typeof botRequestsPage>[1]['query'], string][] = [
