@@ -1,17 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import net from 'node:net';
 
-/** A TCP port free on 127.0.0.1 at the moment of asking. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '@/test/support/private-cluster';
 
 /** Resolves once `url` answers 2xx; throws if `child` exits first or `timeoutMs` passes. */
 export async function waitReady(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {

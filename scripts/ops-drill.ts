@@ -1,5 +1,5 @@
 /**
- * `npm run drill:ops`: issue #10's drill, all at once. A private PostgreSQL cluster (initdb/pg_ctl,
+ * `npm run drill:ops`: the operational drill, all at once. A private PostgreSQL cluster (initdb/pg_ctl,
  * as the `postgres` user when run as root), two production servers (`node scripts/start.mjs`, the
  * build in .next) on it, a noisy neighbour (tenant A's VA points at an endpoint that never answers)
  * beside a healthy tenant B whose receiver records every delivery. Load goes through both instances
@@ -8,13 +8,12 @@
  * to instance 1 in its middle. Prints a markdown report per phase and exits non-zero when a check
  * fails. Everything it started (servers, receivers, cluster and its directory) is removed at the end.
  */
-import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { promisify } from 'node:util';
+import { createPrivateCluster, freePort, privateClusterUnavailable } from '../test/support/private-cluster';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 process.chdir(ROOT);
@@ -35,39 +34,9 @@ const OUTAGE_ANSWER_MS = 5_000;
 /** Scrapes started this long after the stop must see the outage (one in flight at the stop may not). */
 const OUTAGE_SETTLE_MS = 3_000;
 
-const execFileAsync = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const t0 = Date.now();
 const log = (line: string) => process.stderr.write(`[drill +${((Date.now() - t0) / 1000).toFixed(1)}s] ${line}\n`);
-
-// ---------------------------------------------------------------------------------------------
-// PostgreSQL cluster of the drill's own
-
-const asRoot = process.getuid?.() === 0;
-function pgArgv(tool: string, args: string[]): [string, string[]] {
-  return asRoot ? ['runuser', ['-u', 'postgres', '--', tool, ...args]] : [tool, args];
-}
-function pgToolSync(tool: string, args: string[]): void {
-  const [cmd, argv] = pgArgv(tool, args);
-  const r = spawnSync(cmd, argv, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${tool} failed: ${r.stdout}${r.stderr}`);
-}
-/** Async, so the scrapers and the load keep running while pg_ctl works. */
-async function pgTool(tool: string, args: string[]): Promise<void> {
-  const [cmd, argv] = pgArgv(tool, args);
-  await execFileAsync(cmd, argv);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Servers
@@ -281,10 +250,8 @@ function check(p: string, what: string, ok: boolean, detail = '') {
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  for (const tool of ['initdb', 'pg_ctl']) {
-    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
-      throw new Error(`${tool} not found: the drill needs PostgreSQL's server tools`);
-  }
+  const missing = privateClusterUnavailable();
+  if (missing) throw new Error(`${missing}: the drill needs PostgreSQL's server tools`);
   if (!fs.existsSync(path.join(ROOT, '.next', 'BUILD_ID')))
     log('no build in .next: instance 1 builds first (npm start does; about a minute)');
 
@@ -308,31 +275,13 @@ async function main(): Promise<number> {
 
 async function drill(cleanups: Array<() => Promise<void> | void>): Promise<number> {
   // --- cluster
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'va-drill-pg-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  if (asRoot) spawnSync('chown', ['postgres', dir]);
-  const data = path.join(dir, 'data');
   const pgPort = await freePort();
-  pgToolSync('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
-  const pgStartArgs = [
-    '-D',
-    data,
-    '-o',
-    `-p ${pgPort} -k ${dir} -c listen_addresses=127.0.0.1`,
-    '-w',
-    '-t',
-    '60',
-    '-l',
-    path.join(dir, 'log'),
-    'start',
-  ];
-  pgToolSync('pg_ctl', pgStartArgs);
+  const cluster = createPrivateCluster(pgPort);
   cleanups.push(() => {
-    const [cmd, argv] = pgArgv('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
-    spawnSync(cmd, argv);
-    if (process.env.DRILL_LOG_DIR) fs.copyFileSync(path.join(dir, 'log'), path.join(process.env.DRILL_LOG_DIR, 'postgresql.log'));
+    if (process.env.DRILL_LOG_DIR) fs.copyFileSync(cluster.logFile, path.join(process.env.DRILL_LOG_DIR, 'postgresql.log'));
+    cluster.remove();
   });
-  const databaseUrl = `postgres://postgres@127.0.0.1:${pgPort}/postgres`;
+  const databaseUrl = cluster.url;
   process.env.DATABASE_URL = databaseUrl;
   log(`PostgreSQL cluster on port ${pgPort}`);
 
@@ -534,13 +483,13 @@ async function drill(cleanups: Array<() => Promise<void> | void>): Promise<numbe
 
   enter('outage');
   const stopStarted = Date.now();
-  await pgTool('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+  await cluster.stopAsync();
   const stoppedAt = Date.now();
   log(`database stopped (pg_ctl took ${stoppedAt - stopStarted} ms)`);
   await sleep(OUTAGE_MS);
 
   enter('recovery');
-  await pgTool('pg_ctl', pgStartArgs);
+  await cluster.startAsync();
   const restartedAt = Date.now();
   log(`database started again (${restartedAt - phaseStart.recovery!} ms)`);
   await sleep(RECOVERY_MS);

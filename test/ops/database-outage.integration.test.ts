@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { GET as readyGET } from '@/app/api/health/ready/route';
 import { GET as metricsGET } from '@/app/api/metrics/route';
 import { closeDb, openPostgres, setHandle } from '@/db/client';
 import { resetEnv } from '@/env';
 import { botApi } from '../support/bot-api';
+import { createPrivateCluster, freePort, type PrivateCluster, privateClusterUnavailable } from '../support/private-cluster';
 import { createTenant, type Tenant } from '../support/tenant';
 
-// A PostgreSQL cluster of this test's own, on a port of the ops range, stopped and started again.
-const PORT = 3301;
+// A PostgreSQL cluster of this test's own, on a free port, stopped and started again.
 process.env.DATABASE_CONNECT_TIMEOUT_SECONDS = '2';
 process.env.DATABASE_STATEMENT_TIMEOUT_MS = '2000';
 process.env.METRICS_TOKEN = 'outage-test-metrics-token';
@@ -36,63 +32,23 @@ async function waitForDatabase(t: Tenant): Promise<void> {
   assert.equal(back?.status, 200, JSON.stringify(back?.body));
 }
 
-/** Runs a PostgreSQL tool as the `postgres` user (initdb refuses root); null when that cannot be done here. */
-function pgTool(tool: string, args: string[]): { ok: boolean; out: string } {
-  const asRoot = process.getuid?.() === 0;
-  const cmd = asRoot ? 'runuser' : tool;
-  const argv = asRoot ? ['-u', 'postgres', '--', tool, ...args] : args;
-  const r = spawnSync(cmd, argv, { encoding: 'utf8' });
-  return { ok: r.status === 0, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
-}
-
-function available(): string | null {
-  for (const tool of ['initdb', 'pg_ctl']) {
-    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `${tool} not found`;
-  }
-  if (process.getuid?.() === 0 && spawnSync('id', ['postgres']).status !== 0) return 'no postgres user to run initdb as';
-  return null;
-}
-
-const unavailable = available();
+const unavailable = privateClusterUnavailable();
 
 describe('database outage', { skip: unavailable ?? false }, () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'va-ops-pg-'));
-  const data = path.join(dir, 'data');
+  let cluster: PrivateCluster;
   let t: Tenant;
-
-  const start = () => {
-    const r = pgTool('pg_ctl', [
-      '-D',
-      data,
-      '-o',
-      `-p ${PORT} -k ${dir} -c listen_addresses=127.0.0.1`,
-      '-w',
-      '-t',
-      '60',
-      '-l',
-      path.join(dir, 'log'),
-      'start',
-    ]);
-    assert.ok(r.ok, r.out);
-  };
-  const stop = () => {
-    const r = pgTool('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
-    assert.ok(r.ok, r.out);
-  };
+  const start = () => cluster.start();
+  const stop = () => cluster.stop();
 
   before(async () => {
-    if (process.getuid?.() === 0) execFileSync('chown', ['postgres', dir]);
-    const init = pgTool('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
-    assert.ok(init.ok, init.out);
-    start();
-    setHandle(await openPostgres(`postgres://postgres@127.0.0.1:${PORT}/postgres`, { migrate: true }));
+    cluster = createPrivateCluster(await freePort());
+    setHandle(await openPostgres(cluster.url, { migrate: true }));
     const { getDb } = await import('@/db/client');
     t = await createTenant(await getDb());
   });
   after(async () => {
     await closeDb().catch(() => {});
-    pgTool('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
-    fs.rmSync(dir, { recursive: true, force: true });
+    cluster?.remove();
   });
 
   it('answers 2050/503 with Retry-After while the database is down, within seconds, and recovers by itself', async () => {

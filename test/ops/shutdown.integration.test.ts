@@ -11,21 +11,11 @@ import { events } from '@/db/schema';
 import { env } from '@/env';
 import { createBotChat, until } from '../delivery/helpers';
 import { startReceiver } from '../delivery/receiver';
+import { freePort } from '../support/private-cluster';
 import { createTenant } from '../support/tenant';
 
 const CHILD = path.join(import.meta.dirname, 'server-process.ts');
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** `npm start` (scripts/start.mjs: the build in .next on one node:http server); it builds first when the build is missing or stale. */
 function startProduction(port: number, env: Record<string, string>) {
@@ -79,6 +69,14 @@ async function probe(url: string, headers: Record<string, string> = {}): Promise
     const e = err as { name?: string; cause?: { code?: string } };
     return { status: e.cause?.code ?? e.name ?? 'error', text: '' };
   }
+}
+
+/** The calls that were in flight at SIGTERM were answered and recorded before the exit; no lease is left held. */
+async function assertDrained(db: Db, inFlightAtSignal: number): Promise<void> {
+  const rows = await db.select().from(events);
+  const delivered = rows.filter((e) => e.status === 'delivered');
+  assert.ok(delivered.length >= inFlightAtSignal, `${delivered.length} delivered, ${inFlightAtSignal} were in flight`);
+  assert.equal(rows.filter((e) => e.lockedUntil && e.lockedUntil > new Date()).length, 0);
 }
 
 function startChild(env: Record<string, string>, options: Record<string, unknown> = {}) {
@@ -181,11 +179,7 @@ describe('process start and stop', () => {
       assert.deepEqual(order, ['stopped', 'framework']);
       assert.equal(receiver.inFlight, 0);
 
-      // The calls that were in flight were answered and recorded before the exit.
-      const rows = await (await database.open()).select().from(events);
-      const delivered = rows.filter((e) => e.status === 'delivered');
-      assert.ok(delivered.length >= inFlightAtSignal, `${delivered.length} delivered, ${inFlightAtSignal} were in flight`);
-      assert.equal(rows.filter((e) => e.lockedUntil && e.lockedUntil > new Date()).length, 0);
+      await assertDrained(await database.open(), inFlightAtSignal);
     } finally {
       server.child.kill('SIGKILL');
       await closeDb().catch(() => {});
@@ -241,10 +235,7 @@ describe('process start and stop', () => {
       busy.stop();
       assert.ok(busy.answers > 1, `${busy.answers} answers on the busy connection`);
       assert.equal(receiver.inFlight, 0);
-      const rows = await (await database.open()).select().from(events);
-      const delivered = rows.filter((e) => e.status === 'delivered');
-      assert.ok(delivered.length >= inFlightAtSignal, `${delivered.length} delivered, ${inFlightAtSignal} were in flight`);
-      assert.equal(rows.filter((e) => e.lockedUntil && e.lockedUntil > new Date()).length, 0);
+      await assertDrained(await database.open(), inFlightAtSignal);
     } finally {
       server.child.kill('SIGKILL');
       await closeDb().catch(() => {});

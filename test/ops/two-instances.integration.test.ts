@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
@@ -19,6 +18,7 @@ import { createTeam } from '@/lib/teams/create-team';
 import { createUser } from '@/lib/users/create-user';
 import { until } from '../delivery/helpers';
 import { type Receiver, startReceiver } from '../delivery/receiver';
+import { freePort } from '../support/private-cluster';
 import { createTenant, type Tenant } from '../support/tenant';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -27,17 +27,6 @@ const TOKEN_CACHE_SECONDS = 120;
 const skip = env().DATABASE_URL ? false : 'needs PostgreSQL (set DATABASE_URL): several instances share one database server';
 
 type Server = { base: string; child: ChildProcess; out: string[]; exited: Promise<number | null> };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function startServer(port: number, databaseUrl: string): Server {
   const child = spawn(process.execPath, ['scripts/start.mjs', '-H', '127.0.0.1'], {
