@@ -64,7 +64,10 @@ export const botRequestSchema = z.object({
   operation: z.string().describe('The bot API operationId'),
   method: z.string(),
   path: z.string().describe('As sent, ids kept; query parameters by name only, never their values'),
-  chat_id: z.string().nullable(),
+  chat_id: z
+    .string()
+    .nullable()
+    .describe("The chat the call was about, when it is one of the account's; a chat ID that is not (a 2031) is only in `path`"),
   http_status: z.number().int(),
   status_code: z.number().int().nullable(),
   description: z.string().describe("The code's catalogue description and the names of refused fields; never what was sent"),

@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { TraceMatch } from '@/contracts/schemas/admin-trace';
 import type { Db } from '@/db/client';
 import { botRequests, chats, events, idempotencyKeys, messages, users } from '@/db/schema';
+import { knownChatIds } from '@/lib/request-log/known-chats';
 
 /** Most rows shown for an id that names several things (an alias ID reused, a key sent often). */
 const MANY = 10;
@@ -43,14 +44,6 @@ function requestMatch(kind: 'request' | 'idempotency_key', r: RequestRow, loginI
       ? chatLink(chatId, `request:${r.id}`)
       : `/admin/users/virtual-agents/${r.virtualAgentId}?trxid=${encodeURIComponent(r.trxid)}`,
   });
-}
-
-/** Which of these chat IDs are chats of the account (a probe of a chat ID index per ID). */
-export function chatsOfAccount(db: Db, { accountId, ids }: { accountId: number; ids: string[] }) {
-  return db
-    .select({ id: chats.id })
-    .from(chats)
-    .where(and(eq(chats.accountId, accountId), inArray(chats.id, ids)));
 }
 
 /** The look-ups of findTrace, as query builders (awaited there, EXPLAINed by the plan test). */
@@ -147,8 +140,11 @@ export async function findTrace(db: Db, { accountId, id }: { accountId: number; 
     );
   }
 
-  const named = [...new Set([...requests, ...keyed].map(({ r }) => r.chatId).filter((c): c is string => c !== null))];
-  const chatIds = new Set(named.length ? (await chatsOfAccount(db, { accountId, ids: named })).map((c) => c.id) : []);
+  const chatIds = await knownChatIds(
+    db,
+    accountId,
+    [...requests, ...keyed].map(({ r }) => r.chatId),
+  );
   for (const { r, loginId } of requests) found.push(requestMatch('request', r, loginId, chatIds));
 
   for (const { r, loginId } of keyed) found.push(requestMatch('idempotency_key', r, loginId, chatIds));

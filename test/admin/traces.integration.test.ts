@@ -120,6 +120,12 @@ describe('support traces: the bot request log and the trace look-up', () => {
     assert.equal(missing.chat_id, null);
     assert.match(String(missing.summary), /^GET \/api\/v1\/chats\/no-such-chat-\w+\?status&cursor by .* → 2031/);
     assert.equal(missing.link, `/admin/users/virtual-agents/${c.t.bot.user.id}?trxid=${c.missingTrxid}`);
+    // The VA's request log lists that call with its path, and no chat to open.
+    const [listed] = (await c.admin.get(`/bot-requests?trxid=${c.missingTrxid}`)).body.response.requests;
+    assert.equal(listed.chat_id, null);
+    assert.match(listed.path, /^\/api\/v1\/chats\/no-such-chat-/);
+    const [patched] = (await c.admin.get(`/bot-requests?trxid=${c.failedPatchTrxid}`)).body.response.requests;
+    assert.equal(patched.chat_id, c.chatId);
   });
 
   it("answers another account's ids exactly as unknown ones", async () => {

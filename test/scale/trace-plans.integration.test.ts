@@ -5,8 +5,9 @@ import postgres from 'postgres';
 import { buildDataSet } from '@/bench/scale-data';
 import { type Db, openPostgres } from '@/db/client';
 import { env } from '@/env';
+import { chatsOfAccount } from '@/lib/request-log/known-chats';
 import { botRequestsPage } from '@/lib/request-log/list-bot-requests';
-import { chatsOfAccount, traceLookups } from '@/lib/traces/find-trace';
+import { traceLookups } from '@/lib/traces/find-trace';
 import { encodeCursor } from '@/lib/util/cursor';
 
 type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
