@@ -497,12 +497,15 @@ async function drill(cleanups: Array<() => Promise<void> | void>): Promise<numbe
   enter('burst');
   bWorkers = 8;
   await sleep(BURST_BEFORE_SIGTERM_MS);
-  // SIGTERM while instance 1 has webhook calls in flight (the noisy VA's hang until the timeout),
-  // so the drain has something to wait for; at most 10 s more of burst for that.
-  const inFlightBy = Date.now() + 10_000;
+  // SIGTERM while instance 1 has webhook calls in flight and the hanging endpoint holds one (the
+  // noisy VA's calls hang until the timeout), so the drain has something to wait for: checked by a
+  // scrape made just now, not the last second's (a call to the healthy bot ends in milliseconds, and
+  // with none left the drain is over at once); at most 20 s more of burst for that.
+  const inFlightBy = Date.now() + 20_000;
   while (Date.now() < inFlightBy) {
+    await scrape(i1, 'metrics');
     const last = scrapes.filter((s) => s.inst === 1 && s.kind === 'metrics' && s.values).at(-1);
-    if ((last?.values?.inFlight ?? 0) > 0) break;
+    if ((last?.values?.inFlight ?? 0) > 0 && hanging.inFlight > 0) break;
     await sleep(100);
   }
   inFlightAtSigterm = scrapes.filter((s) => s.inst === 1 && s.kind === 'metrics' && s.values).at(-1)?.values?.inFlight;
