@@ -8,12 +8,12 @@
  * to instance 1 in its middle. Prints a markdown report per phase and exits non-zero when a check
  * fails. Everything it started (servers, receivers, cluster and its directory) is removed at the end.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { createPrivateCluster, freePort, privateClusterUnavailable } from '../test/support/private-cluster';
+import { startProductionServer } from '../test/support/production-server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 process.chdir(ROOT);
@@ -55,12 +55,11 @@ type Instance = {
 };
 
 function startInstance(n: 1 | 2, port: number, databaseUrl: string, extraEnv: Record<string, string> = {}): Instance {
-  const child = spawn(process.execPath, ['scripts/start.mjs', '-H', '127.0.0.1'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
+  // DRILL_LOG_DIR: each instance's output is also written there (and kept), for a failed check.
+  const file = process.env.DRILL_LOG_DIR ? fs.createWriteStream(path.join(process.env.DRILL_LOG_DIR, `instance-${n}-${port}.log`)) : null;
+  const server = startProductionServer(
+    port,
+    {
       DATABASE_URL: databaseUrl,
       METRICS_TOKEN,
       DELIVERY_ENGINE: 'embedded',
@@ -73,25 +72,14 @@ function startInstance(n: 1 | 2, port: number, databaseUrl: string, extraEnv: Re
       LOG_LEVEL: process.env.DRILL_LOG_LEVEL ?? 'warn',
       ...extraEnv,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out: string[] = [];
-  // DRILL_LOG_DIR: each instance's output is also written there (and kept), for a failed check.
-  const file = process.env.DRILL_LOG_DIR ? fs.createWriteStream(path.join(process.env.DRILL_LOG_DIR, `instance-${n}-${port}.log`)) : null;
-  const keep = (l: string) => {
-    out.push(l);
-    file?.write(`${l}\n`);
-  };
-  readline.createInterface({ input: child.stdout! }).on('line', keep);
-  readline.createInterface({ input: child.stderr! }).on('line', keep);
-  const inst: Instance = { n, base: `http://127.0.0.1:${port}`, child, out, exited: Promise.resolve(null), inRotation: true };
-  inst.exited = new Promise((resolve) =>
-    child.on('close', (code, signal) => {
-      inst.exitCode = code ?? (signal ? -1 : null);
-      inst.exitedAt = Date.now();
-      resolve(inst.exitCode);
-    }),
+    (line) => file?.write(`${line}\n`),
   );
+  const inst: Instance = { n, ...server, inRotation: true };
+  inst.exited = server.exited.then((code) => {
+    inst.exitCode = code;
+    inst.exitedAt = Date.now();
+    return code;
+  });
   return inst;
 }
 

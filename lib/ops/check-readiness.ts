@@ -30,7 +30,7 @@ function countOf(result: unknown): number {
   return Number((rows[0] as { n?: unknown } | undefined)?.n ?? 0);
 }
 
-/** One query of the probe, within DB_CHECK_MS, tried again on a fresh connection if a stale one failed. */
+/** One query of the probe, tried past pooled connections that were already dead, within twice DB_CHECK_MS in all. */
 const probe = <T>(query: () => Promise<T>) => withTimeout(retryOnStaleConnection(query), DB_CHECK_MS * 2);
 
 /**

@@ -14,9 +14,12 @@ export function chatsOfAccount(db: Db, { accountId, ids }: { accountId: number; 
     .where(and(eq(chats.accountId, accountId), inArray(chats.id, ids)));
 }
 
-/** The chat IDs among `ids` that are chats of the account, as a set (no query when there are none). */
-export async function knownChatIds(db: Db, accountId: number, ids: (string | null)[]): Promise<Set<string>> {
+/**
+ * For the chat IDs of some logged calls: a function giving back a call's chat ID when it is a chat
+ * of the account, else null (one query for all of them, none when no call names a chat).
+ */
+export async function accountChats(db: Db, accountId: number, ids: (string | null)[]): Promise<(id: string | null) => string | null> {
   const named = [...new Set(ids.filter((c): c is string => c !== null))];
-  if (!named.length) return new Set();
-  return new Set((await chatsOfAccount(db, { accountId, ids: named })).map((c) => c.id));
+  const known = new Set(named.length ? (await chatsOfAccount(db, { accountId, ids: named })).map((c) => c.id) : []);
+  return (id) => (id !== null && known.has(id) ? id : null);
 }

@@ -5,7 +5,7 @@ import type { Db } from '@/db/client';
 import { botRequests, users } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
 import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
-import { knownChatIds } from './known-chats';
+import { accountChats } from './known-chats';
 
 const isCursor = (p: unknown[]): p is [string, number] => p.length === 2 && typeof p[0] === 'string' && Number.isInteger(p[1]);
 
@@ -21,15 +21,13 @@ export async function listBotRequests(db: Db, { accountId, query }: { accountId:
   const page = rows.slice(0, pageSize);
   const last = page.at(-1);
   // A call about a chat ID that is no chat of the account shows that ID in its path, not as a chat to open.
-  const chatIds = await knownChatIds(
+  const chatOf = await accountChats(
     db,
     accountId,
     page.map(({ r }) => r.chatId),
   );
   return {
-    requests: page.map(({ r, loginId }) =>
-      toBotRequestView({ ...r, chatId: r.chatId && chatIds.has(r.chatId) ? r.chatId : null }, loginId),
-    ),
+    requests: page.map(({ r, loginId }) => toBotRequestView({ ...r, chatId: chatOf(r.chatId) }, loginId)),
     next_cursor: rows.length > pageSize && last ? encodeCursor([last.r.at.toISOString(), last.r.id]) : null,
   };
 }

@@ -2,7 +2,7 @@ import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { TraceMatch } from '@/contracts/schemas/admin-trace';
 import type { Db } from '@/db/client';
 import { botRequests, chats, events, idempotencyKeys, messages, users } from '@/db/schema';
-import { knownChatIds } from '@/lib/request-log/known-chats';
+import { accountChats } from '@/lib/request-log/known-chats';
 
 /** Most rows shown for an id that names several things (an alias ID reused, a key sent often). */
 const MANY = 10;
@@ -30,9 +30,14 @@ type RequestRow = typeof botRequests.$inferSelect;
  * the row in the VA's request log: a call about a chat ID that does not exist (2031), or that is
  * another account's, names a chat no page of this account can show.
  */
-function requestMatch(kind: 'request' | 'idempotency_key', r: RequestRow, loginId: string, chatIds: Set<string>): TraceMatch {
+function requestMatch(
+  kind: 'request' | 'idempotency_key',
+  r: RequestRow,
+  loginId: string,
+  chatOf: (id: string | null) => string | null,
+): TraceMatch {
   const code = r.statusCode ?? r.httpStatus;
-  const chatId = r.chatId && chatIds.has(r.chatId) ? r.chatId : null;
+  const chatId = chatOf(r.chatId);
   return match({
     kind,
     chat_id: chatId,
@@ -140,14 +145,14 @@ export async function findTrace(db: Db, { accountId, id }: { accountId: number; 
     );
   }
 
-  const chatIds = await knownChatIds(
+  const chatOf = await accountChats(
     db,
     accountId,
     [...requests, ...keyed].map(({ r }) => r.chatId),
   );
-  for (const { r, loginId } of requests) found.push(requestMatch('request', r, loginId, chatIds));
+  for (const { r, loginId } of requests) found.push(requestMatch('request', r, loginId, chatOf));
 
-  for (const { r, loginId } of keyed) found.push(requestMatch('idempotency_key', r, loginId, chatIds));
+  for (const { r, loginId } of keyed) found.push(requestMatch('idempotency_key', r, loginId, chatOf));
   // The call may not be in the log (sampled out, or older than it keeps): the key's stored answer names what it made.
   if (!keyed.length && key) found.push(await keyMatch(db, accountId, key));
 

@@ -45,16 +45,16 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return databaseErrorCode(err) !== null;
 }
 
-/** A pooled connection the database ended while it sat idle (a restart, a failover): not an outage. */
+/** A pooled connection that was already dead when used (the server gone in a failover or a network break): not an outage. */
 const STALE_CONNECTION = new Set(['57P01', '57P02', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'ECONNRESET', 'EPIPE']);
 
 /**
- * A read-only query, run again while it fails on connections that were already dead. After the
- * database restarts, each connection the pool kept from before fails on its first use
- * (CONNECTION_CLOSED or 57P01, one after the other: drill:ops saw a readiness probe answer 503
- * that way 20 s after the restart); trying past them, at most once per pooled connection, reaches
- * a fresh one and tells whether the database is really there. For probes and gauges only: a
- * request's statements are not retried behind its back.
+ * A read-only query, run again while it fails on connections that were already dead. When the
+ * pool did not see its connections close (a failover, a network break, a process too busy to read
+ * the closes), each fails on its first use (CONNECTION_CLOSED or 57P01, one after the other);
+ * trying past them, at most once per pooled connection, reaches a fresh one and tells whether the
+ * database is really there. For probes and gauges only: a request's statements are not retried
+ * behind its back.
  */
 export async function retryOnStaleConnection<T>(query: () => Promise<T>, tries = 1 + env().DATABASE_POOL_SIZE): Promise<T> {
   for (let i = 1; ; i++) {

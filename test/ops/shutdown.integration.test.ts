@@ -12,24 +12,11 @@ import { env } from '@/env';
 import { createBotChat, until } from '../delivery/helpers';
 import { startReceiver } from '../delivery/receiver';
 import { freePort } from '../support/private-cluster';
+import { startProductionServer } from '../support/production-server';
 import { createTenant } from '../support/tenant';
 
 const CHILD = path.join(import.meta.dirname, 'server-process.ts');
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-
-/** `npm start` (scripts/start.mjs: the build in .next on one node:http server); it builds first when the build is missing or stale. */
-function startProduction(port: number, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['scripts/start.mjs', '-H', '127.0.0.1'], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out: string[] = [];
-  readline.createInterface({ input: child.stdout }).on('line', (l) => l && out.push(l));
-  readline.createInterface({ input: child.stderr }).on('line', (l) => l && out.push(l));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, out, exited, base: `http://127.0.0.1:${port}` };
-}
 
 /**
  * One keep-alive connection that always has a request on the way: each GET is sent in two parts
@@ -202,7 +189,7 @@ describe('process start and stop', () => {
     await closeDb();
     const token = 'shutdown-test-metrics-token';
     const port = await freePort();
-    const server = startProduction(port, {
+    const server = startProductionServer(port, {
       ...database.env,
       METRICS_TOKEN: token,
       WEBHOOK_ALLOW_PRIVATE: 'true',

@@ -5,10 +5,8 @@
  * sources (the first server does, as `npm start` does; CI builds before the suites).
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { closeDb, type Db, getDb, openPostgres, setHandle } from '@/db/client';
@@ -19,37 +17,25 @@ import { createUser } from '@/lib/users/create-user';
 import { until } from '../delivery/helpers';
 import { type Receiver, startReceiver } from '../delivery/receiver';
 import { freePort } from '../support/private-cluster';
+import { type ProductionServer, startProductionServer } from '../support/production-server';
 import { createTenant, type Tenant } from '../support/tenant';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const _ROOT = path.resolve(import.meta.dirname, '..', '..');
 const RATE_LIMIT = 30;
 const TOKEN_CACHE_SECONDS = 120;
 const skip = env().DATABASE_URL ? false : 'needs PostgreSQL (set DATABASE_URL): several instances share one database server';
 
-type Server = { base: string; child: ChildProcess; out: string[]; exited: Promise<number | null> };
+type Server = ProductionServer;
 
 function startServer(port: number, databaseUrl: string): Server {
-  const child = spawn(process.execPath, ['scripts/start.mjs', '-H', '127.0.0.1'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      DELIVERY_ENGINE: 'embedded',
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
-      // Long enough that a token refused within seconds was forgotten on notice, not on expiry.
-      TOKEN_CACHE_SECONDS: String(TOKEN_CACHE_SECONDS),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return startProductionServer(port, {
+    DATABASE_URL: databaseUrl,
+    DELIVERY_ENGINE: 'embedded',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+    // Long enough that a token refused within seconds was forgotten on notice, not on expiry.
+    TOKEN_CACHE_SECONDS: String(TOKEN_CACHE_SECONDS),
   });
-  const out: string[] = [];
-  readline.createInterface({ input: child.stdout! }).on('line', (l) => out.push(l));
-  readline.createInterface({ input: child.stderr! }).on('line', (l) => out.push(l));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { base: `http://127.0.0.1:${port}`, child, out, exited };
 }
 
 async function ready(server: Server, timeoutMs: number): Promise<void> {
