@@ -49,9 +49,10 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 const STALE_CONNECTION = new Set(['57P01', '57P02', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'ECONNRESET', 'EPIPE']);
 
 /**
- * A read-only query, run again while it fails on connections that were already dead. When the
- * pool did not see its connections close (a failover, a network break, a process too busy to read
- * the closes), each fails on its first use (CONNECTION_CLOSED or 57P01, one after the other);
+ * A read-only query, run again while it fails on connections that were already dead. Connections
+ * the pool kept through an outage can fail on their first use (CONNECTION_CLOSED or 57P01, one
+ * after the other: a failover or a network break leaves them, and drill:ops met one 15 s after a
+ * plain restart);
  * trying past them, at most once per pooled connection, reaches a fresh one and tells whether the
  * database is really there. For probes and gauges only: a request's statements are not retried
  * behind its back.
