@@ -24,7 +24,10 @@ export const traceMatchSchema = z.object({
   chat_id: z.string().nullable().describe('The chat the id belongs to, when there is one'),
   message_transid: z.string().nullable(),
   event_id: z.number().int().nullable().describe('The event, as in GET /api/admin/chats/{chat_id} (its attempts are there)'),
-  request_id: z.number().int().nullable().describe('The bot request log row (GET /api/admin/bot-requests)'),
+  request_id: z
+    .string()
+    .nullable()
+    .describe("The bot call's `trxid`, which names its row in the request log (GET /api/admin/bot-requests?trxid=)"),
   virtual_agent_id: z.number().int().nullable(),
   at: isoDateTime.nullable().describe('When the thing happened (created, sent, requested)'),
   summary: z.string().describe('One line for a person: `PATCH /api/v1/chats/… by va-bot → 2031`'),
@@ -42,7 +45,7 @@ export const botRequestQuerySchema = z
   .object({
     virtual_agent_id: intIdParam().optional().describe('Calls of this Virtual Agent'),
     chat_id: text().max(100).optional().describe('Calls about this chat'),
-    trxid: text().max(100).optional().describe('The call answered with this `trxid`'),
+    trxid: text().max(100).optional().describe('The call answered with this `trxid`; anything not shaped like one matches nothing'),
     outcome: z.enum(['success', 'failure']).optional().describe('`failure`: answers of HTTP 400 and above'),
     http_status: intIdParam().optional(),
     status_code: intIdParam().optional().describe('The envelope `status_code` of the answer'),
@@ -57,8 +60,7 @@ export const botRequestQuerySchema = z
 export type BotRequestQuery = z.infer<typeof botRequestQuerySchema>;
 
 export const botRequestSchema = z.object({
-  id: z.number().int(),
-  at: isoDateTime,
+  at: isoDateTime.describe('When the call arrived: the time in its `trxid`, to the millisecond'),
   virtual_agent_id: z.number().int(),
   virtual_agent_login_id: z.string(),
   operation: z.string().describe('The bot API operationId'),
@@ -71,7 +73,7 @@ export const botRequestSchema = z.object({
   http_status: z.number().int(),
   status_code: z.number().int().nullable(),
   description: z.string().describe("The code's catalogue description and the names of refused fields; never what was sent"),
-  trxid: z.string(),
+  trxid: z.string().describe('The `trxid` of the answer, which names this row (a version 7 UUID: it starts with the time)'),
   latency_ms: z.number().int(),
   idempotency_key: z.string().nullable(),
 });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { tstz } from './_columns';
 
 /**
@@ -9,18 +9,23 @@ import { tstz } from './_columns';
  * HTTP status, `status_code` and catalogue description, the `trxid` and the latency. Never a body,
  * a token or customer text. Written in batches off the request's path (lib/request-log), deleted
  * after BOT_REQUEST_LOG_RETENTION_DAYS. No column is a foreign key: a deleted chat's requests still
- * explain what happened, and the ids are checked when the batch is written.
+ * explain what happened.
+ *
+ * A row is known by its `trxid`, a version 7 UUID: it starts with the call's time in milliseconds
+ * (which is also `at`), so ordering by it is ordering by time, and one index keyed by (VA, trxid)
+ * serves the VA's newest-first walk, its time filters and a look-up by trxid (across the account's
+ * VAs). No serial id and no index of its own for the trxid: a row is written for nearly every bot
+ * call, and each index it feeds is a share of that call's cost (BENCHMARKS.md, "bench:api").
  */
 export const botRequests = pgTable(
   'bot_requests',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
     // No foreign keys: their per-row checks were a fifth of the log's write cost (measured in
     // BENCHMARKS.md). Both ids come from the token that made the call, and the readers join users,
     // so a row can never name another account's VA.
     accountId: integer('account_id').notNull(),
     virtualAgentId: integer('virtual_agent_id').notNull(),
-    /** When the request arrived. */
+    /** When the request arrived: the time in its trxid, to the millisecond. */
     at: tstz('at').notNull(),
     /** The contract's operationId (`updateChat`). */
     operation: text('operation').notNull(),
@@ -32,20 +37,18 @@ export const botRequests = pgTable(
     statusCode: integer('status_code'),
     /** The code's catalogue description, plus the names of refused fields; never the values sent. */
     description: text('description').notNull(),
-    trxid: text('trxid').notNull(),
+    /** The answer's `trxid`, a version 7 UUID (lib/util/ids.ts newTraceId). */
+    trxid: uuid('trxid').notNull(),
     latencyMs: integer('latency_ms').notNull(),
     idempotencyKey: text('idempotency_key'),
   },
   // The VA page reads newest first (failures by their own index), the chat page by chat, the trace look-up
-  // by trxid and by idempotency key, retention by age. A bare DESC is NULLS FIRST, so the indexes say so.
+  // by (VA, trxid) and by idempotency key, retention by age.
   (t) => [
-    index('bot_requests_va_idx').on(t.virtualAgentId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    primaryKey({ name: 'bot_requests_pkey', columns: [t.virtualAgentId, t.trxid] }),
     // Failures only (few), for the failure and error-code filters; a success code filters the VA's walk.
-    index('bot_requests_va_failures_idx')
-      .on(t.virtualAgentId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst())
-      .where(sql`${t.httpStatus} >= 400`),
-    index('bot_requests_chat_idx').on(t.chatId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.chatId} is not null`),
-    index('bot_requests_trxid_idx').on(t.trxid),
+    index('bot_requests_va_failures_idx').on(t.virtualAgentId, t.trxid).where(sql`${t.httpStatus} >= 400`),
+    index('bot_requests_chat_idx').on(t.chatId, t.trxid).where(sql`${t.chatId} is not null`),
     index('bot_requests_idempotency_idx').on(t.accountId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
     // Retention deletes the oldest rows; rows arrive in time order, so a block range index serves it
     // at a fraction of a btree's upkeep per insert.

@@ -83,7 +83,7 @@ test('every id a bot developer quotes leads to the chat, message, event or reque
     await expect(event.getByTestId('attempt')).toHaveCount(1);
     await expect(event.getByTestId('attempt')).toContainText('HTTP 200');
 
-    await findById(page, patchTrxid, /focus=request%3A\d+$/);
+    await findById(page, patchTrxid, new RegExp(`focus=request%3A${patchTrxid}$`));
     const patchRow = page.locator(`[data-testid="bot-request"][data-trxid="${patchTrxid}"]`);
     await expect(patchRow).toHaveAttribute('aria-current', 'true');
     await expect(patchRow).toBeFocused();

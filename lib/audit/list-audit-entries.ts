@@ -22,7 +22,7 @@ export async function listAuditEntries(db: Db, { accountId, query }: { accountId
     const atDate = new Date(at);
     where.push(or(lt(auditEntries.createdAt, atDate), and(eq(auditEntries.createdAt, atDate), lt(auditEntries.id, id))) as SQL);
   }
-  const pageSize = query.page_size ?? 50;
+  const pageSize = query.page_size ?? 25;
   const rows = await db
     .select()
     .from(auditEntries)

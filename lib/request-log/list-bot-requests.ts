@@ -1,22 +1,25 @@
-import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { CODES, type Code } from '@/contracts/codes';
 import type { BotRequest, BotRequestQuery } from '@/contracts/schemas/admin-trace';
 import type { Db } from '@/db/client';
-import { botRequests, users } from '@/db/schema';
+import { botRequests, users, virtualAgents } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
 import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
+import { isTraceId, traceIdFloor } from '@/lib/util/ids';
 import { accountChats } from './known-chats';
 
-const isCursor = (p: unknown[]): p is [string, number] => p.length === 2 && typeof p[0] === 'string' && Number.isInteger(p[1]);
+const isCursor = (p: unknown[]): p is [string] => p.length === 1 && typeof p[0] === 'string' && isTraceId(p[0]);
 
 /**
- * The request log of one VA, one chat or one trxid, newest first, filtered, paged by (at, id).
- * Each of the three has its index ending in that order (bot_requests_va_idx, failures and failure
- * codes bot_requests_va_failures_idx; bot_requests_chat_idx; bot_requests_trxid_idx), so a page is a short
- * index walk; the other filters are checked on the rows walked.
+ * The request log of one VA, one chat or one trxid, newest first, filtered, paged by trxid (a
+ * version 7 UUID, so newest first by trxid is newest first by time). Each has its index ending in
+ * trxid (a VA: the primary key, failures and failure codes bot_requests_va_failures_idx; a chat:
+ * bot_requests_chat_idx; a trxid: the primary key, once per VA of the account), and `since` and
+ * `until` bound the trxid too, so a page is a short index walk; the other filters are checked on
+ * the rows walked.
  */
 export async function listBotRequests(db: Db, { accountId, query }: { accountId: number; query: BotRequestQuery }) {
-  const pageSize = query.page_size ?? 50;
+  const pageSize = query.page_size ?? 25;
   const rows = await botRequestsPage(db, { accountId, query });
   const page = rows.slice(0, pageSize);
   const last = page.at(-1);
@@ -28,7 +31,7 @@ export async function listBotRequests(db: Db, { accountId, query }: { accountId:
   );
   return {
     requests: page.map(({ r, loginId }) => toBotRequestView({ ...r, chatId: chatOf(r.chatId) }, loginId)),
-    next_cursor: rows.length > pageSize && last ? encodeCursor([last.r.at.toISOString(), last.r.id]) : null,
+    next_cursor: rows.length > pageSize && last ? encodeCursor([last.r.trxid]) : null,
   };
 }
 
@@ -43,7 +46,15 @@ export function botRequestsPage(db: Db, { accountId, query }: { accountId: numbe
   const where: SQL[] = [eq(botRequests.accountId, accountId)];
   if (query.virtual_agent_id !== undefined) where.push(eq(botRequests.virtualAgentId, query.virtual_agent_id));
   if (query.chat_id !== undefined) where.push(eq(botRequests.chatId, query.chat_id));
-  if (query.trxid !== undefined) where.push(eq(botRequests.trxid, query.trxid));
+  if (query.trxid !== undefined) {
+    // Not one of our trxids: no call has it (and the uuid column must not be asked).
+    if (!isTraceId(query.trxid)) where.push(sql`false`);
+    else {
+      where.push(eq(botRequests.trxid, query.trxid.toLowerCase()));
+      // Without a VA, the trxid is looked up in each of the account's VAs' part of the primary key.
+      if (query.virtual_agent_id === undefined && query.chat_id === undefined) where.push(inAccountVirtualAgents(db, accountId));
+    }
+  }
   // A failure code implies a failing answer; saying so lets the planner walk the failures' own index.
   const failureCode = query.status_code !== undefined && (CODES[query.status_code as Code]?.http ?? 0) >= 400;
   if (query.outcome === 'failure' || failureCode) where.push(gte(botRequests.httpStatus, 400));
@@ -51,27 +62,37 @@ export function botRequestsPage(db: Db, { accountId, query }: { accountId: numbe
   if (query.http_status !== undefined) where.push(eq(botRequests.httpStatus, query.http_status));
   if (query.status_code !== undefined) where.push(eq(botRequests.statusCode, query.status_code));
   if (query.operation !== undefined) where.push(eq(botRequests.operation, query.operation));
-  if (query.since) where.push(gte(botRequests.at, new Date(query.since)));
-  if (query.until) where.push(lt(botRequests.at, new Date(query.until)));
-  if (query.cursor) {
-    const [at, id] = decodeCursor(query.cursor, isCursor);
-    // A row comparison is one index condition: the next page starts at the cursor in the index
-    // instead of filtering every row before it.
-    where.push(sql`(${botRequests.at}, ${botRequests.id}) < (${new Date(at).toISOString()}::timestamptz, ${id}::bigint)`);
+  // A row's `at` is its trxid's time, so a time range is a trxid range: an index condition.
+  if (query.since) {
+    const since = new Date(query.since);
+    where.push(gte(botRequests.at, since), gte(botRequests.trxid, traceIdFloor(since.getTime())));
   }
-  const pageSize = query.page_size ?? 50;
+  if (query.until) {
+    const until = new Date(query.until);
+    where.push(lt(botRequests.at, until), lt(botRequests.trxid, traceIdFloor(Math.ceil(until.getTime()))));
+  }
+  // The next page starts at the cursor in the index instead of filtering every row before it.
+  if (query.cursor) where.push(lt(botRequests.trxid, decodeCursor(query.cursor, isCursor)[0]));
+  const pageSize = query.page_size ?? 25;
   return db
     .select({ r: botRequests, loginId: users.loginId })
     .from(botRequests)
     .innerJoin(users, eq(users.id, botRequests.virtualAgentId))
     .where(and(...where))
-    .orderBy(desc(botRequests.at), desc(botRequests.id))
+    .orderBy(desc(botRequests.trxid))
     .limit(pageSize + 1);
+}
+
+/** The VAs of the account, as a condition on a request log row. */
+export function inAccountVirtualAgents(db: Db, accountId: number): SQL {
+  return inArray(
+    botRequests.virtualAgentId,
+    db.select({ id: virtualAgents.userId }).from(virtualAgents).where(eq(virtualAgents.accountId, accountId)),
+  );
 }
 
 export function toBotRequestView(r: typeof botRequests.$inferSelect, loginId: string): BotRequest {
   return {
-    id: r.id,
     at: r.at.toISOString(),
     virtual_agent_id: r.virtualAgentId,
     virtual_agent_login_id: loginId,

@@ -3,6 +3,7 @@ import { botContract } from '@/contracts/bot';
 import { CODES, type Code } from '@/contracts/codes';
 import { env } from '@/env';
 import type { AnsweredRequest } from '@/lib/http/create-api-handler';
+import { traceIdTime } from '@/lib/util/ids';
 import { storableText } from '@/lib/util/storable-text';
 import { requestLog } from './request-log';
 import type { BotRequestRow } from './request-log-buffer';
@@ -41,7 +42,7 @@ const CREATED_CHAT_ID = /"chat_id":"([^"\\]{1,100})"/;
  * kept: no body, no header but the Idempotency-Key, no query value, and the catalogue's
  * description rather than the answer's (which may quote what was sent).
  */
-export function recordBotRequest({ req, entry, ctx, answer, failure, startedAt, ms }: AnsweredRequest): void {
+export function recordBotRequest({ req, entry, ctx, answer, failure, ms }: AnsweredRequest): void {
   const bot = ctx.bot;
   if (!bot || !entry) return;
   const config = env();
@@ -56,7 +57,8 @@ export function recordBotRequest({ req, entry, ctx, answer, failure, startedAt, 
   const row: BotRequestRow = {
     accountId: bot.accountId,
     virtualAgentId: bot.userId,
-    at: new Date(startedAt),
+    // The trxid's own time (the call's start, to the millisecond), so ranges of time are ranges of trxid.
+    at: new Date(traceIdTime(ctx.trxid)),
     operation,
     method: req.method,
     // What a client sent (a path segment, a refused field's name) may hold a NUL or a lone

@@ -3,6 +3,8 @@ import type { TraceMatch } from '@/contracts/schemas/admin-trace';
 import type { Db } from '@/db/client';
 import { botRequests, chats, events, idempotencyKeys, messages, users } from '@/db/schema';
 import { accountChats } from '@/lib/request-log/known-chats';
+import { inAccountVirtualAgents } from '@/lib/request-log/list-bot-requests';
+import { isTraceId } from '@/lib/util/ids';
 
 /** Most rows shown for an id that names several things (an alias ID reused, a key sent often). */
 const MANY = 10;
@@ -41,12 +43,12 @@ function requestMatch(
   return match({
     kind,
     chat_id: chatId,
-    request_id: r.id,
+    request_id: r.trxid,
     virtual_agent_id: r.virtualAgentId,
     at: r.at.toISOString(),
     summary: `${r.method} ${r.path} by ${loginId} → ${code} (trxid ${r.trxid})`,
     link: chatId
-      ? chatLink(chatId, `request:${r.id}`)
+      ? chatLink(chatId, `request:${r.trxid}`)
       : `/admin/users/virtual-agents/${r.virtualAgentId}?trxid=${encodeURIComponent(r.trxid)}`,
   });
 }
@@ -59,7 +61,7 @@ export function traceLookups(db: Db, { accountId, id }: { accountId: number; id:
       .from(botRequests)
       .innerJoin(users, eq(users.id, botRequests.virtualAgentId))
       .where(where)
-      .orderBy(desc(botRequests.at))
+      .orderBy(desc(botRequests.trxid))
       .limit(MANY);
   return {
     chat: db
@@ -75,7 +77,12 @@ export function traceLookups(db: Db, { accountId, id }: { accountId: number; id:
       .from(events)
       .innerJoin(users, eq(users.id, events.virtualAgentId))
       .where(and(eq(events.transactionId, id), eq(events.accountId, accountId))),
-    request: requestsWhere(and(eq(botRequests.trxid, id), eq(botRequests.accountId, accountId))),
+    // Not a trxid of ours: no call has it (and the uuid column must not be asked).
+    request: isTraceId(id)
+      ? requestsWhere(
+          and(eq(botRequests.trxid, id.toLowerCase()), eq(botRequests.accountId, accountId), inAccountVirtualAgents(db, accountId)),
+        )
+      : null,
     keyedRequests: requestsWhere(and(eq(botRequests.accountId, accountId), eq(botRequests.idempotencyKey, id))),
     idempotencyKey: db
       .select({ response: idempotencyKeys.response, createdAt: idempotencyKeys.createdAt })
@@ -93,8 +100,8 @@ export function traceLookups(db: Db, { accountId, id }: { accountId: number; id:
  * What an id is and where it is shown: a chat ID, an alias ID, a message transid, an event's
  * transaction_id (webhook-id), a bot call's trxid or an Idempotency-Key, in the account only.
  * Every look-up (traceLookups) is one index read: chats' primary key and (account_id, alias_id),
- * the unique transid and transaction_id, bot_requests by trxid and by (account_id,
- * idempotency_key), and idempotency_keys' primary key; test/scale/trace-plans checks the plans.
+ * the unique transid and transaction_id, bot_requests by (VA, trxid) for each VA of the account
+ * and by (account_id, idempotency_key), and idempotency_keys' primary key; test/scale/trace-plans checks the plans.
  * Nothing found, or only another account's: no matches, alike.
  */
 export async function findTrace(db: Db, { accountId, id }: { accountId: number; id: string }) {
@@ -106,7 +113,7 @@ export async function findTrace(db: Db, { accountId, id }: { accountId: number; 
     q.chat,
     q.message,
     q.event,
-    q.request,
+    q.request ?? [],
     q.keyedRequests,
     q.idempotencyKey,
     q.alias,

@@ -24,3 +24,29 @@ export function newChatId(): string {
 export function newTraceId(): string {
   return uuidv7();
 }
+
+const TRACE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** Whether `id` has the form of one of our trace IDs (a version 7 UUID), before it is given to a uuid column. */
+export function isTraceId(id: string): boolean {
+  return TRACE_ID.test(id);
+}
+
+/** When a trace ID was made, in milliseconds since the epoch: its first 48 bits. */
+export function traceIdTime(id: string): number {
+  return Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+}
+
+const MAX_TRACE_MS = 2 ** 48 - 1;
+
+/**
+ * The lowest trace ID of the millisecond `ms`: every trace ID made at `ms` or later sorts at or
+ * above it (a uuid sorts by its bytes, and a version 7 UUID's first bytes are its time), so a
+ * range of times is a range of trace IDs.
+ */
+export function traceIdFloor(ms: number): string {
+  const hex = Math.min(Math.max(Math.floor(ms), 0), MAX_TRACE_MS)
+    .toString(16)
+    .padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8)}-0000-0000-000000000000`;
+}

@@ -96,7 +96,11 @@ describe('support traces: the bot request log and the trace look-up', () => {
     assert.equal(request.kind, 'request');
     assert.equal(request.chat_id, c.chatId);
     assert.match(String(request.summary), new RegExp(`^PATCH /api/v1/chats/${c.chatId} by ${c.t.bot.user.loginId} → 2031`));
-    assert.equal(request.link, `${chatPath}?focus=${encodeURIComponent(`request:${request.request_id}`)}`);
+    assert.equal(request.request_id, c.failedPatchTrxid, 'a logged call is named by its trxid');
+    assert.equal(request.link, `${chatPath}?focus=${encodeURIComponent(`request:${c.failedPatchTrxid}`)}`);
+    // A trxid pasted in capitals is the same trxid.
+    const [shouted] = await find(c.failedPatchTrxid.toUpperCase());
+    assert.equal(shouted?.request_id, c.failedPatchTrxid);
 
     const created = await find(c.chatKey);
     assert.deepEqual(
@@ -196,6 +200,37 @@ describe('support traces: the bot request log and the trace look-up', () => {
     const next = await c.admin.get(`/bot-requests?chat_id=${c.chatId}&page_size=3&cursor=${paged.body.response.next_cursor}`);
     assert.equal(next.body.response.requests[0].operation, 'createChat');
     assert.equal((await c.admin.get('/bot-requests')).body.status_code, 2001, 'a VA, a chat or a trxid is required');
+    // Something not shaped like a trxid matches nothing (the column is a uuid: it must not be asked).
+    const odd = await c.admin.get(`/bot-requests?trxid=${encodeURIComponent("not-a-trxid'")}`);
+    assert.deepEqual([odd.status, odd.body.response.requests], [200, []]);
+    assert.deepEqual((await c.admin.get(`/trace?id=${encodeURIComponent('0199-not-a-uuid')}`)).body.response.matches, []);
+    // A cursor this API did not give (the old (at, id) form, or any text) is a 2001.
+    const oldCursor = Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', 5])).toString('base64url');
+    assert.equal((await c.admin.get(`/bot-requests?chat_id=${c.chatId}&cursor=${oldCursor}`)).body.status_code, 2001);
+
+    // A time window: the failed PATCH's own millisecond, from its trxid, finds it and only calls of that time.
+    const vaLog = (await c.admin.get(`/bot-requests?virtual_agent_id=${c.t.bot.user.id}&page_size=100`)).body.response.requests as {
+      trxid: string;
+      at: string;
+    }[];
+    const patchAt = vaLog.find((r) => r.trxid === c.failedPatchTrxid)?.at as string;
+    const ms = Date.parse(patchAt);
+    assert.equal(ms, Number.parseInt(c.failedPatchTrxid.replace('-', '').slice(0, 12), 16), '`at` is the time in the trxid');
+    const windowed = (
+      await c.admin.get(
+        `/bot-requests?virtual_agent_id=${c.t.bot.user.id}&since=${new Date(ms).toISOString()}&until=${new Date(ms + 1).toISOString()}`,
+      )
+    ).body.response.requests as { trxid: string; at: string }[];
+    assert.ok(windowed.some((r) => r.trxid === c.failedPatchTrxid));
+    assert.deepEqual(
+      windowed.map((r) => r.at),
+      windowed.map(() => patchAt),
+    );
+    const before = (
+      await c.admin.get(`/bot-requests?virtual_agent_id=${c.t.bot.user.id}&until=${new Date(ms).toISOString()}&page_size=100`)
+    ).body.response.requests as { at: string }[];
+    assert.ok(before.every((r) => Date.parse(r.at) < ms));
+    assert.equal(before.length, vaLog.filter((r) => Date.parse(r.at) < ms).length);
   });
 
   it('records a refused request whose field names hold NUL or a lone surrogate, with the rest of its batch', async () => {

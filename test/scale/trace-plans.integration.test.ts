@@ -33,6 +33,7 @@ describe('trace look-up and request log plans on large tables', { skip: url ? fa
   let vaId: number;
   const ids: Record<string, string> = {};
   let cursor: string;
+  let at: Date;
 
   before(async () => {
     admin = postgres(url as string, { max: 1, onnotice: () => {} });
@@ -46,16 +47,21 @@ describe('trace look-up and request log plans on large tables', { skip: url ? fa
     accountId = meta.accountId;
     raw = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
     [{ id: vaId }] = await raw<{ id: number }[]>`select id from users where account_id = ${accountId} and login_id = ${meta.botLoginId}`;
+    // Each row's trxid is a version 7 UUID made from its time, as the server makes them.
     await raw`
       insert into bot_requests (account_id, virtual_agent_id, at, operation, method, path, chat_id, http_status, status_code,
         description, trxid, latency_ms, idempotency_key)
-      select ${accountId}, ${vaId}, now() - interval '7 days' * random(),
+      select ${accountId}, ${vaId}, to_timestamp(ms / 1000.0),
         (array['getChat','updateChat','postMessage','listChats'])[1 + g % 4], 'PATCH', '/api/v1/chats/' || c.id,
         case when g % 4 = 3 then null else c.id end, case when g % 10 = 0 then 404 else 200 end,
-        case when g % 10 = 0 then 2031 else 4304 end, 'Chat details retrieved successfully', gen_random_uuid()::text,
+        case when g % 10 = 0 then 2031 else 4304 end, 'Chat details retrieved successfully',
+        (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-7' || substr(r, 1, 3) || '-8' || substr(r, 4, 3) || '-' || substr(r, 7, 12))::uuid,
         (random() * 50)::int, case when g % 3 = 0 then 'key-' || g end
-      from generate_series(1, ${REQUESTS}) g
-      join (select id, row_number() over () - 1 as n from chats where account_id = ${accountId}) c on c.n = g % ${CHATS}`;
+      from (
+        select g, ms, lpad(to_hex(ms), 12, '0') as h, md5(g::text) as r
+        from (select g, (extract(epoch from now() - interval '7 days' * random()) * 1000)::bigint as ms from generate_series(1, ${REQUESTS}) g) t
+      ) g
+      join (select id, row_number() over () - 1 as n from chats where account_id = ${accountId}) c on c.n = g.g % ${CHATS}`;
     await raw`
       insert into idempotency_keys (account_id, key, fingerprint, http_status, response)
       select ${accountId}, 'stored-' || g, 'f', 200, jsonb_build_object('chat_id', 'x') from generate_series(1, ${KEYS}) g`;
@@ -63,7 +69,7 @@ describe('trace look-up and request log plans on large tables', { skip: url ? fa
     const [chat] = await raw<{ id: string; alias_id: string }[]>`select id, alias_id from chats offset 20000 limit 1`;
     const [message] = await raw<{ transid: string }[]>`select transid from messages offset 50000 limit 1`;
     const [event] = await raw<{ transaction_id: string }[]>`select transaction_id from events offset 30000 limit 1`;
-    const [request] = await raw<{ trxid: string; at: Date; id: number }[]>`select trxid, at, id from bot_requests offset 150000 limit 1`;
+    const [request] = await raw<{ trxid: string; at: Date }[]>`select trxid, at from bot_requests offset 150000 limit 1`;
     Object.assign(ids, {
       chat: chat.id,
       alias: chat.alias_id,
@@ -73,8 +79,8 @@ describe('trace look-up and request log plans on large tables', { skip: url ? fa
       key: 'key-99999',
       storedKey: 'stored-4242',
     });
-    // bigserial comes back from postgres.js as a string.
-    cursor = encodeCursor([request.at.toISOString(), Number(request.id)]);
+    cursor = encodeCursor([request.trxid]);
+    at = request.at;
     const handle = await openPostgres(dbUrl.toString(), { migrate: false });
     db = handle.db;
     close = handle.close;
@@ -105,7 +111,7 @@ describe('trace look-up and request log plans on large tables', { skip: url ? fa
     ['chat ID', () => ids.chat, 'chats_pkey|chats_id_prefix_idx'],
     ['message transid', () => ids.message, 'messages_transid_unique'],
     ['event transaction_id', () => ids.event, 'events_transaction_id_unique'],
-    ['REST trxid', () => ids.request, 'bot_requests_trxid_idx'],
+    ['REST trxid', () => ids.request, 'bot_requests_pkey'],
     ['Idempotency-Key in the log', () => ids.key, 'bot_requests_idempotency_idx'],
     ['Idempotency-Key stored', () => ids.storedKey, 'idempotency_keys_account_id_key_pk'],
     ['alias ID', () => ids.alias, 'chats_account_alias_idx'],
@@ -122,7 +128,9 @@ describe('trace look-up and request log plans on large tables', { skip: url ? fa
 
   for (const [label, id, index] of lookups) {
     it(`looks up a ${label} through ${index}`, async (t) => {
-      const p = await plan(traceLookups(db, { accountId, id: id() })[which[label]]);
+      const query = traceLookups(db, { accountId, id: id() })[which[label]];
+      assert.ok(query, `${label} is looked up`);
+      const p = await plan(query);
       t.diagnostic(`${label}:\n${p.text}`);
       assert.deepEqual(p.seqScans, [], p.text);
       assert.ok(
@@ -143,12 +151,27 @@ describe('trace look-up and request log plans on large tables', { skip: url ? fa
   });
 
   const pages: [string, () => Parameters<typeof botRequestsPage>[1]['query'], string][] = [
-    ['a VA, newest first', () => ({ virtual_agent_id: vaId }), 'bot_requests_va_idx'],
-    ['a VA, next page', () => ({ virtual_agent_id: vaId, cursor }), 'bot_requests_va_idx'],
+    ['a VA, newest first', () => ({ virtual_agent_id: vaId }), 'bot_requests_pkey'],
+    ['a VA, next page', () => ({ virtual_agent_id: vaId, cursor }), 'bot_requests_pkey'],
+    [
+      'a VA, an hour long ago',
+      () => ({ virtual_agent_id: vaId, since: new Date(at.getTime() - 3_600_000).toISOString(), until: at.toISOString() }),
+      'bot_requests_pkey',
+    ],
+    [
+      'a VA, failures an hour long ago',
+      () => ({
+        virtual_agent_id: vaId,
+        outcome: 'failure',
+        since: new Date(at.getTime() - 3_600_000).toISOString(),
+        until: at.toISOString(),
+      }),
+      'bot_requests_va_failures_idx',
+    ],
     ['a VA, by status_code', () => ({ virtual_agent_id: vaId, status_code: 2031 }), 'bot_requests_va_failures_idx'],
     ['a VA, failures', () => ({ virtual_agent_id: vaId, outcome: 'failure' }), 'bot_requests_va_failures_idx'],
     ['a chat', () => ({ chat_id: ids.chat }), 'bot_requests_chat_idx'],
-    ['a trxid', () => ({ trxid: ids.request }), 'bot_requests_trxid_idx'],
+    ['a trxid', () => ({ trxid: ids.request }), 'bot_requests_pkey'],
   ];
   for (const [label, query, index] of pages) {
     it(`pages the request log of ${label} through ${index}`, async (t) => {

@@ -46,7 +46,7 @@ function Facts({ chat }: { chat: AdminChatDetail }) {
   );
 }
 
-/** A trace link's target: `message:<transid>`, `event:<id>` or `request:<id>`, and its element id. */
+/** A trace link's target: `message:<transid>`, `event:<id>` or `request:<trxid>`, and its element id. */
 function focusTarget(focus: string | undefined) {
   const m = /^(message|event|request):(.+)$/.exec(focus ?? '');
   return m ? { kind: m[1] as 'message' | 'event' | 'request', value: m[2], elementId: `${m[1]}-${m[2]}` } : null;

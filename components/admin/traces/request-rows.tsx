@@ -6,8 +6,8 @@ import { formatDateTime, formatMs } from '@/components/admin/lib/format';
 import type { BotRequest } from '@/contracts/schemas/admin-trace';
 import { CopyId } from './copy-id';
 
-/** Element id of a request row, the target of a trace link (`?focus=request:<id>`). */
-export const requestAnchor = (id: number) => `request-${id}`;
+/** Element id of a request row, the target of a trace link (`?focus=request:<trxid>`). */
+export const requestAnchor = (trxid: string) => `request-${trxid}`;
 
 function Outcome({ r }: { r: BotRequest }) {
   const ok = r.http_status < 400;
@@ -42,7 +42,7 @@ function columns(showChat: boolean): Column<BotRequest>[] {
             {showChat && r.chat_id && (
               <>
                 {' '}
-                · <Link href={`/admin/chats/${encodeURIComponent(r.chat_id)}?focus=${encodeURIComponent(`request:${r.id}`)}`}>chat</Link>
+                · <Link href={`/admin/chats/${encodeURIComponent(r.chat_id)}?focus=${encodeURIComponent(`request:${r.trxid}`)}`}>chat</Link>
               </>
             )}
           </div>
@@ -60,7 +60,7 @@ function columns(showChat: boolean): Column<BotRequest>[] {
     },
     {
       header: 'trxid',
-      cell: (r) => <CopyId value={r.trxid} label={`trxid of request ${r.id}`} />,
+      cell: (r) => <CopyId value={r.trxid} label={`trxid of the ${r.method} at ${formatDateTime(r.at)}`} />,
       cellProps: () => ({ className: 'small' }),
     },
     { header: 'Latency', className: 'num', cell: (r) => formatMs(r.latency_ms), cellProps: () => ({ className: 'small' }) },
@@ -94,11 +94,11 @@ export function RequestRows({
       columns={showChat ? WITH_CHAT : WITHOUT_CHAT}
       rows={requests}
       empty={empty}
-      rowKey={(r) => r.id}
+      rowKey={(r) => r.trxid}
       rowProps={(r) => {
-        const marked = highlight === String(r.id) || highlight === r.trxid;
+        const marked = highlight === r.trxid;
         return {
-          id: requestAnchor(r.id),
+          id: requestAnchor(r.trxid),
           className: marked ? 'trace-highlight' : undefined,
           'aria-current': marked ? 'true' : undefined,
           'data-testid': 'bot-request',

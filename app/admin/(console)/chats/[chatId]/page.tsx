@@ -3,7 +3,7 @@ import { ChatDetail } from '@/components/admin/chats/chat-detail';
 
 export const metadata: Metadata = { title: 'Chat' };
 
-/** `?focus=message:<transid>`, `event:<id>` or `request:<id>` (a trace link) scrolls to and highlights that item. */
+/** `?focus=message:<transid>`, `event:<id>` or `request:<trxid>` (a trace link) scrolls to and highlights that item. */
 export default async function ChatPage({
   params,
   searchParams,

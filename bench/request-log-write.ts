@@ -1,0 +1,119 @@
+/**
+ * npm run bench:request-log: what writing the bot request log costs per row, by the statement that
+ * writes a batch. A fresh database beside DATABASE_URL's (default postgres://postgres@127.0.0.1:5432/postgres),
+ * migrated; rows like bench:api's (a successful PATCH about one of 5,000 chats, a fresh trxid each);
+ * BENCH_ROWS (200,000) rows in batches of BATCH_ROWS into an emptied table, BENCH_REPEATS (3) times
+ * each way, in turn. For each: the PostgreSQL backend's CPU (from /proc, so the server must be on this
+ * machine) and this process's CPU per row, which includes building the statement's parameters and
+ * the driver's work. The ways:
+ *   - arrays: the shipping insertBotRequests (each column one array literal, unnested);
+ *   - json: the rows as one JSON document unpacked with json_to_recordset (the way before it);
+ *   - driver-arrays: each column a JavaScript array, serialised by postgres.js.
+ * Prints a markdown table; the database is dropped afterwards.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
+import { type Db, openPostgres } from '@/db/client';
+import { BATCH_ROWS, type BotRequestRow, insertBotRequests } from '@/lib/request-log/request-log-buffer';
+import { newTraceId, traceIdTime } from '@/lib/util/ids';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 200_000);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+const CHATS = Array.from({ length: 5000 }, () => randomUUID());
+const COLUMNS =
+  'account_id, virtual_agent_id, at, operation, method, path, chat_id, http_status, status_code, description, trxid, latency_ms, idempotency_key';
+
+function row(i: number): BotRequestRow {
+  const chat = CHATS[i % CHATS.length];
+  const trxid = newTraceId();
+  return {
+    accountId: 1,
+    virtualAgentId: 4,
+    at: new Date(traceIdTime(trxid)),
+    operation: 'updateChat',
+    method: 'PATCH',
+    path: `/api/v1/chats/${chat}`,
+    chatId: chat,
+    httpStatus: 200,
+    statusCode: 4304,
+    description: 'Chat details retrieved successfully',
+    trxid,
+    latencyMs: 3,
+    idempotencyKey: null,
+  };
+}
+
+const WAYS: Record<string, (db: Db, raw: postgres.Sql, rows: BotRequestRow[]) => Promise<unknown>> = {
+  arrays: (db, _raw, rows) => insertBotRequests(db, rows),
+  json: (db, _raw, rows) =>
+    db.execute(sql`insert into bot_requests (${sql.raw(COLUMNS)})
+      select "accountId", "virtualAgentId", "at", "operation", "method", "path", "chatId", "httpStatus", "statusCode",
+        "description", "trxid", "latencyMs", "idempotencyKey"
+      from json_to_recordset(${JSON.stringify(rows)}::json) as r("accountId" int, "virtualAgentId" int, "at" timestamptz,
+        "operation" text, "method" text, "path" text, "chatId" text, "httpStatus" int, "statusCode" int, "description" text,
+        "trxid" uuid, "latencyMs" int, "idempotencyKey" text)`),
+  'driver-arrays': (_db, raw, rows) => {
+    const col = <K extends keyof BotRequestRow>(k: K) => rows.map((r) => r[k]) as never;
+    return raw`insert into bot_requests (${raw.unsafe(COLUMNS)})
+      select * from unnest(${col('accountId')}::int[], ${col('virtualAgentId')}::int[], ${rows.map((r) => r.at.toISOString()) as never}::timestamptz[],
+        ${col('operation')}::text[], ${col('method')}::text[], ${col('path')}::text[], ${col('chatId')}::text[], ${col('httpStatus')}::int[],
+        ${col('statusCode')}::int[], ${col('description')}::text[], ${col('trxid')}::uuid[], ${col('latencyMs')}::int[], ${col('idempotencyKey')}::text[])`;
+  },
+};
+
+function backendCpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+}
+
+const baseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+const name = `va_bench_log_${randomBytes(3).toString('hex')}`;
+await admin.unsafe(`CREATE DATABASE ${name}`);
+const url = new URL(baseUrl);
+url.pathname = `/${name}`;
+const { db, close } = await openPostgres(url.toString(), { migrate: true });
+// One connection for every way, so one backend does (and is charged for) all the writes.
+const raw = postgres(url.toString(), { max: 1, onnotice: () => {} });
+const dbOnRaw = (await import('drizzle-orm/postgres-js')).drizzle(raw) as unknown as Db;
+const [{ pid }] = await raw<{ pid: number }[]>`select pg_backend_pid() as pid`;
+await close();
+
+const results: Record<string, { pg: number[]; node: number[] }> = {};
+try {
+  for (let rep = 0; rep < REPEATS; rep++) {
+    for (const [way, write] of Object.entries(WAYS)) {
+      const rows = Array.from({ length: ROWS }, (_, i) => row(i));
+      await raw`truncate bot_requests`;
+      await raw`checkpoint`;
+      const pg0 = backendCpuMs(pid);
+      const node0 = process.cpuUsage();
+      for (let i = 0; i < rows.length; i += BATCH_ROWS) await write(dbOnRaw, raw, rows.slice(i, i + BATCH_ROWS));
+      const node = process.cpuUsage(node0);
+      const pgUs = ((backendCpuMs(pid) - pg0) * 1000) / ROWS;
+      const nodeUs = (node.user + node.system) / ROWS;
+      (results[way] ??= { pg: [], node: [] }).pg.push(pgUs);
+      results[way].node.push(nodeUs);
+      console.error(`${way} ${rep + 1}/${REPEATS}: PostgreSQL ${pgUs.toFixed(1)} µs/row, Node ${nodeUs.toFixed(1)} µs/row`);
+    }
+  }
+} finally {
+  await raw.end();
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(
+  `Run ${new Date().toISOString()} with \`npm run bench:request-log\`: ${ROWS.toLocaleString('en')} rows in batches of ${BATCH_ROWS}, ${REPEATS} times each way in turn, on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}; medians.\n`,
+);
+console.log('| way | PostgreSQL µs/row | Node µs/row | both |\n|---|---:|---:|---:|');
+for (const [way, r] of Object.entries(results)) {
+  const pg = median(r.pg);
+  const node = median(r.node);
+  console.log(`| ${way} | ${pg.toFixed(1)} | ${node.toFixed(1)} | ${(pg + node).toFixed(1)} |`);
+}
