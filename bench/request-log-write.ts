@@ -56,11 +56,14 @@ const WAYS: Record<string, (db: Db, raw: postgres.Sql, rows: BotRequestRow[]) =>
         "operation" text, "method" text, "path" text, "chatId" text, "httpStatus" int, "statusCode" int, "description" text,
         "trxid" uuid, "latencyMs" int, "idempotencyKey" text)`),
   'driver-arrays': (_db, raw, rows) => {
-    const col = <K extends keyof BotRequestRow>(k: K) => rows.map((r) => r[k]) as never;
-    return raw`insert into bot_requests (${raw.unsafe(COLUMNS)})
-      select * from unnest(${col('accountId')}::int[], ${col('virtualAgentId')}::int[], ${rows.map((r) => r.at.toISOString()) as never}::timestamptz[],
-        ${col('operation')}::text[], ${col('method')}::text[], ${col('path')}::text[], ${col('chatId')}::text[], ${col('httpStatus')}::int[],
-        ${col('statusCode')}::int[], ${col('description')}::text[], ${col('trxid')}::uuid[], ${col('latencyMs')}::int[], ${col('idempotencyKey')}::text[])`;
+    const columns = COLUMNS.split(', ');
+    const types = ['int', 'int', 'timestamptz', 'text', 'text', 'text', 'text', 'int', 'int', 'text', 'uuid', 'int', 'text'];
+    const keys = Object.keys(rows[0]) as (keyof BotRequestRow)[];
+    const params = keys.map((k) => rows.map((r) => (k === 'at' ? r.at.toISOString() : r[k])));
+    return raw.unsafe(
+      `insert into bot_requests (${COLUMNS}) select * from unnest(${columns.map((_, i) => `$${i + 1}::${types[i]}[]`).join(', ')})`,
+      params as never,
+    );
   },
 };
 
@@ -77,10 +80,13 @@ await admin.unsafe(`CREATE DATABASE ${name}`);
 const url = new URL(baseUrl);
 url.pathname = `/${name}`;
 const { db, close } = await openPostgres(url.toString(), { migrate: true });
-// One connection for every way, so one backend does (and is charged for) all the writes.
+// One connection per client, so one backend does (and is charged for) each way's writes. Drizzle
+// changes its client's type serialisers, so the driver's own arrays get a client of their own.
 const raw = postgres(url.toString(), { max: 1, onnotice: () => {} });
-const dbOnRaw = (await import('drizzle-orm/postgres-js')).drizzle(raw) as unknown as Db;
-const [{ pid }] = await raw<{ pid: number }[]>`select pg_backend_pid() as pid`;
+const forDrizzle = postgres(url.toString(), { max: 1, onnotice: () => {} });
+const dbOnRaw = (await import('drizzle-orm/postgres-js')).drizzle(forDrizzle) as unknown as Db;
+const pidOf = async (client: postgres.Sql) => (await client<{ pid: number }[]>`select pg_backend_pid() as pid`)[0].pid;
+const pids = { raw: await pidOf(raw), drizzle: await pidOf(forDrizzle) };
 await close();
 
 const results: Record<string, { pg: number[]; node: number[] }> = {};
@@ -90,6 +96,7 @@ try {
       const rows = Array.from({ length: ROWS }, (_, i) => row(i));
       await raw`truncate bot_requests`;
       await raw`checkpoint`;
+      const pid = way === 'driver-arrays' ? pids.raw : pids.drizzle;
       const pg0 = backendCpuMs(pid);
       const node0 = process.cpuUsage();
       for (let i = 0; i < rows.length; i += BATCH_ROWS) await write(dbOnRaw, raw, rows.slice(i, i + BATCH_ROWS));
@@ -103,6 +110,7 @@ try {
   }
 } finally {
   await raw.end();
+  await forDrizzle.end();
   await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.end();
 }

@@ -94,10 +94,10 @@ function intArray(values: (number | null | undefined)[]): string {
 
 /**
  * The INSERT of one batch: each column travels as one array literal that PostgreSQL unnests, so a
- * batch costs one short statement whatever its size. Of the ways measured (BENCHMARKS.md), this
- * one costs the server and Node least together: a JSON document of the rows (json_to_recordset)
- * cost PostgreSQL about 3 µs more a row, and the driver's own array parameters cost Node about
- * twice as much as these literals.
+ * batch costs one short statement whatever its size. Of the ways `npm run bench:request-log`
+ * compares, this one costs PostgreSQL and Node least together: a JSON document of the rows
+ * (json_to_recordset) costs PostgreSQL about 3 µs more a row, and the driver's own array
+ * parameters cost Node about half as much again as these literals.
  * The time travels as epoch milliseconds. Rows come with their text already storable
  * (recordBotRequest), so one NUL cannot fail a whole batch. Each row's VA and account come from the
  * token that authenticated the call, so they always belong together; the readers join `users`.
