@@ -79,7 +79,8 @@ const name = `va_bench_log_${randomBytes(3).toString('hex')}`;
 await admin.unsafe(`CREATE DATABASE ${name}`);
 const url = new URL(baseUrl);
 url.pathname = `/${name}`;
-const { db, close } = await openPostgres(url.toString(), { migrate: true });
+// Migrated by the app's own migrator, then closed: the ways below use clients of their own.
+const { close } = await openPostgres(url.toString(), { migrate: true });
 // One connection per client, so one backend does (and is charged for) each way's writes. Drizzle
 // changes its client's type serialisers, so the driver's own arrays get a client of their own.
 const raw = postgres(url.toString(), { max: 1, onnotice: () => {} });
@@ -103,7 +104,8 @@ try {
       const node = process.cpuUsage(node0);
       const pgUs = ((backendCpuMs(pid) - pg0) * 1000) / ROWS;
       const nodeUs = (node.user + node.system) / ROWS;
-      (results[way] ??= { pg: [], node: [] }).pg.push(pgUs);
+      results[way] ??= { pg: [], node: [] };
+      results[way].pg.push(pgUs);
       results[way].node.push(nodeUs);
       console.error(`${way} ${rep + 1}/${REPEATS}: PostgreSQL ${pgUs.toFixed(1)} µs/row, Node ${nodeUs.toFixed(1)} µs/row`);
     }
