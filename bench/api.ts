@@ -50,7 +50,7 @@ import { chats, customers, messages } from '@/db/schema';
 import { env } from '@/env';
 import { createTenant } from '@/test/support/tenant';
 import { writeSection } from './report';
-import { freePort, waitReady } from './servers';
+import { freePort, processCpuMs, waitReady } from './servers';
 
 const ROOT = process.cwd();
 const CONNECTIONS = 50;
@@ -607,17 +607,6 @@ async function measureRound(t: Target, dbUrl: URL, roundSeconds = ROUND_SECONDS)
   const selfMs = (self.user + self.system) / 1000;
   const otherCores = Math.max(0, busyMs - (serverCpuMs ?? 0) - pgCpuMs - selfMs) / (seconds * 1000);
   return { result, seconds, serverCpuMs, pgCpuMs, otherCores, probe };
-}
-
-/** utime + stime of a process, in ms (Linux). */
-function processCpuMs(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -12,13 +12,13 @@
  * Prints a markdown table; the database is dropped afterwards.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { type Db, openPostgres } from '@/db/client';
 import { BATCH_ROWS, type BotRequestRow, insertBotRequests } from '@/lib/request-log/request-log-buffer';
 import { newTraceId, traceIdTime } from '@/lib/util/ids';
+import { processCpuMs } from './servers';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 200_000);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
@@ -67,12 +67,6 @@ const WAYS: Record<string, (db: Db, raw: postgres.Sql, rows: BotRequestRow[]) =>
   },
 };
 
-function backendCpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
-}
-
 const baseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
 const name = `va_bench_log_${randomBytes(3).toString('hex')}`;
@@ -98,11 +92,11 @@ try {
       await raw`truncate bot_requests`;
       await raw`checkpoint`;
       const pid = way === 'driver-arrays' ? pids.raw : pids.drizzle;
-      const pg0 = backendCpuMs(pid);
+      const pg0 = processCpuMs(pid) ?? Number.NaN;
       const node0 = process.cpuUsage();
       for (let i = 0; i < rows.length; i += BATCH_ROWS) await write(dbOnRaw, raw, rows.slice(i, i + BATCH_ROWS));
       const node = process.cpuUsage(node0);
-      const pgUs = ((backendCpuMs(pid) - pg0) * 1000) / ROWS;
+      const pgUs = (((processCpuMs(pid) ?? Number.NaN) - pg0) * 1000) / ROWS;
       const nodeUs = (node.user + node.system) / ROWS;
       results[way] ??= { pg: [], node: [] };
       results[way].pg.push(pgUs);

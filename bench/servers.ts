@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 
 export { freePort } from '@/test/support/private-cluster';
 
@@ -15,4 +16,15 @@ export async function waitReady(url: string, child: ChildProcess, timeoutMs = 60
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} not ready in ${timeoutMs / 1000} s`);
+}
+
+/** utime + stime of a process, in ms (Linux). */
+export function processCpuMs(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
 }
