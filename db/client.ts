@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { env } from '@/env';
 import * as schema from './schema';
@@ -44,6 +45,17 @@ export function openedDb(): Promise<Db> | undefined {
 /** Use an already opened handle (tests open a fresh database per file). */
 export function setHandle(handle: Handle): void {
   store.__vaDb = Promise.resolve(handle);
+}
+
+/**
+ * On shutdown, with the embedded database: a CHECKPOINT, so what the drain wrote (the deliveries
+ * recorded, the request log's last rows) is in its files before the process exits. Seen without it
+ * under load: an event delivered and recorded during the drain read as undelivered after the exit.
+ * PostgreSQL needs nothing: its commits are durable.
+ */
+export async function checkpointEmbedded(): Promise<void> {
+  const h = await store.__vaDb;
+  if (h?.driver === 'pglite') await h.db.execute(sql`checkpoint`);
 }
 
 export async function closeDb(): Promise<void> {

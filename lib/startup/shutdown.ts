@@ -1,3 +1,4 @@
+import { checkpointEmbedded } from '@/db/client';
 import { env } from '@/env';
 import { stopListeningForRevokedTokens } from '@/lib/auth/token-cache';
 import { stopDelivery } from '@/lib/delivery/start-delivery';
@@ -37,6 +38,7 @@ export function installShutdown(): void {
         }
         await stopListeningForRevokedTokens();
         await flushRequestLog().catch((err) => logger.error('bot request log not flushed', { err }));
+        await checkpointEmbedded().catch((err) => logger.error('embedded database not checkpointed', { err }));
         // pino writes asynchronously: without this, the framework's listener (which may write
         // and exit at once) could print before the lines above.
         await flushLogs().catch(() => {});
