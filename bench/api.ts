@@ -34,7 +34,8 @@
  * Knobs: BENCH_ROUNDS (3), BENCH_ROUND_SECONDS (5), BENCH_WARMUP (5 s), BENCH_BUILD=auto|always|never,
  * BENCH_CASES (e.g. `cd`: a partial run prints but writes nothing), BENCH_PROFILE=1 (a --cpu-prof of
  * the Next servers in $TMPDIR/va-bench-profiles/), BENCH_WRITE=0 (leave BENCHMARKS.md alone),
- * BENCH_NODE_FLAGS (extra node flags for (d), e.g. `--max-semi-space-size=32`; a run with it writes nothing).
+ * BENCH_NODE_FLAGS (extra node flags for (d), e.g. `--max-semi-space-size=32`; a run with it writes nothing),
+ * BENCH_SHOW=1 (print the servers' own output, not only their errors).
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -102,7 +103,12 @@ type Round = {
   pgCpuMs: number;
   otherCores: number;
   probe: Probe | null;
+  /** The cluster's WAL written during the round (pg_stat_wal: only this benchmark writes here). */
+  wal: Wal;
+  /** Rows the round added to the bot request log (counted after its last batch has landed). */
+  logRows: number;
 };
+type Wal = { bytes: number; fpi: number; syncs: number };
 type Case = { key: Key; label: string; rounds: Round[] };
 
 const LABELS: Record<Key, string> = {
@@ -138,6 +144,7 @@ async function main() {
   const handle = await openPostgres(dbUrl.toString(), { migrate: true });
   closeSeedDb = handle.close;
   const seed = await seedDatabase(handle.db);
+  if (process.env.BENCH_EXPERIMENT_SQL) await handle.db.execute(process.env.BENCH_EXPERIMENT_SQL as never);
   await handle.close();
   closeSeedDb = undefined;
   log(`database ${benchDb}: migrated, 1 tenant, ${seed.chatIds.length} chats in team ${seed.teamId}`);
@@ -232,7 +239,7 @@ async function main() {
       const round = await measureRound(t, dbUrl);
       cases[i].rounds.push(round);
       log(
-        `round ${r}/${ROUNDS} (${t.key}) ${fmt(round.result.requests.total / round.seconds)} req/s, p50 ${round.result.latency.p50} ms, p99 ${round.result.latency.p99} ms, non-2xx ${round.result.non2xx}, errors ${round.result.errors}; server ${perReq(round.serverCpuMs, round.result)} ms CPU/req, PostgreSQL ${perReq(round.pgCpuMs, round.result)} ms CPU/req; event-loop delay p99 ${round.probe?.eldP99.toFixed(1) ?? '?'} ms, GC ${round.probe?.gcCount ?? '?'} pauses ${round.probe?.gcMs.toFixed(0) ?? '?'} ms; other processes ${round.otherCores.toFixed(2)} cores`,
+        `round ${r}/${ROUNDS} (${t.key}) ${fmt(round.result.requests.total / round.seconds)} req/s, p50 ${round.result.latency.p50} ms, p99 ${round.result.latency.p99} ms, non-2xx ${round.result.non2xx}, errors ${round.result.errors}; server ${perReq(round.serverCpuMs, round.result)} ms CPU/req, PostgreSQL ${perReq(round.pgCpuMs, round.result)} ms CPU/req; event-loop delay p99 ${round.probe?.eldP99.toFixed(1) ?? '?'} ms, GC ${round.probe?.gcCount ?? '?'} pauses ${round.probe?.gcMs.toFixed(0) ?? '?'} ms; ${walText(round)}; other processes ${round.otherCores.toFixed(2)} cores`,
       );
     }
   }
@@ -429,7 +436,13 @@ function readProbe(child: ChildProcess): Promise<Probe | null> {
   });
 }
 
-function startChild(name: string, cmd: string, args: string[], env: Record<string, string>, showOutput = false): ChildProcess {
+function startChild(
+  name: string,
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  showOutput = process.env.BENCH_SHOW === '1',
+): ChildProcess {
   const child = spawn(cmd, args, {
     cwd: ROOT,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
@@ -562,7 +575,7 @@ async function measureLogPairs(d: Target, g: Target, dbUrl: URL): Promise<LogPai
       const round = await measureRound(t, dbUrl, LOG_PAIR_SECONDS);
       (t.key === 'd' ? out.d : out.g).push(round);
       log(
-        `log pair ${i + 1}/${LOG_PAIRS} (${t.key}) ${fmt(round.result.requests.total / round.seconds)} req/s, p99 ${round.result.latency.p99} ms; server ${perReq(round.serverCpuMs, round.result)} ms CPU/req, PostgreSQL ${perReq(round.pgCpuMs, round.result)} ms CPU/req; other processes ${round.otherCores.toFixed(2)} cores`,
+        `log pair ${i + 1}/${LOG_PAIRS} (${t.key}) ${fmt(round.result.requests.total / round.seconds)} req/s, p99 ${round.result.latency.p99} ms; server ${perReq(round.serverCpuMs, round.result)} ms CPU/req, PostgreSQL ${perReq(round.pgCpuMs, round.result)} ms CPU/req; ${walText(round)}; other processes ${round.otherCores.toFixed(2)} cores`,
       );
     }
   }
@@ -586,13 +599,16 @@ function describeLogPairs(p: LogPairs): string {
 
 async function measureRound(t: Target, dbUrl: URL, roundSeconds = ROUND_SECONDS): Promise<Round> {
   await readProbe(t.server); // starts the probe's count afresh
+  const logRows0 = await logRowCount(dbUrl);
   const server0 = processCpuMs(t.server.pid as number);
   const pg0 = postgresCpu(dbUrl);
   const sys0 = machineCpu();
   const self0 = process.cpuUsage();
+  const wal0 = await walStats();
   const t0 = performance.now();
   const result = await autocannon({ ...t.opts, connections: CONNECTIONS, duration: roundSeconds });
   const seconds = (performance.now() - t0) / 1000;
+  const wal1 = await walStats();
   const self = process.cpuUsage(self0);
   const sys1 = machineCpu();
   const pg1 = postgresCpu(dbUrl);
@@ -606,7 +622,33 @@ async function measureRound(t: Target, dbUrl: URL, roundSeconds = ROUND_SECONDS)
   const busyMs = ((sys1.busy - sys0.busy) / Math.max(1, sys1.total - sys0.total)) * os.cpus().length * seconds * 1000;
   const selfMs = (self.user + self.system) / 1000;
   const otherCores = Math.max(0, busyMs - (serverCpuMs ?? 0) - pgCpuMs - selfMs) / (seconds * 1000);
-  return { result, seconds, serverCpuMs, pgCpuMs, otherCores, probe };
+  const wal = { bytes: wal1.bytes - wal0.bytes, fpi: wal1.fpi - wal0.fpi, syncs: wal1.syncs - wal0.syncs };
+  // The round's last rows are written within 250 ms of its last request (untimed).
+  await new Promise((r) => setTimeout(r, 600));
+  const logRows = (await logRowCount(dbUrl)) - logRows0;
+  return { result, seconds, serverCpuMs, pgCpuMs, otherCores, probe, wal, logRows };
+}
+
+/** Rows in the bot request log: (d) must add one per request and (g) none, or the comparison is void. */
+async function logRowCount(dbUrl: URL): Promise<number> {
+  const sql = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
+  try {
+    return (await sql<{ n: number }[]>`select count(*)::int as n from bot_requests`)[0].n;
+  } finally {
+    await sql.end();
+  }
+}
+
+async function walStats(): Promise<Wal> {
+  const [row] = await (admin as postgres.Sql)<{ bytes: string; fpi: string; syncs: string }[]>`
+    select wal_bytes::text as bytes, wal_fpi::text as fpi, wal_sync::text as syncs from pg_stat_wal`;
+  return { bytes: Number(row.bytes), fpi: Number(row.fpi), syncs: Number(row.syncs) };
+}
+
+/** A round's WAL per request and its flushes per second: PATCH commits wait for these flushes. */
+function walText(round: Round): string {
+  const n = Math.max(1, round.result.requests.total);
+  return `log rows ${(round.logRows / n).toFixed(2)}/req, WAL ${(round.wal.bytes / n / 1024).toFixed(2)} kB/req (${(round.wal.fpi / n).toFixed(3)} page images/req), ${fmt(round.wal.syncs / round.seconds)} flushes/s`;
 }
 
 /**

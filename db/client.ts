@@ -1,15 +1,26 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { finished } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { Sql } from 'postgres';
 import { env } from '@/env';
 import * as schema from './schema';
 
 /** One type for both drivers, so domain code never knows which one it runs on. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
-type Handle = { db: Db; driver: 'postgres' | 'pglite'; close: () => Promise<void> };
+type Handle = {
+  db: Db;
+  driver: 'postgres' | 'pglite';
+  close: () => Promise<void>;
+  /**
+   * COPY's text format into `target` (`table (columns)`): rows written at the cost of a bulk load,
+   * for the bot request log's batches. Rejects with the database's error; nothing is written then.
+   */
+  copyIn: (target: string, data: Uint8Array) => Promise<void>;
+};
 
 const MIGRATIONS = path.join(process.cwd(), 'db', 'migrations');
 
@@ -38,8 +49,8 @@ export function getHandle(): Promise<Handle> {
  * The database if one is open, without opening one: for work that runs after a request (the bot
  * request log's batched writes), which must not open a database again after closeDb().
  */
-export function openedDb(): Promise<Db> | undefined {
-  return store.__vaDb?.then((h) => h.db);
+export function openedHandle(): Promise<Handle> | undefined {
+  return store.__vaDb;
 }
 
 /** Use an already opened handle (tests open a fresh database per file). */
@@ -83,15 +94,45 @@ export async function openPostgres(url: string, { migrate }: { migrate: boolean 
     }
   }
   // A database that is down or unreachable must fail a request within seconds (a 503), not hold it.
-  const client = postgres(url, {
-    max: env().DATABASE_POOL_SIZE,
+  const options = (max: number) => ({
+    max,
     onnotice: () => {},
     connect_timeout: env().DATABASE_CONNECT_TIMEOUT_SECONDS,
     backoff: reconnectDelaySeconds,
     connection: { statement_timeout: env().DATABASE_STATEMENT_TIMEOUT_MS, application_name: APPLICATION_NAME },
   });
+  const client = postgres(url, options(env().DATABASE_POOL_SIZE));
+  // COPY gets a connection of its own, opened at the first batch: the pool pipelines queries onto
+  // busy connections, and a query sent to a connection in COPY mode breaks it (seen under
+  // bench:api's load: the server reset the connection, failing the batch and the queries behind
+  // it). postgres.js's reserve() avoids that, but a reserved connection that died mid-COPY went
+  // back to the pool as if open, and the queries given to it were never answered.
+  let copyClient: Sql | undefined;
   const db = drizzle(client, { schema }) as unknown as Db;
-  return { db, driver: 'postgres', close: () => client.end({ timeout: 5 }) };
+  return {
+    db,
+    driver: 'postgres',
+    close: async () => {
+      await Promise.all([client.end({ timeout: 5 }), copyClient?.end({ timeout: 5 })]);
+    },
+    copyIn: (target, data) => {
+      copyClient ??= postgres(url, options(1));
+      return postgresCopyIn(copyClient)(target, data);
+    },
+  };
+}
+
+/**
+ * Handle.copyIn on postgres.js: COPY FROM STDIN on `client`, which must send nothing else meanwhile
+ * (a client of one connection that only copies). A refusal after the data is sent rejects
+ * (patches/postgres+3.4.9.patch: unpatched, the writer waited forever).
+ */
+export function postgresCopyIn(client: Sql) {
+  return async (target: string, data: Uint8Array): Promise<void> => {
+    const stream = await client.unsafe(`copy ${target} from stdin`).writable();
+    stream.end(data);
+    await finished(stream);
+  };
 }
 
 /**
@@ -126,6 +167,11 @@ export async function openPglite(dataDir: string | undefined): Promise<Handle> {
   return {
     db,
     driver: 'pglite',
+    copyIn: async (target, data) => {
+      await client.query(`copy ${target} from '/dev/blob'`, [], {
+        blob: new Blob([new Uint8Array(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength)]),
+      });
+    },
     close: async () => {
       await client.close();
       releaseLock();

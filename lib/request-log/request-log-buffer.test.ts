@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BATCH_ROWS, type BotRequestRow, RequestLogBuffer } from './request-log-buffer';
+import { BATCH_ROWS, type BotRequestRow, copyLine, RequestLogBuffer } from './request-log-buffer';
 
 const row = (n: number): BotRequestRow => ({
   accountId: 1,
   virtualAgentId: 1,
-  at: new Date(),
+  at: new Date(Date.UTC(2026, 10, 24, 12, 0, 0, n % 1000)),
   operation: 'getChat',
   method: 'GET',
   path: `/api/v1/chats/${n}`,
@@ -16,16 +16,26 @@ const row = (n: number): BotRequestRow => ({
   latencyMs: 1,
 });
 
+/** The trxid of each line of a batch (COPY text, the trxid is the eleventh field). */
+const trxids = (data: Buffer) =>
+  data
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('\t')[10]);
+
 describe('request log buffer', () => {
   it('writes in batches of at most BATCH_ROWS, in order, one batch at a time', async () => {
     const batches: string[][] = [];
     let writing = 0;
     const buffer = new RequestLogBuffer(
-      async (rows) => {
+      async (data, rows) => {
         writing++;
         assert.equal(writing, 1, 'one write at a time');
         await new Promise((r) => setImmediate(r));
-        batches.push(rows.map((r) => r.trxid));
+        const ids = trxids(data);
+        assert.equal(ids.length, rows);
+        batches.push(ids);
         writing--;
       },
       () => 10_000,
@@ -41,6 +51,20 @@ describe('request log buffer', () => {
       Array.from({ length: BATCH_ROWS * 2 + 7 }, (_, n) => `t-${n}`),
     );
     assert.deepEqual(buffer.counts(), { buffered: 0, written: BATCH_ROWS * 2 + 7, dropped: 0, lost: 0 });
+  });
+
+  it('keeps a batch of long rows whole, past its first buffer', async () => {
+    const long = (n: number) => ({ ...row(n), path: `/api/v1/chats/${'x'.repeat(490)}`, description: 'é'.repeat(600) });
+    let written = '';
+    const buffer = new RequestLogBuffer(
+      async (data) => {
+        written += data.toString('utf8');
+      },
+      () => 10_000,
+    );
+    for (let n = 0; n < 300; n++) buffer.push(long(n));
+    await buffer.flush();
+    assert.equal(written, Array.from({ length: 300 }, (_, n) => copyLine(long(n))).join(''));
   });
 
   it('drops and counts rows past its bound instead of growing', async () => {
@@ -73,5 +97,19 @@ describe('request log buffer', () => {
     buffer.push(row(2));
     await buffer.flush();
     assert.deepEqual(buffer.counts(), { buffered: 0, written: 1, dropped: 0, lost: 1 });
+  });
+
+  it('encodes a row as one line of COPY text, escaping what COPY would read as structure', () => {
+    const line = copyLine({
+      ...row(7),
+      path: '/api/v1/chats/a\\b\tc\nd\re',
+      chatId: null,
+      statusCode: null,
+      idempotencyKey: 'key\t1',
+    });
+    assert.equal(
+      line,
+      '1\t1\t2026-11-24T12:00:00.007Z\tgetChat\tGET\t/api/v1/chats/a\\\\b\\tc\\nd\\re\t\\N\t200\t\\N\tChat details retrieved successfully\tt-7\t1\tkey\\t1\n',
+    );
   });
 });

@@ -1,6 +1,6 @@
-import { openedDb } from '@/db/client';
+import { openedHandle } from '@/db/client';
 import { env } from '@/env';
-import { insertBotRequests, RequestLogBuffer } from './request-log-buffer';
+import { COPY_TARGET, RequestLogBuffer } from './request-log-buffer';
 
 // One buffer per process: route bundles and the instrumentation hook share it through globalThis.
 const store = globalThis as unknown as { __vaRequestLog?: RequestLogBuffer };
@@ -8,12 +8,12 @@ const store = globalThis as unknown as { __vaRequestLog?: RequestLogBuffer };
 /** The process's request log buffer, writing to the process's database. */
 export function requestLog(): RequestLogBuffer {
   store.__vaRequestLog ??= new RequestLogBuffer(
-    async (rows) => {
+    async (data) => {
       // After closeDb() (shutdown, the end of a test) rows still buffered are lost, not written to a
       // database opened again for them: that connection would keep the process alive.
-      const db = openedDb();
-      if (!db) throw new Error('the database is closed');
-      await insertBotRequests(await db, rows);
+      const handle = openedHandle();
+      if (!handle) throw new Error('the database is closed');
+      await (await handle).copyIn(COPY_TARGET, data);
     },
     () => env().BOT_REQUEST_LOG_MAX_BUFFER,
   );
