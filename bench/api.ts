@@ -28,7 +28,7 @@
  * case later (3 x 5 s each by default), so a burst of load from other processes on a shared machine lands on all of them rather
  * than on one.
  *
- * Then the log's cost apart: BENCH_LOG_PAIRS (8) pairs of BENCH_LOG_PAIR_SECONDS (3) rounds of (d) and
+ * Then the log's cost apart: BENCH_LOG_PAIRS (24) pairs of BENCH_LOG_PAIR_SECONDS (3) rounds of (d) and
  * (g) back to back (see measureLogPairs).
  *
  * Knobs: BENCH_ROUNDS (3), BENCH_ROUND_SECONDS (5), BENCH_WARMUP (5 s), BENCH_BUILD=auto|always|never,
@@ -66,7 +66,7 @@ process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
 const POOL_SIZE = env().DATABASE_POOL_SIZE;
 const DEADLINE_MS = 600_000;
 // The log's cost, measured apart: (d) and (g) in adjacent short rounds, ordered d g g d d g g d ...
-const LOG_PAIRS = Number(process.env.BENCH_LOG_PAIRS ?? 8);
+const LOG_PAIRS = Number(process.env.BENCH_LOG_PAIRS ?? 24);
 const LOG_PAIR_SECONDS = Number(process.env.BENCH_LOG_PAIR_SECONDS ?? 3);
 const TARGET_RATIO_A = 0.5;
 const TARGET_P99_MS = 100;
