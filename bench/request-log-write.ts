@@ -19,7 +19,7 @@ import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { type Db, openPostgres, postgresCopyIn } from '@/db/client';
 import { BATCH_ROWS, type BotRequestRow, COPY_TARGET, RequestLogBuffer } from '@/lib/request-log/request-log-buffer';
-import { newTraceId, traceIdTime } from '@/lib/util/ids';
+import { patchRow } from '@/test/support/bot-request-row';
 import { processCpuMs } from './servers';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 200_000);
@@ -28,25 +28,7 @@ const CHATS = Array.from({ length: 5000 }, () => randomUUID());
 const COLUMNS =
   'account_id, virtual_agent_id, at, operation, method, path, chat_id, http_status, status_code, description, trxid, latency_ms, idempotency_key';
 
-function row(i: number): BotRequestRow {
-  const chat = CHATS[i % CHATS.length];
-  const trxid = newTraceId();
-  return {
-    accountId: 1,
-    virtualAgentId: 4,
-    at: new Date(traceIdTime(trxid)),
-    operation: 'updateChat',
-    method: 'PATCH',
-    path: `/api/v1/chats/${chat}`,
-    chatId: chat,
-    httpStatus: 200,
-    statusCode: 4304,
-    description: 'Chat details retrieved successfully',
-    trxid,
-    latencyMs: 3,
-    idempotencyKey: null,
-  };
-}
+const row = (i: number): BotRequestRow => patchRow(CHATS[i % CHATS.length]);
 
 /** A PostgreSQL array literal of texts: each quoted, `"` and `\\` escaped, null as NULL. */
 function textArray(values: (string | null | undefined)[]): string {

@@ -26,6 +26,8 @@ const MIGRATIONS = path.join(process.cwd(), 'db', 'migrations');
 
 /** How this process's connections show in pg_stat_activity (the metrics count them by it). */
 export const APPLICATION_NAME = `va-chat ${os.hostname()}:${process.pid}`.slice(0, 63);
+/** The request log's COPY connection: one more, outside the pool and its metrics. */
+const COPY_APPLICATION_NAME = `va-chat-log ${os.hostname()}:${process.pid}`.slice(0, 63);
 
 // The handle lives on globalThis: the instrumentation hook, each route bundle and hot reloads
 // would otherwise each open their own database.
@@ -94,29 +96,33 @@ export async function openPostgres(url: string, { migrate }: { migrate: boolean 
     }
   }
   // A database that is down or unreachable must fail a request within seconds (a 503), not hold it.
-  const options = (max: number) => ({
+  const options = (max: number, applicationName: string) => ({
     max,
     onnotice: () => {},
     connect_timeout: env().DATABASE_CONNECT_TIMEOUT_SECONDS,
     backoff: reconnectDelaySeconds,
-    connection: { statement_timeout: env().DATABASE_STATEMENT_TIMEOUT_MS, application_name: APPLICATION_NAME },
+    connection: { statement_timeout: env().DATABASE_STATEMENT_TIMEOUT_MS, application_name: applicationName },
   });
-  const client = postgres(url, options(env().DATABASE_POOL_SIZE));
+  const client = postgres(url, options(env().DATABASE_POOL_SIZE, APPLICATION_NAME));
   // COPY gets a connection of its own, opened at the first batch: the pool pipelines queries onto
   // busy connections, and a query sent to a connection in COPY mode breaks it (seen under
   // bench:api's load: the server reset the connection, failing the batch and the queries behind
   // it). postgres.js's reserve() avoids that, but a reserved connection that died mid-COPY went
   // back to the pool as if open, and the queries given to it were never answered.
   let copyClient: Sql | undefined;
+  let closed = false;
   const db = drizzle(client, { schema }) as unknown as Db;
   return {
     db,
     driver: 'postgres',
     close: async () => {
+      closed = true;
       await Promise.all([client.end({ timeout: 5 }), copyClient?.end({ timeout: 5 })]);
     },
-    copyIn: (target, data) => {
-      copyClient ??= postgres(url, options(1));
+    copyIn: async (target, data) => {
+      // Not a connection opened after close(): it would keep the process alive.
+      if (closed) throw new Error('the database is closed');
+      copyClient ??= postgres(url, options(1, COPY_APPLICATION_NAME));
       return postgresCopyIn(copyClient)(target, data);
     },
   };

@@ -4,30 +4,12 @@ import { sql } from 'drizzle-orm';
 import { getHandle } from '@/db/client';
 import { botRequests } from '@/db/schema';
 import { type BotRequestRow, COPY_TARGET, copyLine, RequestLogBuffer } from '@/lib/request-log/request-log-buffer';
-import { newTraceId, traceIdTime } from '@/lib/util/ids';
+import { patchRow } from '@/test/support/bot-request-row';
 import { setupTestDatabase } from '@/test/support/db';
 
-const row = (over: Partial<BotRequestRow> = {}): BotRequestRow => {
-  const trxid = newTraceId();
-  return {
-    accountId: 1,
-    virtualAgentId: 7,
-    at: new Date(traceIdTime(trxid)),
-    operation: 'updateChat',
-    method: 'PATCH',
-    path: '/api/v1/chats/c-1',
-    chatId: 'c-1',
-    httpStatus: 200,
-    statusCode: 4304,
-    description: 'Chat details retrieved successfully',
-    trxid,
-    latencyMs: 3,
-    idempotencyKey: null,
-    ...over,
-  };
-};
+const row = (over: Partial<BotRequestRow> = {}): BotRequestRow => patchRow('c-1', over);
 
-// The request log's batches go by COPY (Handle.copyIn), on the pool the API's queries use.
+// The request log's batches go by COPY (Handle.copyIn), beside the API's own queries.
 describe('the request log written by COPY', () => {
   const ctx = setupTestDatabase();
 
