@@ -7,7 +7,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { closeDb, type Db, getHandle, openPglite, openPostgres, setHandle } from '@/db/client';
-import { events } from '@/db/schema';
+import { deliveryAttempts, events } from '@/db/schema';
 import { env } from '@/env';
 import { createBotChat, until } from '../delivery/helpers';
 import { startReceiver } from '../delivery/receiver';
@@ -59,10 +59,20 @@ async function probe(url: string, headers: Record<string, string> = {}): Promise
 }
 
 /** The calls that were in flight at SIGTERM were answered and recorded before the exit; no lease is left held. */
-async function assertDrained(db: Db, inFlightAtSignal: number): Promise<void> {
+async function assertDrained(db: Db, inFlightAtSignal: number, serverOutput: string[] = []): Promise<void> {
   const rows = await db.select().from(events);
   const delivered = rows.filter((e) => e.status === 'delivered');
-  assert.ok(delivered.length >= inFlightAtSignal, `${delivered.length} delivered, ${inFlightAtSignal} were in flight`);
+  if (delivered.length < inFlightAtSignal) {
+    // What each event and attempt says, and what the server logged, to tell a slow machine from a lost write.
+    const tried = await db.select().from(deliveryAttempts);
+    const seen = {
+      events: rows.map((e) => ({ id: e.id, status: e.status, lockedUntil: e.lockedUntil })),
+      attempts: tried.map((a) => ({ eventId: a.eventId, httpStatus: a.httpStatus, error: a.error, durationMs: a.durationMs })),
+    };
+    assert.fail(
+      `${delivered.length} delivered, ${inFlightAtSignal} were in flight\n${JSON.stringify(seen)}\n${serverOutput.join('\n')}`,
+    );
+  }
   assert.equal(rows.filter((e) => e.lockedUntil && e.lockedUntil > new Date()).length, 0);
 }
 
@@ -141,6 +151,10 @@ describe('process start and stop', () => {
         WEBHOOK_ALLOW_PRIVATE: 'true',
         DELIVERY_ENGINE: 'embedded',
         SHUTDOWN_GRACE_MS: '20000',
+        // Well above the receiver's hold: on a loaded machine (CI runs two test files at once) a
+        // 1.5-4 s hold plus the server's own lag passed the 5 s default, and the attempt was recorded
+        // as timed out, not delivered.
+        DELIVERY_TIMEOUT_MS: '15000',
         ADMIN_EMAIL: 'ops@example.test',
         ADMIN_PASSWORD: 'correct horse battery',
       },
@@ -166,7 +180,7 @@ describe('process start and stop', () => {
       assert.deepEqual(order, ['stopped', 'framework']);
       assert.equal(receiver.inFlight, 0);
 
-      await assertDrained(await database.open(), inFlightAtSignal);
+      await assertDrained(await database.open(), inFlightAtSignal, [...server.out, ...server.err]);
     } finally {
       server.child.kill('SIGKILL');
       await closeDb().catch(() => {});
@@ -195,6 +209,8 @@ describe('process start and stop', () => {
       WEBHOOK_ALLOW_PRIVATE: 'true',
       DELIVERY_ENGINE: 'embedded',
       SHUTDOWN_GRACE_MS: '20000',
+      // Well above the receiver's 4 s hold (see the case above).
+      DELIVERY_TIMEOUT_MS: '15000',
     });
     try {
       await until('calls in flight at the receiver', () => receiver.inFlight > 0, 300_000);
@@ -226,7 +242,7 @@ describe('process start and stop', () => {
       busy.stop();
       assert.ok(busy.answers > 1, `${busy.answers} answers on the busy connection`);
       assert.equal(receiver.inFlight, 0);
-      await assertDrained(await database.open(), inFlightAtSignal);
+      await assertDrained(await database.open(), inFlightAtSignal, server.out);
     } finally {
       server.child.kill('SIGKILL');
       await closeDb().catch(() => {});
