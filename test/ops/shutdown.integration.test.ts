@@ -69,9 +69,7 @@ async function assertDrained(db: Db, inFlightAtSignal: number, serverOutput: str
       events: rows.map((e) => ({ id: e.id, status: e.status, lockedUntil: e.lockedUntil })),
       attempts: tried.map((a) => ({ eventId: a.eventId, httpStatus: a.httpStatus, error: a.error, durationMs: a.durationMs })),
     };
-    assert.fail(
-      `${delivered.length} delivered, ${inFlightAtSignal} were in flight\n${JSON.stringify(seen)}\n${serverOutput.join('\n')}`,
-    );
+    assert.fail(`${delivered.length} delivered, ${inFlightAtSignal} were in flight\n${JSON.stringify(seen)}\n${serverOutput.join('\n')}`);
   }
   assert.equal(rows.filter((e) => e.lockedUntil && e.lockedUntil > new Date()).length, 0);
 }
