@@ -144,7 +144,6 @@ async function main() {
   const handle = await openPostgres(dbUrl.toString(), { migrate: true });
   closeSeedDb = handle.close;
   const seed = await seedDatabase(handle.db);
-  if (process.env.BENCH_EXPERIMENT_SQL) await handle.db.execute(process.env.BENCH_EXPERIMENT_SQL as never);
   await handle.close();
   closeSeedDb = undefined;
   log(`database ${benchDb}: migrated, 1 tenant, ${seed.chatIds.length} chats in team ${seed.teamId}`);
@@ -239,7 +238,7 @@ async function main() {
       const round = await measureRound(t, dbUrl);
       cases[i].rounds.push(round);
       log(
-        `round ${r}/${ROUNDS} (${t.key}) ${fmt(round.result.requests.total / round.seconds)} req/s, p50 ${round.result.latency.p50} ms, p99 ${round.result.latency.p99} ms, non-2xx ${round.result.non2xx}, errors ${round.result.errors}; server ${perReq(round.serverCpuMs, round.result)} ms CPU/req, PostgreSQL ${perReq(round.pgCpuMs, round.result)} ms CPU/req; event-loop delay p99 ${round.probe?.eldP99.toFixed(1) ?? '?'} ms, GC ${round.probe?.gcCount ?? '?'} pauses ${round.probe?.gcMs.toFixed(0) ?? '?'} ms; ${walText(round)}; other processes ${round.otherCores.toFixed(2)} cores`,
+        `round ${r}/${ROUNDS} (${t.key}) ${fmt(round.result.requests.total / round.seconds)} req/s, p50 ${round.result.latency.p50} ms, p99 ${round.result.latency.p99} ms, non-2xx ${round.result.non2xx}, errors ${round.result.errors}; server ${perReq(round.serverCpuMs, round.result)} ms CPU/req, PostgreSQL ${perReq(round.pgCpuMs, round.result)} ms CPU/req; event-loop delay p99 ${round.probe?.eldP99.toFixed(1) ?? '?'} ms, GC ${round.probe?.gcCount ?? '?'} pauses ${round.probe?.gcMs.toFixed(0) ?? '?'} ms; ${logAndWalText(round)}; other processes ${round.otherCores.toFixed(2)} cores`,
       );
     }
   }
@@ -575,7 +574,7 @@ async function measureLogPairs(d: Target, g: Target, dbUrl: URL): Promise<LogPai
       const round = await measureRound(t, dbUrl, LOG_PAIR_SECONDS);
       (t.key === 'd' ? out.d : out.g).push(round);
       log(
-        `log pair ${i + 1}/${LOG_PAIRS} (${t.key}) ${fmt(round.result.requests.total / round.seconds)} req/s, p99 ${round.result.latency.p99} ms; server ${perReq(round.serverCpuMs, round.result)} ms CPU/req, PostgreSQL ${perReq(round.pgCpuMs, round.result)} ms CPU/req; ${walText(round)}; other processes ${round.otherCores.toFixed(2)} cores`,
+        `log pair ${i + 1}/${LOG_PAIRS} (${t.key}) ${fmt(round.result.requests.total / round.seconds)} req/s, p99 ${round.result.latency.p99} ms; server ${perReq(round.serverCpuMs, round.result)} ms CPU/req, PostgreSQL ${perReq(round.pgCpuMs, round.result)} ms CPU/req; ${logAndWalText(round)}; other processes ${round.otherCores.toFixed(2)} cores`,
       );
     }
   }
@@ -645,8 +644,8 @@ async function walStats(): Promise<Wal> {
   return { bytes: Number(row.bytes), fpi: Number(row.fpi), syncs: Number(row.syncs) };
 }
 
-/** A round's WAL per request and its flushes per second: PATCH commits wait for these flushes. */
-function walText(round: Round): string {
+/** A round's request-log rows and WAL per request, and its WAL flushes per second (PATCH commits wait for them). */
+function logAndWalText(round: Round): string {
   const n = Math.max(1, round.result.requests.total);
   return `log rows ${(round.logRows / n).toFixed(2)}/req, WAL ${(round.wal.bytes / n / 1024).toFixed(2)} kB/req (${(round.wal.fpi / n).toFixed(3)} page images/req), ${fmt(round.wal.syncs / round.seconds)} flushes/s`;
 }
