@@ -593,7 +593,38 @@ function describeLogPairs(p: LogPairs): string {
       ? ''
       : `; server + PostgreSQL CPU ${on.toFixed(3)} ms/req with it, ${off.toFixed(3)} without (${on >= off ? '+' : ''}${(((on - off) / off) * 100).toFixed(1)} %)`;
   const seconds = (rounds: Round[]) => rounds.reduce((n, r) => n + r.seconds, 0);
-  return `(d)/(g) = **${pct(total(p.d) / seconds(p.d) / (total(p.g) / seconds(p.g)))}** over ${p.d.length} pairs of ${LOG_PAIR_SECONDS} s rounds (pair ratios ${pct(ratios[0])} to ${pct(ratios[ratios.length - 1])}, median ${pct(median(ratios))})${cpuText}`;
+  const ratio = (d: Round[], g: Round[]) => total(d) / seconds(d) / (total(g) / seconds(g));
+  const [low, high] = pairInterval(p, ratio);
+  return `(d)/(g) = **${pct1(ratio(p.d, p.g))}** over ${p.d.length} pairs of ${LOG_PAIR_SECONDS} s rounds (95 % interval ${pct1(low)} to ${pct1(high)}; pair ratios ${pct(ratios[0])} to ${pct(ratios[ratios.length - 1])}, median ${pct(median(ratios))})${cpuText}`;
+}
+
+/**
+ * How far the pairs' ratio could move by chance: the 2.5th and 97.5th percentiles of the ratio over
+ * 2,000 resamples of the pairs (drawn with replacement, a pair kept whole, so the drift the pairs
+ * cancel stays cancelled). Seeded, so a run's report can be recomputed.
+ */
+function pairInterval(p: LogPairs, ratio: (d: Round[], g: Round[]) => number): [number, number] {
+  let seed = 0x2545f491;
+  const random = () => {
+    // mulberry32
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const n = p.d.length;
+  const resampled: number[] = [];
+  for (let k = 0; k < 2000; k++) {
+    const picks = Array.from({ length: n }, () => Math.floor(random() * n));
+    resampled.push(
+      ratio(
+        picks.map((i) => p.d[i]),
+        picks.map((i) => p.g[i]),
+      ),
+    );
+  }
+  resampled.sort((x, y) => x - y);
+  return [resampled[Math.floor(0.025 * resampled.length)], resampled[Math.ceil(0.975 * resampled.length) - 1]];
 }
 
 async function measureRound(t: Target, dbUrl: URL, roundSeconds = ROUND_SECONDS): Promise<Round> {
@@ -691,6 +722,7 @@ function machineCpu(): { busy: number; total: number } {
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const pct = (n: number) => `${(n * 100).toFixed(0)} %`;
+const pct1 = (n: number) => `${(n * 100).toFixed(1)} %`;
 const perReq = (ms: number | null, r: Result) => (ms === null || !r.requests.total ? 'n/a' : (ms / r.requests.total).toFixed(2));
 const median = (xs: number[]) => {
   const s = [...xs].sort((x, y) => x - y);

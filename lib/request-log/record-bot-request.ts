@@ -103,11 +103,23 @@ export function pathWithQueryNames(path: string, search: string): string {
   return `${path}?${[...new Set(names)].join('&')}`.slice(0, MAX_PATH);
 }
 
+/** The path's `n`th '/'-separated segment ('' when it has fewer), without splitting all of it. */
+export function segment(path: string, n: number): string {
+  let start = 0;
+  for (let i = 0; i < n; i++) {
+    start = path.indexOf('/', start) + 1;
+    if (start === 0) return '';
+  }
+  const end = path.indexOf('/', start);
+  return end === -1 ? path.slice(start) : path.slice(start, end);
+}
+
 function chatIdOf(pattern: string, path: string, operation: string, answer: AnsweredRequest['answer']): string | null {
   const at = chatSegment(pattern);
   if (at >= 0) {
-    const raw = path.split('/')[at];
+    const raw = segment(path, at);
     if (!raw) return null;
+    if (!raw.includes('%')) return raw.slice(0, 100);
     try {
       return decodeURIComponent(raw).slice(0, 100);
     } catch {

@@ -52,8 +52,9 @@ export class RequestLogBuffer {
       return;
     }
     const line = copyLine(row);
-    const bytes = Buffer.byteLength(line);
-    if (this.used + bytes > this.data.length) this.grow(bytes);
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8: room for that is room for the line,
+    // without measuring it first.
+    if (this.used + line.length * 3 > this.data.length) this.grow(line.length * 3);
     this.used += this.data.write(line, this.used);
     this.rows++;
     if (this.rows >= BATCH_ROWS) {
