@@ -107,6 +107,8 @@ type Round = {
   wal: Wal;
   /** Rows the round added to the bot request log (counted after its last batch has landed). */
   logRows: number;
+  /** CPU of the backend that writes the log (`va-chat-log`), when it was connected all the round. */
+  logBackendCpuMs: number | null;
 };
 type Wal = { bytes: number; fpi: number; syncs: number };
 type Case = { key: Key; label: string; rounds: Round[] };
@@ -629,7 +631,7 @@ function pairInterval(p: LogPairs, ratio: (d: Round[], g: Round[]) => number): [
 
 async function measureRound(t: Target, dbUrl: URL, roundSeconds = ROUND_SECONDS): Promise<Round> {
   await readProbe(t.server); // starts the probe's count afresh
-  const logRows0 = await logRowCount(dbUrl);
+  const { rows: logRows0, pid: logPid } = await logRowCount(dbUrl);
   const server0 = processCpuMs(t.server.pid as number);
   const pg0 = postgresCpu(dbUrl);
   const sys0 = machineCpu();
@@ -655,15 +657,24 @@ async function measureRound(t: Target, dbUrl: URL, roundSeconds = ROUND_SECONDS)
   const wal = { bytes: wal1.bytes - wal0.bytes, fpi: wal1.fpi - wal0.fpi, syncs: wal1.syncs - wal0.syncs };
   // The round's last rows are written within 250 ms of its last request (untimed).
   await new Promise((r) => setTimeout(r, 600));
-  const logRows = (await logRowCount(dbUrl)) - logRows0;
-  return { result, seconds, serverCpuMs, pgCpuMs, otherCores, probe, wal, logRows };
+  const logRows = (await logRowCount(dbUrl)).rows - logRows0;
+  const logCpu0 = logPid === null ? undefined : pg0.get(logPid);
+  const logCpu1 = logPid === null ? undefined : pg1.get(logPid);
+  const logBackendCpuMs = logCpu0 !== undefined && logCpu1 !== undefined ? logCpu1 - logCpu0 : null;
+  return { result, seconds, serverCpuMs, pgCpuMs, otherCores, probe, wal, logRows, logBackendCpuMs };
 }
 
-/** Rows in the bot request log: (d) must add one per request and (g) none, or the comparison is void. */
-async function logRowCount(dbUrl: URL): Promise<number> {
+/**
+ * Rows in the bot request log ((d) must add one per request and (g) none, or the comparison is
+ * void), and the pid of the backend that writes them, once the server has opened it.
+ */
+async function logRowCount(dbUrl: URL): Promise<{ rows: number; pid: number | null }> {
   const sql = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
   try {
-    return (await sql<{ n: number }[]>`select count(*)::int as n from bot_requests`)[0].n;
+    const [row] = await sql<{ n: number; pid: number | null }[]>`
+      select (select count(*)::int from bot_requests) as n,
+        (select pid from pg_stat_activity where datname = current_database() and application_name like 'va-chat-log %' limit 1) as pid`;
+    return { rows: row.n, pid: row.pid };
   } finally {
     await sql.end();
   }
@@ -678,7 +689,11 @@ async function walStats(): Promise<Wal> {
 /** A round's request-log rows and WAL per request, and its WAL flushes per second (PATCH commits wait for them). */
 function logAndWalText(round: Round): string {
   const n = Math.max(1, round.result.requests.total);
-  return `log rows ${(round.logRows / n).toFixed(2)}/req, WAL ${(round.wal.bytes / n / 1024).toFixed(2)} kB/req (${(round.wal.fpi / n).toFixed(3)} page images/req), ${fmt(round.wal.syncs / round.seconds)} flushes/s`;
+  const backend =
+    round.logBackendCpuMs !== null && round.logRows > 0
+      ? ` (its backend ${((round.logBackendCpuMs * 1000) / round.logRows).toFixed(1)} µs CPU/row)`
+      : '';
+  return `log rows ${(round.logRows / n).toFixed(2)}/req${backend}, WAL ${(round.wal.bytes / n / 1024).toFixed(2)} kB/req (${(round.wal.fpi / n).toFixed(3)} page images/req), ${fmt(round.wal.syncs / round.seconds)} flushes/s`;
 }
 
 /**

@@ -16,13 +16,15 @@ export type ScaleMeta = {
 export type IndexBuild = { name: string; table: string; seconds: number };
 
 const ADMIN_PASSWORD = 'correct horse battery';
-const BULK_TABLES = ['chats', 'messages', 'events', 'delivery_attempts', 'customers'];
+const BULK_TABLES = ['chats', 'messages', 'events', 'delivery_attempts', 'customers', 'bot_requests'];
 
 /**
  * Builds the data set in a migrated database with set-based SQL: one tenant with `chats` chats
  * (three messages each), `customers` customers (default chats / 5), one delivered event per chat spread over 30 days
- * with its attempt (every 20th with an earlier failed attempt, every 100th failed for good). The
- * bulk tables' secondary indexes are dropped first and built again afterwards, each one timed.
+ * with its attempt (every 20th with an earlier failed attempt, every 100th failed for good), and
+ * the bot's request log: three calls about each chat in the last 7 days (the default retention),
+ * every 20th refused (404, 2031). The bulk tables' secondary indexes are dropped first and built
+ * again afterwards, each one timed.
  */
 export async function buildDataSet(
   url: string,
@@ -111,6 +113,23 @@ export async function buildDataSet(
         select e.id, k, e.created_at + (k - 1) * interval '500 ms', 20 + (random() * 300)::int,
           case when e.status = 'failed' then 503 when k < e.attempt_count then 500 else 200 end, null, 'ok'
         from events e cross join lateral generate_series(1, e.attempt_count) k where e.account_id = ${a}`,
+    );
+    // A trxid is a version 7 UUID made from the call's time (lib/util/ids.ts): the time's 48 bits
+    // in milliseconds, the version, random bits with the variant. Inserted in trxid order, as calls come.
+    await step(
+      `${chats * 3} bot requests`,
+      sql`insert into bot_requests (account_id, virtual_agent_id, at, operation, method, path, chat_id, http_status,
+          status_code, description, trxid, latency_ms, idempotency_key)
+        select ${a}, ${bot}, r.at, 'updateChat', 'PATCH', '/api/v1/chats/' || r.chat_id, r.chat_id,
+          case when r.n % 20 = 0 then 404 else 200 end, case when r.n % 20 = 0 then 2031 else 1000 end,
+          case when r.n % 20 = 0 then 'No chat found for the given chat ID' else 'OK' end,
+          (lpad(to_hex((extract(epoch from r.at) * 1000)::bigint), 12, '0') || '7' || substr(r.h, 1, 3)
+            || substr('89ab', 1 + (get_byte(decode(substr(r.h, 4, 2), 'hex'), 0) % 4), 1) || substr(r.h, 6, 15))::uuid,
+          5 + r.n % 40, null
+        from (select c.id as chat_id, row_number() over () as n, date_trunc('milliseconds', now() - interval '7 days' * random()) as at,
+            md5(random()::text) as h
+          from chats c cross join generate_series(1, 3) k where c.account_id = ${a}) r
+        order by r.at`,
     );
     const builds: IndexBuild[] = [];
     for (const ix of indexes) {
