@@ -162,13 +162,16 @@ async function requestPaths(base: string, meta: ScaleMeta, url: string): Promise
   // of the data set, and the trxid of the bot's call above (its request log row is written within a second).
   const [message] = await sql<
     { transid: string }[]
-  >`select transid from messages where account_id = ${meta.accountId} offset 500000 limit 1`;
+  >`select transid from messages where account_id = ${meta.accountId} offset ${Math.floor(meta.chats * 1.5)} limit 1`;
   const [event] = await sql<
     { id: string }[]
-  >`select transaction_id as id from events where account_id = ${meta.accountId} offset 500000 limit 1`;
+  >`select transaction_id as id from events where account_id = ${meta.accountId} offset ${Math.floor(meta.chats / 2)} limit 1`;
   const [va] = await sql<{ id: number }[]>`select id from users where account_id = ${meta.accountId} and login_id = ${meta.botLoginId}`;
   await sql.end();
   const trxid = firstRes.headers.get('trxid') ?? '';
+  // A day in the middle of the log's 7 days (bench/scale-data.ts).
+  const dayAgo = new Date(Date.now() - 3 * 86_400_000).toISOString();
+  const dayAgoPlus = new Date(Date.now() - 2 * 86_400_000).toISOString();
   await new Promise((r) => setTimeout(r, 1500));
   return [
     { group: 'bot', label: 'GET /chats (newest page)', target: '/api/v1/chats', headers: bot },
@@ -207,6 +210,19 @@ async function requestPaths(base: string, meta: ScaleMeta, url: string): Promise
     { group: 'admin', label: 'trace: a REST trxid', target: `/api/admin/trace?id=${trxid}`, headers: adm },
     { group: 'admin', label: 'trace: a chat ID', target: `/api/admin/trace?id=${chat.chat_id}`, headers: adm },
     { group: 'admin', label: 'a VA’s request log', target: `/api/admin/bot-requests?virtual_agent_id=${va.id}`, headers: adm },
+    {
+      group: 'admin',
+      label: 'a VA’s refused calls',
+      target: `/api/admin/bot-requests?virtual_agent_id=${va.id}&outcome=failure`,
+      headers: adm,
+    },
+    {
+      group: 'admin',
+      label: 'a VA’s calls answered 2031, one day',
+      target: `/api/admin/bot-requests?virtual_agent_id=${va.id}&status_code=2031&since=${encodeURIComponent(dayAgo)}&until=${encodeURIComponent(dayAgoPlus)}`,
+      headers: adm,
+    },
+    { group: 'admin', label: 'a chat’s requests (chat page)', target: `/api/admin/bot-requests?chat_id=${chat.chat_id}`, headers: adm },
   ];
 }
 
