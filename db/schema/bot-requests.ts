@@ -49,7 +49,9 @@ export const botRequests = pgTable(
     // Failures only (few), for the failure and error-code filters; a success code filters the VA's walk.
     index('bot_requests_va_failures_idx').on(t.virtualAgentId, t.trxid).where(sql`${t.httpStatus} >= 400`),
     index('bot_requests_chat_idx').on(t.chatId, t.trxid).where(sql`${t.chatId} is not null`),
-    index('bot_requests_idempotency_idx').on(t.accountId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+    // Ending in the trxid, so the trace look-up's newest calls with a key are the index's first
+    // entries, however often a bot reused the key.
+    index('bot_requests_key_idx').on(t.accountId, t.idempotencyKey, t.trxid).where(sql`${t.idempotencyKey} is not null`),
     // Retention deletes the oldest rows; rows arrive in time order, so a block range index serves it
     // at a fraction of a btree's upkeep per insert.
     index('bot_requests_at_brin').using('brin', t.at),

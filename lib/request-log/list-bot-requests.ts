@@ -62,26 +62,30 @@ export function botRequestsPage(db: Db, { accountId, query }: { accountId: numbe
   if (query.http_status !== undefined) where.push(eq(botRequests.httpStatus, query.http_status));
   if (query.status_code !== undefined) where.push(eq(botRequests.statusCode, query.status_code));
   if (query.operation !== undefined) where.push(eq(botRequests.operation, query.operation));
-  // A row's `at` is its trxid's time, so a time range is a trxid range: an index condition.
-  if (query.since) {
-    const since = new Date(query.since);
-    where.push(gte(botRequests.at, since), gte(botRequests.trxid, traceIdFloor(since.getTime())));
-  }
-  if (query.until) {
-    const until = new Date(query.until);
-    where.push(lt(botRequests.at, until), lt(botRequests.trxid, traceIdFloor(Math.ceil(until.getTime()))));
-  }
+  // A row's `at` is its trxid's time to the millisecond, so a time range is exactly a trxid range:
+  // an index condition. Only that: a condition on `at` as well let the planner gather the whole
+  // range through the BRIN on `at` and sort it (seen on 200,000 rows: an hour of a VA's calls
+  // sorted for a page of 25).
+  if (query.since) where.push(gte(botRequests.trxid, traceIdFloor(new Date(query.since).getTime())));
+  if (query.until) where.push(lt(botRequests.trxid, traceIdFloor(new Date(query.until).getTime())));
   // The next page starts at the cursor in the index instead of filtering every row before it.
   if (query.cursor) where.push(lt(botRequests.trxid, decodeCursor(query.cursor, isCursor)[0]));
   const pageSize = query.page_size ?? 25;
   return db
-    .select({ r: botRequests, loginId: users.loginId })
+    .select({ r: botRequests, loginId: callerLoginId })
     .from(botRequests)
-    .innerJoin(users, eq(users.id, botRequests.virtualAgentId))
     .where(and(...where))
     .orderBy(desc(botRequests.trxid))
     .limit(pageSize + 1);
 }
+
+/**
+ * The calling VA's login ID, looked up for each row of the page only. A join would let the
+ * planner put a hash join, and then a sort of every matching row, under the LIMIT: it estimates a
+ * chat's calls from the average chat's, and a chat a bot polls has tens of thousands (seen in
+ * bench:scale: 25 ms for the chat page's first 25 of 34,000 calls, 0.1 ms with this).
+ */
+export const callerLoginId = sql<string>`(select ${users.loginId} from ${users} where ${users.id} = ${botRequests.virtualAgentId})`;
 
 /** The VAs of the account, as a condition on a request log row. */
 export function inAccountVirtualAgents(db: Db, accountId: number): SQL {

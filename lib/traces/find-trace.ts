@@ -3,7 +3,7 @@ import type { TraceMatch } from '@/contracts/schemas/admin-trace';
 import type { Db } from '@/db/client';
 import { botRequests, chats, events, idempotencyKeys, messages, users } from '@/db/schema';
 import { accountChats } from '@/lib/request-log/known-chats';
-import { inAccountVirtualAgents } from '@/lib/request-log/list-bot-requests';
+import { callerLoginId, inAccountVirtualAgents } from '@/lib/request-log/list-bot-requests';
 import { isTraceId } from '@/lib/util/ids';
 
 /** Most rows shown for an id that names several things (an alias ID reused, a key sent often). */
@@ -56,13 +56,7 @@ function requestMatch(
 /** The look-ups of findTrace, as query builders (awaited there, EXPLAINed by the plan test). */
 export function traceLookups(db: Db, { accountId, id }: { accountId: number; id: string }) {
   const requestsWhere = (where: SQL | undefined) =>
-    db
-      .select({ r: botRequests, loginId: users.loginId })
-      .from(botRequests)
-      .innerJoin(users, eq(users.id, botRequests.virtualAgentId))
-      .where(where)
-      .orderBy(desc(botRequests.trxid))
-      .limit(MANY);
+    db.select({ r: botRequests, loginId: callerLoginId }).from(botRequests).where(where).orderBy(desc(botRequests.trxid)).limit(MANY);
   return {
     chat: db
       .select({ id: chats.id, createdAt: chats.createdAt })

@@ -1,0 +1,3 @@
+-- The trace look-up's index of idempotency keys now ends in the trxid, so the newest calls with a key are read first, however often a bot reused it. On a live database, `npm run db:build-indexes` builds the new index concurrently beforehand.
+DROP INDEX "bot_requests_idempotency_idx";--> statement-breakpoint
+CREATE INDEX "bot_requests_key_idx" ON "bot_requests" USING btree ("account_id","idempotency_key","trxid") WHERE "bot_requests"."idempotency_key" is not null;
