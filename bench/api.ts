@@ -631,7 +631,7 @@ function pairInterval(p: LogPairs, ratio: (d: Round[], g: Round[]) => number): [
 
 async function measureRound(t: Target, dbUrl: URL, roundSeconds = ROUND_SECONDS): Promise<Round> {
   await readProbe(t.server); // starts the probe's count afresh
-  const { rows: logRows0, pid: logPid } = await logRowCount(dbUrl);
+  const { rows: logRows0, pid: logPid } = await logRowCount(dbUrl, t.server.pid);
   const server0 = processCpuMs(t.server.pid as number);
   const pg0 = postgresCpu(dbUrl);
   const sys0 = machineCpu();
@@ -657,7 +657,7 @@ async function measureRound(t: Target, dbUrl: URL, roundSeconds = ROUND_SECONDS)
   const wal = { bytes: wal1.bytes - wal0.bytes, fpi: wal1.fpi - wal0.fpi, syncs: wal1.syncs - wal0.syncs };
   // The round's last rows are written within 250 ms of its last request (untimed).
   await new Promise((r) => setTimeout(r, 600));
-  const logRows = (await logRowCount(dbUrl)).rows - logRows0;
+  const logRows = (await logRowCount(dbUrl, t.server.pid)).rows - logRows0;
   const logCpu0 = logPid === null ? undefined : pg0.get(logPid);
   const logCpu1 = logPid === null ? undefined : pg1.get(logPid);
   const logBackendCpuMs = logCpu0 !== undefined && logCpu1 !== undefined ? logCpu1 - logCpu0 : null;
@@ -666,14 +666,16 @@ async function measureRound(t: Target, dbUrl: URL, roundSeconds = ROUND_SECONDS)
 
 /**
  * Rows in the bot request log ((d) must add one per request and (g) none, or the comparison is
- * void), and the pid of the backend that writes them, once the server has opened it.
+ * void), and the pid of the backend that writes them for the server `serverPid`, once it has
+ * opened it (named `va-chat-log <host>:<pid>`; (d) and (h) both log, into the same database).
  */
-async function logRowCount(dbUrl: URL): Promise<{ rows: number; pid: number | null }> {
+async function logRowCount(dbUrl: URL, serverPid: number | undefined): Promise<{ rows: number; pid: number | null }> {
   const sql = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
   try {
     const [row] = await sql<{ n: number; pid: number | null }[]>`
       select (select count(*)::int from bot_requests) as n,
-        (select pid from pg_stat_activity where datname = current_database() and application_name like 'va-chat-log %' limit 1) as pid`;
+        (select pid from pg_stat_activity where datname = current_database()
+          and application_name like ${`va-chat-log %:${serverPid ?? 0}`} limit 1) as pid`;
     return { rows: row.n, pid: row.pid };
   } finally {
     await sql.end();
