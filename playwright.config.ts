@@ -61,6 +61,8 @@ export default defineConfig({
       DELIVERY_TIMEOUT_MS: '2000',
       LOG_LEVEL: 'warn',
       ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '100',
+      // The pages are checked with every call of the test bots in the request log.
+      BOT_REQUEST_LOG_SAMPLE_RATE: '1',
     },
   },
 });

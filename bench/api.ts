@@ -14,7 +14,9 @@
  *       pipeline alone;
  *   (g) (d) with the bot request log off (BOT_REQUEST_LOG=off): (d) vs (g) is what the log costs;
  *   (h) (d) with limits counted in memory (RATE_LIMIT_STORE=memory): (d) vs (h) is what the limits
- *       shared between instances cost.
+ *       shared between instances cost;
+ *   (i) (d) with every successful call recorded (BOT_REQUEST_LOG_SAMPLE_RATE=1), not only those about
+ *       the default half of the chats: (i) vs (g) is what recording all of them costs.
  *
  * Every server runs with bench/probe.mjs, which reports per round its event-loop delay (p99) and
  * its GC pauses (count, total).
@@ -71,7 +73,7 @@ const LOG_PAIR_SECONDS = Number(process.env.BENCH_LOG_PAIR_SECONDS ?? 3);
 const TARGET_RATIO_A = 0.5;
 const TARGET_P99_MS = 100;
 const PROBE = path.join(ROOT, 'bench', 'probe.mjs');
-const ALL_KEYS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] as const;
+const ALL_KEYS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] as const;
 const MARK_START = '<!-- bench:api:start -->';
 const MARK_END = '<!-- bench:api:end -->';
 
@@ -122,6 +124,7 @@ const LABELS: Record<Key, string> = {
   f: 'our pipeline on that same node:http server: the same PATCH',
   g: '(d) with the bot request log off',
   h: '(d) with rate limits counted in memory, not shared',
+  i: '(d) with every successful call in the request log',
 };
 
 /** The cases that run `npm start` and the one setting each changes. */
@@ -129,6 +132,7 @@ const ENTRY_VARIANTS: [Key, Record<string, string>][] = [
   ['d', {}],
   ['g', { BOT_REQUEST_LOG: 'off' }],
   ['h', { RATE_LIMIT_STORE: 'memory' }],
+  ['i', { BOT_REQUEST_LOG_SAMPLE_RATE: '1' }],
 ];
 
 async function main() {
@@ -820,7 +824,7 @@ async function renderReport(cases: Case[], logPairs: LogPairs | null): Promise<s
     MARK_START,
     '## bench:api: PATCH /api/v1/chats/{chat_id}: ceiling, framework floor, both entries, both pipelines',
     '',
-    `Run ${new Date().toISOString()} with \`npm run bench:api\` (\`tsx bench/api.ts\`): autocannon 8, ${CONNECTIONS} connections, all on 127.0.0.1; each case warmed up ${WARMUP} s, then measured ${ROUNDS} × ${ROUND_SECONDS} s in rounds alternating (a) to (h), each round starting one case later and preceded by an untimed VACUUM. A fresh PostgreSQL database (migrated; 1 tenant; ${fmt(CHATS)} chats held by the VA in its team, 3 messages each; requests spread over them) is dropped afterwards. Servers: \`DELIVERY_ENGINE=off LOG_LEVEL=warn\`, a rate limit too high to trip, \`DATABASE_POOL_SIZE=${POOL_SIZE}\`${process.env.DATABASE_POOL_SIZE ? '' : ' (the default)'}, the baseline's pool the same size; no extra node flags; otherwise the defaults (every call recorded in the bot request log, limits counted in PostgreSQL, a checked token remembered ${process.env.TOKEN_CACHE_SECONDS ?? 10} s). The baseline looks its token up on every call.`,
+    `Run ${new Date().toISOString()} with \`npm run bench:api\` (\`tsx bench/api.ts\`): autocannon 8, ${CONNECTIONS} connections, all on 127.0.0.1; each case warmed up ${WARMUP} s, then measured ${ROUNDS} × ${ROUND_SECONDS} s in rounds alternating (a) to (h), each round starting one case later and preceded by an untimed VACUUM. A fresh PostgreSQL database (migrated; 1 tenant; ${fmt(CHATS)} chats held by the VA in its team, 3 messages each; requests spread over them) is dropped afterwards. Servers: \`DELIVERY_ENGINE=off LOG_LEVEL=warn\`, a rate limit too high to trip, \`DATABASE_POOL_SIZE=${POOL_SIZE}\`${process.env.DATABASE_POOL_SIZE ? '' : ' (the default)'}, the baseline's pool the same size; no extra node flags; otherwise the defaults (the bot request log records failures and the successful calls about half the chats, limits counted in PostgreSQL, a checked token remembered ${process.env.TOKEN_CACHE_SECONDS ?? 10} s). The baseline looks its token up on every call.`,
     '',
     `Machine: ${os.cpus().length} CPUs (\`nproc\`), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${cpuModel}; Node ${process.version}; ${String(pgVersion).split(' on ')[0]} on the same machine, over TCP. The servers, PostgreSQL and autocannon share the cores. Load average at the end of the run: ${load}.`,
     '',
@@ -833,7 +837,8 @@ async function renderReport(cases: Case[], logPairs: LogPairs | null): Promise<s
     `- (c)/(a) = **${pct(ratio('c'))}**, (d)/(a) = **${pct(ratio('d'))}**; (c)/(b) = ${pct(s.c.rps / s.b.rps)}, (d)/(b) = ${pct(s.d.rps / s.b.rps)}.`,
     `- Target, (c) or (d) ≥ ${pct(TARGET_RATIO_A)} of (a) with p99 < ${TARGET_P99_MS} ms: **${met ? 'met' : 'not met'}** by (${best}): ${pct(ratio(best))}, p99 ${s[best].p99} ms (worst round ${s[best].worstP99} ms).`,
     `- Pipelines on the same server: our pipeline (f) ${fmt(s.f.rps)} req/s at ${ms(s.f.serverCpu)} ms CPU/req, ts-rest's own handler (e) ${fmt(s.e.rps)} req/s at ${ms(s.e.serverCpu)} ms CPU/req: (f)/(e) = **${pct(s.f.rps / s.e.rps)}**.`,
-    `- What the bot request log costs (every success recorded, the default; budget: at least 95 % of the throughput with the log off): in the rounds above, (d)/(g) = ${pct(s.d.rps / s.g.rps)}, p99 ${s.d.p99} ms with it, ${s.g.p99} ms without, ${logCpu(s.d, s.g)}; measured in adjacent pairs of rounds, ${logPairs ? describeLogPairs(logPairs) : 'not run'}.`,
+    `- What the bot request log costs (failures and the successes about half the chats recorded, the default; budget: at least 95 % of the throughput with the log off): in the rounds above, (d)/(g) = ${pct(s.d.rps / s.g.rps)}, p99 ${s.d.p99} ms with it, ${s.g.p99} ms without, ${logCpu(s.d, s.g)}; measured in adjacent pairs of rounds, ${logPairs ? describeLogPairs(logPairs) : 'not run'}.`,
+    `- Recording every successful call instead (BOT_REQUEST_LOG_SAMPLE_RATE=1): (i)/(g) = **${pct(s.i.rps / s.g.rps)}**, p99 ${s.i.p99} ms, ${logCpu(s.i, s.g)}.`,
     `- What limits shared between instances cost (counted in PostgreSQL, the default there): (d)/(h) = **${pct(s.d.rps / s.h.rps)}** of the throughput with limits in memory; p99 ${s.d.p99} ms shared, ${s.h.p99} ms in memory.`,
     ...(maxOther > 0.25
       ? [

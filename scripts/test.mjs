@@ -34,6 +34,8 @@ const baseEnv = {
   VALIDATE_RESPONSES: 'true',
   // Suites sign in many times from one address; the budget itself has its own test.
   ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
+  // Suites read back the successful calls they make; the sampling of successes has its own test.
+  BOT_REQUEST_LOG_SAMPLE_RATE: '1',
   ...process.env,
 };
 

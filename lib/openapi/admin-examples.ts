@@ -251,6 +251,7 @@ export const ADMIN_SUCCESS_EXAMPLES: Record<string, unknown> = {
       },
     ],
     next_cursor: null,
+    recording: { successes: 'sampled', sample_rate: 0.5, chat_successes_recorded: null },
   },
   ...ADMIN_DELIVERY_SUCCESS_EXAMPLES,
 };

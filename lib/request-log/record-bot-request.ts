@@ -7,6 +7,7 @@ import { traceIdTime } from '@/lib/util/ids';
 import { storableText } from '@/lib/util/storable-text';
 import { requestLog } from './request-log';
 import type { BotRequestRow } from './request-log-buffer';
+import { successRecorded } from './sampling';
 
 const MAX_PATH = 500;
 const MAX_KEY = 200;
@@ -38,7 +39,7 @@ const CREATED_CHAT_ID = /"chat_id":"([^"\\]{1,100})"/;
 /**
  * The bot API's `onAnswered`: queues one request log row for a call made as a known VA (a valid
  * token, or a successful /authorize). Failures (HTTP 400 and above) always, successes as
- * BOT_REQUEST_LOG and BOT_REQUEST_LOG_SAMPLE_RATE say. Only what the pipeline already knows is
+ * BOT_REQUEST_LOG and BOT_REQUEST_LOG_SAMPLE_RATE say (lib/request-log/sampling.ts). Only what the pipeline already knows is
  * kept: no body, no header but the Idempotency-Key, no query value, and the catalogue's
  * description rather than the answer's (which may quote what was sent).
  */
@@ -48,12 +49,12 @@ export function recordBotRequest({ req, entry, ctx, answer, failure, ms }: Answe
   const config = env();
   if (config.BOT_REQUEST_LOG === 'off') return;
   const failed = answer.status >= 400;
-  if (!failed) {
-    if (config.BOT_REQUEST_LOG === 'failures') return;
-    if (config.BOT_REQUEST_LOG_SAMPLE_RATE < 1 && Math.random() >= config.BOT_REQUEST_LOG_SAMPLE_RATE) return;
-  }
-  const statusCode = failure ? failure.code : successCode(answer.body);
+  if (!failed && config.BOT_REQUEST_LOG === 'failures') return;
   const operation = OPERATIONS.get(entry.route) ?? entry.path;
+  const chatId = storable(chatIdOf(entry.path, req.path, operation, answer));
+  // Successes of a sample of the chats (by chat ID, so a chat's calls are all there or none are).
+  if (!failed && !successRecorded(chatId ?? ctx.trxid, config.BOT_REQUEST_LOG_SAMPLE_RATE)) return;
+  const statusCode = failure ? failure.code : successCode(answer.body);
   const row: BotRequestRow = {
     accountId: bot.accountId,
     virtualAgentId: bot.userId,
@@ -64,7 +65,7 @@ export function recordBotRequest({ req, entry, ctx, answer, failure, ms }: Answe
     // What a client sent (a path segment, a refused field's name) may hold a NUL or a lone
     // surrogate, which would fail the whole batch; the rest is ours.
     path: storableText(pathWithQueryNames(req.path, req.search)),
-    chatId: storable(chatIdOf(entry.path, req.path, operation, answer)),
+    chatId,
     httpStatus: answer.status,
     statusCode,
     description: failure?.errors?.length ? storableText(describe(statusCode, failure)) : describe(statusCode, failure),

@@ -4,12 +4,14 @@ import { describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { botRequests, events } from '@/db/schema';
 import { flushRequestLog } from '@/lib/request-log/request-log';
+import { successRecorded } from '@/lib/request-log/sampling';
 import { retentionJobs } from '@/lib/retention/jobs';
 import { runRetention } from '@/lib/retention/run-retention';
 import { signedInAdminOf } from '../support/admin-api';
 import { botApi } from '../support/bot-api';
 import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { useEnv } from '../support/env';
 import { createTenant } from '../support/tenant';
 
 const SECRET_TEXT = 'Customer text: my card is 4111 1111 1111 1111';
@@ -283,5 +285,42 @@ describe('support traces: the bot request log and the trace look-up', () => {
     assert.equal((await ctx.db.select({ n: sql<number>`count(*)::int` }).from(botRequests))[0].n, before, 'kept for 7 days');
     await runRetention(ctx.db, { jobs, now: new Date(Date.now() + 8 * 86_400_000), batchSize: 10 });
     assert.equal((await ctx.db.select({ n: sql<number>`count(*)::int` }).from(botRequests))[0].n, 0);
+  });
+});
+
+describe('the request log with successes sampled (the default rate)', () => {
+  const ctx = setupTestDatabase();
+  useEnv({ BOT_REQUEST_LOG_SAMPLE_RATE: '0.5' });
+
+  it("records every call of a sampled chat, only the failures of another, and says which in the chat's answer", async () => {
+    const t = await createTenant(ctx.db);
+    const { client: admin } = await signedInAdminOf(ctx.db, t.account.id);
+    // Chats until both kinds are there (each is one or the other by its ID: half of them, about).
+    const kept: string[] = [];
+    const dropped: string[] = [];
+    while (!kept.length || !dropped.length) {
+      const chat = await newChat(t);
+      (successRecorded(chat.chat_id, 0.5) ? kept : dropped).push(chat.chat_id);
+    }
+    for (const chatId of [kept[0], dropped[0]]) {
+      const ok = await botApi('GET', `/chats/${chatId}`, { token: t.token });
+      assert.equal(ok.status, 200);
+      const refused = await patchChat(t, chatId, { tags: ['x'] }, t.humanTeam.id);
+      assert.equal(refused.body.status_code, 2031, JSON.stringify(refused.body));
+      await flushRequestLog();
+      const rows = await ctx.db.select().from(botRequests).where(eq(botRequests.chatId, chatId));
+      const logged = new Set(rows.map((r) => r.trxid));
+      assert.ok(logged.has(refused.headers.get('trxid') as string), 'a failure is always recorded');
+      assert.equal(logged.has(ok.headers.get('trxid') as string), chatId === kept[0], `success of ${chatId}`);
+      const page = await admin.get(`/bot-requests?chat_id=${chatId}`);
+      assert.equal(page.status, 200);
+      assert.deepEqual(page.body.response.recording, {
+        successes: 'sampled',
+        sample_rate: 0.5,
+        chat_successes_recorded: chatId === kept[0],
+      });
+    }
+    const va = await admin.get(`/bot-requests?virtual_agent_id=${t.bot.user.id}`);
+    assert.deepEqual(va.body.response.recording, { successes: 'sampled', sample_rate: 0.5, chat_successes_recorded: null });
   });
 });

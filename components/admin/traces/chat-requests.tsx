@@ -2,6 +2,7 @@
 
 import { LoadState } from '@/components/admin/data-table';
 import { tsr } from '@/components/admin/lib/client';
+import { RecordingNote } from './recording-note';
 import { RequestRows } from './request-rows';
 
 /** The bot's REST calls about one chat, newest first (the latest 100), refreshed with the chat. */
@@ -18,6 +19,7 @@ export function ChatRequests({ chatId, highlight }: { chatId: string; highlight?
       <h2 id="chat-requests-title">
         Bot requests about this chat{rows ? ` (${rows.length}${requests.data?.body.response.next_cursor ? '+' : ''})` : ''}
       </h2>
+      <RecordingNote recording={requests.data?.body.response.recording} />
       <LoadState query={requests} failure="Could not load the requests" />
       <RequestRows
         requests={rows}

@@ -12,6 +12,7 @@ import { Pager, useCursorPages } from '@/components/admin/pager';
 import { useContractForm } from '@/components/admin/use-contract-form';
 import { botContract } from '@/contracts/bot';
 import { type BotRequestQuery, botRequestQuerySchema } from '@/contracts/schemas/admin-trace';
+import { RecordingNote } from './recording-note';
 import { RequestRows } from './request-rows';
 
 const PAGE_SIZE = 25;
@@ -105,9 +106,9 @@ export function VaRequestLog({ virtualAgentId, trxid }: { virtualAgentId: number
     <section className="card" aria-labelledby="va-requests-title">
       <h2 id="va-requests-title">Request log</h2>
       <p className="muted small">
-        The bot&apos;s REST calls and our answers, newest first. Failures are always recorded; successes as the server&apos;s
-        BOT_REQUEST_LOG setting says. Bodies, tokens and customer text are never recorded.
+        The bot&apos;s REST calls and our answers, newest first. Bodies, tokens and customer text are never recorded.
       </p>
+      <RecordingNote recording={page?.recording} />
       <FilterRow
         label="Filter the request log"
         card={false}
