@@ -36,9 +36,31 @@ export const traceMatchSchema = z.object({
 
 export type TraceMatch = z.infer<typeof traceMatchSchema>;
 
+export const requestRecordingSchema = z
+  .object({
+    successes: z
+      .enum(['all', 'sampled', 'none'])
+      .describe(
+        'How successful calls are recorded: `all`; `sampled`, those about a share of the chats (chosen by chat ID, so a chat has all its calls or only its failures); `none`. Failures are always recorded while the log is on',
+      ),
+    sample_rate: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe('The share of chats whose successful calls are recorded (1 under `all`, 0 under `none`)'),
+    chat_successes_recorded: z
+      .boolean()
+      .nullable()
+      .describe("With `chat_id`: whether that chat's successful calls are recorded; otherwise null"),
+  })
+  .describe('What the log records under the server’s settings, so that a call missing from it is not taken for a call never made');
+
 export const traceAnswerSchema = z.object({
   id: z.string(),
   matches: z.array(traceMatchSchema).describe('Usually one; empty when nothing of the account has this id'),
+  recording: requestRecordingSchema.describe(
+    'What the bot request log records: a successful call may be missing from it when `successes` is not `all`',
+  ),
 });
 
 export const botRequestQuerySchema = z
@@ -79,25 +101,6 @@ export const botRequestSchema = z.object({
 });
 
 export type BotRequest = z.infer<typeof botRequestSchema>;
-
-export const requestRecordingSchema = z
-  .object({
-    successes: z
-      .enum(['all', 'sampled', 'none'])
-      .describe(
-        'How successful calls are recorded: `all`; `sampled`, those about a share of the chats (chosen by chat ID, so a chat has all its calls or only its failures); `none`. Failures are always recorded while the log is on',
-      ),
-    sample_rate: z
-      .number()
-      .min(0)
-      .max(1)
-      .describe('The share of chats whose successful calls are recorded (1 under `all`, 0 under `none`)'),
-    chat_successes_recorded: z
-      .boolean()
-      .nullable()
-      .describe("With `chat_id`: whether that chat's successful calls are recorded; otherwise null"),
-  })
-  .describe('What the log records under the server’s settings, so that a call missing from it is not taken for a call never made');
 
 export const botRequestPageSchema = z.object({
   requests: z.array(botRequestSchema),

@@ -231,6 +231,7 @@ export const ADMIN_SUCCESS_EXAMPLES: Record<string, unknown> = {
         link: `/admin/chats/${CHAT.chat_id}?focus=request%3A019cadc6-9a80-7c2e-9a1d-5e8f0b7c4d21`,
       },
     ],
+    recording: { successes: 'sampled', sample_rate: 0.5, chat_successes_recorded: null },
   },
   adminListBotRequests: {
     requests: [

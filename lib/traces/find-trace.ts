@@ -4,6 +4,7 @@ import type { Db } from '@/db/client';
 import { botRequests, chats, events, idempotencyKeys, messages, users } from '@/db/schema';
 import { accountChats } from '@/lib/request-log/known-chats';
 import { callerLoginId, inAccountVirtualAgents } from '@/lib/request-log/list-bot-requests';
+import { successRecording } from '@/lib/request-log/sampling';
 import { isTraceId } from '@/lib/util/ids';
 
 /** Most rows shown for an id that names several things (an alias ID reused, a key sent often). */
@@ -169,7 +170,8 @@ export async function findTrace(db: Db, { accountId, id }: { accountId: number; 
     );
   }
 
-  return { id, matches: found };
+  const { mode, rate } = successRecording();
+  return { id, matches: found, recording: { successes: mode, sample_rate: rate, chat_successes_recorded: null } };
 }
 
 async function keyMatch(db: Db, accountId: number, key: { response: unknown; createdAt: Date }): Promise<TraceMatch> {

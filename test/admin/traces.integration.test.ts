@@ -141,11 +141,19 @@ describe('support traces: the bot request log and the trace look-up', () => {
     const unknownId = randomBytes(8).toString('hex');
     const unknown = await other.get(`/trace?id=${unknownId}`);
     assert.equal(unknown.status, 200);
-    assert.deepEqual(unknown.body.response, { id: unknownId, matches: [] });
+    assert.deepEqual(unknown.body.response, {
+      id: unknownId,
+      matches: [],
+      recording: { successes: 'all', sample_rate: 1, chat_successes_recorded: null },
+    });
     for (const id of [c.chatId, c.aliasId, c.transid, c.event.transactionId, c.failedPatchTrxid, c.chatKey, c.replyKey]) {
       const res = await other.get(`/trace?id=${encodeURIComponent(id)}`);
       assert.equal(res.status, 200, id);
-      assert.deepEqual(res.body, { ...unknown.body, response: { id, matches: [] } }, `${id}: the same answer as an unknown id`);
+      assert.deepEqual(
+        res.body,
+        { ...unknown.body, response: { ...unknown.body.response, id } },
+        `${id}: the same answer as an unknown id`,
+      );
       assert.ok(
         (await c.admin.get(`/trace?id=${encodeURIComponent(id)}`)).body.response.matches.length > 0,
         `${id} is found in its own account`,
@@ -320,6 +328,12 @@ describe('the request log with successes sampled (the default rate)', () => {
         chat_successes_recorded: chatId === kept[0],
       });
     }
+    // A success left out is not found by the trace look-up, which says why one may be missing.
+    const left = await botApi('GET', `/chats/${dropped[0]}`, { token: t.token });
+    await flushRequestLog();
+    const trace = await admin.get(`/trace?id=${left.headers.get('trxid')}`);
+    assert.deepEqual(trace.body.response.matches, []);
+    assert.deepEqual(trace.body.response.recording, { successes: 'sampled', sample_rate: 0.5, chat_successes_recorded: null });
     const va = await admin.get(`/bot-requests?virtual_agent_id=${t.bot.user.id}`);
     assert.deepEqual(va.body.response.recording, { successes: 'sampled', sample_rate: 0.5, chat_successes_recorded: null });
   });

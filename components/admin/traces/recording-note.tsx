@@ -10,8 +10,19 @@ const share = (rate: number) => `${Math.round(rate * 100)} %`;
  * that a successful call missing from the list is not taken for a call never made. Nothing when
  * every call is recorded (or, on a chat's list, when that chat's are).
  */
-export function RecordingNote({ recording }: { recording: Recording | undefined }) {
+export function RecordingNote({ recording, search = false }: { recording: Recording | undefined; search?: boolean }) {
   if (!recording || recording.successes === 'all') return null;
+  if (search) {
+    return (
+      <p className="muted small" data-testid="recording-note">
+        A successful call&apos;s trxid may not be in the request log:{' '}
+        {recording.successes === 'none'
+          ? 'successful calls are not recorded (the server’s BOT_REQUEST_LOG setting).'
+          : `successful calls are recorded for ${share(recording.sample_rate)} of the chats, chosen by chat ID (BOT_REQUEST_LOG_SAMPLE_RATE).`}{' '}
+        Failed calls always are; the server&apos;s log lines carry every trxid.
+      </p>
+    );
+  }
   if (recording.successes === 'none') {
     return (
       <p className="muted small" data-testid="recording-note">

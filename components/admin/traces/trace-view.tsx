@@ -7,6 +7,7 @@ import { tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
 import { formatDateTime } from '@/components/admin/lib/format';
 import type { TraceMatch } from '@/contracts/schemas/admin-trace';
+import { RecordingNote } from './recording-note';
 
 const KIND: Record<TraceMatch['kind'], string> = {
   chat: 'Chat ID',
@@ -55,6 +56,7 @@ export function TraceView({ id }: { id: string }) {
           Nothing of this account has this id: no chat, alias ID, message, event, request or Idempotency-Key.
         </p>
       )}
+      {matches?.length === 0 && <RecordingNote recording={query.data?.body.response.recording} search />}
       {only && <p className="muted">Found: {KIND[only.kind]}. Opening it…</p>}
       {matches && matches.length > 1 && (
         <section className="card" aria-labelledby="trace-matches">
