@@ -7,7 +7,7 @@ import { ApiError } from '@/lib/errors';
 import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
 import { isTraceId, traceIdFloor } from '@/lib/util/ids';
 import { accountChats } from './known-chats';
-import { chatSuccessesRecorded, successRecording } from './sampling';
+import { recordingView } from './sampling';
 
 const isCursor = (p: unknown[]): p is [string] => p.length === 1 && typeof p[0] === 'string' && isTraceId(p[0]);
 
@@ -30,15 +30,10 @@ export async function listBotRequests(db: Db, { accountId, query }: { accountId:
     accountId,
     page.map(({ r }) => r.chatId),
   );
-  const { mode, rate } = successRecording();
   return {
     requests: page.map(({ r, loginId }) => toBotRequestView({ ...r, chatId: chatOf(r.chatId) }, loginId)),
     next_cursor: rows.length > pageSize && last ? encodeCursor([last.r.trxid]) : null,
-    recording: {
-      successes: mode,
-      sample_rate: rate,
-      chat_successes_recorded: query.chat_id === undefined ? null : chatSuccessesRecorded(query.chat_id),
-    },
+    recording: recordingView(query.chat_id),
   };
 }
 

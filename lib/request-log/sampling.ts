@@ -31,8 +31,15 @@ export function successRecorded(key: string, rate: number): boolean {
   return (h >>> 0) / 0x100000000 < rate;
 }
 
-/** Whether the chat `chatId`'s successful calls are recorded under the server's settings. */
-export function chatSuccessesRecorded(chatId: string): boolean {
+/**
+ * The admin API's `recording` (trace look-up and request-log answers): the mode and rate, and,
+ * for a chat's list, whether that chat's successful calls are recorded.
+ */
+export function recordingView(chatId?: string) {
   const { mode, rate } = successRecording();
-  return mode !== 'none' && successRecorded(chatId, rate);
+  return {
+    successes: mode,
+    sample_rate: rate,
+    chat_successes_recorded: chatId === undefined ? null : mode !== 'none' && successRecorded(chatId, rate),
+  };
 }

@@ -4,7 +4,7 @@ import type { Db } from '@/db/client';
 import { botRequests, chats, events, idempotencyKeys, messages, users } from '@/db/schema';
 import { accountChats } from '@/lib/request-log/known-chats';
 import { callerLoginId, inAccountVirtualAgents } from '@/lib/request-log/list-bot-requests';
-import { successRecording } from '@/lib/request-log/sampling';
+import { recordingView } from '@/lib/request-log/sampling';
 import { isTraceId } from '@/lib/util/ids';
 
 /** Most rows shown for an id that names several things (an alias ID reused, a key sent often). */
@@ -170,8 +170,7 @@ export async function findTrace(db: Db, { accountId, id }: { accountId: number; 
     );
   }
 
-  const { mode, rate } = successRecording();
-  return { id, matches: found, recording: { successes: mode, sample_rate: rate, chat_successes_recorded: null } };
+  return { id, matches: found, recording: recordingView() };
 }
 
 async function keyMatch(db: Db, accountId: number, key: { response: unknown; createdAt: Date }): Promise<TraceMatch> {
