@@ -73,7 +73,11 @@ async function checkBrowserCall(request: Request): Promise<string[]> {
   } catch {
     body = request.postData() ?? undefined;
   }
-  const sent = { method: request.method(), url: request.url(), headers: await request.allHeaders(), body };
+  // allHeaders() asks the browser, which may have let the request go by then (a navigation or the
+  // test's end: "Target page, context or browser has been closed"); the headers Playwright already
+  // holds are enough for the document's checks.
+  const headers = await request.allHeaders().catch(() => request.headers());
+  const sent = { method: request.method(), url: request.url(), headers, body };
   return verdictOf(sent, response.status(), await bodyOf(response));
 }
 
