@@ -40,6 +40,19 @@ export type EmbeddedEngine = {
   readonly inFlight: number;
   /** Per-endpoint flow control (circuit states for metrics). */
   readonly health: EndpointHealth;
+  /** Counters of the loop itself, for tests and benches. */
+  readonly stats: EngineStats;
+};
+
+export type EngineStats = {
+  /** Claim statements run. */
+  claims: number;
+  /**
+   * Times the engine came to rest: no call in flight, no claim running, waiting for a signal or a
+   * timer (the next retry, a paused endpoint, or the idle poll). With work due and a slot free for
+   * it, it never rests.
+   */
+  rests: number;
 };
 
 const store = globalThis as unknown as { __vaDeliveryEngine?: EmbeddedEngine; __vaStoppingEngine?: EmbeddedEngine };
@@ -84,8 +97,9 @@ export function reportedEmbeddedEngine(): EmbeddedEngine | undefined {
  * one call in flight (its order holds) while up to `concurrency` chats are served at once (a slow
  * receiver holds only its own chat back). Finished attempts are recorded together, one statement
  * for all that finished meanwhile. It claims again when an outbox signal arrives, when an attempt
- * is recorded and its chat has a next event, and when a timer set for the next due retry fires;
- * with nothing due it sleeps (at most `idlePollMs`).
+ * is recorded and its chat has a next event, when a call ends that frees a slot a claim could not
+ * fill before (the overall limit, or its VA's: see `capped`), and when a timer set for the next
+ * due retry fires; only with nothing due does it sleep (at most `idlePollMs`).
  */
 function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   const concurrency = options.concurrency ?? env().DELIVERY_CONCURRENCY;
@@ -120,9 +134,20 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   let signals = 0;
   /** The last claim was cut short by the concurrency limit: more may be due than was taken. */
   let saturated = false;
+  /**
+   * VAs whose events a claim may have left behind because the VA had no free slot (or took all it
+   * had): the end of one of their calls that frees a slot claims again at once. A claim that had
+   * room for the VA and took less clears it.
+   */
+  const capped = new Set<number>();
   let timer: NodeJS.Timeout | undefined;
   let timerAt = Number.POSITIVE_INFINITY;
   let idle: (() => void) | undefined;
+  const stats: EngineStats = { claims: 0, rests: 0 };
+  const rest = () => {
+    stats.rests++;
+    idle?.();
+  };
 
   /** Makes sure a claim happens within `ms`: keeps an earlier timer, replaces a later one. */
   const wakeWithin = (ms: number) => {
@@ -204,8 +229,8 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
     // The chat's next event can go now; or an event written meanwhile may have been passed over by
     // a claim because this one still held its chat.
     else if (result.hasNext || signals !== signalsBefore) pumpAgain = true;
-    // A slot is free for work that did not fit before.
-    if (saturated) pumpAgain = true;
+    // A slot is free for work that did not fit before: the overall limit's, or its VA's.
+    if (saturated || (!result.next && capped.has(attempt.event.virtualAgentId))) pumpAgain = true;
   };
 
   async function record() {
@@ -229,7 +254,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
       recording = false;
     }
     if (pumpAgain) pump();
-    if (!inFlight && !claiming) idle?.();
+    if (!inFlight && !claiming) rest();
   }
 
   async function drain() {
@@ -243,11 +268,14 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
       const limit = Math.min(free, batchSize);
       reserved += limit;
       let claimed: ClaimedEvent[];
+      const vaFree = health.freeSlots();
       try {
-        claimed = await claimDueEvents(db, { limit, leaseMs, perVa, free: health.freeSlots() });
+        stats.claims++;
+        claimed = await claimDueEvents(db, { limit, leaseMs, perVa, free: vaFree });
       } finally {
         reserved -= limit;
       }
+      const cut = noteCaps(claimed, vaFree, claimed.length === limit);
       // Sent even when the engine stopped meanwhile: stop() waits for them, so their leases do not
       // hold them back from the next run. An event whose endpoint has no slot left by now (another
       // claim ran beside this one, or the circuit opened meanwhile) is given back at once.
@@ -260,11 +288,14 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
         await releaseLeases(db, { events: surplus }).catch((err) => logger.error('could not release leases', { err }));
       }
       if (!running) return;
+      for (const event of surplus) capped.add(event.virtualAgentId);
       // Events given back wait for a slot of their endpoint: the end of each attempt claims again.
       saturated = claimed.length === limit || surplus.length > 0;
-      if (saturated) {
+      if (saturated || cut) {
         // More is due: a second claim runs beside this one while these are sent (claims skip each
-        // other's rows), so one claim's round trip does not pace the whole engine.
+        // other's rows), so one claim's round trip does not pace the whole engine. After a VA took
+        // all its free slots, its other rows may have filled the claim's scan and hidden other
+        // VAs' events: the next claim passes that VA over and sees them.
         pumpAgain = true;
         if (claiming < maxClaims) pump();
       } else if (!timer) {
@@ -272,6 +303,29 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
         wakeWithin(Math.min((await msUntilNextDue(db)) ?? idlePollMs, health.msUntilResume() ?? idlePollMs));
       }
     } while (pumpAgain && running);
+  }
+
+  /**
+   * Notes which VAs a claim may have left events behind for (see `capped`); true when one of them
+   * took every slot it had free in this claim.
+   */
+  function noteCaps(claimed: ClaimedEvent[], vaFree: Record<number, number>, full: boolean): boolean {
+    const taken = new Map<number, number>();
+    for (const event of claimed) taken.set(event.virtualAgentId, (taken.get(event.virtualAgentId) ?? 0) + 1);
+    let cut = false;
+    // No free slot: the claim passed the VA over, whatever it has due.
+    for (const [va, n] of Object.entries(vaFree)) if (n === 0) capped.add(Number(va));
+    for (const [va, n] of taken) {
+      if (n >= (vaFree[va] ?? perVa)) {
+        capped.add(va);
+        cut = true;
+      }
+    }
+    // A claim that was cut by nothing had room for every other VA it saw and took all they had due.
+    if (!full && !cut) {
+      for (const va of capped) if ((vaFree[va] ?? perVa) > 0) capped.delete(va);
+    }
+    return cut;
   }
 
   function pump() {
@@ -289,7 +343,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
       .finally(() => {
         claiming--;
         if (pumpAgain && running) pump();
-        else if (!inFlight && !claiming) idle?.();
+        else if (!inFlight && !claiming) rest();
       });
   }
 
@@ -312,6 +366,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
       return inFlight;
     },
     health,
+    stats,
     async stop({ graceMs = Number.POSITIVE_INFINITY } = {}) {
       running = false;
       clearTimeout(timer);
