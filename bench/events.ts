@@ -12,13 +12,23 @@
  *   (d) ceiling: the same backlog as (b) drained by a bare loop (postgres.js, batched claims with
  *       FOR UPDATE SKIP LOCKED, node:http keep-alive POSTs, mark delivered), with no ordering,
  *       signing, address check or attempt records. (b) and (d) alternate over three rounds.
+ *   (f) one VA's backlog over BENCH_BACKLOG_CHATS chats (2,000) × 10 events, drained whole by the
+ *       engine, by graphile-worker 0.18 doing the same job (bench/events-backlog.ts; one run per
+ *       concurrency in BENCH_PEER_CONCURRENCY, default `24,128`) and by the bare loop of (d), in
+ *       BENCH_BACKLOG_ROUNDS (3) rounds whose order alternates; each drain's arrivals are checked
+ *       (all, once, each chat in order, signatures) and, for the engine and the peer, the database
+ *       (delivered, one attempt row each);
+ *   (g) four VAs (tenants) with a quarter of that backlog each, written at the same times, drained at
+ *       once by the engine: each VA's share of the deliveries while all still had events waiting.
  *
  * The receiver is a node:http server in a child process on 127.0.0.1 (it stamps arrivals and reports
  * them over IPC), so it does not share the engine's event loop. (a) and (e) need the production
  * build (`npm run build`; scripts/start.mjs builds it when missing or stale). Creates its own database beside
  * DATABASE_URL's (default postgres://postgres@127.0.0.1:5432/postgres) and drops it at the end.
  * Knobs: BENCH_WRITE=0 (don't touch BENCHMARKS.md), BENCH_LATENCY_RATE (msg/s, default 50),
- * BENCH_LATENCY_SECONDS (default 20), BENCH_WINDOW_SECONDS (throughput window per round, default 6).
+ * BENCH_LATENCY_SECONDS (default 20), BENCH_WINDOW_SECONDS (throughput window per round, default 6),
+ * BENCH_PARTS=backlog ((f) and (g) only, no server build, printed and not written).
+ * graphile-worker declares Node >= 22.18 but runs on the Node 20 the project uses (checked with 0.18.0).
  */
 
 import { type ChildProcess, fork, spawn } from 'node:child_process';
@@ -29,6 +39,17 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import {
+  type Arrival,
+  type ArrivalCheck,
+  checkArrivals,
+  checkDatabase,
+  cloneChats,
+  enqueuePeerJobs,
+  insertBacklogs,
+  makeVerifier,
+  startPeer,
+} from './events-backlog';
 import { writeSection } from './report';
 import { freePort, waitReady } from './servers';
 
@@ -40,11 +61,10 @@ function nowMs(): number {
 // ---------------------------------------------------------------------------------------------
 // The receiver (child process)
 
-type Arrival = [webhookId: string, key: string | null, at: number];
-
 function runReceiver() {
   let delayMs = 0;
   let buffer: Arrival[] = [];
+  const verifier = makeVerifier();
   const server = http.createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
@@ -52,8 +72,13 @@ function runReceiver() {
       raw += c;
     });
     req.on('end', () => {
+      const at = nowMs();
       const key = /"text":"(k-\d+)"/.exec(raw)?.[1] ?? null;
-      buffer.push([String(req.headers['webhook-id'] ?? ''), key, nowMs()]);
+      const chatId = /"chat_id":"([^"]+)"/.exec(raw)?.[1] ?? null;
+      const ord = /"text":"backlog message (\d+)"/.exec(raw)?.[1];
+      const p = req.url ?? '';
+      const sig = verifier.check(p, raw, req.headers);
+      buffer.push([String(req.headers['webhook-id'] ?? ''), key, at, p, sig, chatId, ord === undefined ? null : Number(ord)]);
       const reply = () => res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' }).end('ok');
       if (delayMs) setTimeout(reply, delayMs);
       else reply();
@@ -66,8 +91,9 @@ function runReceiver() {
       buffer = [];
     }
   }, 20);
-  process.on('message', (m: { delayMs?: number }) => {
+  process.on('message', (m: { delayMs?: number; secrets?: Record<string, string> }) => {
     if (typeof m.delayMs === 'number') delayMs = m.delayMs;
+    if (m.secrets) verifier.set(m.secrets);
   });
   process.on('disconnect', () => {
     clearInterval(flush);
@@ -93,7 +119,20 @@ const POOL_SIZE = 10; // the app's default DATABASE_POOL_SIZE; the ceiling gets 
 const PER_VA = 64; // the engine's default DELIVERY_MAX_IN_FLIGHT_PER_VA
 const HANGING_CHATS = 300; // (e): the neighbour's backlog at an endpoint that never answers
 const DELIVERY_TIMEOUT_S = 5; // the default DELIVERY_TIMEOUT_MS
-const DEADLINE_MS = 170_000;
+const DEADLINE_MS = 1_500_000;
+// The backlog cases: one VA's backlog over many chats, and several VAs' at once.
+const BACKLOG_CHATS = Number(process.env.BENCH_BACKLOG_CHATS ?? 2_000);
+const BACKLOG_PER_CHAT = 10;
+const BACKLOG_ROUNDS = Number(process.env.BENCH_BACKLOG_ROUNDS ?? 3);
+const PEER_CONCURRENCY = (process.env.BENCH_PEER_CONCURRENCY ?? '24,128').split(',').map(Number);
+const SHARE_VAS = 4;
+const SHARE_CHATS = BACKLOG_CHATS / SHARE_VAS;
+const TARGET_PEER_RATIO = 2;
+const TARGET_BARE_RATIO = 0.9;
+const TARGET_SHARE_SPREAD = 0.2;
+const TARGET_AFTER_P99_MS = 10;
+/** `backlog`: the backlog cases alone (no server build, nothing written). */
+const ONLY_BACKLOG = process.env.BENCH_PARTS === 'backlog';
 const TARGET_RATIO = 0.5;
 const TARGET_P50_MS = 20;
 const TARGET_P99_MS = 100;
@@ -187,95 +226,274 @@ async function main() {
   }
   log(`database ${benchDb}: migrated, 1 tenant, ${CHATS} chats assigned to its VA; receiver on 127.0.0.1:${port}`);
 
-  // 2. (a) Latency at a steady rate through the production server: HTTP in, its engine out.
-  const server = await startServer(dbUrl.toString());
-  const httpApi = serverApi(server.base);
-  await waitFor('the chat.assigned events', () => arrivals.length >= CHATS, 30_000);
-  // A fresh server loads each route's code on its first call and has not been optimised yet: five
-  // seconds of the same traffic first, not measured.
-  await measureLatency(httpApi, t.token, chatIds, arrivals, 5);
-  arrivals.length = 0;
-  const latency = await measureLatency(httpApi, t.token, chatIds, arrivals);
-  log(
-    `(a) latency: p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms over ${latency.samples} messages at ${LATENCY_RATE}/s`,
-  );
-
-  // (e) The same latency while another tenant's VA has a backlog at an endpoint that never answers.
-  const hanging = http.createServer(() => {});
-  const hangingConnections = new Set<import('node:net').Socket>();
-  hanging.on('connection', (socket) => {
-    hangingConnections.add(socket);
-    socket.on('close', () => hangingConnections.delete(socket));
-  });
-  await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
-    hanging.closeAllConnections();
-    await new Promise<void>((resolve) => hanging.close(() => resolve()));
-  });
-  const neighbour = await createTenant(db, { webhookUrl: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hook` });
-  for (let i = 0; i < HANGING_CHATS; i++) {
-    const r = await botApi('POST', '/chats', {
-      token: neighbour.token,
-      body: {
-        channel: 'sms',
-        asset_id: neighbour.assets.sms.id,
-        customer: { destination_id: `+1666${String(i).padStart(7, '0')}` },
-        assignee: neighbour.bot.user.loginId,
-      },
-    });
-    if (r.status !== 201) throw new Error(`POST /chats: ${r.status} ${JSON.stringify(r.body)}`);
-  }
-  arrivals.length = 0;
-  await waitFor('calls hanging at the neighbour', () => hangingConnections.size > 0, 30_000);
-  const withNeighbour = await measureLatency(httpApi, t.token, chatIds, arrivals);
-  const neighbourCalls = hangingConnections.size;
-  await server.stop();
-  hanging.closeAllConnections();
-  log(
-    `(e) latency with a hanging neighbour: p50 ${withNeighbour.p50.toFixed(1)} ms, p99 ${withNeighbour.p99.toFixed(1)} ms (${neighbourCalls} calls hanging at the end)`,
-  );
-
-  // 3. (b), (c), (d): the same backlog shape drained three ways.
-  const backlog = async (perChat: number) => {
-    await sql`truncate delivery_attempts, events`;
-    const total = await insertBacklog(sql, { accountId: t.account.id, vaId: t.bot.user.id, chatIds, perChat });
-    await sql`analyze events`;
-    arrivals.length = 0;
-    return total;
-  };
-
-  // The machine may be shared: (b) and (d) alternate over ROUNDS rounds, so a burst of other work
-  // does not land on one side only; the report gives the median of each and of the round ratios.
-  const fastBacklog = 400;
-  const engineFastRounds: Throughput[] = [];
-  const ceilingRounds: Throughput[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    let total = await backlog(fastBacklog);
-    const engine = await measureDrain(`(b) embedded engine, round ${round}`, total, arrivals, async () => {
-      await startEmbeddedEngine({ db });
-      return stopEmbeddedEngine;
-    });
-    await checkAllDelivered(sql, engine);
-    engineFastRounds.push(engine);
-    total = await backlog(fastBacklog);
-    ceilingRounds.push(await measureDrain(`(d) ceiling, round ${round}`, total, arrivals, async () => bareLoop(sql, webhookUrl)));
-  }
-
-  setDelay(200);
-  const slowTotal = await backlog(60);
-  const engineSlow = await measureDrain('(c) embedded engine, receiver takes 200 ms', slowTotal, arrivals, async () => {
-    await startEmbeddedEngine({ db });
-    return stopEmbeddedEngine;
-  });
-  setDelay(0);
+  const [{ signing_secret: secret }] = await sql<{ signing_secret: string }[]>`
+    select signing_secret from virtual_agents where user_id = ${t.bot.user.id}`;
+  receiver.send({ secrets: { '/hook': secret } });
+  const early = ONLY_BACKLOG ? null : await latencyAndThroughput();
+  const backlogResults = await backlogCases();
 
   // 4. Report.
-  const report = await renderReport({ latency, withNeighbour, engineFastRounds, engineSlow, ceilingRounds });
+  if (!early) {
+    console.log(`\n${renderBacklog(backlogResults)}`);
+    return;
+  }
+  const report = await renderReport({ ...early, backlog: backlogResults });
   console.log(`\n${report}`);
   if (process.env.BENCH_WRITE !== '0') {
     writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: MARK_START, end: MARK_END });
     log('wrote the bench:events section of BENCHMARKS.md');
   }
+
+  async function latencyAndThroughput() {
+    // 2. (a) Latency at a steady rate through the production server: HTTP in, its engine out.
+    const server = await startServer(dbUrl.toString());
+    const httpApi = serverApi(server.base);
+    await waitFor('the chat.assigned events', () => arrivals.length >= CHATS, 30_000);
+    // A fresh server loads each route's code on its first call and has not been optimised yet: five
+    // seconds of the same traffic first, not measured.
+    await measureLatency(httpApi, t.token, chatIds, arrivals, 5);
+    arrivals.length = 0;
+    const latency = await measureLatency(httpApi, t.token, chatIds, arrivals);
+    log(
+      `(a) latency: p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms over ${latency.samples} messages at ${LATENCY_RATE}/s`,
+    );
+
+    // (e) The same latency while another tenant's VA has a backlog at an endpoint that never answers.
+    const hanging = http.createServer(() => {});
+    const hangingConnections = new Set<import('node:net').Socket>();
+    hanging.on('connection', (socket) => {
+      hangingConnections.add(socket);
+      socket.on('close', () => hangingConnections.delete(socket));
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    closers.push(async () => {
+      hanging.closeAllConnections();
+      await new Promise<void>((resolve) => hanging.close(() => resolve()));
+    });
+    const neighbour = await createTenant(db, { webhookUrl: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hook` });
+    for (let i = 0; i < HANGING_CHATS; i++) {
+      const r = await botApi('POST', '/chats', {
+        token: neighbour.token,
+        body: {
+          channel: 'sms',
+          asset_id: neighbour.assets.sms.id,
+          customer: { destination_id: `+1666${String(i).padStart(7, '0')}` },
+          assignee: neighbour.bot.user.loginId,
+        },
+      });
+      if (r.status !== 201) throw new Error(`POST /chats: ${r.status} ${JSON.stringify(r.body)}`);
+    }
+    arrivals.length = 0;
+    await waitFor('calls hanging at the neighbour', () => hangingConnections.size > 0, 30_000);
+    const withNeighbour = await measureLatency(httpApi, t.token, chatIds, arrivals);
+    const neighbourCalls = hangingConnections.size;
+    await server.stop();
+    hanging.closeAllConnections();
+    log(
+      `(e) latency with a hanging neighbour: p50 ${withNeighbour.p50.toFixed(1)} ms, p99 ${withNeighbour.p99.toFixed(1)} ms (${neighbourCalls} calls hanging at the end)`,
+    );
+
+    // 3. (b), (c), (d): the same backlog shape drained three ways.
+    const backlog = async (perChat: number) => {
+      await sql`truncate delivery_attempts, events`;
+      const total = await insertBacklog(sql, { accountId: t.account.id, vaId: t.bot.user.id, chatIds, perChat });
+      await sql`analyze events`;
+      arrivals.length = 0;
+      return total;
+    };
+
+    // The machine may be shared: (b) and (d) alternate over ROUNDS rounds, so a burst of other work
+    // does not land on one side only; the report gives the median of each and of the round ratios.
+    const fastBacklog = 400;
+    const engineFastRounds: Throughput[] = [];
+    const ceilingRounds: Throughput[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      let total = await backlog(fastBacklog);
+      const engine = await measureDrain(`(b) embedded engine, round ${round}`, total, arrivals, async () => {
+        await startEmbeddedEngine({ db });
+        return stopEmbeddedEngine;
+      });
+      await checkAllDelivered(sql, engine);
+      engineFastRounds.push(engine);
+      total = await backlog(fastBacklog);
+      ceilingRounds.push(await measureDrain(`(d) ceiling, round ${round}`, total, arrivals, async () => bareLoop(sql, webhookUrl)));
+    }
+
+    setDelay(200);
+    const slowTotal = await backlog(60);
+    const engineSlow = await measureDrain('(c) embedded engine, receiver takes 200 ms', slowTotal, arrivals, async () => {
+      await startEmbeddedEngine({ db });
+      return stopEmbeddedEngine;
+    });
+    setDelay(0);
+    return { latency, withNeighbour, engineFastRounds, engineSlow, ceilingRounds };
+  }
+
+  /**
+   * (f) One VA's backlog of BACKLOG_CHATS chats × 10 drained by the engine (defaults), by
+   * graphile-worker doing the same job (each concurrency of PEER_CONCURRENCY) and by the bare loop,
+   * in rounds whose order alternates; (g) SHARE_VAS VAs (tenants) with a backlog each at once, drained
+   * by the engine, each VA's share of the deliveries while all still had events waiting.
+   */
+  async function backlogCases(): Promise<BacklogResults> {
+    const clones = await cloneChats(sql, { templateChatId: chatIds[0], n: BACKLOG_CHATS, prefix: 'bench-backlog-' });
+    const reset = async (backlogs: { accountId: number; vaId: number; chatIds: string[] }[]) => {
+      await sql`truncate delivery_attempts, events`;
+      const total = await insertBacklogs(sql, backlogs, BACKLOG_PER_CHAT);
+      await sql`analyze events`;
+      arrivals.length = 0;
+      return total;
+    };
+    const single = [{ accountId: t.account.id, vaId: t.bot.user.id, chatIds: clones }];
+    const cases: { name: string; kind: 'ours' | 'peer' | 'bare'; concurrency?: number }[] = [
+      { name: 'ours', kind: 'ours' },
+      ...PEER_CONCURRENCY.map((c) => ({ name: `graphile-worker c${c}`, kind: 'peer' as const, concurrency: c })),
+      { name: 'bare loop', kind: 'bare' },
+    ];
+    const rounds: BacklogRound[] = [];
+    for (let round = 1; round <= BACKLOG_ROUNDS; round++) {
+      const order = round % 2 ? cases : [...cases].reverse();
+      const results: Record<string, Drain> = {};
+      for (const c of order) {
+        const total = await reset(single);
+        if (c.kind === 'peer') await enqueuePeerJobs(dbUrl.toString(), sql);
+        const label = `(f) ${c.name}, round ${round}`;
+        let claims: number | undefined;
+        let overlaps: number | undefined;
+        const drain = await measureFullDrain(label, total, arrivals, async () => {
+          if (c.kind === 'ours') {
+            const engine = await startEmbeddedEngine({ db });
+            return async () => {
+              claims = engine.stats.claims;
+              await stopEmbeddedEngine();
+            };
+          }
+          if (c.kind === 'peer') {
+            const peer = await startPeer(dbUrl.toString(), { concurrency: c.concurrency ?? 24 });
+            return async () => {
+              overlaps = peer.overlaps;
+              await peer.stop();
+            };
+          }
+          return bareLoop(sql, `http://127.0.0.1:${port}/bare`);
+        });
+        drain.check = checkArrivals(arrivals, total);
+        if (c.kind !== 'bare') drain.db = await checkDatabase(sql);
+        drain.claims = claims;
+        drain.overlaps = overlaps;
+        log(`${label}: ${describeCheck(drain)}`);
+        results[c.name] = drain;
+      }
+      rounds.push({ round, results });
+    }
+
+    // (g) Several VAs at once, each its own tenant and address.
+    const vas: { accountId: number; vaId: number; chatIds: string[]; path: string }[] = [];
+    const secrets: Record<string, string> = {};
+    for (let i = 0; i < SHARE_VAS; i++) {
+      const p = `/va${i + 1}`;
+      const tenant = await createTenant(db, { webhookUrl: `http://127.0.0.1:${port}${p}` });
+      const [row] = await sql<{ signing_secret: string }[]>`
+        select signing_secret from virtual_agents where user_id = ${tenant.bot.user.id}`;
+      secrets[p] = row.signing_secret;
+      const created = await botApi('POST', '/chats', {
+        token: tenant.token,
+        body: {
+          channel: 'sms',
+          asset_id: tenant.assets.sms.id,
+          customer: { destination_id: `+1777${i}000000` },
+          assignee: tenant.bot.user.loginId,
+        },
+      });
+      if (created.status !== 201) throw new Error(`POST /chats: ${created.status} ${JSON.stringify(created.body)}`);
+      const ids = await cloneChats(sql, { templateChatId: created.body.response.chat_id, n: SHARE_CHATS, prefix: `bench-share-${i + 1}-` });
+      vas.push({ accountId: tenant.account.id, vaId: tenant.bot.user.id, chatIds: ids, path: p });
+    }
+    receiver!.send({ secrets });
+    const total = await reset(vas);
+    let shareClaims = 0;
+    const shareDrain = await measureFullDrain(`(g) ${SHARE_VAS} VAs at once`, total, arrivals, async () => {
+      const engine = await startEmbeddedEngine({ db });
+      return async () => {
+        shareClaims = engine.stats.claims;
+        await stopEmbeddedEngine();
+      };
+    });
+    shareDrain.check = checkArrivals(arrivals, total);
+    shareDrain.db = await checkDatabase(sql);
+    shareDrain.claims = shareClaims;
+    // Shares while every VA still had events waiting: up to the first VA's last arrival.
+    const lastOf = new Map<string, number>();
+    for (const a of arrivals) lastOf.set(a[3], Math.max(lastOf.get(a[3]) ?? 0, a[2]));
+    const until = Math.min(...vas.map((v) => lastOf.get(v.path) ?? 0));
+    const counts = vas.map((v) => arrivals.filter((a) => a[3] === v.path && a[2] <= until).length);
+    const sum = counts.reduce((x, y) => x + y, 0);
+    const shares = counts.map((n) => n / sum);
+    log(`(g) shares ${shares.map((x) => `${(x * 100).toFixed(1)} %`).join(' / ')}; ${describeCheck(shareDrain)}`);
+    return { rounds, share: { drain: shareDrain, shares, window: until - shareDrain.startedAt } };
+  }
+}
+
+type Drain = Throughput & {
+  startedAt: number;
+  /** Longest silence between two arrivals, ms. */
+  maxGapMs: number;
+  check?: ArrivalCheck;
+  db?: { notDelivered: number; notOneAttempt: number };
+  claims?: number;
+  /** The peer: times it ran two jobs of one chat at once. */
+  overlaps?: number;
+};
+type BacklogRound = { round: number; results: Record<string, Drain> };
+type BacklogResults = { rounds: BacklogRound[]; share: { drain: Drain; shares: number[]; window: number } };
+
+function describeCheck(d: Drain): string {
+  const c = d.check;
+  const parts = c
+    ? [
+        `${c.arrived}/${c.expected} arrived`,
+        `${c.duplicates} duplicates`,
+        `${c.reordered} out of order`,
+        `${c.badSignatures} bad signatures`,
+        `${c.unsigned} unsigned`,
+      ]
+    : [];
+  if (d.db) parts.push(`${d.db.notDelivered} not delivered`, `${d.db.notOneAttempt} without exactly one attempt`);
+  if (d.claims !== undefined) parts.push(`${d.claims} claims`);
+  if (d.overlaps !== undefined) parts.push(`${d.overlaps} jobs started while another of their chat ran`);
+  return `${parts.join(', ')}; longest silence ${Math.round(d.maxGapMs)} ms`;
+}
+
+/** Starts a drain and waits for the whole backlog to arrive; the rate is over the whole drain. */
+async function measureFullDrain(
+  label: string,
+  total: number,
+  arrivals: Arrival[],
+  start: () => Promise<() => Promise<void>>,
+): Promise<Drain> {
+  const cpu0 = process.cpuUsage();
+  const t0 = nowMs();
+  const stop = await start();
+  await waitFor(`${label}: the whole backlog`, () => arrivals.length >= total, 300_000);
+  const last = arrivals[arrivals.length - 1][2];
+  await stop();
+  const cpu = process.cpuUsage(cpu0);
+  const times = arrivals.map((a) => a[2]).sort((a, b) => a - b);
+  let maxGapMs = times[0] - t0;
+  for (let i = 1; i < times.length; i++) maxGapMs = Math.max(maxGapMs, times[i] - times[i - 1]);
+  const windowMs = Math.max(1, last - t0);
+  const perSecond = (arrivals.length * 1000) / windowMs;
+  log(`${label}: ${Math.round(perSecond)} deliveries/s (${arrivals.length} in ${(windowMs / 1000).toFixed(1)} s)`);
+  return {
+    label,
+    delivered: arrivals.length,
+    perSecond,
+    windowMs,
+    cpuMsPerDelivery: (cpu.user + cpu.system) / 1000 / Math.max(1, arrivals.length),
+    drained: true,
+    startedAt: t0,
+    maxGapMs,
+  };
 }
 
 async function waitFor(what: string, check: () => boolean, timeoutMs: number) {
@@ -561,12 +779,14 @@ async function renderReport({
   engineFastRounds,
   engineSlow,
   ceilingRounds,
+  backlog,
 }: {
   latency: Latency;
   withNeighbour: Latency;
   engineFastRounds: Throughput[];
   engineSlow: Throughput;
   ceilingRounds: Throughput[];
+  backlog: BacklogResults;
 }) {
   const cpuModel = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1] ?? os.cpus()[0]?.model ?? '?').trim();
   const [{ version: pgVersion }] = await adminSql!`select version()`;
@@ -608,11 +828,68 @@ async function renderReport({
     `| (d) ceiling: bare claim + POST loop | ${fmt(ceiling)} | ${rounds(ceilingRounds)} | ${cpu(ceilingRounds)} |`,
     '',
     `- (b)/(d) = **${pct(ratio)}** of the ceiling (median of the rounds' ratios ${ratios.map(pct).join(' / ')}; target ≥ ${pct(TARGET_RATIO)}: **${met(ratio >= TARGET_RATIO)}**).`,
+    `- (a) after the answer p99 = **${ms(latency.afterP99)} ms** (target < ${TARGET_AFTER_P99_MS} ms: **${met(latency.afterP99 < TARGET_AFTER_P99_MS)}**).`,
     `- (a) end to end p50 = **${ms(latency.p50)} ms** (target < ${TARGET_P50_MS} ms: **${met(latency.p50 < TARGET_P50_MS)}**); p99 = **${ms(latency.p99)} ms** (target < ${TARGET_P99_MS} ms: **${met(latency.p99 < TARGET_P99_MS)}**).`,
     `- (e) healthy p99 beside the hanging neighbour = **${pct(withNeighbour.p99 / latency.p99)}** of (a)'s (target ≤ 200 %: **${met(withNeighbour.p99 <= 2 * latency.p99)}**).`,
     `- (c) is bounded by one call in flight per chat and by the VA's share of ${PER_VA} calls: min(${CHATS}, ${PER_VA}) / 0.2 s = ${fmt(Math.min(CHATS, PER_VA) / 0.2)}/s at most; it reached ${pct(engineSlow.perSecond / (Math.min(CHATS, PER_VA) / 0.2))} of that.`,
     '- After each (b) round the database was checked: no event failed and none was delivered before an earlier event of its chat.',
+    '',
+    renderBacklog(backlog),
     MARK_END,
+  ].join('\n');
+}
+
+/** The backlog cases (f) and (g), with their targets. */
+function renderBacklog({ rounds, share }: BacklogResults): string {
+  const names = Object.keys(rounds[0].results);
+  const peers = names.filter((n) => n.startsWith('graphile-worker'));
+  const median = (xs: number[]) => quantile(xs, 0.5);
+  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  const bestPeer = (r: BacklogRound) => Math.max(...peers.map((p) => r.results[p].perSecond));
+  const peerRatios = rounds.map((r) => r.results.ours.perSecond / bestPeer(r));
+  const bareRatios = rounds.map((r) => r.results.ours.perSecond / r.results['bare loop'].perSecond);
+  const x = (n: number) => `${n.toFixed(2)}x`;
+  const checks = (d: Drain) => {
+    const c = d.check;
+    if (!c) return '';
+    const dbPart = d.db ? `, ${fmt(c.expected - d.db.notDelivered)} delivered, ${d.db.notOneAttempt} not one attempt` : '';
+    const overlapPart = d.overlaps !== undefined ? `, ${d.overlaps} jobs started while another of their chat ran` : '';
+    return `${fmt(c.arrived)}/${fmt(c.expected)} arrived, ${c.duplicates} dup., ${c.reordered} reordered, ${c.badSignatures} bad sig.${dbPart}${overlapPart}`;
+  };
+  const correct = (d: Drain) =>
+    !!d.check &&
+    d.check.arrived === d.check.expected &&
+    d.check.duplicates === 0 &&
+    d.check.reordered === 0 &&
+    d.check.badSignatures === 0 &&
+    d.check.unsigned === 0 &&
+    !!d.db &&
+    d.db.notDelivered === 0 &&
+    d.db.notOneAttempt === 0;
+  const allCorrect = rounds.every((r) => correct(r.results.ours) && peers.every((p) => correct(r.results[p]))) && correct(share.drain);
+  const equal = 1 / share.shares.length;
+  const spread = Math.max(...share.shares.map((s) => Math.abs(s - equal) / equal));
+  const total = rounds[0].results.ours.delivered;
+  return [
+    `**(f) One VA's backlog**: ${fmt(total)} \`message.received\` rows over ${fmt(BACKLOG_CHATS)} chats (${BACKLOG_PER_CHAT} per chat, arriving round-robin), drained whole; the rate is the backlog over the time from the drain's start to its last arrival. Ours is the engine with its defaults (128 calls in flight, at most ${PER_VA} to one VA). The peer is graphile-worker 0.18 in the bench process doing the same job (\`bench/events-backlog.ts\`): one job per event in a named queue per chat (job key = transaction id), a task that reads the event and its VA, signs with Standard Webhooks, POSTs over keep-alive node:http and records the attempt row and the event's state in one statement; tuned per its performance page (\`concurrentJobs\` ${PEER_CONCURRENCY.join(' and ')}, pool one larger, completions batched, LISTEN/NOTIFY), without its local queue, which runs a named queue's jobs side by side. The bare loop is (d) on this backlog (128 in flight, no order, no signature, no attempt rows). The cases run in each round in alternating order; the receiver verifies every signature and each chat's order at arrival.`,
+    '',
+    `| round | ${names.map((n) => `${n} /s`).join(' | ')} | ours ÷ best peer | ours ÷ bare loop | ours: longest silence ms | ours: claims |`,
+    `|---:|${names.map(() => '---:').join('|')}|---:|---:|---:|---:|`,
+    ...rounds.map(
+      (r, i) =>
+        `| ${r.round} | ${names.map((n) => fmt(r.results[n].perSecond)).join(' | ')} | ${x(peerRatios[i])} | ${pct(bareRatios[i])} | ${fmt(r.results.ours.maxGapMs)} | ${fmt(r.results.ours.claims ?? 0)} |`,
+    ),
+    '',
+    '| round | case | checks |',
+    '|---:|---|---|',
+    ...rounds.flatMap((r) => names.filter((n) => n !== 'bare loop').map((n) => `| ${r.round} | ${n} | ${checks(r.results[n])} |`)),
+    '',
+    `**(g) ${SHARE_VAS} VAs at once**: ${SHARE_VAS} tenants, each VA with ${fmt(SHARE_CHATS)} chats × ${BACKLOG_PER_CHAT} waiting at the same times (written in one transaction), drained by the engine with its defaults (${SHARE_VAS} × ${PER_VA} > 128, so the VAs compete for the engine's calls): ${fmt(share.drain.perSecond)} deliveries/s overall. Shares of the deliveries in the first ${(share.window / 1000).toFixed(1)} s, while every VA still had events waiting: ${share.shares.map((s) => pct(s)).join(' / ')}. ${checks(share.drain)}.`,
+    '',
+    `- (f) ours ÷ tuned peer (the better of its concurrencies) = **${x(median(peerRatios))}** (median of the rounds' ${peerRatios.map(x).join(' / ')}; target ≥ ${TARGET_PEER_RATIO}x: **${met(median(peerRatios) >= TARGET_PEER_RATIO)}**).`,
+    `- (f) ours ÷ bare loop = **${pct(median(bareRatios))}** (rounds ${bareRatios.map(pct).join(' / ')}; target ≥ ${pct(TARGET_BARE_RATIO)}: **${met(median(bareRatios) >= TARGET_BARE_RATIO)}**).`,
+    `- (g) largest distance from an equal share = **${pct(spread)}** of it (target ≤ ${pct(TARGET_SHARE_SPREAD)}: **${met(spread <= TARGET_SHARE_SPREAD)}**).`,
+    `- Ours and the peer, every round, and (g): every event arrived once, in its chat's order, signature verified, one attempt row each: **${allCorrect ? 'yes' : 'NO (see the checks)'}**.`,
   ].join('\n');
 }
 
