@@ -14,10 +14,15 @@ import { noteWebhookOutcome } from './webhook-failing';
 
 export type AttemptResult = {
   attemptNumber: number;
+  /** The event's state as recorded (`superseded`: a retry of a chat its VA no longer holds). */
   status: EventStatus;
   /** When the next attempt is due (status `pending`); null otherwise. */
   retryInMs: number | null;
-  /** False when the lease ran out before the attempt was recorded and another worker took the event. */
+  /**
+   * False when the lease ran out before the attempt was recorded: another worker took the event, or
+   * the chat left the VA after the lease ended and the event was superseded. Nothing else takes an
+   * event out of a live lease.
+   */
   leaseHeld: boolean;
   /** Whether a later event of the chat for the VA was pending when the attempt was recorded. */
   hasNext: boolean;
@@ -53,6 +58,12 @@ const MAX_ERROR_CHARS = 1000;
 // busy engine pays one round trip and one commit per batch and a chat's next event needs no claim
 // of its own. The rows travel as one jsonb parameter. An event whose lease is no longer this
 // worker's keeps its state.
+// An attempt is recorded as it ended whatever happened to its chat meanwhile (superseding leaves an
+// event in flight alone). One case looks at the chat: an attempt that failed and would be retried,
+// of a `chat.assigned` or `message.received` whose VA no longer holds the chat (it left while the
+// attempt was in flight), ends the event as `superseded` instead, as if it had waited for that retry
+// when the chat left. The chat rows are read FOR SHARE, so a change of the chat being committed now
+// is waited for and seen (and a change that starts after sees this event out of flight).
 const recordStatement = prepared('delivery_record_attempts', (db) => {
   const input = db.$with('input', { eventId: sql<number>`event_id` }).as(sql`
     select * from jsonb_to_recordset(${sql.placeholder('attempts')}::jsonb) as x(
@@ -62,18 +73,33 @@ const recordStatement = prepared('delivery_record_attempts', (db) => {
     insert into "delivery_attempts" ("event_id", "attempt_number", "started_at", "duration_ms", "http_status", "error", "response_excerpt")
     select "event_id", "attempt_number", "started_at", "duration_ms", "http_status", "error", "excerpt" from "input"
     returning "event_id"`);
+  // The chats of the retries that may end superseded, locked (and so read as last committed) first.
+  const retriedChats = db.$with('retried_chats', { id: sql<string>`id` }).as(sql`
+    select "c"."id", "c"."assignee_id", "c"."status" from "chats" as "c"
+    where "c"."id" in (
+      select "e"."chat_id" from "input" join "events" as "e" on "e"."id" = "input"."event_id"
+      where "input"."status" = 'pending' and "e"."event_type" in ('chat.assigned', 'message.received'))
+    for share of "c"`);
+  const planned = db.$with('planned', { eventId: sql<number>`event_id` }).as(sql`
+    select "input".*, case when "input"."status" = 'pending' and exists (
+        select 1 from "events" as "e" join "retried_chats" as "c" on "c"."id" = "e"."chat_id"
+        where "e"."id" = "input"."event_id" and "e"."event_type" in ('chat.assigned', 'message.received')
+          and ("c"."assignee_id" is distinct from "e"."virtual_agent_id" or "c"."status" = 'closed'))
+      then 'superseded'::event_status else "input"."status" end as "final"
+    from "input"`);
   const updated = db.$with('updated', { id: sql<number>`id` }).as(sql`
     update "events" set
-      "status" = "input"."status",
-      "attempt_count" = "events"."attempt_count" + case when "input"."counted" then 1 else 0 end,
-      "next_attempt_at" = case when "input"."status" = 'pending' then now() + "input"."retry_ms" * interval '1 millisecond' else "events"."next_attempt_at" end,
+      "status" = "planned"."final",
+      "attempt_count" = "events"."attempt_count" + case when "planned"."counted" then 1 else 0 end,
+      "next_attempt_at" = case when "planned"."final" = 'pending' then now() + "planned"."retry_ms" * interval '1 millisecond' else "events"."next_attempt_at" end,
       "locked_until" = null,
-      "last_error" = "input"."last_error",
-      "delivered_at" = case when "input"."status" = 'delivered' then now() end,
-      "failed_at" = case when "input"."status" = 'failed' then now() end,
+      "last_error" = "planned"."last_error",
+      "delivered_at" = case when "planned"."final" = 'delivered' then now() end,
+      "failed_at" = case when "planned"."final" = 'failed' then now() end,
+      "superseded_at" = case when "planned"."final" = 'superseded' then now() else "events"."superseded_at" end,
       "updated_at" = now()
-    from "input"
-    where "events"."id" = "input"."event_id" and "events"."locked_until" = "input"."lease" and "events"."status" = 'pending'
+    from "planned"
+    where "events"."id" = "planned"."event_id" and "events"."locked_until" = "planned"."lease" and "events"."status" = 'pending'
     returning "events"."id", "events"."chat_id", "events"."virtual_agent_id", "events"."seq", "events"."status",
       exists (
         select 1 from "events" as "later"
@@ -81,12 +107,14 @@ const recordStatement = prepared('delivery_record_attempts', (db) => {
           and "later"."virtual_agent_id" = "events"."virtual_agent_id"
           and "later"."status" = 'pending'
           and "later"."seq" > "events"."seq") as "has_next"`);
-  // The event right after each one that left `pending`: now the head of its chat's line.
+  // The event right after each one that left `pending` (superseded ones passed over, as
+  // head-of-line.ts does): now the head of its chat's line.
   const successor = db.$with('successor', { id: sql<number>`id` }).as(sql`
     select "next"."id" from "updated"
     cross join lateral (
       select "e"."id", "e"."status", "e"."next_attempt_at", "e"."locked_until" from "events" as "e"
       where "e"."chat_id" = "updated"."chat_id" and "e"."virtual_agent_id" = "updated"."virtual_agent_id" and "e"."seq" > "updated"."seq"
+        and "e"."status" <> 'superseded'
       order by "e"."seq"
       limit 1) as "next"
     where ${sql.placeholder('chain')}::boolean and "updated"."status" <> 'pending' and "next"."status" = 'pending'
@@ -105,9 +133,10 @@ const recordStatement = prepared('delivery_record_attempts', (db) => {
       "virtual_agents"."webhook_url", "virtual_agents"."webhook_headers", "virtual_agents"."signing_secret",
       case when "virtual_agents"."previous_signing_secret_expires_at" > now() then "virtual_agents"."previous_signing_secret" end as "previous_signing_secret"`);
   return db
-    .with(input, inserted, updated, successor, chained)
+    .with(input, inserted, retriedChats, planned, updated, successor, chained)
     .select({
       id: sql<number>`"updated"."id"`.mapWith(Number),
+      status: sql<EventStatus>`"updated"."status"`,
       hasNext: sql<boolean>`"updated"."has_next"`,
       next: {
         id: sql<number | null>`"chained"."id"`.mapWith(Number),
@@ -134,15 +163,16 @@ const recordStatement = prepared('delivery_record_attempts', (db) => {
  * Records finished attempts and moves their events on: delivered on HTTP 200; otherwise due again
  * after the schedule's next delay (the chat's later events are parked behind it), or `failed`
  * (dead letter) after the run's last attempt, which lets the chat's later events go and moves the
- * chat to the VA's fallback team if it has one. With `chain`,
- * the next event of each released chat is leased in the same statement (see `next`).
+ * chat to the VA's fallback team if it has one; `superseded` instead of a retry when the chat left
+ * the VA during the attempt (see the statement). With `chain`, the next event of each released chat
+ * is leased in the same statement (see `next`).
  */
 export async function recordAttempts(
   db: Db,
   { attempts, chain = false, leaseMs = defaultLeaseMs() }: { attempts: FinishedAttempt[]; chain?: boolean; leaseMs?: number },
 ): Promise<AttemptResult[]> {
   if (!attempts.length) return [];
-  const planned = attempts.map(({ event, outcome, chain: chainThis = true, uncountedHoldMs }) => {
+  const plans = attempts.map(({ event, outcome, chain: chainThis = true, uncountedHoldMs }) => {
     let status: EventStatus = 'delivered';
     let retryInMs: number | null = null;
     const counted = outcome.ok || uncountedHoldMs === undefined;
@@ -182,12 +212,15 @@ export async function recordAttempts(
       },
     };
   });
-  const rows = await recordStatement(db).execute({ attempts: JSON.stringify(planned.map((p) => p.row)), chain, leaseMs });
+  const rows = await recordStatement(db).execute({ attempts: JSON.stringify(plans.map((p) => p.row)), chain, leaseMs });
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
   await hurryRecovered(db, attempts);
   return Promise.all(
-    planned.map(async ({ status, retryInMs, row }, i) => {
+    plans.map(async ({ status: plannedStatus, retryInMs: plannedRetryInMs, row }, i) => {
       const recorded = byId.get(row.event_id);
+      // What was written: the plan, or `superseded` for a retry of a chat the VA no longer holds.
+      const status = recorded?.status ?? plannedStatus;
+      const retryInMs = status === 'pending' ? plannedRetryInMs : null;
       const hasNext = recorded?.hasNext ?? true;
       if (status === 'pending' && recorded && hasNext) await parkLaterEvents(db, { eventId: attempts[i].event.id });
       if (status === 'failed' && recorded) await fallBackFrom(db, attempts[i].event);

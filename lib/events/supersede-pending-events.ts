@@ -3,9 +3,13 @@ import type { Db } from '@/db/client';
 
 /**
  * The chat has left the VA: its events to that VA still waiting to be sent (up to `uptoSeq`, the
- * chat's sequence before the change) are `superseded`, never sent. The VA hears of the change by
- * the `chat.unassigned` written next, and hears nothing more of the chat until it holds it again.
- * An event in flight keeps its lease; recording its attempt leaves it superseded.
+ * chat's sequence before the change) are `superseded`, never sent (again). The VA hears of the
+ * change by the `chat.unassigned` written next, and hears nothing more of the chat until it holds
+ * it again.
+ * An event in flight (leased, its lease still running) is not waiting: it is left alone, its
+ * attempt is recorded as it ends (delivered, failed), and the chat's later events wait for that
+ * answer (head-of-line). If that attempt fails and the event would be retried while the VA no
+ * longer holds the chat, it is superseded then instead (record-attempts.ts).
  * Events written after `uptoSeq` in the same change (a `chat.closed`) stay, and are made due now:
  * they were parked behind the retry of an event that is now gone (see park-later-events.ts).
  */
@@ -16,6 +20,7 @@ export async function supersedePendingEvents(
   const rows = await tx.execute(sql`
     update "events" set "status" = 'superseded', "superseded_at" = now(), "updated_at" = now()
     where "chat_id" = ${chatId} and "virtual_agent_id" = ${vaUserId} and "status" = 'pending' and "seq" <= ${uptoSeq}
+      and ("locked_until" is null or "locked_until" <= now())
     returning "id"`);
   const superseded = rowCount(rows);
   if (superseded > 0) {
