@@ -1,7 +1,8 @@
 // Next.js calls this once when the server starts: check the configuration (a bad variable stops the
 // process at once, one line per problem), open and migrate the database, create the first account
 // if there is none, start webhook delivery (and the Inngest hand-over when it is the engine), and
-// take over SIGTERM for a graceful stop, all before the first request arrives.
+// take over SIGTERM for a graceful stop, all before the first request arrives. A failure to start
+// exits the process (status 1) with one line that says what to do.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { env, environmentProblems } = await import('./env');
@@ -10,8 +11,15 @@ export async function register() {
     for (const problem of problems) console.error(`Invalid configuration: ${problem}`);
     process.exit(1);
   }
-  const { startServer } = await import('./lib/startup/start-server');
-  await startServer();
+  const { startServer, startFailureLine } = await import('./lib/startup/start-server');
+  try {
+    await startServer();
+  } catch (err) {
+    // A server that cannot start must not stay up without serving: a supervisor restarts it only
+    // once it has exited. One line that says what to do, no stack.
+    console.error(startFailureLine(err));
+    process.exit(1);
+  }
   if (env().DELIVERY_ENGINE === 'inngest') {
     const { startInngestHandOver } = await import('./inngest/hand-over');
     await startInngestHandOver();

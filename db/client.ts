@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Sql } from 'postgres';
 import { env } from '@/env';
+import { lockDirectory } from './lock-directory';
 import * as schema from './schema';
 
 /** One type for both drivers, so domain code never knows which one it runs on. */
@@ -166,15 +167,22 @@ export async function openPglite(dataDir: string | undefined): Promise<Handle> {
     const dir = path.resolve(dataDir);
     // PGlite creates only the last directory of its path.
     fs.mkdirSync(path.dirname(dir), { recursive: true });
-    releaseLock = lockDirectory(dir);
+    // Two processes can open one PGlite directory without an error and silently diverge.
+    releaseLock = await lockDirectory(dir);
   }
   // pg_trgm serves the admin search's trigram indexes (PGlite ships it as a separate extension).
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const client = new PGlite({ dataDir: dataDir ? path.resolve(dataDir) : undefined, extensions: { pg_trgm } });
-  await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
-  const { applyMigrations } = await import('./migrate');
-  await applyMigrations(db, MIGRATIONS);
+  try {
+    await client.waitReady;
+    const { applyMigrations } = await import('./migrate');
+    await applyMigrations(db, MIGRATIONS);
+  } catch (err) {
+    await client.close().catch(() => {});
+    releaseLock();
+    throw err;
+  }
   return {
     db,
     driver: 'pglite',
@@ -188,38 +196,4 @@ export async function openPglite(dataDir: string | undefined): Promise<Handle> {
       releaseLock();
     },
   };
-}
-
-/**
- * Two processes can open one PGlite directory without an error and silently diverge, so the
- * directory is guarded by a lock file naming the owner's pid. A lock left by a dead process is taken over.
- */
-function lockDirectory(dir: string): () => void {
-  const lockFile = `${dir}.lock`;
-  for (let tries = 0; tries < 2; tries++) {
-    try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-      const release = () => fs.rmSync(lockFile, { force: true });
-      process.once('exit', release);
-      return release;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = Number(fs.readFileSync(lockFile, 'utf8'));
-      if (owner === process.pid) return () => fs.rmSync(lockFile, { force: true });
-      if (owner && isAlive(owner)) {
-        throw new Error(`The embedded database ${dir} is in use by process ${owner}. Stop it, or set DATA_DIR to another directory.`);
-      }
-      fs.rmSync(lockFile, { force: true });
-    }
-  }
-  throw new Error(`Could not lock ${dir}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -5,6 +5,7 @@ import type { Db } from '@/db/client';
 import { assets, chats, customers, messages, teams, users } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
 import { type MessageRow, toMessageView } from '@/lib/messages/message-view';
+import { isDatabaseUnavailable } from '@/lib/util/database-unavailable';
 import { logger } from '@/lib/util/logger';
 import { prepared } from '@/lib/util/prepared';
 
@@ -73,14 +74,22 @@ export async function loadChat(db: Db, { accountId, chatId }: { accountId: numbe
 }
 
 /**
- * Reads a chat for an answer. A failure here (after any change committed) is the spec's 4108,
- * "Unable to get the chat details", rather than a generic 2007.
+ * Reads a chat for an answer. A failure here is the spec's 4108, "Unable to get the chat details",
+ * rather than a generic 2007; except, for a plain read (`afterWrite` false), a database that cannot
+ * be reached, which is the 503 2050 with Retry-After every other read answers (it was a 500 4108
+ * for the moment an outage began, while the guard still passed on cached tokens). After a
+ * committed change (`afterWrite`) it stays 4108: the change is done, and a 503 would invite a retry.
  */
-export async function loadChatOrFail(db: Db, where: { accountId: number; chatId: string }): Promise<Chat> {
+export async function loadChatOrFail(
+  db: Db,
+  where: { accountId: number; chatId: string },
+  { afterWrite = false }: { afterWrite?: boolean } = {},
+): Promise<Chat> {
   let chat: Chat | null;
   try {
     chat = await loadChat(db, where);
   } catch (err) {
+    if (!afterWrite && isDatabaseUnavailable(err)) throw err;
     logger.error('chat read failed', { chatId: where.chatId, err });
     throw new ApiError(4108);
   }

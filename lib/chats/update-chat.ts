@@ -134,7 +134,7 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
     }
     if (next.released) await fillFreeSeats(tx, { accountId, userId: next.released.userId });
   });
-  return loadChatOrFail(db, { accountId, chatId });
+  return loadChatOrFail(db, { accountId, chatId }, { afterWrite: true });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { getHandle } from '@/db/client';
+import { DirectoryInUseError } from '@/db/lock-directory';
 import { env } from '@/env';
 import { listenForRevokedTokens } from '@/lib/auth/token-cache';
 import { startDelivery } from '@/lib/delivery/start-delivery';
@@ -20,4 +21,17 @@ async function start() {
   await startDelivery();
   await listenForRevokedTokens(handle.db);
   startRetention();
+}
+
+/**
+ * The one line a failed start prints: what failed and what to do. Never the connection string or
+ * a stack (a database URL may hold a password).
+ */
+export function startFailureLine(err: unknown): string {
+  if (err instanceof DirectoryInUseError) return `Could not start: ${err.message}`;
+  const message = err instanceof Error ? err.message : String(err);
+  const where = env().DATABASE_URL
+    ? 'check that the PostgreSQL server in DATABASE_URL is up and reachable'
+    : `check DATA_DIR (${env().DATA_DIR})`;
+  return `Could not start: ${message.split('\n')[0].replace(/\.$/, '')}. Fix it (${where}) and start again.`;
 }
