@@ -815,7 +815,7 @@ async function renderReport({
     MARK_START,
     '## bench:events: webhook delivery, embedded engine against a bare claim-and-POST loop',
     '',
-    `Run ${new Date().toISOString()} with \`npm run bench:events\` (\`tsx bench/events.ts\`) on PostgreSQL (a fresh database, dropped afterwards), \`DATABASE_POOL_SIZE=${POOL_SIZE}\`, the default retry schedule and timeout; the receiver is a node:http server in a child process on 127.0.0.1 answering 200.`,
+    `Run ${new Date().toISOString()} with \`${knobs()}npm run bench:events\` (\`tsx bench/events.ts\`) on PostgreSQL (a fresh database, dropped afterwards), \`DATABASE_POOL_SIZE=${POOL_SIZE}\`, the default retry schedule and timeout; the receiver is a node:http server in a child process on 127.0.0.1 answering 200.`,
     '',
     `Machine: ${os.availableParallelism()} CPUs (\`nproc\`), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${cpuModel}; Node ${process.version}; ${String(pgVersion).split(' on ')[0]} on the same machine. Engine, receiver and PostgreSQL share the cores; 1-minute load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end (above ~2 means other work was running on the machine, and the figures are lower and noisier than on an idle one).`,
     '',
@@ -850,6 +850,14 @@ async function renderReport({
     renderBacklog(backlog),
     MARK_END,
   ].join('\n');
+}
+
+/** The bench's knobs set for this run, as they would be typed before the command. */
+function knobs(): string {
+  const set = Object.entries(process.env)
+    .filter(([k, v]) => k.startsWith('BENCH_') && k !== 'BENCH_WRITE' && v !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b));
+  return set.map(([k, v]) => `${k}=${v} `).join('');
 }
 
 /** The backlog cases (f) and (g), with their targets. */
