@@ -41,7 +41,9 @@ export const adminEventSchema = z.object({
   seq: z.number().int().describe("Order of the event among the chat's events"),
   status: z
     .enum(EVENT_STATUSES)
-    .describe('`superseded`: the chat left the VA before the event was sent, so it never is (the VA got `chat.unassigned`)'),
+    .describe(
+      '`superseded`: the chat left the VA while the event waited to be sent or retried, so it is not sent (again); the VA got `chat.unassigned`. An event being sent when the chat left is recorded as its attempt ended: delivered on a 200, superseded rather than retried on a failure',
+    ),
   attempt_count: z.number().int(),
   next_attempt_at: isoDateTime,
   last_error: z.string().nullable(),
@@ -50,7 +52,7 @@ export const adminEventSchema = z.object({
   failed_at: isoDateTime.nullable(),
   superseded_at: isoDateTime
     .nullable()
-    .describe('When the chat left the VA before this event was sent: the event is `superseded` and is not sent'),
+    .describe('When the chat left the VA before this event was delivered: the event is `superseded` and is not sent (again)'),
   body: z.record(z.unknown()).describe('The event body as sent, without `posted_on` (stamped on each attempt)'),
   attempts: z.array(deliveryAttemptSchema),
 });

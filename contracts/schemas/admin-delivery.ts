@@ -31,7 +31,9 @@ export const deliveryStatsSchema = z.object({
     delivered: count,
     retried: count,
     failed: count,
-    superseded: count.describe('Events superseded in the window: their chat left the VA before they were sent, so they never were'),
+    superseded: count.describe(
+      'Events superseded in the window: their chat left the VA while they waited to be sent or retried, so they were not sent (again). An event in flight when its chat left is counted as its attempt ended',
+    ),
   }),
   latency_ms: z
     .object({ p50: z.number().nullable(), p95: z.number().nullable(), p99: z.number().nullable() })

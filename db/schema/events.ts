@@ -40,8 +40,9 @@ export const events = pgTable(
     /** The recovery job (event_recoveries) that last put this failed event back in the queue. */
     recoveryId: bigint('recovery_id', { mode: 'number' }),
     /**
-     * When the event was superseded: its chat left the VA before it was sent, so it never will be
-     * (the VA got `chat.unassigned` instead). Kept for the admin pages, removed by retention.
+     * When the event was superseded: its chat left the VA while it waited to be sent or retried, so
+     * it is not sent (again); the VA got `chat.unassigned` instead. An event in flight is never
+     * superseded while its attempt runs. Kept for the admin pages, removed by retention.
      */
     supersededAt: tstz('superseded_at'),
     createdAt: createdAt(),

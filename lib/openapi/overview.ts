@@ -165,7 +165,8 @@ When a delivery succeeds after failures (the webhook is back), the VA's other ev
 A VA answers only the chats it holds. When a chat leaves the VA for any reason (its own transfer or re-queue, a transfer or reassignment by someone else, a close by someone else, the bot-down fallback after an event failed for good, the VA being disabled):
 
 - the VA receives \`chat.unassigned\` (if subscribed) with the reason, the chat's team and its new assignee; a VA that closes a chat itself receives \`chat.closed\` only;
-- its events of that chat that were still waiting are **superseded**: never sent (administrators see them as such), and no later event of the chat reaches it until it is given the chat again (\`chat.assigned\`, which carries the last message);
+- its events of that chat that were still waiting (to be sent, or to be retried) are **superseded**: not sent again (administrators see them as such), and no later event of the chat reaches it until it is given the chat again (\`chat.assigned\`, which carries the last message);
+- an event being sent at that moment is not superseded: a 200 records it delivered, a failure ends it superseded rather than retried, and \`chat.unassigned\` is sent only after that answer. A bot may hand the chat over from inside its webhook handler and then answer 200;
 - its writes into the chat are refused with **2043** (HTTP 403): outbound messages (\`POST /chats/{chat_id}/messages\` with \`type: outbound\`), \`PATCH /chats/{chat_id}\` and the transfer. Inbound messages (an integration relaying the customer) and announcements (notes for agents, such as a handover summary) stay open to every VA of the account, and a VA may take an unassigned chat with \`PATCH /chats/{chat_id}\` naming itself as \`assignee\`.
 
 The transcript records each handover as an announcement (\`Transferred to Support by va-billing-bot.\`).`,

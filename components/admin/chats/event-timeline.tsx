@@ -163,7 +163,12 @@ export function EventTimeline({
               {e.superseded_at && (
                 <>
                   <dt>Superseded</dt>
-                  <dd>{formatDateTime(e.superseded_at)}: the chat left the Virtual Agent before it was sent; not sent</dd>
+                  <dd>
+                    {formatDateTime(e.superseded_at)}:{' '}
+                    {e.attempts.length === 0
+                      ? 'the chat left the Virtual Agent before it was sent; not sent'
+                      : 'the chat left the Virtual Agent before it was delivered; not sent again'}
+                  </dd>
                 </>
               )}
               {e.failed_at && (

@@ -74,7 +74,7 @@ export function DeliveriesView() {
             <Stat label="Delivered" value={t.delivered} tone="stat-ok" />
             <Stat label="Retried" value={t.retried} tone={t.retried ? 'stat-warn' : ''} />
             <Stat label="Failed for good" value={t.failed} tone={t.failed ? 'stat-bad' : ''} />
-            <Stat label="Superseded (not sent)" value={t.superseded} />
+            <Stat label="Superseded (not delivered)" value={t.superseded} />
             <Stat label="Success rate" value={formatPercent(rate)} />
             <Stat
               label="p50 / p95 / p99"
