@@ -107,6 +107,16 @@ export const isoDateTime = z.string().datetime({ offset: true });
 export const pageSizeQuery = z.coerce.number().int().min(1).max(100).optional().describe('Items per page, 1 to 100 (default 25)');
 export const cursorQuery = text().max(200).optional().describe('Opaque cursor: the `next_cursor` of the previous page');
 
-export const otherDetailsSchema = z
-  .record(text().max(100), z.union([text().max(2000), z.number(), z.boolean(), z.null()]))
-  .describe(`Key-value pairs with additional information. Keys: up to 100 characters; ${KEY_RULE}`);
+/** Most keys `other_details` holds: in one request, and in a chat after a PATCH merges its pairs in. */
+export const OTHER_DETAILS_MAX_KEYS = 50;
+export const OTHER_DETAILS_KEYS_MESSAGE = `at most ${OTHER_DETAILS_MAX_KEYS} keys`;
+
+export const otherDetailsSchema = withOpenApi(
+  z
+    .record(text().max(100), z.union([text().max(2000), z.number(), z.boolean(), z.null()]))
+    .refine((v) => Object.keys(v).length <= OTHER_DETAILS_MAX_KEYS, OTHER_DETAILS_KEYS_MESSAGE)
+    .describe(
+      `Key-value pairs with additional information: at most ${OTHER_DETAILS_MAX_KEYS} keys (2000); keys up to 100 characters, string values up to 2,000; ${KEY_RULE}`,
+    ),
+  { maxProperties: OTHER_DETAILS_MAX_KEYS },
+);

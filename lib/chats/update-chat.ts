@@ -1,5 +1,6 @@
 import { and, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { Chat, UpdateChatBody } from '@/contracts/schemas/chat';
+import { OTHER_DETAILS_KEYS_MESSAGE, OTHER_DETAILS_MAX_KEYS } from '@/contracts/schemas/common';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
@@ -84,7 +85,17 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
     if (next.closedAt !== 'keep') set.closedAt = next.closedAt === 'set' ? now : null;
     if (patch.alias_id !== undefined) set.aliasId = patch.alias_id;
     if (patch.tags !== undefined) set.tags = [...new Set(patch.tags)];
-    if (patch.other_details !== undefined) set.otherDetails = dropNulls({ ...chat.otherDetails, ...patch.other_details });
+    if (patch.other_details !== undefined) {
+      const merged = dropNulls({ ...chat.otherDetails, ...patch.other_details });
+      // The limit holds for the chat, not only for one request: pairs merged in over several PATCHes.
+      // A chat stored with more before the limit existed may still shed keys.
+      const had = Object.keys(chat.otherDetails ?? {}).length;
+      if (Object.keys(merged).length > Math.max(OTHER_DETAILS_MAX_KEYS, had)) {
+        const message = `${OTHER_DETAILS_KEYS_MESSAGE} once merged with the chat's ${had}`;
+        throw new ApiError(2000, { detail: `other_details: ${message}`, errors: [{ field: 'other_details', message }] });
+      }
+      set.otherDetails = merged;
+    }
     await tx.update(chats).set(set).where(eq(chats.id, chat.id));
 
     if (next.newlyAssigned || next.released?.reason === 'requeued') {

@@ -115,6 +115,36 @@ describe('chats', () => {
     assert.ok(res.body.response.updated_at > chat.updated_at);
   });
 
+  it('other_details holds at most 50 keys: 2000 naming the field on create and on a PATCH that merges past it; nothing written', async () => {
+    const pairs = (n: number, prefix = 'k') => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));
+    const body = (other_details: Record<string, unknown>) => ({
+      channel: 'sms',
+      asset_id: t.assets.sms.id,
+      customer: { destination_id: '+15550009999', name: 'Ann' },
+      team_id: t.botTeam.id,
+      other_details,
+    });
+    const tooMany = await botApi('POST', '/chats', { token: t.token, body: body(pairs(5_000)) });
+    assert.equal(tooMany.status, 400);
+    assert.equal(tooMany.body.status_code, 2000);
+    assert.deepEqual(tooMany.body.response.errors, [{ field: 'other_details', message: 'at most 50 keys' }]);
+    const fifty = await botApi('POST', '/chats', { token: t.token, body: body(pairs(50)) });
+    assert.equal(fifty.status, 201, JSON.stringify(fifty.body));
+
+    const chat = await newChat(t, { other_details: pairs(30), assignee: t.bot.user.loginId });
+    const past = await patchChat(t, chat.chat_id, { other_details: pairs(30, 'n') });
+    assert.equal(past.status, 400);
+    assert.equal(past.body.status_code, 2000);
+    assert.equal(past.body.response.errors[0].field, 'other_details');
+    assert.match(past.body.response.errors[0].message, /^at most 50 keys once merged with the chat's 30$/);
+    const read = await botApi('GET', `/chats/${chat.chat_id}`, { token: t.token });
+    assert.deepEqual(read.body.response.other_details, pairs(30));
+    // Replacing keys (a null removes one) keeps within the limit and is accepted.
+    const within = await patchChat(t, chat.chat_id, { other_details: { ...pairs(20, 'n'), k0: null } });
+    assert.equal(within.status, 200, JSON.stringify(within.body));
+    assert.equal(Object.keys(within.body.response.other_details).length, 49);
+  });
+
   it('checks the team_id header: missing 2002, unknown 2010, not the chat team 2031', async () => {
     const chat = await newChat(t);
     const missing = await botApi('PATCH', `/chats/${chat.chat_id}`, { token: t.token, body: { tags: [] } });
