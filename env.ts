@@ -94,6 +94,12 @@ const envSchema = z
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(262_144),
     /** Longest wait for a request body to arrive in full, in ms (a slowly sent body is refused, 2015/408). */
     BODY_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+    /**
+     * Longest wait for a request's headers, in ms, on every path of `npm start`'s server (a client
+     * sending them slowly gets 2015/408 and the connection is closed). The whole request (headers and
+     * body) is given HEADERS_TIMEOUT_MS + BODY_TIMEOUT_MS.
+     */
+    HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
     ADMIN_EMAIL: z.string().email().optional(),
     /** Checked against the password policy at start (lib/auth/password-policy.ts). */
     ADMIN_PASSWORD: z.string().optional(),

@@ -33,8 +33,11 @@ export async function register() {
     import('./app/api/admin/_routers'),
     import('./lib/http/node-entry'),
   ]);
-  exposeNodeEntries([
-    { prefix: '/api/v1/', core: botApiHandler.core, owns: botApiHandler.owns, served: true },
-    { prefix: '/api/admin/', core: adminApiHandler.core, owns: adminApiHandler.owns, served: false },
-  ]);
+  exposeNodeEntries(
+    [
+      { prefix: '/api/v1/', core: botApiHandler.core, owns: botApiHandler.owns, served: true },
+      { prefix: '/api/admin/', core: adminApiHandler.core, owns: adminApiHandler.owns, served: false },
+    ],
+    { headersTimeoutMs: env().HEADERS_TIMEOUT_MS, bodyTimeoutMs: env().BODY_TIMEOUT_MS },
+  );
 }

@@ -39,7 +39,12 @@ if (process.argv.includes('--next')) {
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  await serve();
+  // A server that cannot start exits with one line, never stays up without serving (Next's own
+  // handler of uncaught errors logs them and keeps the process running).
+  await serve().catch((err) => {
+    console.error(`Could not start: ${err instanceof Error ? err.message : err}`);
+    process.exit(1);
+  });
 }
 
 /**
@@ -70,9 +75,12 @@ async function serve() {
   const handle = app.getRequestHandler();
   await app.prepare();
   // instrumentation.ts hands the API entry over once the database is open, which may be after
-  // prepare() resolves.
-  const entries = await exposedEntries(120_000);
-  server = http.createServer((req, res) => {
+  // prepare() resolves (migrations on a loaded machine take minutes); it exits itself when the
+  // start fails.
+  const entries = await exposedEntries(600_000);
+  // The same header and request time limits on every path (entries.serverOptions, from
+  // HEADERS_TIMEOUT_MS and BODY_TIMEOUT_MS); what node:http refuses itself is answered by clientError.
+  server = http.createServer(entries.serverOptions, (req, res) => {
     if (closing) res.setHeader('Connection', 'close');
     if (!entries.serve(req, res)) handle(req, res);
   });
@@ -85,7 +93,7 @@ async function serve() {
 async function exposedEntries(timeoutMs) {
   const until = Date.now() + timeoutMs;
   while (!globalThis.__vaNodeEntries) {
-    if (Date.now() > until) throw new Error('the build did not expose the API entry (instrumentation.ts)');
+    if (Date.now() > until) throw new Error('the build did not expose the API entry (instrumentation.ts): rebuild with npm run build');
     await new Promise((r) => setTimeout(r, 50));
   }
   return globalThis.__vaNodeEntries;

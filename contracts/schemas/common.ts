@@ -56,11 +56,24 @@ export function withOpenApi<T extends z.ZodTypeAny>(schema: T, keywords: Record<
 }
 
 /**
- * A date-time as input: RFC 3339 (`format: date-time`), whose `T` and `Z` may also be lower
- * case. The service upper-cases it before checking, so what it stores and returns is upper case.
+ * RFC 3339's `date-time` and nothing looser, as the published `pattern` beside `format: date-time`:
+ * validators of that format also take a space for `T`, an offset without minutes (`+01`) or without
+ * its colon (`+0100`) and a leap second (`:60`), which the service refuses. Seconds are required;
+ * fractions of any length; `T` and `Z` in either case.
+ */
+export const RFC3339_DATE_TIME_PATTERN =
+  /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$/;
+
+/**
+ * A date-time as input: RFC 3339 (`format: date-time` and RFC3339_DATE_TIME_PATTERN), whose `T` and
+ * `Z` may also be lower case. The service upper-cases it before checking, so what it stores and
+ * returns is upper case.
  */
 export const dateTimeInput = () =>
-  z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.string().datetime({ offset: true }));
+  z.preprocess(
+    (v) => (typeof v === 'string' ? v.toUpperCase() : v),
+    z.string().regex(RFC3339_DATE_TIME_PATTERN, 'must be an RFC 3339 date-time, such as 2025-03-01T10:15:00Z').datetime({ offset: true }),
+  );
 
 /** A positive integer that fits an `integer` column (IDs in bodies). */
 export const intId = () => z.number().int().positive().max(INT4_MAX);

@@ -6,6 +6,7 @@ import { newTraceId } from '@/lib/util/ids';
 import { logger } from '@/lib/util/logger';
 import { type ApiAnswer, type ApiRequest, PlainHeaders } from './api-request';
 import type { ApiCore } from './create-api-handler';
+import { hasDotSegment } from './dot-segments';
 import { bodyLimits, checkDeclaredLength, collectBody, takesBody } from './read-body';
 import { errorAnswer, toApiError } from './respond';
 
@@ -14,24 +15,93 @@ import { errorAnswer, toApiError } from './respond';
  * pipeline, ApiAnswer -> ServerResponse. No Fetch Request, URL object or stream wrapper per call.
  */
 export async function serveNode(core: ApiCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // Read before the body: a socket destroyed meanwhile is gone from `req.socket`.
+  const tls = isTls(req);
   let answer: ApiAnswer;
   try {
-    answer = await core(await fromNode(req));
+    answer = await core(await fromNode(req, tls));
   } catch (err) {
     answer = errorAnswer(toApiError(err));
     answer.headers.set('trxid', newTraceId());
-    // The rest of a refused body is not read: close the connection once answered.
+    // The rest of a refused body is not used: close the connection once answered.
     answer.headers.set('connection', 'close');
+    discardRest(req);
   }
-  // Under Next's own server next.config.ts adds these; this entry answers without Next.
+  answerNode(req, res, answer, tls);
+}
+
+/** Writes an answer of this entry with the security headers every answer carries (Next adds them to its own). */
+function answerNode(req: IncomingMessage, res: ServerResponse, answer: ApiAnswer, tls: boolean): void {
   for (const [name, value] of SECURITY_HEADERS) if (!answer.headers.has(name)) answer.headers.set(name, value);
-  if (isTls(req) || req.headers['x-forwarded-proto'] === 'https') answer.headers.set('Strict-Transport-Security', HSTS);
+  if (tls || req.headers['x-forwarded-proto'] === 'https') answer.headers.set('Strict-Transport-Security', HSTS);
+  // The client went away (or the server's own time limit answered it): nothing to write to.
+  if (res.writableEnded || res.destroyed) return;
   writeAnswer(res, answer);
 }
 
 const SECURITY_HEADERS = [...Object.entries(COMMON_SECURITY_HEADERS), ['Content-Security-Policy', API_CSP]] as const;
 
-async function fromNode(req: IncomingMessage): Promise<ApiRequest> {
+/**
+ * Reads what the client still sends of a refused body and drops it, so that the answer reaches it
+ * and the connection ends cleanly: closing a socket with unread data resets it, and the client
+ * saw a reset instead of the 413. The server's request time limit bounds how long this lasts.
+ */
+function discardRest(req: IncomingMessage): void {
+  if (req.complete || req.destroyed) return;
+  req.removeAllListeners('data');
+  req.on('data', () => {});
+  req.on('error', () => {});
+  req.resume();
+}
+
+/**
+ * The body of a node:http request, refused past the size limit (2008) or when it has not all
+ * arrived within the time limit (2015). Reads with 'data' events: leaving a `for await` loop early
+ * destroys the request and its socket, so the refusal could not be answered.
+ */
+function readNodeBody(req: IncomingMessage, limits: ReturnType<typeof bodyLimits>): Promise<Uint8Array | null> {
+  let onData: (chunk: Buffer) => void = () => {};
+  const chunks: AsyncIterable<Uint8Array> = {
+    [Symbol.asyncIterator]: () => {
+      const queue: Buffer[] = [];
+      let ended = false;
+      let failed: Error | undefined;
+      let wake: (() => void) | undefined;
+      onData = (chunk) => {
+        queue.push(chunk);
+        wake?.();
+      };
+      req.on('data', (chunk: Buffer) => onData(chunk));
+      req.once('end', () => {
+        ended = true;
+        wake?.();
+      });
+      req.once('error', (err) => {
+        failed = err;
+        wake?.();
+      });
+      return {
+        next: async (): Promise<IteratorResult<Uint8Array>> => {
+          for (;;) {
+            const chunk = queue.shift();
+            if (chunk) return { value: chunk, done: false };
+            if (failed) throw failed;
+            if (ended) return { value: undefined, done: true };
+            await new Promise<void>((r) => {
+              wake = r;
+            });
+            wake = undefined;
+          }
+        },
+        // Leaving the loop early (a refusal) stops taking chunks, without destroying the request.
+        return: async () => ({ value: undefined, done: true }),
+      };
+    },
+  };
+  return collectBody(chunks, limits, () => {});
+}
+
+async function fromNode(req: IncomingMessage, tls: boolean): Promise<ApiRequest> {
   const method = req.method ?? 'GET';
   const target = req.url ?? '/';
   const q = target.indexOf('?');
@@ -42,20 +112,20 @@ async function fromNode(req: IncomingMessage): Promise<ApiRequest> {
   if (takesBody(method)) {
     const limits = bodyLimits();
     checkDeclaredLength(headers.get('content-length'), limits);
-    body = await collectBody(req, limits, () => req.pause());
+    body = await readNodeBody(req, limits);
   }
   return {
     method,
-    url: `${isTls(req) ? 'https' : 'http'}://${headers.get('host') ?? 'localhost'}${target}`,
+    url: `${tls ? 'https' : 'http'}://${headers.get('host') ?? 'localhost'}${target}`,
     path,
     search: q === -1 ? '' : target.slice(q + 1),
     headers,
     body,
-    clientAddress: req.socket.remoteAddress ?? null,
+    clientAddress: req.socket?.remoteAddress ?? null,
   };
 }
 
-const isTls = (req: IncomingMessage) => (req.socket as Socket & { encrypted?: boolean }).encrypted === true;
+const isTls = (req: IncomingMessage) => (req.socket as (Socket & { encrypted?: boolean }) | null)?.encrypted === true;
 
 /** A path every segment of which decodes: `%ZZ` or a lone `%` is refused before routing. */
 function isWellFormedPath(path: string): boolean {
@@ -79,56 +149,109 @@ export function writeAnswer(res: ServerResponse, answer: ApiAnswer): void {
 }
 
 /**
- * What node:http cannot parse (an unknown method such as `FOO`, a malformed request line or
- * header) never reaches a handler; this answers it in the envelope on the socket, then closes.
+ * What node:http refuses before a handler runs (an unknown method such as `FOO`, a malformed request
+ * line or header, headers or a request not received within the server's time limits) is answered
+ * here in the envelope on the socket, with the security headers of every answer, then closed.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) {
+  const inProgress = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (!socket.writable || inProgress?.headersSent) {
     socket.destroy();
     return;
   }
-  const code = err.code === 'HPE_INVALID_METHOD' ? 2099 : 2016;
-  const answer = errorAnswer(
-    new ApiError(code, { detail: err.code === 'HPE_INVALID_METHOD' ? 'unknown method' : 'the request could not be parsed' }),
-  );
+  const error =
+    err.code === 'HPE_INVALID_METHOD'
+      ? new ApiError(2099, { detail: 'unknown method' })
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'HPE_HEADER_OVERFLOW'
+        ? err.code === 'HPE_HEADER_OVERFLOW'
+          ? new ApiError(2016, { detail: 'the headers are too large' })
+          : new ApiError(2015, { detail: 'the request did not arrive in full in time' })
+        : new ApiError(2016, { detail: 'the request could not be parsed' });
+  const answer = errorAnswer(error);
   const body = answer.body as string;
+  const headers = [
+    ['content-type', 'application/json'],
+    ['content-length', String(Buffer.byteLength(body))],
+    ['trxid', newTraceId()],
+    ['connection', 'close'],
+    ...SECURITY_HEADERS,
+  ];
   socket.end(
-    `HTTP/1.1 ${answer.status} ${answer.status === 405 ? 'Method Not Allowed' : 'Bad Request'}\r\n` +
-      `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\ntrxid: ${newTraceId()}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${answer.status} ${STATUS_TEXT[answer.status] ?? 'Bad Request'}\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`,
   );
 }
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout' };
 
 /** The pipelines `npm start`'s node:http server takes from the Next build (see instrumentation.ts). */
 export type NodeEntries = {
   /** Serves the request and returns true, or returns false to leave it to Next. */
   serve: (req: IncomingMessage, res: ServerResponse) => boolean;
   clientError: (err: Error & { code?: string }, socket: Socket) => void;
+  /** Options for node:http's createServer: the same header and request time limits on every path. */
+  serverOptions: { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number };
 };
 
 const NEXT_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const ALLOWED = [...NEXT_METHODS].join(', ');
 
 /**
  * Puts the node:http entry on globalThis for scripts/start.mjs, which runs the Next build in the
- * same process. `served` takes every path of its API's contract; `guarded` prefixes stay with
- * Next except for what Next would not answer in the envelope: a malformed path or an unknown
- * method.
+ * same process. On every path, before Next sees it: a method Next does not serve (TRACE, FOO) is
+ * 2099/405 and a path with a dot segment (`..` or `.`, percent-encoded once or more) is 2016/400,
+ * in the envelope; whatever Next answers carries the security headers (its redirects too).
+ * `served` takes every path of its API's contract; `guarded` prefixes stay with Next except for
+ * what Next would not answer in the envelope: a malformed path or an unknown method.
  */
-export function exposeNodeEntries(apis: { prefix: string; core: ApiCore; owns: (path: string) => boolean; served: boolean }[]) {
+export function exposeNodeEntries(
+  apis: { prefix: string; core: ApiCore; owns: (path: string) => boolean; served: boolean }[],
+  limits: { headersTimeoutMs: number; bodyTimeoutMs: number },
+) {
   const serve = (req: IncomingMessage, res: ServerResponse): boolean => {
     const target = req.url ?? '/';
-    for (const api of apis) {
-      if (!target.startsWith(api.prefix)) continue;
-      const q = target.indexOf('?');
-      const path = q === -1 ? target : target.slice(0, q);
-      const odd = !NEXT_METHODS.has(req.method ?? '') || !isWellFormedPath(path);
-      if (!odd && !(api.served && api.owns(path))) return false;
-      serveNode(api.core, req, res).catch((err) => {
-        logger.error('could not write an answer', { err });
-        res.destroy();
-      });
+    const q = target.indexOf('?');
+    const path = q === -1 ? target : target.slice(0, q);
+    const api = apis.find((a) => target.startsWith(a.prefix));
+    const oddMethod = !NEXT_METHODS.has(req.method ?? '');
+    if (hasDotSegment(path) || (!api && oddMethod)) {
+      const answer = errorAnswer(
+        oddMethod
+          ? new ApiError(2099, { detail: `${req.method} is not supported; use ${ALLOWED}`, headers: { Allow: ALLOWED } })
+          : new ApiError(2016, { detail: 'the path holds a dot segment (. or .., encoded or not)' }),
+      );
+      answer.headers.set('trxid', newTraceId());
+      answer.headers.set('connection', 'close');
+      discardRest(req);
+      answerNode(req, res, answer, isTls(req));
       return true;
     }
-    return false;
+    if (!api) {
+      // Next's own answers (pages, redirects, assets, errors) carry them too; Next and proxy.ts
+      // replace what they set themselves (a page's nonce-based policy).
+      for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+      if (isTls(req) || req.headers['x-forwarded-proto'] === 'https') res.setHeader('Strict-Transport-Security', HSTS);
+      return false;
+    }
+    const odd = oddMethod || !isWellFormedPath(path);
+    if (!odd && !(api.served && api.owns(path))) {
+      for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+      return false;
+    }
+    serveNode(api.core, req, res).catch((err) => {
+      logger.error('could not write an answer', { err });
+      res.destroy();
+    });
+    return true;
   };
-  (globalThis as { __vaNodeEntries?: NodeEntries }).__vaNodeEntries = { serve, clientError: answerClientError };
+  const entries: NodeEntries = {
+    serve,
+    clientError: answerClientError,
+    serverOptions: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.headersTimeoutMs + limits.bodyTimeoutMs,
+      // How often node:http checks those limits (30 s by default, which let a slow client stay up to 30 s longer).
+      connectionsCheckingInterval: 1_000,
+    },
+  };
+  (globalThis as { __vaNodeEntries?: NodeEntries }).__vaNodeEntries = entries;
 }
