@@ -111,7 +111,7 @@ test('register a Virtual Agent, store its credentials, send a test event and rot
   const receiver = await startReceiver();
   try {
     const name = `Kbd bot ${uniqueSuffix()}`;
-    await signInByKeyboard(page, '/admin/users/virtual-agents/new');
+    await signInByKeyboard(page, '/admin/virtual-agents/new');
     await makeTeam(page);
     const form = page.getByRole('form', { name: 'Add Virtual Agent' });
     await tabTo(page, form.getByRole('button', { name: 'Register Virtual Agent' }));
@@ -133,7 +133,7 @@ test('register a Virtual Agent, store its credentials, send a test event and rot
     await page.keyboard.press('Enter');
 
     // The credentials, shown once, take focus on the new page.
-    await expect(page).toHaveURL(/\/admin\/users\/virtual-agents\/\d+$/);
+    await expect(page).toHaveURL(/\/admin\/virtual-agents\/\d+$/);
     await expect(page.getByRole('heading', { name: 'Virtual Agent registered: its credentials' })).toBeFocused();
     await tabTo(page, page.getByRole('button', { name: 'I have stored them' }));
     await page.keyboard.press('Enter');

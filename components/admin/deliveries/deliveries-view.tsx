@@ -22,7 +22,7 @@ function Stat({ label, value, tone }: { label: string; value: string | number; t
 }
 
 const FAILING_COLUMNS: Column<DeliveryStats['top_failing'][number]>[] = [
-  { header: 'Virtual Agent', cell: (f) => <Link href={`/admin/users/virtual-agents/${f.virtual_agent_id}`}>{f.name}</Link> },
+  { header: 'Virtual Agent', cell: (f) => <Link href={`/admin/virtual-agents/${f.virtual_agent_id}`}>{f.name}</Link> },
   { header: 'Failed / attempts', className: 'num', cell: (f) => `${f.failed_attempts} / ${f.attempts}` },
   {
     header: 'Last error',
