@@ -296,7 +296,7 @@ describe('support traces: the bot request log and the trace look-up', () => {
   });
 });
 
-describe('the request log with successes sampled (the default rate)', () => {
+describe('the request log with successes sampled (the default rate on PostgreSQL)', () => {
   const ctx = setupTestDatabase();
   useEnv({ BOT_REQUEST_LOG_SAMPLE_RATE: '0.5' });
 
