@@ -18,8 +18,8 @@ test('registers a Virtual Agent: fixed name and description, credentials shown o
     await newTeam.getByRole('button', { name: 'Create team' }).click();
     await expect(page.getByRole('heading', { name: teamName })).toBeVisible();
 
-    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Users' }).click();
-    await page.getByRole('tab', { name: 'Virtual Agents' }).click();
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Virtual Agents' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Virtual Agents' })).toBeVisible();
     await page.getByRole('link', { name: 'Add Virtual Agent' }).click();
     await expect(page.getByRole('heading', { name: 'Add Virtual Agent' })).toBeVisible();
 
