@@ -59,7 +59,7 @@ function singleHost(address: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
   return [ip, ip.kind() === 'ipv4' ? 32 : 128];
 }
 
-const envSchema = z
+export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     /** PostgreSQL connection string. Unset: embedded PGlite in DATA_DIR. */
@@ -128,10 +128,12 @@ const envSchema = z
     BOT_REQUEST_LOG: z.enum(['all', 'failures', 'off']).default('all'),
     /**
      * Share of the chats whose successful calls are recorded under `all`, 0 to 1, chosen by chat ID
-     * (calls about no chat: by trxid); failures are always recorded. Half by default: recording
-     * every success cost bench:api 7 % of its throughput, over the 5 % budget (BENCHMARKS.md).
+     * (calls about no chat: by trxid); failures are always recorded. Default (`botRequestSampleRate`):
+     * half with DATABASE_URL, since recording every success cost bench:api 7 % of its throughput,
+     * over the 5 % budget (BENCHMARKS.md); every call on the embedded database, which serves a
+     * demo or a trial, not production load.
      */
-    BOT_REQUEST_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.5),
+    BOT_REQUEST_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).optional(),
     /** Days request log rows are kept. */
     BOT_REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(7),
     /** Rows the log may hold in memory waiting for a write; past it new rows are dropped and counted. */
@@ -210,6 +212,11 @@ const envSchema = z
   });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** BOT_REQUEST_LOG_SAMPLE_RATE, or its default: 0.5 on PostgreSQL (DATABASE_URL), 1 on the embedded database. */
+export function botRequestSampleRate(e: Env = env()): number {
+  return e.BOT_REQUEST_LOG_SAMPLE_RATE ?? (e.DATABASE_URL ? 0.5 : 1);
+}
 
 let cached: Env | undefined;
 

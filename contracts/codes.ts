@@ -35,6 +35,10 @@ export const CODES = {
   2014: { http: 400, description: 'Invalid path parameter' },
   2015: { http: 408, description: 'Request body not received in time' },
   2016: { http: 400, description: 'Malformed HTTP request' },
+  2017: {
+    http: 400,
+    description: 'Conflicting tag changes: send `tags` (replaces all) or `add_tags`/`remove_tags` (changes some), and no tag in both',
+  },
   2020: { http: 400, description: 'Message not valid for this channel and direction' },
   2031: { http: 404, description: 'Given chat ID does not exist' },
   2032: { http: 400, description: 'No asset found for the given asset ID and channel' },

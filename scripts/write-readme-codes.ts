@@ -1,5 +1,9 @@
-// Rewrites the code catalogue in README.md (between the codes markers) from contracts/codes.ts.
+// Rewrites what the docs copy from the contract: the code catalogue in README.md (between the
+// codes markers) from contracts/codes.ts, and the filled regions of docs/guide/*.md (the code
+// catalogue and the event examples, app/docs/_guide/fill.ts), so that the raw Markdown shows them.
 import fs from 'node:fs';
+import path from 'node:path';
+import { fillGuide } from '@/app/docs/_guide/fill';
 import { codesMarkdownTable } from './codes-table';
 
 const START = '<!-- codes:start -->';
@@ -10,3 +14,14 @@ const b = readme.indexOf(END);
 if (a < 0 || b < a) throw new Error('README.md lacks the codes markers');
 fs.writeFileSync('README.md', `${readme.slice(0, a + START.length)}\n${codesMarkdownTable()}\n${readme.slice(b)}`);
 console.log('README.md code catalogue updated');
+
+const GUIDE = path.join('docs', 'guide');
+for (const file of fs.readdirSync(GUIDE).filter((f) => f.endsWith('.md'))) {
+  const at = path.join(GUIDE, file);
+  const before = fs.readFileSync(at, 'utf8');
+  const after = fillGuide(before);
+  if (after !== before) {
+    fs.writeFileSync(at, after);
+    console.log(`${at} updated`);
+  }
+}

@@ -41,6 +41,7 @@ function usePageFocus(pathname: string) {
 
 const NAV = [
   { href: '/admin/users', label: 'Users' },
+  { href: '/admin/virtual-agents', label: 'Virtual Agents' },
   { href: '/admin/teams', label: 'Teams & skills' },
   { href: '/admin/assets', label: 'Channel assets' },
   { href: '/admin/routing', label: 'Routing rules' },

@@ -1,7 +1,14 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { idParams } from '../schemas/admin-common';
-import { recoverySchema, retryNowResultSchema, startRecoverySchema, testEventResultSchema } from '../schemas/admin-delivery';
+import {
+  recoverySchema,
+  retryNowResultSchema,
+  startRecoverySchema,
+  startTestChatSchema,
+  testChatSchema,
+  testEventResultSchema,
+} from '../schemas/admin-delivery';
 import { envelope } from '../schemas/common';
 import { ACTION_CODES, errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
 
@@ -9,6 +16,7 @@ const c = initContract();
 
 const TEST_CODES = [...ACTION_CODES, 2014, 3006] as const;
 const START_RECOVERY_CODES = [...WRITE_CODES, 2014, 3006, 3008] as const;
+const TEST_CHAT_CODES = [...WRITE_CODES, 2014, 3006, 3008] as const;
 const LIST_RECOVERY_CODES = [...READ_CODES, 2014, 3006] as const;
 
 export const vaToolsContract = c.router({
@@ -22,6 +30,17 @@ export const vaToolsContract = c.router({
     body: c.noBody(),
     responses: { 200: envelope(4400, testEventResultSchema), ...errorsFor(TEST_CODES) },
     metadata: meta(...TEST_CODES),
+  },
+  startTestChat: {
+    method: 'POST',
+    path: '/virtual-agents/:id/test-chats',
+    summary: 'Start a real chat assigned to a virtual agent, to try it from the console',
+    description:
+      "Creates a chat as the bot API's `POST /chats` does, assigned to the VA, with a made-up customer (`destination_id` starting with `test-`, name `Test customer`) and a first customer message, on the account's `api` asset (else its first enabled asset). The VA receives `chat.assigned` with that message, as for any chat; the console then writes as the customer on the chat's page (POST /chats/{chat_id}/messages). A disabled VA, or an account without an enabled asset, is 3008.",
+    pathParams: idParams,
+    body: startTestChatSchema,
+    responses: { 201: envelope(4401, testChatSchema), ...errorsFor(TEST_CHAT_CODES) },
+    metadata: meta(...TEST_CHAT_CODES),
   },
   startRecovery: {
     method: 'POST',

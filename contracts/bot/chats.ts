@@ -61,7 +61,7 @@ export const chatsContract = c.router({
     path: '/chats/:chat_id',
     summary: 'Update a chat: tags, status, assignee, alias, other details',
     description: [
-      'Only the fields sent change. `tags` replaces all tags; `other_details` is merged (a null value removes a key). The `team_id` header must name the team the chat is in (2010 when the account has no such team, 2031 when the chat is in another).',
+      'Only the fields sent change. `tags` replaces all tags; `add_tags` and `remove_tags` change some of them atomically (the chat is locked while they apply, so two bots adding a tag each keep both), and cannot be sent with `tags` (2017); `other_details` is merged (a null value removes a key). The `team_id` header must name the team the chat is in (2010 when the account has no such team, 2031 when the chat is in another).',
       '',
       'Status and assignment:',
       "- `assignee`: the user takes the chat; status becomes `picked` unless a `status` is sent; the chat moves to the assignee's team when they are not in its team. A VA assignee receives `chat.assigned`.",
@@ -87,7 +87,7 @@ export const chatsContract = c.router({
       ...authErrors,
       ...bodyErrors,
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2031, 2033, 2040, 2043, 4108),
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2017, 2031, 2033, 2040, 2043, 4108),
   },
   transferChat: {
     method: 'PATCH',

@@ -11,7 +11,9 @@ export const idempotentHeaders = authHeaders.extend({
     .min(1)
     .max(200)
     .optional()
-    .describe('Retrying a POST with the same key returns the first answer instead of acting twice (kept 24 h)'),
+    .describe(
+      'Retrying a POST with the same key returns the first answer instead of acting twice (kept 24 h); that replayed answer carries the header `Idempotent-Replayed: true`',
+    ),
 });
 
 /** Error responses every authenticated route can give, by HTTP status. */

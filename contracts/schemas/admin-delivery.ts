@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../enums';
-import { dateTimeInput, isoDateTime } from './common';
+import { CHANNELS, EVENT_TYPES } from '../enums';
+import { dateTimeInput, isoDateTime, text } from './common';
 
 export const DELIVERY_WINDOWS = ['15m', '1h', '24h'] as const;
 export type DeliveryWindow = (typeof DELIVERY_WINDOWS)[number];
@@ -121,3 +121,17 @@ export const retryNowResultSchema = z.object({
 });
 
 export type RetryNowResult = z.infer<typeof retryNowResultSchema>;
+
+export const startTestChatSchema = z
+  .object({
+    text: text().min(1).max(2000).optional().describe("The customer's first message; a greeting that says it is a test when omitted"),
+  })
+  .strict();
+
+export const testChatSchema = z.object({
+  chat_id: z.string().describe('The new chat: open it in the console to write as its customer'),
+  channel: z.enum(CHANNELS),
+  assignee: z.string().describe("The virtual agent's login ID"),
+});
+
+export type TestChat = z.infer<typeof testChatSchema>;

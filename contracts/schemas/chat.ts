@@ -41,7 +41,9 @@ export const chatSchema = z.object({
     ),
   assignee: z.string().nullable().describe('Login ID of the assigned user'),
   flag: z.string().nullable(),
-  tag: z.array(z.string()).describe('Tags currently applied (update them with `tags`)'),
+  tag: z
+    .array(z.string())
+    .describe('Tags currently applied (replace them all with `tags`, or change some with `add_tags` and `remove_tags`)'),
   other_details: otherDetailsSchema,
   outcome: z.string().nullable().describe('Reason for closure'),
 });
@@ -87,7 +89,17 @@ export type CreateChatBody = z.infer<typeof createChatBodySchema>;
 export const updateChatBodySchema = z
   .object({
     alias_id: text().min(1).max(200).nullable().optional(),
-    tags: tagsSchema.optional().describe('Replaces all existing tags'),
+    tags: tagsSchema.optional().describe('Replaces all existing tags. Not with `add_tags` or `remove_tags` (2017)'),
+    add_tags: tagsSchema
+      .optional()
+      .describe(
+        "Tags to add to those the chat carries, applied under the chat's lock so that concurrent writers do not lose each other's tags; tags already there stay where they are. A chat carries at most 50 tags (2000)",
+      ),
+    remove_tags: tagsSchema
+      .optional()
+      .describe(
+        'Tags to take off the chat (a tag it does not carry is ignored). A tag may not be in both `add_tags` and `remove_tags` (2017)',
+      ),
     status: z.enum(CHAT_STATUSES).optional(),
     assignee: text().min(1).max(200).nullable().optional().describe('Login ID to assign to; null unassigns'),
     outcome: text().min(1).max(500).optional().describe('Reason for closure, with `status: closed`'),

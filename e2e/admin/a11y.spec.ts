@@ -91,10 +91,12 @@ test('every console page and the states a user reaches pass axe (WCAG 2.1 A/AA) 
     await card.getByRole('button', { name: 'Add', exact: true }).click();
     await both('teams, empty skill refused', () => expect(card.getByText('Enter the skill name.')).toBeVisible());
 
-    for (const tab of ['agents', 'managers', 'virtual-agents']) {
+    for (const tab of ['agents', 'managers']) {
       await page.goto(`/admin/users?tab=${tab}`);
       await both(`users ${tab}`, () => expect(page.getByRole('tab', { selected: true })).toBeVisible());
     }
+    await page.goto('/admin/virtual-agents');
+    await both('virtual agents', heading('Virtual Agents'));
     await page.goto('/admin/users?tab=agents');
     await page.getByRole('button', { name: 'Add agent' }).click();
     await page.getByRole('form', { name: 'Add agent' }).getByRole('button', { name: 'Add agent' }).click();
@@ -102,7 +104,7 @@ test('every console page and the states a user reaches pass axe (WCAG 2.1 A/AA) 
       expect(page.getByRole('form', { name: 'Add agent' }).locator('.field-error').first()).toBeVisible(),
     );
 
-    await page.goto('/admin/users/virtual-agents/new');
+    await page.goto('/admin/virtual-agents/new');
     const form = page.getByRole('form', { name: 'Add Virtual Agent' });
     await form.getByRole('button', { name: 'Register Virtual Agent' }).click();
     await both('add VA refused', () => expect(form.getByText('Enter the name.')).toBeVisible());
@@ -115,7 +117,7 @@ test('every console page and the states a user reaches pass axe (WCAG 2.1 A/AA) 
       expect(page.getByRole('heading', { name: 'Virtual Agent registered: its credentials' })).toBeVisible(),
     );
 
-    await page.goto(`/admin/users/virtual-agents/${va.id}`);
+    await page.goto(`/admin/virtual-agents/${va.id}`);
     await both('VA detail', () => expect(page.getByRole('heading', { name: va.name, level: 1 })).toBeVisible());
     await page.getByRole('button', { name: 'Rotate API key…' }).click();
     await both('rotate confirmation', () => expect(page.getByRole('dialog', { name: 'Rotate API key?' })).toBeVisible());

@@ -111,7 +111,7 @@ test('register a Virtual Agent, store its credentials, send a test event and rot
   const receiver = await startReceiver();
   try {
     const name = `Kbd bot ${uniqueSuffix()}`;
-    await signInByKeyboard(page, '/admin/users/virtual-agents/new');
+    await signInByKeyboard(page, '/admin/virtual-agents/new');
     await makeTeam(page);
     const form = page.getByRole('form', { name: 'Add Virtual Agent' });
     await tabTo(page, form.getByRole('button', { name: 'Register Virtual Agent' }));
@@ -133,7 +133,7 @@ test('register a Virtual Agent, store its credentials, send a test event and rot
     await page.keyboard.press('Enter');
 
     // The credentials, shown once, take focus on the new page.
-    await expect(page).toHaveURL(/\/admin\/users\/virtual-agents\/\d+$/);
+    await expect(page).toHaveURL(/\/admin\/virtual-agents\/\d+$/);
     await expect(page.getByRole('heading', { name: 'Virtual Agent registered: its credentials' })).toBeFocused();
     await tabTo(page, page.getByRole('button', { name: 'I have stored them' }));
     await page.keyboard.press('Enter');
@@ -195,9 +195,10 @@ test('Users tabs follow the arrow keys, and Escape closes the phone menu', async
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Managers' })).toBeFocused();
   await expect(page.getByRole('tab', { name: 'Managers' })).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Agents', exact: true })).toBeFocused();
   await page.keyboard.press('End');
-  await expect(page.getByRole('tab', { name: 'Virtual Agents' })).toBeFocused();
-  await expect(page.getByRole('link', { name: 'Add Virtual Agent' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Managers' })).toBeFocused();
   await page.keyboard.press('Home');
   await expect(page.getByRole('tab', { name: 'Agents', exact: true })).toBeFocused();
   await expect(page.getByRole('button', { name: 'Add agent' })).toBeVisible();

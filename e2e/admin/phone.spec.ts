@@ -122,10 +122,12 @@ test('at phone width every console page and state fits the screen: no sideways s
     await page.goto('/admin/assets');
     await phoneState(page, 'assets', () => expect(page.getByRole('heading', { level: 1 })).toBeVisible());
 
-    for (const tab of ['agents', 'managers', 'virtual-agents']) {
+    for (const tab of ['agents', 'managers']) {
       await page.goto(`/admin/users?tab=${tab}`);
       await phoneState(page, `users-${tab}`, () => expect(page.getByRole('tab', { selected: true })).toBeVisible());
     }
+    await page.goto('/admin/virtual-agents');
+    await phoneState(page, 'virtual-agents', () => expect(page.getByRole('heading', { level: 1, name: 'Virtual Agents' })).toBeVisible());
     await page.goto('/admin/users?tab=agents');
     await page.getByRole('button', { name: 'Add agent' }).click();
     await page.getByRole('form', { name: 'Add agent' }).getByRole('button', { name: 'Add agent' }).click();
@@ -133,7 +135,7 @@ test('at phone width every console page and state fits the screen: no sideways s
       expect(page.getByRole('form', { name: 'Add agent' }).locator('.field-error').first()).toBeVisible(),
     );
 
-    await page.goto('/admin/users/virtual-agents/new');
+    await page.goto('/admin/virtual-agents/new');
     const form = page.getByRole('form', { name: 'Add Virtual Agent' });
     await form.getByRole('button', { name: 'Register Virtual Agent' }).click();
     await phoneState(page, 'add-va-refused', () => expect(form.getByText('Enter the name.')).toBeVisible());
@@ -146,7 +148,7 @@ test('at phone width every console page and state fits the screen: no sideways s
       expect(page.getByRole('heading', { name: 'Virtual Agent registered: its credentials' })).toBeVisible(),
     );
 
-    await page.goto(`/admin/users/virtual-agents/${va.id}`);
+    await page.goto(`/admin/virtual-agents/${va.id}`);
     // The request log is written in batches a moment after the answers.
     await expect(async () => {
       await page.reload();

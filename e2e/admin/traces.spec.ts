@@ -106,7 +106,7 @@ test('every id a bot developer quotes leads to the chat, message, event or reque
     await expect(createRow).toContainText(`POST by ${va.login_id} → 4302`);
 
     // A call about no chat opens the VA's request log at that call.
-    await findById(page, teamsTrxid, new RegExp(`/admin/users/virtual-agents/${va.id}\\?trxid=${teamsTrxid}$`));
+    await findById(page, teamsTrxid, new RegExp(`/admin/virtual-agents/${va.id}\\?trxid=${teamsTrxid}$`));
     const teamsRow = page.locator(`[data-testid="bot-request"][data-trxid="${teamsTrxid}"]`);
     await expect(teamsRow).toHaveAttribute('aria-current', 'true');
     await expect(teamsRow).toContainText(`GET by ${va.login_id} → 4301`);

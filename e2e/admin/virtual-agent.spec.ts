@@ -18,8 +18,8 @@ test('registers a Virtual Agent: fixed name and description, credentials shown o
     await newTeam.getByRole('button', { name: 'Create team' }).click();
     await expect(page.getByRole('heading', { name: teamName })).toBeVisible();
 
-    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Users' }).click();
-    await page.getByRole('tab', { name: 'Virtual Agents' }).click();
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Virtual Agents' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Virtual Agents' })).toBeVisible();
     await page.getByRole('link', { name: 'Add Virtual Agent' }).click();
     await expect(page.getByRole('heading', { name: 'Add Virtual Agent' })).toBeVisible();
 
@@ -74,7 +74,7 @@ test('registers a Virtual Agent: fixed name and description, credentials shown o
     await form.getByRole('button', { name: 'Register Virtual Agent' }).click();
 
     // The VA's page shows the credentials once.
-    await expect(page).toHaveURL(/\/admin\/users\/virtual-agents\/\d+$/);
+    await expect(page).toHaveURL(/\/admin\/virtual-agents\/\d+$/);
     const reveal = page.getByTestId('secret-reveal');
     await expect(reveal).toContainText('you will not see them again');
     const apiKey = await reveal.getByRole('textbox', { name: 'API key' }).inputValue();
@@ -134,7 +134,7 @@ test('registers a Virtual Agent: fixed name and description, credentials shown o
     await screens(page, 'va-detail', page.getByRole('heading', { name: vaName }));
 
     // The list shows the VA with its delivery health.
-    await page.goto('/admin/users?tab=virtual-agents');
+    await page.goto('/admin/virtual-agents');
     const row = page.getByRole('row').filter({ hasText: vaName });
     await expect(row).toContainText(teamName);
     await expect(row).toContainText('no deliveries');
@@ -170,7 +170,7 @@ test('Retry now sends the events of a VA whose webhook answers again, without wa
     await expect(page.locator('[data-testid="event"][data-event-type="chat.assigned"]')).toHaveAttribute('data-status', 'pending');
     expect(receiver.received).toHaveLength(0);
 
-    await page.goto(`/admin/users/virtual-agents/${va.id}`);
+    await page.goto(`/admin/virtual-agents/${va.id}`);
     await page.getByRole('button', { name: 'Retry now' }).click();
     await expect(page.getByRole('status').filter({ hasText: new RegExp(`waiting events? of ${va.name} due now`) })).toBeVisible();
     const received = await receiver.waitFor(2);

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accessTokens, users } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError, UNDERSCORE_HEADER_HINT } from '@/lib/errors';
 import { sha256 } from '@/lib/util/ids';
 import { prepared } from '@/lib/util/prepared';
 import { cachedToken, cacheToken } from './token-cache';
@@ -28,7 +28,7 @@ const lookup = prepared('auth_token_lookup', (db: Db) =>
 export async function authenticateToken(db: Db, { token }: { token: string | null }): Promise<BotAuth> {
   if (!token)
     throw new ApiError(2002, {
-      detail: 'access_token header is required',
+      detail: `access_token header is required; ${UNDERSCORE_HEADER_HINT}`,
       errors: [{ field: 'header.access_token', message: 'Required' }],
     });
   const hash = sha256(token);

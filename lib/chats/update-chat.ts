@@ -29,7 +29,10 @@ export type UpdateChatInput = {
   actorLoginId?: string | null;
 };
 
-const UPDATABLE = ['alias_id', 'tags', 'status', 'assignee', 'outcome', 'other_details'] as const;
+const UPDATABLE = ['alias_id', 'tags', 'add_tags', 'remove_tags', 'status', 'assignee', 'outcome', 'other_details'] as const;
+
+/** The most tags a chat carries (the `tags` array's own limit). */
+const MAX_TAGS = 50;
 
 /**
  * PATCH /chats/{chat_id}. The `team_id` header must name the chat's current team (2010 when the
@@ -48,6 +51,7 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
     });
   }
   checkOutcome(patch);
+  checkTagChanges(patch);
   if (isTagsOnly(patch)) {
     const chat = await setTagsOnly(db, { accountId, chatId, teamId, tags: patch.tags, actorUserId });
     if (chat) return chat;
@@ -85,6 +89,8 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
     if (next.closedAt !== 'keep') set.closedAt = next.closedAt === 'set' ? now : null;
     if (patch.alias_id !== undefined) set.aliasId = patch.alias_id;
     if (patch.tags !== undefined) set.tags = [...new Set(patch.tags)];
+    // Under the chat's lock: a concurrent add or remove waits, so neither loses the other's tags.
+    if (patch.add_tags !== undefined || patch.remove_tags !== undefined) set.tags = changedTags(chat.tags, patch);
     if (patch.other_details !== undefined) {
       const merged = dropNulls({ ...chat.otherDetails, ...patch.other_details });
       // The limit holds for the chat, not only for one request: pairs merged in over several PATCHes.
@@ -194,6 +200,40 @@ const setTagsStatement = prepared('chat_set_tags', (db: Db) =>
     ),
   ),
 );
+
+/** `tags` replaces, `add_tags`/`remove_tags` change: one form per request, and no tag both added and removed (2017). */
+function checkTagChanges(patch: UpdateChatBody): void {
+  const changes = patch.add_tags !== undefined || patch.remove_tags !== undefined;
+  if (patch.tags !== undefined && changes) {
+    const field = patch.add_tags !== undefined ? 'add_tags' : 'remove_tags';
+    throw new ApiError(2017, {
+      detail: `tags together with ${field}`,
+      errors: [{ field: 'tags', message: `send either tags (replaces all) or ${field} (changes some), not both` }],
+    });
+  }
+  const removed = new Set(patch.remove_tags ?? []);
+  const both = (patch.add_tags ?? []).filter((t) => removed.has(t));
+  if (both.length) {
+    throw new ApiError(2017, {
+      detail: `${both.join(', ')} both added and removed`,
+      errors: both.map((t) => ({ field: 'add_tags', message: `${t} is also in remove_tags` })),
+    });
+  }
+}
+
+/** The chat's tags with `remove_tags` taken off and `add_tags` appended (each once, existing order kept). */
+function changedTags(current: string[], patch: UpdateChatBody): string[] {
+  const removed = new Set(patch.remove_tags ?? []);
+  const next = new Set(current.filter((t) => !removed.has(t)));
+  for (const t of patch.add_tags ?? []) next.add(t);
+  if (next.size > MAX_TAGS) {
+    throw new ApiError(2000, {
+      detail: `add_tags (a chat carries at most ${MAX_TAGS} tags; it would carry ${next.size})`,
+      errors: [{ field: 'add_tags', message: `a chat carries at most ${MAX_TAGS} tags` }],
+    });
+  }
+  return [...next];
+}
 
 function isTagsOnly(patch: UpdateChatBody): patch is UpdateChatBody & { tags: string[] } {
   return patch.tags !== undefined && UPDATABLE.every((k) => k === 'tags' || patch[k] === undefined);

@@ -43,3 +43,11 @@ export function describeFields(errors: FieldError[]): string {
   const shown = errors.slice(0, 5).map((e) => `${e.field} (${e.message})`);
   return errors.length > 5 ? `${shown.join('; ')}; and ${errors.length - 5} more` : shown.join('; ');
 }
+
+/**
+ * Added to 2002 when `access_token` or `team_id` is missing: proxies drop header names with
+ * underscores (nginx does unless `underscores_in_headers on;`), so a header the bot did send may
+ * never arrive.
+ */
+export const UNDERSCORE_HEADER_HINT =
+  'if your bot sends it, a proxy on the way may drop header names with underscores (nginx does unless `underscores_in_headers on;` is set)';

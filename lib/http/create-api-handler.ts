@@ -15,6 +15,7 @@ import { ApiError } from '@/lib/errors';
 import { recordHttp } from '@/lib/metrics/registry';
 import { newTraceId } from '@/lib/util/ids';
 import { type ApiAnswer, type ApiRequest, PlainHeaders } from './api-request';
+import { explainBodyIssues } from './explain-issues';
 import type { RateLimitState } from './rate-limit';
 import { bodyLimits, checkDeclaredLength, collectBody, takesBody } from './read-body';
 import { type RequestContext, runWithContext } from './request-context';
@@ -258,7 +259,7 @@ async function dispatch(req: ApiRequest, route: AppRoute, impl: Implementation):
       p.success ? null : p.error,
       h.success ? null : h.error,
       q.success ? null : q.error,
-      b.success ? null : b.error,
+      b.success ? null : explainBodyIssues(b.error, 'body' in route ? route.body : null, content),
     );
   }
 

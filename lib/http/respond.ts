@@ -1,5 +1,5 @@
 import { ZodError } from 'zod';
-import { ApiError, CODES, type Code, describeFields, fieldErrorsOf } from '@/lib/errors';
+import { ApiError, CODES, type Code, describeFields, fieldErrorsOf, UNDERSCORE_HEADER_HINT } from '@/lib/errors';
 import { metrics } from '@/lib/metrics/registry';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseErrorCode, isDatabaseUnavailable } from '@/lib/util/database-unavailable';
 import { logger } from '@/lib/util/logger';
@@ -21,6 +21,9 @@ export function errorAnswer(err: ApiError): ApiAnswer {
   return { status: err.httpStatus, headers, body: JSON.stringify(err.toEnvelope()) };
 }
 
+/** The headers whose names carry underscores, which some proxies drop. */
+const UNDERSCORED = new Set(['access_token', 'team_id']);
+
 type ValidationLike = {
   pathParamsError: ZodError | null;
   headersError: ZodError | null;
@@ -39,7 +42,11 @@ export function toApiError(err: unknown): ApiError {
     // Header problems first: the spec's 2002 is what a bot missing `team_id` must see.
     if (err.headersError) {
       const errors = fieldErrorsOf(err.headersError.issues, 'header');
-      return new ApiError(2002, { detail: describeFields(errors), errors });
+      const dropped = err.headersError.issues.some(
+        (i) => i.code === 'invalid_type' && i.received === 'undefined' && UNDERSCORED.has(String(i.path[0])),
+      );
+      const detail = describeFields(errors);
+      return new ApiError(2002, { detail: dropped ? `${detail}; ${UNDERSCORE_HEADER_HINT}` : detail, errors });
     }
     if (err.pathParamsError) {
       const errors = fieldErrorsOf(err.pathParamsError.issues, 'path');

@@ -4,6 +4,9 @@ import { idempotencyKeys } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
 import { sha256 } from '@/lib/util/ids';
 
+/** Set to `true` on the answer of a POST that replays the stored answer of an earlier one with the same Idempotency-Key. */
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
 export type Idempotency = { key: string | undefined; fingerprint: string };
 
 export function fingerprintOf(method: string, route: string, body: unknown): string {

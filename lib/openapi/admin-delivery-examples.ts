@@ -19,6 +19,7 @@ const RECOVERY = {
 
 export const ADMIN_DELIVERY_REQUEST_EXAMPLES: Record<string, unknown> = {
   adminStartRecovery: { since: '2026-02-27T00:00:00Z' },
+  adminStartTestChat: { text: 'Hi, I was charged twice this month.' },
 };
 
 export const ADMIN_DELIVERY_SUCCESS_EXAMPLES: Record<string, unknown> = {
@@ -41,6 +42,7 @@ export const ADMIN_DELIVERY_SUCCESS_EXAMPLES: Record<string, unknown> = {
     },
   ],
   adminRetryNow: { due_now: 3 },
+  adminStartTestChat: { chat_id: '019cadc6-4e1f-7b3a-8c2d-1f0e9d8c7b6a', channel: 'api', assignee: 'va-billing-bot' },
   adminSendTestEvent: {
     ok: true,
     http_status: 200,

@@ -289,6 +289,7 @@ function mapResponses(
       statusCodes = [literal];
       examples = { [literal]: { summary: `${literal} ${CODES[literal].description}`, value: successEnvelopeExample(literal, sample) } };
       if (route.path.endsWith('/authorize')) headers.access_token = headerRef('access_token');
+      if (headerNames(route).includes('idempotency-key')) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
     } else {
       statusCodes = codes.filter((c) => CODES[c].http === status);
       examples = Object.fromEntries(

@@ -6,6 +6,8 @@ import {
   deliveryStatsSchema,
   recoverySchema,
   startRecoverySchema,
+  startTestChatSchema,
+  testChatSchema,
   testEventResultSchema,
   virtualAgentHealthSchema,
 } from '@/contracts/schemas/admin-delivery';
@@ -113,6 +115,8 @@ const SHARED: Record<string, z.ZodTypeAny> = {
   DeliveryStats: deliveryStatsSchema,
   VirtualAgentHealth: virtualAgentHealthSchema,
   TestEventResult: testEventResultSchema,
+  StartTestChatBody: startTestChatSchema,
+  TestChat: testChatSchema,
   Recovery: recoverySchema,
   StartRecoveryBody: startRecoverySchema,
 };

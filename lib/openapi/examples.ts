@@ -1,4 +1,5 @@
 import { CODES, type Code } from '@/contracts/codes';
+import { UNDERSCORE_HEADER_HINT } from '@/lib/errors';
 
 /**
  * Realistic examples for the reference, by operationId. Every one is checked against its zod
@@ -237,7 +238,10 @@ function detailOf(code: Code, ctx: ErrorExampleContext): Detail {
         ? field('query.page_size', 'Number must be less than or equal to 100')
         : field(`query.${ctx.queryField ?? 'cursor'}`, 'Invalid input');
     case 2002:
-      return { detail: 'access_token header is required', errors: [{ field: 'header.access_token', message: 'Required' }] };
+      return {
+        detail: `access_token header is required; ${UNDERSCORE_HEADER_HINT}`,
+        errors: [{ field: 'header.access_token', message: 'Required' }],
+      };
     case 2004:
       return { detail: 'call /authorize for a new token' };
     case 2006:

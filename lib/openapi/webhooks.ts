@@ -82,6 +82,11 @@ export function fixedComponents({ admin }: { admin: boolean }): Omit<OpenApiDocu
       'Retry-After': { description: 'Seconds to wait before retrying', schema: int },
       Allow: { description: 'The methods this path supports', schema: str, example: 'GET, PATCH' },
       access_token: { description: 'The new access token (the same as `response.access_token`)', schema: str },
+      'Idempotent-Replayed': {
+        description:
+          'Present, and `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing was done again',
+        schema: { ...str, enum: ['true'] },
+      },
     },
     parameters: Object.fromEntries(
       Object.entries(WEBHOOK_HEADERS).map(([name, h]) => [

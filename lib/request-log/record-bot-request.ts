@@ -1,7 +1,7 @@
 import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
 import { botContract } from '@/contracts/bot';
 import { CODES, type Code } from '@/contracts/codes';
-import { env } from '@/env';
+import { botRequestSampleRate, env } from '@/env';
 import type { AnsweredRequest } from '@/lib/http/create-api-handler';
 import { traceIdTime } from '@/lib/util/ids';
 import { storableText } from '@/lib/util/storable-text';
@@ -53,7 +53,7 @@ export function recordBotRequest({ req, entry, ctx, answer, failure, ms }: Answe
   const operation = OPERATIONS.get(entry.route) ?? entry.path;
   const chatId = storable(chatIdOf(entry.path, req.path, operation, answer));
   // Successes of a sample of the chats (by chat ID, so a chat's calls are all there or none are).
-  if (!failed && !successRecorded(chatId ?? ctx.trxid, config.BOT_REQUEST_LOG_SAMPLE_RATE)) return;
+  if (!failed && !successRecorded(chatId ?? ctx.trxid, botRequestSampleRate(config))) return;
   const statusCode = failure ? failure.code : successCode(answer.body);
   const row: BotRequestRow = {
     accountId: bot.accountId,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { botRequestSampleRate, envSchema } from '@/env';
 import { successRecorded } from './sampling';
 
 describe('which successful calls the request log records', () => {
@@ -25,5 +26,15 @@ describe('which successful calls the request log records', () => {
   it('records all at 1 and none at 0', () => {
     assert.ok(keys.every((k) => successRecorded(k, 1)));
     assert.ok(!keys.some((k) => successRecorded(k, 0)));
+  });
+});
+
+describe('the default sample rate', () => {
+  const base = envSchema.parse({});
+  it('records every success on the embedded database and half on PostgreSQL, unless set', () => {
+    assert.equal(botRequestSampleRate({ ...base, DATABASE_URL: undefined }), 1);
+    assert.equal(botRequestSampleRate({ ...base, DATABASE_URL: 'postgres://db.example.test/va' }), 0.5);
+    assert.equal(botRequestSampleRate({ ...base, DATABASE_URL: undefined, BOT_REQUEST_LOG_SAMPLE_RATE: 0.2 }), 0.2);
+    assert.equal(botRequestSampleRate({ ...base, DATABASE_URL: 'postgres://db.example.test/va', BOT_REQUEST_LOG_SAMPLE_RATE: 1 }), 1);
   });
 });

@@ -1,4 +1,4 @@
-import { env } from '@/env';
+import { botRequestSampleRate, env } from '@/env';
 
 /**
  * How the request log records successful calls under the server's settings: `all`, `sampled`
@@ -9,7 +9,8 @@ import { env } from '@/env';
 export type SuccessRecording = { mode: 'all' | 'sampled' | 'none'; rate: number };
 
 export function successRecording(): SuccessRecording {
-  const { BOT_REQUEST_LOG: log, BOT_REQUEST_LOG_SAMPLE_RATE: rate } = env();
+  const log = env().BOT_REQUEST_LOG;
+  const rate = botRequestSampleRate();
   if (log !== 'all' || rate <= 0) return { mode: 'none', rate: 0 };
   return rate >= 1 ? { mode: 'all', rate: 1 } : { mode: 'sampled', rate };
 }

@@ -101,7 +101,7 @@ export async function checkDemoLogin(db: Db, login: DemoLogin): Promise<DemoLogi
 /** The file's lines and the banner's: the URLs to open, the login, and how to start the demo bot. */
 export function demoLines(login: DemoLogin & { webhookUrl: string | null; vaId: number | null }): string[] {
   const base = serviceUrl();
-  const vaPage = login.vaId ? `${base}/admin/users/virtual-agents/${login.vaId}` : `${base}/admin/users?tab=virtual-agents`;
+  const vaPage = login.vaId ? `${base}/admin/virtual-agents/${login.vaId}` : `${base}/admin/virtual-agents`;
   return [
     `${LABELS.service}: ${base}   (admin pages: ${base}/admin, bot guide and API reference: ${base}/docs)`,
     `${LABELS.admin}: ${login.adminLogin}`,

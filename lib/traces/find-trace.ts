@@ -50,7 +50,7 @@ function requestMatch(
     summary: `${r.method} ${r.path} by ${loginId} → ${code} (trxid ${r.trxid})`,
     link: chatId
       ? chatLink(chatId, `request:${r.trxid}`)
-      : `/admin/users/virtual-agents/${r.virtualAgentId}?trxid=${encodeURIComponent(r.trxid)}`,
+      : `/admin/virtual-agents/${r.virtualAgentId}?trxid=${encodeURIComponent(r.trxid)}`,
   });
 }
 

@@ -118,14 +118,14 @@ describe('support traces: the bot request log and the trace look-up', () => {
     await flushRequestLog();
     const [list] = await find(teams.headers.get('trxid') as string);
     assert.equal(list.chat_id, null);
-    assert.equal(list.link, `/admin/users/virtual-agents/${c.t.bot.user.id}?trxid=${teams.headers.get('trxid')}`);
+    assert.equal(list.link, `/admin/virtual-agents/${c.t.bot.user.id}?trxid=${teams.headers.get('trxid')}`);
 
     // So does a call about a chat ID that is no chat of the account: no chat page could show it.
     const [missing] = await find(c.missingTrxid);
     assert.equal(missing.kind, 'request');
     assert.equal(missing.chat_id, null);
     assert.match(String(missing.summary), /^GET \/api\/v1\/chats\/no-such-chat-\w+\?status&cursor by .* → 2031/);
-    assert.equal(missing.link, `/admin/users/virtual-agents/${c.t.bot.user.id}?trxid=${c.missingTrxid}`);
+    assert.equal(missing.link, `/admin/virtual-agents/${c.t.bot.user.id}?trxid=${c.missingTrxid}`);
     // The VA's request log lists that call with its path, and no chat to open.
     const [listed] = (await c.admin.get(`/bot-requests?trxid=${c.missingTrxid}`)).body.response.requests;
     assert.equal(listed.chat_id, null);
@@ -169,7 +169,7 @@ describe('support traces: the bot request log and the trace look-up', () => {
     await flushRequestLog();
     const [probed] = (await other.get(`/trace?id=${probe.headers.get('trxid')}`)).body.response.matches;
     assert.equal(probed.chat_id, null);
-    assert.equal(probed.link, `/admin/users/virtual-agents/${stranger.bot.user.id}?trxid=${probe.headers.get('trxid')}`);
+    assert.equal(probed.link, `/admin/virtual-agents/${stranger.bot.user.id}?trxid=${probe.headers.get('trxid')}`);
   });
 
   it('records failures with code, description and trxid, and never bodies, tokens, keys or customer text', async () => {
@@ -296,7 +296,7 @@ describe('support traces: the bot request log and the trace look-up', () => {
   });
 });
 
-describe('the request log with successes sampled (the default rate)', () => {
+describe('the request log with successes sampled (the default rate on PostgreSQL)', () => {
   const ctx = setupTestDatabase();
   useEnv({ BOT_REQUEST_LOG_SAMPLE_RATE: '0.5' });
 

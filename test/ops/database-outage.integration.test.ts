@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { GET as readyGET } from '@/app/api/health/ready/route';
 import { GET as metricsGET } from '@/app/api/metrics/route';
 import { closeDb, openPostgres, setHandle } from '@/db/client';
 import { resetEnv } from '@/env';
 import { botApi } from '../support/bot-api';
+import { describeOrSkip } from '../support/describe-or-skip';
 import { createPrivateCluster, freePort, type PrivateCluster, privateClusterUnavailable } from '../support/private-cluster';
 import { createTenant, type Tenant } from '../support/tenant';
 
@@ -34,7 +35,7 @@ async function waitForDatabase(t: Tenant): Promise<void> {
 
 const unavailable = privateClusterUnavailable();
 
-describe('database outage', { skip: unavailable ?? false }, () => {
+describeOrSkip('database outage', unavailable ?? false, () => {
   let cluster: PrivateCluster;
   let t: Tenant;
   const start = () => cluster.start();

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import postgres from 'postgres';
 import { env } from '@/env';
+import { describeOrSkip } from '../support/describe-or-skip';
 
 /**
  * postgres.js 3.4.9 as patched by patches/postgres+3.4.9.patch (applied by `npm ci`'s postinstall):
@@ -12,7 +13,7 @@ import { env } from '@/env';
  * that pool slot then ended in CONNECT_TIMEOUT, as `npm run drill:ops` saw after a database stop.
  * Needs a real PostgreSQL (DATABASE_URL); skipped on the embedded database.
  */
-describe('database driver: a connection closed with a write pending', { skip: env().DATABASE_URL ? false : 'needs DATABASE_URL' }, () => {
+describeOrSkip('database driver: a connection closed with a write pending', env().DATABASE_URL ? false : 'needs DATABASE_URL', () => {
   it('connects again and answers, with nothing thrown outside the query', async () => {
     const url = new URL(env().DATABASE_URL as string);
     const sockets: net.Socket[] = [];

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { closeDb, type Db, getDb, openPostgres, setHandle } from '@/db/client';
 import { admins, chats, deliveryAttempts, events } from '@/db/schema';
@@ -16,6 +16,7 @@ import { createTeam } from '@/lib/teams/create-team';
 import { createUser } from '@/lib/users/create-user';
 import { until } from '../delivery/helpers';
 import { type Receiver, startReceiver } from '../delivery/receiver';
+import { describeOrSkip } from '../support/describe-or-skip';
 import { freePort } from '../support/private-cluster';
 import { type ProductionServer, startProductionServer } from '../support/production-server';
 import { createTenant, type Tenant } from '../support/tenant';
@@ -82,7 +83,7 @@ async function bot(server: Server, t: Tenant, method: string, p: string, body?: 
   return { status: res.status, body: (await res.json()) as { status_code: number; response: any } };
 }
 
-describe('two instances on one PostgreSQL database', { skip }, () => {
+describeOrSkip('two instances on one PostgreSQL database', skip, () => {
   let db: Db;
   let dropDb: () => Promise<void> = async () => {};
   let receiver: Receiver;

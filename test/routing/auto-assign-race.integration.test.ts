@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { before, it } from 'node:test';
 import { and, eq, ne } from 'drizzle-orm';
 import { chats } from '@/db/schema';
 import { env } from '@/env';
@@ -8,6 +8,7 @@ import { updateChat } from '@/lib/chats/update-chat';
 import { createTeam } from '@/lib/teams/create-team';
 import { createUser } from '@/lib/users/create-user';
 import { setupTestDatabase } from '../support/db';
+import { describeOrSkip } from '../support/describe-or-skip';
 import { createTenant, type Tenant } from '../support/tenant';
 
 // PGlite has one connection and runs transactions one after another, so no race can happen there.
@@ -16,7 +17,7 @@ const skip = env().DATABASE_URL ? false : 'needs PostgreSQL (set DATABASE_URL): 
 const ROUNDS = 10;
 const CAPACITIES = [1, 2, 1, 3, 2];
 
-describe('auto-assign under concurrency', { skip }, () => {
+describeOrSkip('auto-assign under concurrency', skip, () => {
   const ctx = setupTestDatabase();
   let t: Tenant;
   before(async () => {

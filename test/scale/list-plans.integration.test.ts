@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import { buildDataSet, type ScaleMeta } from '@/bench/scale-data';
@@ -10,6 +10,7 @@ import { matchingChatIds, NARROW_SEARCH_LIMIT, searchCondition } from '@/lib/adm
 import { type ChatFilters, listChatsQuery } from '@/lib/chats/list-chats';
 import { transcriptPageQuery } from '@/lib/messages/list-messages';
 import { encodeCursor } from '@/lib/util/cursor';
+import { describeOrSkip } from '../support/describe-or-skip';
 
 type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
 
@@ -34,7 +35,7 @@ function readPlan(plan: PlanNode) {
 // this suite runs in the PostgreSQL pass (DATABASE_URL set) and is skipped on PGlite.
 const url = env().DATABASE_URL;
 
-describe('list, search and transcript plans on a large table', { skip: url ? false : 'needs DATABASE_URL (PostgreSQL)' }, () => {
+describeOrSkip('list, search and transcript plans on a large table', url ? false : 'needs DATABASE_URL (PostgreSQL)', () => {
   let admin: postgres.Sql;
   let raw: postgres.Sql;
   let db: Db;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import postgres from 'postgres';
 import { buildDataSet } from '@/bench/scale-data';
 import { type Db, openPostgres } from '@/db/client';
@@ -9,6 +9,7 @@ import { chatsOfAccount } from '@/lib/request-log/known-chats';
 import { botRequestsPage } from '@/lib/request-log/list-bot-requests';
 import { traceLookups } from '@/lib/traces/find-trace';
 import { encodeCursor } from '@/lib/util/cursor';
+import { describeOrSkip } from '../support/describe-or-skip';
 
 type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
 
@@ -24,7 +25,7 @@ const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatM
 // suite runs in the PostgreSQL pass (DATABASE_URL set) and is skipped on PGlite.
 const url = env().DATABASE_URL;
 
-describe('trace look-up and request log plans on large tables', { skip: url ? false : 'needs DATABASE_URL (PostgreSQL)' }, () => {
+describeOrSkip('trace look-up and request log plans on large tables', url ? false : 'needs DATABASE_URL (PostgreSQL)', () => {
   let admin: postgres.Sql;
   let raw: postgres.Sql;
   let db: Db;

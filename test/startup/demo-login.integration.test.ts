@@ -42,7 +42,7 @@ describe('the demo login file', () => {
     const text = fs.readFileSync(file, 'utf8');
     assert.ok(!text.includes(demo.apiKey), 'the rotated key is gone from the file');
     assert.ok(!text.includes(demo.signingSecret), 'the rotated secret is gone from the file');
-    assert.match(text, /Demo bot API key: rotated since it was written here; rotate it again at .*\/admin\/users\/virtual-agents\/\d+/);
+    assert.match(text, /Demo bot API key: rotated since it was written here; rotate it again at .*\/admin\/virtual-agents\/\d+/);
     assert.equal(readDemoLogin(file)!.apiKey, null, 'a later start reads no key rather than the explanation');
   });
 });

@@ -34,8 +34,12 @@ export function GuidePage({ slug, markdown }: { slug: string; markdown: string }
   return (
     <div className={styles.guide}>
       <nav className={styles.guideNav} aria-label="Guide">
+        {/* The index introduces the guide; the pages after it are numbered 1, 2, … as its own list numbers them. */}
+        <a href={guideHref(GUIDE_PAGES[0].slug)} aria-current={GUIDE_PAGES[0].slug === slug ? 'page' : undefined}>
+          {GUIDE_PAGES[0].title}
+        </a>
         <ol>
-          {GUIDE_PAGES.map((p) => (
+          {GUIDE_PAGES.slice(1).map((p) => (
             <li key={p.slug}>
               <a href={guideHref(p.slug)} aria-current={p.slug === slug ? 'page' : undefined}>
                 {p.title}

@@ -82,6 +82,9 @@ export function ApiReference({ url, title }: { url: string; title: string }) {
           url,
           title,
           baseServerURL: window.location.origin,
+          // The document's server defaults to http://localhost:3000; the samples a reader copies
+          // from this page use the origin it was served from (PORT, host and scheme included).
+          servers: [{ url: window.location.origin, description: 'This service' }],
           withDefaultFonts: false,
           telemetry: false,
           hideClientButton: true,

@@ -28,8 +28,9 @@ const COLUMNS: Column<Chat>[] = [
     header: 'Customer',
     cell: (c) => (
       <>
-        {c.customer.name || '—'}
-        <div className="muted small">{c.customer.destination_id}</div>
+        {/* The name leads to the chat too: a newcomer looks for the customer, not the chat ID. */}
+        <Link href={`/admin/chats/${c.chat_id}`}>{c.customer.name || c.customer.destination_id}</Link>
+        {c.customer.name && <div className="muted small">{c.customer.destination_id}</div>}
       </>
     ),
   },

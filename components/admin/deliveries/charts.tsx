@@ -68,12 +68,16 @@ export function LatencyChart({ stats }: { stats: DeliveryStats }) {
   );
 }
 
-/** The VAs with the most unsuccessful attempts. */
+/**
+ * The VAs with the most unsuccessful attempts. Their bars are red only when an event has failed
+ * for good in the window; attempts that are retried are drawn in the retry colour.
+ */
 export function FailingChart({ stats }: { stats: DeliveryStats }) {
+  const lost = stats.totals.failed > 0;
   const data = stats.top_failing.map((f) => ({ name: f.name, failed: f.failed_attempts, ok: f.attempts - f.failed_attempts }));
   return (
-    <figure className="chart" aria-label="Virtual Agents failing most">
-      <div role="img" aria-label={stats.top_failing.map((f) => `${f.name}: ${f.failed_attempts} failed attempts`).join('; ')}>
+    <figure className="chart" aria-label="Virtual Agents with the most unsuccessful attempts">
+      <div role="img" aria-label={stats.top_failing.map((f) => `${f.name}: ${f.failed_attempts} unsuccessful attempts`).join('; ')}>
         <ResponsiveContainer width="100%" height={Math.max(120, data.length * 44 + 40)}>
           <BarChart accessibilityLayer={false} data={data} layout="vertical" margin={{ top: 4, right: 24, bottom: 0, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" horizontal={false} />
@@ -81,7 +85,13 @@ export function FailingChart({ stats }: { stats: DeliveryStats }) {
             <YAxis type="category" dataKey="name" tick={{ fontSize: 12 }} width={160} />
             <Tooltip />
             <Legend itemSorter={null} />
-            <Bar dataKey="failed" name="Failed attempts" stackId="a" fill={COLORS.failed} isAnimationActive={false} />
+            <Bar
+              dataKey="failed"
+              name={lost ? 'Unsuccessful attempts' : 'Unsuccessful attempts (retried)'}
+              stackId="a"
+              fill={lost ? COLORS.failed : COLORS.retried}
+              isAnimationActive={false}
+            />
             <Bar dataKey="ok" name="Delivered" stackId="a" fill={COLORS.delivered} isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>

@@ -22,8 +22,8 @@ function Stat({ label, value, tone }: { label: string; value: string | number; t
 }
 
 const FAILING_COLUMNS: Column<DeliveryStats['top_failing'][number]>[] = [
-  { header: 'Virtual Agent', cell: (f) => <Link href={`/admin/users/virtual-agents/${f.virtual_agent_id}`}>{f.name}</Link> },
-  { header: 'Failed / attempts', className: 'num', cell: (f) => `${f.failed_attempts} / ${f.attempts}` },
+  { header: 'Virtual Agent', cell: (f) => <Link href={`/admin/virtual-agents/${f.virtual_agent_id}`}>{f.name}</Link> },
+  { header: 'Unsuccessful / attempts', className: 'num', cell: (f) => `${f.failed_attempts} / ${f.attempts}` },
   {
     header: 'Last error',
     cellProps: () => ({ className: 'small' }),
@@ -72,8 +72,11 @@ export function DeliveriesView() {
         <>
           <div className="stats">
             <Stat label="Delivered" value={t.delivered} tone="stat-ok" />
-            <Stat label="Retried" value={t.retried} tone={t.retried ? 'stat-warn' : ''} />
-            <Stat label="Failed for good" value={t.failed} tone={t.failed ? 'stat-bad' : ''} />
+            {/* Retries are the delivery working as designed (the demo's VA is retried until its bot
+                runs): counted apart from events lost, and only the latter is red. */}
+            <Stat label="Attempts retried" value={t.retried} />
+            <Stat label="Events waiting for a retry" value={stats.backlog.retrying} tone={stats.backlog.retrying ? 'stat-warn' : ''} />
+            <Stat label="Failed for good" value={t.failed} tone={t.failed ? 'stat-bad' : 'stat-ok'} />
             <Stat label="Superseded (not delivered)" value={t.superseded} />
             <Stat label="Success rate" value={formatPercent(rate)} />
             <Stat
@@ -82,6 +85,13 @@ export function DeliveriesView() {
             />
             <Stat label="Backlog (pending now)" value={stats.backlog.pending} tone={stats.backlog.pending ? 'stat-warn' : ''} />
           </div>
+          {t.failed === 0 && (t.retried > 0 || stats.backlog.retrying > 0) && (
+            <p className="form-ok" data-testid="retries-note">
+              No event has failed for good in this window. Unsuccessful attempts are retried on the back-off schedule (by default over about
+              45 minutes); an event fails only after its last retry. A Virtual Agent whose bot is not running yet (the demo&apos;s, before{' '}
+              <code>npm run demo:bot</code>) shows here until it answers.
+            </p>
+          )}
           <section className="card" aria-labelledby="per-minute-title">
             <h2 id="per-minute-title">Deliveries over the last {LABELS[stats.window]}</h2>
             <DeliveriesChart stats={stats} />
@@ -104,14 +114,14 @@ export function DeliveriesView() {
             </section>
           </div>
           <section className="card" aria-labelledby="failing-title">
-            <h2 id="failing-title">Virtual Agents failing most</h2>
+            <h2 id="failing-title">Virtual Agents with the most unsuccessful attempts</h2>
             {stats.top_failing.length === 0 ? (
               <p className="muted">No failed attempts in this window.</p>
             ) : (
               <>
                 <FailingChart stats={stats} />
                 <DataTable
-                  label="Failing Virtual Agents, table"
+                  label="Virtual Agents with unsuccessful attempts, table"
                   regionClassName="table-fits"
                   rows={stats.top_failing}
                   rowKey={(f) => f.virtual_agent_id}

@@ -1,15 +1,14 @@
 'use client';
 
+import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import type { KeyboardEvent } from 'react';
 import { focusId } from '@/components/admin/focus';
 import { PeopleTab } from './people-tab';
-import { VirtualAgentsTab } from './va-tab';
 
 const TABS = [
   { id: 'agents', label: 'Agents' },
   { id: 'managers', label: 'Managers' },
-  { id: 'virtual-agents', label: 'Virtual Agents' },
 ] as const;
 
 export function UsersView() {
@@ -33,7 +32,9 @@ export function UsersView() {
       <div className="page-head">
         <div>
           <h1>Users</h1>
-          <p className="muted">Agents and managers work chats; Virtual Agents are bots that receive events at a webhook.</p>
+          <p className="muted">
+            Agents and managers work chats. Bots are under <Link href="/admin/virtual-agents">Virtual Agents</Link>.
+          </p>
         </div>
       </div>
       <div className="tabs" role="tablist" aria-label="Kinds of users" onKeyDown={onKeyDown}>
@@ -56,7 +57,6 @@ export function UsersView() {
       <div id="users-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} tabIndex={0}>
         {tab === 'agents' && <PeopleTab kind="agent" />}
         {tab === 'managers' && <PeopleTab kind="manager" />}
-        {tab === 'virtual-agents' && <VirtualAgentsTab />}
       </div>
     </>
   );

@@ -1,21 +1,16 @@
 'use client';
 
 import { useState } from 'react';
-import { Field, FormError, SubmitButton } from '@/components/admin/form';
+import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
-import { formatDateTime } from '@/components/admin/lib/format';
+import { formatDateTime, parseDateTime } from '@/components/admin/lib/format';
 import { useToast } from '@/components/admin/toast';
 import type { Recovery } from '@/contracts/schemas/admin-delivery';
 import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
 
+const UNREADABLE = 'Write a date and time such as 27 Nov 2026, 07:40.';
 const recoveriesKey = (id: number) => ['virtual-agents', id, 'recoveries'];
-
-/** A `datetime-local` value (the browser's time zone) for a Date. */
-function localInput(d: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
 
 function Progress({ r }: { r: Recovery }) {
   const settled = r.delivered + r.failed;
@@ -41,7 +36,8 @@ function Progress({ r }: { r: Recovery }) {
  */
 export function RecoveryCard({ va }: { va: AdminVirtualAgent }) {
   const toast = useToast();
-  const [since, setSince] = useState(() => localInput(new Date(Date.now() - 24 * 3600_000)));
+  const [since, setSince] = useState(() => formatDateTime(new Date(Date.now() - 24 * 3600_000).toISOString()));
+  const [unreadable, setUnreadable] = useState(false);
   const list = tsr.vaTools.listRecoveries.useQuery({
     queryKey: recoveriesKey(va.id),
     queryData: { params: { id: va.id } },
@@ -68,21 +64,24 @@ export function RecoveryCard({ va }: { va: AdminVirtualAgent }) {
         className="row"
         onSubmit={(e) => {
           e.preventDefault();
-          start.mutate({ params: { id: va.id }, body: { since: new Date(since).toISOString() } });
+          const at = parseDateTime(since);
+          setUnreadable(!at);
+          if (at) start.mutate({ params: { id: va.id }, body: { since: at.toISOString() } });
         }}
       >
         <Field
           id="recover-since"
           label="Recover failed events since"
-          hint="Every failed event of this VA created since then is sent again, oldest first."
+          hint="Your local time, written as the rest of the console writes it (27 Nov 2026, 07:40). Every failed event of this VA created since then is sent again, oldest first."
+          error={unreadable ? UNREADABLE : undefined}
         >
           <input
-            id="recover-since"
-            type="datetime-local"
+            {...described('recover-since', { error: unreadable ? UNREADABLE : undefined, hint: true, required: true })}
+            type="text"
+            inputMode="text"
+            autoComplete="off"
             value={since}
             onChange={(e) => setSince(e.target.value)}
-            aria-describedby="recover-since-hint"
-            required
           />
         </Field>
         <SubmitButton pending={start.isPending} pendingText="Starting…" disabled={running}>

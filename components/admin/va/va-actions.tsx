@@ -1,6 +1,7 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ConfirmButton } from '@/components/admin/confirm-dialog';
 import { focusId } from '@/components/admin/focus';
@@ -62,7 +63,7 @@ function Rotate({ label, warning, pending, onConfirm }: { label: string; warning
   );
 }
 
-/** Test event, enable or disable, and key rotations of one VA. */
+/** Test event, test chat, enable or disable, and key rotations of one VA. */
 export function VaActions({ va }: { va: AdminVirtualAgent }) {
   const qc = useQueryClient();
   const toast = useToast();
@@ -102,7 +103,14 @@ export function VaActions({ va }: { va: AdminVirtualAgent }) {
       qc.invalidateQueries({ queryKey: keys.virtualAgent(va.id) });
     },
   });
-  const failure = failureOf(toggle.error ?? rotateKey.error ?? rotateSecret.error ?? retryNow.error);
+  const router = useRouter();
+  const testChat = tsr.vaTools.startTestChat.useMutation({
+    onSuccess: (res) => {
+      toast.success(`Test chat started for ${va.name}: write as the customer under "Add a message".`);
+      router.push(`/admin/chats/${res.body.response.chat_id}`);
+    },
+  });
+  const failure = failureOf(toggle.error ?? rotateKey.error ?? rotateSecret.error ?? retryNow.error ?? testChat.error);
   const testFailure = failureOf(test.error);
 
   return (
@@ -122,6 +130,22 @@ export function VaActions({ va }: { va: AdminVirtualAgent }) {
             onClick={() => test.mutate({ params: { id: va.id } })}
           >
             Send test event
+          </SubmitButton>
+        </div>
+        <div>
+          <h3>Try the bot</h3>
+          <p className="small muted">
+            Starts a real chat assigned to this VA, from a made-up customer, with a first message: the bot receives chat.assigned. Then
+            write as the customer on the chat&apos;s page.
+          </p>
+          <SubmitButton
+            type="button"
+            pending={testChat.isPending}
+            pendingText="Starting…"
+            disabled={!va.enabled}
+            onClick={() => testChat.mutate({ params: { id: va.id }, body: {} })}
+          >
+            Start a test chat
           </SubmitButton>
         </div>
         <div>

@@ -49,7 +49,7 @@ export function VaDetail({ id, trxid }: { id: number; trxid?: string }) {
   return (
     <>
       <p className="small">
-        <Link href="/admin/users?tab=virtual-agents">← Virtual Agents</Link>
+        <Link href="/admin/virtual-agents">← Virtual Agents</Link>
       </p>
       <div className="page-head">
         <div>

@@ -2,6 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
+import { useEffect } from 'react';
 import { Controller } from 'react-hook-form';
 import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
 import { duplicateKey, type KvRow, KvRows, rowsProblems, toRecord, toRows } from '@/components/admin/kv-rows';
@@ -92,21 +93,32 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
   const router = useRouter();
   const toast = useToast();
   const teams = tsr.teams.listTeams.useQuery({ queryKey: keys.teams }).data?.body.response ?? [];
-  const { register, control, handleSubmit, watch, setValue, formState, messages } = useContractForm<Values, CreateVirtualAgentBody>(
-    (va ? updateResolver : createResolver) as typeof createResolver,
-    {
-      name: va?.name ?? '',
-      description: va?.description ?? '',
-      webhook_url: va?.webhook_url ?? '',
-      webhook_headers: toRows(va?.webhook_headers),
-      subscriptions: va?.subscriptions ?? ['chat.assigned', 'message.received'],
-      team_id: va ? String(va.team_id) : '',
-      skills: va?.skills ?? [],
-      custom_attributes: toRows(va?.custom_attributes),
-      fallback_team_id: va?.fallback_team_id ? String(va.fallback_team_id) : '',
-      fallback_skill: va?.fallback_skill ?? '',
-    },
-  );
+  const { register, control, handleSubmit, watch, setValue, getValues, formState, messages } = useContractForm<
+    Values,
+    CreateVirtualAgentBody
+  >((va ? updateResolver : createResolver) as typeof createResolver, {
+    name: va?.name ?? '',
+    description: va?.description ?? '',
+    webhook_url: va?.webhook_url ?? '',
+    webhook_headers: toRows(va?.webhook_headers),
+    // The guide asks bots to handle chat.unassigned (lost control), so a new VA subscribes to it too.
+    subscriptions: va?.subscriptions ?? ['chat.assigned', 'message.received', 'chat.unassigned'],
+    team_id: va ? String(va.team_id) : '',
+    skills: va?.skills ?? [],
+    custom_attributes: toRows(va?.custom_attributes),
+    fallback_team_id: va?.fallback_team_id ? String(va.fallback_team_id) : '',
+    fallback_skill: va?.fallback_skill ?? '',
+  });
+
+  // The team selects are drawn before the teams arrive, so the browser shows their first option
+  // ("Choose a team…") though the form holds the VA's team: once the options exist, set the
+  // selects to the values the form holds.
+  const teamsLoaded = teams.length > 0;
+  useEffect(() => {
+    if (!teamsLoaded) return;
+    setValue('team_id', getValues('team_id'));
+    setValue('fallback_team_id', getValues('fallback_team_id'));
+  }, [teamsLoaded, setValue, getValues]);
 
   const create = tsr.virtualAgents.createVirtualAgent.useMutation({
     onSuccess: (res) => {
@@ -115,7 +127,7 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
       qc.invalidateQueries({ queryKey: keys.virtualAgents });
       qc.invalidateQueries({ queryKey: keys.teams });
       toast.success(`${created.name} registered.`);
-      router.push(`/admin/users/virtual-agents/${created.id}`);
+      router.push(`/admin/virtual-agents/${created.id}`);
     },
   });
   const update = tsr.virtualAgents.updateVirtualAgent.useMutation({

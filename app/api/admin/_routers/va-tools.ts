@@ -7,9 +7,14 @@ import { startRecovery } from '@/lib/delivery/start-recovery';
 import { adminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 import { sendTestEvent } from '@/lib/virtual-agents/send-test-event';
+import { startTestChat } from '@/lib/virtual-agents/start-test-chat';
 
 export const vaToolsRouter = tsr.router(adminContract.vaTools, {
   sendTestEvent: async ({ params }) => ok(4400, await sendTestEvent(await getDb(), { accountId: adminAuth().accountId, id: params.id })),
+  startTestChat: async ({ params, body }) => {
+    const { accountId, email } = adminAuth();
+    return ok(4401, await startTestChat(await getDb(), { accountId, id: params.id, adminEmail: email, text: body.text }));
+  },
   startRecovery: async ({ params, body }) =>
     ok(
       4401,

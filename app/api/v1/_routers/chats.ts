@@ -9,17 +9,18 @@ import { transferChat } from '@/lib/chats/transfer-chat';
 import { updateChat } from '@/lib/chats/update-chat';
 import { botAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
-import { fingerprintOf } from '@/lib/idempotency/with-idempotency';
+import { fingerprintOf, REPLAYED_HEADER } from '@/lib/idempotency/with-idempotency';
 
 export const chatsRouter = tsr.router(botContract.chats, {
-  createChat: async ({ body, headers }) => {
+  createChat: async ({ body, headers }, { responseHeaders }) => {
     const { accountId, loginId } = botAuth();
-    const { chat } = await createChat(await getDb(), {
+    const { chat, replayed } = await createChat(await getDb(), {
       accountId,
       actorLoginId: loginId,
       body,
       idempotency: { key: headers['idempotency-key'], fingerprint: fingerprintOf('POST', '/chats', body) },
     });
+    if (replayed) responseHeaders.set(REPLAYED_HEADER, 'true');
     return ok(4302, chat);
   },
   listChats: async ({ query }) => {

@@ -3,7 +3,7 @@ import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
 import { botAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
-import { fingerprintOf } from '@/lib/idempotency/with-idempotency';
+import { fingerprintOf, REPLAYED_HEADER } from '@/lib/idempotency/with-idempotency';
 import { appendMessage } from '@/lib/messages/append-message';
 import { listMessages } from '@/lib/messages/list-messages';
 
@@ -17,9 +17,9 @@ export const messagesRouter = tsr.router(botContract.messages, {
     });
     return ok(4305, { messages: page.messages, next_cursor: page.nextCursor });
   },
-  postMessage: async ({ params, body, headers }) => {
+  postMessage: async ({ params, body, headers }, { responseHeaders }) => {
     const { accountId, loginId, userId } = botAuth();
-    const { message } = await appendMessage(await getDb(), {
+    const { message, replayed } = await appendMessage(await getDb(), {
       accountId,
       chatId: params.chat_id,
       actorLoginId: loginId,
@@ -30,6 +30,7 @@ export const messagesRouter = tsr.router(botContract.messages, {
         fingerprint: fingerprintOf('POST', `/chats/${params.chat_id}/messages`, body),
       },
     });
+    if (replayed) responseHeaders.set(REPLAYED_HEADER, 'true');
     return ok(4306, message);
   },
 });

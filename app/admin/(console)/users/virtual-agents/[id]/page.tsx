@@ -1,18 +1,15 @@
-import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
-import { VaDetail } from '@/components/admin/va/va-detail';
+import { redirect } from 'next/navigation';
 
-export const metadata: Metadata = { title: 'Virtual Agent' };
-
-export default async function VirtualAgentPage({
+/** The address a VA's page had while Virtual Agents were a tab under Users (printed in older demo logins). */
+export default async function FormerVirtualAgentPage({
   params,
   searchParams,
 }: {
   params: Promise<{ id: string }>;
   searchParams: Promise<{ trxid?: string | string[] }>;
 }) {
-  const id = Number((await params).id);
-  if (!Number.isInteger(id) || id <= 0) notFound();
+  const { id } = await params;
   const trxid = (await searchParams).trxid;
-  return <VaDetail id={id} trxid={Array.isArray(trxid) ? trxid[0] : trxid} />;
+  const one = Array.isArray(trxid) ? trxid[0] : trxid;
+  redirect(`/admin/virtual-agents/${encodeURIComponent(id)}${one ? `?trxid=${encodeURIComponent(one)}` : ''}`);
 }

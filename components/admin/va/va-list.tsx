@@ -33,7 +33,7 @@ function columns(health: Map<number, VirtualAgentHealth>): Column<AdminVirtualAg
       header: 'Name',
       cell: (va) => (
         <>
-          <Link href={`/admin/users/virtual-agents/${va.id}`}>{va.name}</Link>
+          <Link href={`/admin/virtual-agents/${va.id}`}>{va.name}</Link>
           <div className="muted small">
             <Ident value={va.login_id} className="id-cell" />
           </div>
@@ -65,19 +65,24 @@ function columns(health: Map<number, VirtualAgentHealth>): Column<AdminVirtualAg
   ];
 }
 
-/** The Virtual Agents tab: each VA with its webhook, subscriptions and delivery health over 24 h. */
-export function VirtualAgentsTab() {
+/** The Virtual Agents page: each VA with its webhook, subscriptions and delivery health over 24 h. */
+export function VirtualAgentList() {
   const vas = tsr.virtualAgents.listVirtualAgents.useQuery({ queryKey: keys.virtualAgents });
   const health = tsr.deliveries.listVirtualAgentHealth.useQuery({ queryKey: keys.vaHealth, refetchInterval: 15_000 });
   const byId = new Map((health.data?.body.response ?? []).map((h) => [h.virtual_agent_id, h]));
 
   return (
     <div>
+      <div className="page-head">
+        <div>
+          <h1>Virtual Agents</h1>
+          <p className="muted">Bots: each gets chats of its one team and receives their events at its webhook.</p>
+        </div>
+      </div>
       <div className="row" style={{ marginBottom: '1rem' }}>
-        <Link href="/admin/users/virtual-agents/new" className="btn btn-primary">
+        <Link href="/admin/virtual-agents/new" className="btn btn-primary">
           Add Virtual Agent
         </Link>
-        <span className="muted small">A Virtual Agent (bot) gets chats of its one team and receives their events at its webhook.</span>
       </div>
       <LoadState query={vas} />
       <DataTable

@@ -8,7 +8,7 @@ export default function NewVirtualAgentPage() {
   return (
     <>
       <p className="small">
-        <Link href="/admin/users?tab=virtual-agents">← Virtual Agents</Link>
+        <Link href="/admin/virtual-agents">← Virtual Agents</Link>
       </p>
       <div className="page-head">
         <div>
