@@ -865,7 +865,12 @@ function knobs(): string {
 function renderBacklog({ rounds, share }: BacklogResults): string {
   const names = Object.keys(rounds[0].results);
   const peers = names.filter((n) => n.startsWith('graphile-worker'));
-  const median = (xs: number[]) => quantile(xs, 0.5);
+  // With an even number of rounds, the mean of the middle two (quantile() would take the higher).
+  const median = (xs: number[]) => {
+    const sorted = [...xs].sort((p, q) => p - q);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const bestPeer = (r: BacklogRound) => Math.max(...peers.map((p) => r.results[p].perSecond));
   const peerRatios = rounds.map((r) => r.results.ours.perSecond / bestPeer(r));
