@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '@/lib/errors';
 import type { Assignee } from './assignment';
-import { type ChatChange, type ChatState, type ChatTransition, transitionChat } from './chat-transition';
+import {
+  type ChatChange,
+  type ChatState,
+  type ChatTransition,
+  lostControl,
+  type PlannedChatEvent,
+  transitionChat,
+} from './chat-transition';
 
 const TEAM = 10;
 const OTHER_TEAM = 20;
@@ -12,6 +19,20 @@ const bot: Assignee = { id: 2, loginId: 'bot', kind: 'virtual_agent', teamIds: [
 const queued: ChatState = { status: 'queued', assigneeId: null, teamId: TEAM, outcome: null };
 const pickedByAnn: ChatState = { status: 'picked', assigneeId: ann.id, teamId: TEAM, outcome: null };
 const closedByAnn: ChatState = { status: 'closed', assigneeId: ann.id, teamId: TEAM, outcome: 'solved' };
+const pickedByBot: ChatState = { status: 'picked', assigneeId: bot.id, teamId: OTHER_TEAM, outcome: null };
+
+const assigned = (to: Assignee): PlannedChatEvent => ({ type: 'chat.assigned', to: to.id });
+const closed = (to: Assignee, outcome: string | null): PlannedChatEvent => ({ type: 'chat.closed', to: to.id, outcome });
+const unassigned = (
+  to: Assignee,
+  reason: 'reassigned' | 'requeued' | 'closed' | 'transferred',
+  assignee: string | null = null,
+): PlannedChatEvent => ({
+  type: 'chat.unassigned',
+  to: to.id,
+  reason,
+  assignee,
+});
 
 const unchanged = (chat: ChatState): ChatTransition => ({
   ...chat,
@@ -20,6 +41,8 @@ const unchanged = (chat: ChatState): ChatTransition => ({
   closedFor: null,
   offerToQueue: chat.status === 'queued' && chat.assigneeId === null,
   released: null,
+  supersedeFor: null,
+  events: [],
 });
 
 const cases: [name: string, chat: ChatState, change: ChatChange, expected: ChatTransition][] = [
@@ -40,6 +63,8 @@ const cases: [name: string, chat: ChatState, change: ChatChange, expected: ChatT
       teamId: OTHER_TEAM,
       newlyAssigned: bot,
       released: { userId: ann.id, reason: 'reassigned' },
+      supersedeFor: ann.id,
+      events: [assigned(bot), unassigned(ann, 'reassigned', 'bot')],
     },
   ],
   ['re-sending the current assignee changes nothing', pickedByAnn, { assignee: ann }, unchanged(pickedByAnn)],
@@ -53,13 +78,29 @@ const cases: [name: string, chat: ChatState, change: ChatChange, expected: ChatT
     'assignee null re-queues and releases the seat',
     pickedByAnn,
     { assignee: null },
-    { ...unchanged(pickedByAnn), status: 'queued', assigneeId: null, offerToQueue: true, released: { userId: ann.id, reason: 'requeued' } },
+    {
+      ...unchanged(pickedByAnn),
+      status: 'queued',
+      assigneeId: null,
+      offerToQueue: true,
+      released: { userId: ann.id, reason: 'requeued' },
+      supersedeFor: ann.id,
+      events: [unassigned(ann, 'requeued')],
+    },
   ],
   [
     'status queued unassigns',
     pickedByAnn,
     { status: 'queued' },
-    { ...unchanged(pickedByAnn), status: 'queued', assigneeId: null, offerToQueue: true, released: { userId: ann.id, reason: 'requeued' } },
+    {
+      ...unchanged(pickedByAnn),
+      status: 'queued',
+      assigneeId: null,
+      offerToQueue: true,
+      released: { userId: ann.id, reason: 'requeued' },
+      supersedeFor: ann.id,
+      events: [unassigned(ann, 'requeued')],
+    },
   ],
   [
     'status queued wins over an assignee sent with it',
@@ -73,6 +114,8 @@ const cases: [name: string, chat: ChatState, change: ChatChange, expected: ChatT
       newlyAssigned: bot,
       offerToQueue: true,
       released: { userId: ann.id, reason: 'requeued' },
+      supersedeFor: ann.id,
+      events: [assigned(bot), unassigned(ann, 'requeued', 'bot')],
     },
   ],
   [
@@ -86,6 +129,8 @@ const cases: [name: string, chat: ChatState, change: ChatChange, expected: ChatT
       closedAt: 'set',
       closedFor: ann.id,
       released: { userId: ann.id, reason: 'closed' },
+      supersedeFor: ann.id,
+      events: [closed(ann, 'solved'), unassigned(ann, 'closed')],
     },
   ],
   [
@@ -99,6 +144,8 @@ const cases: [name: string, chat: ChatState, change: ChatChange, expected: ChatT
       closedAt: 'set',
       closedFor: ann.id,
       released: { userId: ann.id, reason: 'closed' },
+      supersedeFor: ann.id,
+      events: [closed(ann, null), unassigned(ann, 'closed')],
     },
   ],
   [
@@ -137,9 +184,67 @@ const cases: [name: string, chat: ChatState, change: ChatChange, expected: ChatT
       outcome: null,
       closedAt: 'clear',
       newlyAssigned: bot,
+      events: [assigned(bot)],
     },
   ],
   ['onhold keeps the assignee', pickedByAnn, { status: 'onhold' }, { ...unchanged(pickedByAnn), status: 'onhold' }],
+  [
+    'a VA closing the chat itself gets chat.closed only, and its waiting events are dropped',
+    pickedByBot,
+    { status: 'closed', outcome: 'done', actorUserId: bot.id },
+    {
+      ...unchanged(pickedByBot),
+      status: 'closed',
+      outcome: 'done',
+      closedAt: 'set',
+      closedFor: bot.id,
+      released: { userId: bot.id, reason: 'closed' },
+      supersedeFor: bot.id,
+      events: [closed(bot, 'done')],
+    },
+  ],
+  [
+    'a VA re-queuing the chat itself is told chat.unassigned too',
+    pickedByBot,
+    { status: 'queued', actorUserId: bot.id },
+    {
+      ...unchanged(pickedByBot),
+      status: 'queued',
+      assigneeId: null,
+      offerToQueue: true,
+      released: { userId: bot.id, reason: 'requeued' },
+      supersedeFor: bot.id,
+      events: [unassigned(bot, 'requeued')],
+    },
+  ],
+  [
+    'a VA handing the chat to an agent of another team: the chat moves, the VA is told who has it',
+    pickedByBot,
+    { assignee: ann, actorUserId: bot.id },
+    {
+      ...unchanged(pickedByBot),
+      assigneeId: ann.id,
+      teamId: TEAM,
+      newlyAssigned: ann,
+      released: { userId: bot.id, reason: 'reassigned' },
+      supersedeFor: bot.id,
+      events: [unassigned(bot, 'reassigned', 'ann')],
+    },
+  ],
+  [
+    'an agent closing a VA’s chat: chat.closed, then chat.unassigned (reason closed)',
+    pickedByBot,
+    { status: 'closed', actorUserId: ann.id },
+    {
+      ...unchanged(pickedByBot),
+      status: 'closed',
+      closedAt: 'set',
+      closedFor: bot.id,
+      released: { userId: bot.id, reason: 'closed' },
+      supersedeFor: bot.id,
+      events: [closed(bot, null), unassigned(bot, 'closed')],
+    },
+  ],
 ];
 
 describe('transitionChat', () => {
@@ -160,4 +265,25 @@ describe('transitionChat', () => {
       ),
     );
   }
+});
+
+describe('lostControl', () => {
+  const rows: [name: string, input: Parameters<typeof lostControl>[0], expected: ReturnType<typeof lostControl>][] = [
+    [
+      'a transfer by the VA itself drops its waiting events and tells it chat.unassigned',
+      { previousAssigneeId: bot.id, actorUserId: bot.id, reason: 'transferred', newAssignee: null },
+      { supersedeFor: bot.id, events: [unassigned(bot, 'transferred')] },
+    ],
+    [
+      'the bot-down fallback (no actor) does the same',
+      { previousAssigneeId: bot.id, actorUserId: null, reason: 'transferred', newAssignee: null },
+      { supersedeFor: bot.id, events: [unassigned(bot, 'transferred')] },
+    ],
+    [
+      'a VA closing the chat itself is told nothing more',
+      { previousAssigneeId: bot.id, actorUserId: bot.id, reason: 'closed', newAssignee: null },
+      { supersedeFor: bot.id, events: [] },
+    ],
+  ];
+  for (const [name, input, expected] of rows) it(name, () => assert.deepEqual(lostControl(input), expected));
 });

@@ -8,9 +8,29 @@ export type ChatState = { status: ChatStatus; assigneeId: number | null; teamId:
 
 /**
  * A requested change: `assignee` is the resolved user (undefined: not sent; null: unassign),
- * `outcome` is only accepted with `status: closed`.
+ * `outcome` is only accepted with `status: closed`. `actorUserId` is who makes it (a VA through
+ * the bot API; null or absent: an administrator).
  */
-export type ChatChange = { status?: ChatStatus; assignee?: Assignee | null; outcome?: string };
+export type ChatChange = { status?: ChatStatus; assignee?: Assignee | null; outcome?: string; actorUserId?: number | null };
+
+/**
+ * An event a chat change causes, for one user. Written in this order by `emitChatEvents`, which
+ * keeps only those for an enabled VA subscribed to the type (enqueueEvent).
+ */
+export type PlannedChatEvent =
+  | { type: 'chat.assigned'; to: number }
+  | { type: 'chat.closed'; to: number; outcome: string | null }
+  | { type: 'chat.unassigned'; to: number; reason: UnassignReason; assignee: string | null };
+
+/** What a chat change tells the VAs: whose waiting events it drops, and the events it emits. */
+export type ChatEventPlan = {
+  /**
+   * The user the chat left: its events of the chat still waiting to be sent are superseded (not
+   * the one in flight, see supersede-pending-events.ts). Null: nobody's.
+   */
+  supersedeFor: number | null;
+  events: PlannedChatEvent[];
+};
 
 export type ChatTransition = {
   status: ChatStatus;
@@ -27,7 +47,7 @@ export type ChatTransition = {
   offerToQueue: boolean;
   /** The user whose seat this change frees, and why (for `chat.unassigned` and `fillFreeSeats`). */
   released: { userId: number; reason: UnassignReason } | null;
-};
+} & ChatEventPlan;
 
 /**
  * The status and assignee rules of PATCH /chats/{id}, with no I/O:
@@ -38,6 +58,8 @@ export type ChatTransition = {
  *   (a closed chat unassigned without a status stays closed);
  * - `status: closed` closes it with `outcome`; leaving `closed` reopens it and clears the outcome;
  * - any other status is taken as sent.
+ * And what it tells the VAs, in order: a VA that takes the chat gets `chat.assigned`; the assignee
+ * of a chat that closes now gets `chat.closed`; a user the chat leaves loses control (lostControl).
  */
 export function transitionChat(chat: ChatState, change: ChatChange): ChatTransition {
   checkOutcome(change);
@@ -73,6 +95,22 @@ export function transitionChat(chat: ChatState, change: ChatChange): ChatTransit
 
   const previous = chat.assigneeId;
   const freed = previous !== null && chat.status !== 'closed' && (assigneeId !== previous || status === 'closed');
+  const released: ChatTransition['released'] = freed
+    ? { userId: previous, reason: status === 'closed' ? 'closed' : assigneeId !== null ? 'reassigned' : 'requeued' }
+    : null;
+  const closedFor = closedAt === 'set' ? assigneeId : null;
+
+  const events: PlannedChatEvent[] = [];
+  if (newlyAssigned?.kind === 'virtual_agent') events.push({ type: 'chat.assigned', to: newlyAssigned.id });
+  if (closedFor !== null) events.push({ type: 'chat.closed', to: closedFor, outcome });
+  const lost = released
+    ? lostControl({
+        previousAssigneeId: released.userId,
+        actorUserId: change.actorUserId ?? null,
+        reason: released.reason,
+        newAssignee: newlyAssigned?.loginId ?? null,
+      })
+    : { supersedeFor: null, events: [] };
   return {
     status,
     assigneeId,
@@ -80,9 +118,37 @@ export function transitionChat(chat: ChatState, change: ChatChange): ChatTransit
     outcome,
     closedAt,
     newlyAssigned,
-    closedFor: closedAt === 'set' ? assigneeId : null,
+    closedFor,
     offerToQueue: status === 'queued' && assigneeId === null,
-    released: freed ? { userId: previous, reason: status === 'closed' ? 'closed' : assigneeId !== null ? 'reassigned' : 'requeued' } : null,
+    released,
+    supersedeFor: lost.supersedeFor,
+    events: [...events, ...lost.events],
+  };
+}
+
+/**
+ * A chat leaves its assignee (transferred, reassigned, re-queued or closed, by anyone, by the
+ * bot-down fallback or by disabling the VA). For a VA: its events of the chat still waiting are
+ * superseded (the chat is no longer its to answer, and it hears nothing more of it until it holds
+ * it again), and it receives `chat.unassigned`, even when the change was its own, so a bot can stop
+ * on that one event whatever the cause. The one exception is a VA closing the chat itself, which
+ * gets `chat.closed` and nothing more.
+ */
+export function lostControl({
+  previousAssigneeId,
+  actorUserId,
+  reason,
+  newAssignee,
+}: {
+  previousAssigneeId: number;
+  actorUserId: number | null;
+  reason: UnassignReason;
+  newAssignee: string | null;
+}): ChatEventPlan {
+  const closedItself = reason === 'closed' && actorUserId === previousAssigneeId;
+  return {
+    supersedeFor: previousAssigneeId,
+    events: closedItself ? [] : [{ type: 'chat.unassigned', to: previousAssigneeId, reason, assignee: newAssignee }],
   };
 }
 

@@ -1,17 +1,14 @@
-import { enqueueEvent, type UnassignReason } from '@/lib/events/enqueue-event';
-import { supersedePendingEvents } from '@/lib/events/supersede-pending-events';
+import type { UnassignReason } from '@/lib/events/enqueue-event';
 import type { OutboxTx } from '@/lib/events/with-outbox';
+import { lostControl } from './chat-transition';
+import { emitChatEvents } from './emit-chat-events';
 import { eventChatOf, type LockedChat } from './lock-chat';
 
 /**
- * The "lost control" step, run whenever a chat leaves its assignee (transferred, reassigned,
- * re-queued or closed, by anyone, by the bot-down fallback or by disabling the VA). For a VA:
- *  - its events of the chat that are still waiting are superseded (never sent): the chat is no
- *    longer its to answer, and it hears nothing more of it until it holds it again;
- *  - it receives `chat.unassigned` (if subscribed), even when the change was its own: a bot can
- *    stop on that one event whatever the cause. The one exception is a VA closing the chat
- *    itself, which gets `chat.closed` as before and nothing more.
- * `chat` is the chat as locked before the change: its `eventSeq` marks the events written before.
+ * The "lost control" step of the changes that do not go through `transitionChat` (a transfer, the
+ * bot-down fallback, disabling the VA): what it means is `lostControl`'s, written by
+ * `emitChatEvents`. `chat` is the chat as locked before the change, with its new team and skill:
+ * its `eventSeq` marks the events written before.
  */
 export async function notifyLostControl(
   tx: OutboxTx,
@@ -25,12 +22,11 @@ export async function notifyLostControl(
     at: Date;
   },
 ): Promise<void> {
-  await supersedePendingEvents(tx, { chatId: opts.chat.id, vaUserId: opts.previousAssigneeId, uptoSeq: opts.chat.eventSeq });
-  if (opts.reason === 'closed' && opts.actorUserId === opts.previousAssigneeId) return;
-  await enqueueEvent(tx, {
+  await emitChatEvents(tx, {
     accountId: opts.accountId,
     chat: eventChatOf(opts.chat),
-    vaUserId: opts.previousAssigneeId,
-    cause: { type: 'chat.unassigned', reason: opts.reason, at: opts.at, teamId: opts.chat.teamId, assignee: opts.newAssignee },
+    sequenceBefore: opts.chat.eventSeq,
+    plan: lostControl(opts),
+    at: opts.at,
   });
 }

@@ -4,18 +4,17 @@ import { OTHER_DETAILS_KEYS_MESSAGE, OTHER_DETAILS_MAX_KEYS } from '@/contracts/
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
-import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { assignQueuedChat, fillFreeSeats } from '@/lib/routing/auto-assign';
 import { logger } from '@/lib/util/logger';
 import { prepared } from '@/lib/util/prepared';
 import { actorLabel, announceHandover } from './announce-handover';
-import { type Assignee, lastMessageOf, resolveAssignee } from './assignment';
+import { type Assignee, resolveAssignee } from './assignment';
 import { checkOutcome, transitionChat } from './chat-transition';
 import { loadChatOrFail, selectChatView, toChatView } from './chat-view';
 import { dropNulls } from './create-chat';
+import { emitChatEvents } from './emit-chat-events';
 import { eventChatOf, lockChat, requireTeam } from './lock-chat';
-import { notifyLostControl } from './notify-lost-control';
 import { requireHeld } from './require-held';
 
 export type UpdateChatInput = {
@@ -37,10 +36,11 @@ const MAX_TAGS = 50;
 /**
  * PATCH /chats/{chat_id}. The `team_id` header must name the chat's current team (2010 when the
  * account has no such team, 2031 when the chat is elsewhere). The status and assignee rules are
- * `transitionChat`'s; this applies what it decides: a VA that takes the chat receives
- * `chat.assigned`, the assignee of a chat that closes receives `chat.closed`, a chat back in the
- * queue is offered to auto-assign, a freed seat is offered to the queue, and a VA that loses the
- * chat receives `chat.unassigned` (its waiting events of the chat are superseded). A VA may change
+ * `transitionChat`'s, and so are the events (a VA that takes the chat receives `chat.assigned`, the
+ * assignee of a chat that closes receives `chat.closed`, a VA that loses the chat receives
+ * `chat.unassigned` and its waiting events of the chat are superseded), written by
+ * `emitChatEvents`; then a chat back in the queue is offered to auto-assign and a freed seat to
+ * the queue. A VA may change
  * only a chat it holds, or take an unassigned chat by naming itself as `assignee` (2043 otherwise).
  */
 export async function updateChat(db: Db, { accountId, chatId, teamId, patch, actorUserId, actorLoginId }: UpdateChatInput): Promise<Chat> {
@@ -76,7 +76,7 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
     // A VA changes only the chats it holds, or takes an unassigned one for itself.
     const takesFreeChat = chat.assigneeId === null && assignee?.id === actorUserId;
     if (!takesFreeChat) requireHeld(chat, actorUserId);
-    const next = transitionChat(chat, { status: patch.status, assignee, outcome: patch.outcome });
+    const next = transitionChat(chat, { status: patch.status, assignee, outcome: patch.outcome, actorUserId });
 
     const now = new Date();
     const set: Partial<typeof chats.$inferInsert> = {
@@ -109,37 +109,16 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
       await announceHandover(tx, { accountId, chatId: chat.id, text: `${text} by ${actorLabel(actorLoginId)}.`, at: now });
     }
 
-    const moved = { ...chat, teamId: next.teamId };
-    const eventChat = eventChatOf(moved);
-    if (next.newlyAssigned?.kind === 'virtual_agent') {
-      await enqueueEvent(tx, {
-        accountId,
-        chat: eventChat,
-        vaUserId: next.newlyAssigned.id,
-        cause: { type: 'chat.assigned', lastMessage: await lastMessageOf(tx, chat.id) },
-      });
-    }
-    if (next.closedFor !== null) {
-      await enqueueEvent(tx, {
-        accountId,
-        chat: eventChat,
-        vaUserId: next.closedFor,
-        cause: { type: 'chat.closed', outcome: next.outcome, at: now },
-      });
-    }
-    // Lost control is told before auto-assign runs: a chat re-queued and handed straight back to
-    // the same VA then reads "unassigned, assigned", the order things happened, not the reverse.
-    if (next.released) {
-      await notifyLostControl(tx, {
-        accountId,
-        chat: moved,
-        previousAssigneeId: next.released.userId,
-        actorUserId,
-        reason: next.released.reason,
-        newAssignee: next.newlyAssigned?.loginId ?? null,
-        at: now,
-      });
-    }
+    // What the change tells the VAs, as transitionChat decided it. Lost control is told before
+    // auto-assign runs: a chat re-queued and handed straight back to the same VA then reads
+    // "unassigned, assigned", the order things happened, not the reverse.
+    await emitChatEvents(tx, {
+      accountId,
+      chat: eventChatOf({ ...chat, teamId: next.teamId }),
+      sequenceBefore: chat.eventSeq,
+      plan: next,
+      at: now,
+    });
     if (next.offerToQueue) {
       await assignQueuedChat(tx, {
         accountId,

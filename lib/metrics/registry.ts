@@ -24,7 +24,7 @@ function create() {
     }),
     deliveryAttempts: new Counter({
       name: 'vachat_delivery_attempts_total',
-      help: 'Webhook attempts recorded, by result: delivered, retry (will be tried again) or failed (dead-lettered)',
+      help: 'Webhook attempts recorded, by result: delivered, retry (will be tried again), failed (dead-lettered) or superseded (failed while its chat left the VA: not tried again)',
       labelNames: ['result'] as const,
       registers: [registry],
     }),
