@@ -1,9 +1,7 @@
-// No Node-only imports: used by proxy.ts too.
-
 /**
  * Whether a request path holds a dot segment (`.` or `..`) once percent-decoded, however many times
  * it was encoded (`%2e%2e`, `%2E%2E`, `..%2f`, `%252e%252e`), with `/` or `\` as separators. Such a
- * path is refused on every entry: normalised by the framework, `/api/v1/%2e%2e/admin/me` reached
+ * path is refused by `npm start`'s server (lib/http/node-entry.ts): normalised by the framework, `/api/v1/%2e%2e/admin/me` reached
  * the admin API, so a proxy publishing `/api/v1/*` by prefix published the rest too.
  */
 export function hasDotSegment(path: string): boolean {

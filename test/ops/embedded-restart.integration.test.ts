@@ -70,7 +70,7 @@ describe('the embedded database across kill -9 and an immediate restart', { skip
   for (const variant of variants) {
     it(`${variant.name}: restarted at once after kill -9 while retries are in flight, it serves and delivers every event, in order`, {
       skip: variant.skip,
-      timeout: 240_000,
+      timeout: 900_000,
     }, async () => {
       // Down at first (503), as the issue's reproduction: the events are being retried at the kill.
       let up = false;
@@ -105,14 +105,14 @@ describe('the embedded database across kill -9 and an immediate restart', { skip
       const first = await variant.start(dataDir, extra);
       let second: Started | undefined;
       try {
-        await until('a refused delivery (retries in flight)', () => receiver.requests.length > 0, 200_000);
+        await until('a refused delivery (retries in flight)', () => receiver.requests.length > 0, 400_000);
         // kill -9, and the next start at once, before the killed process is reaped, as a supervisor
         // restarting it does.
         first.child.kill('SIGKILL');
         second = await variant.start(dataDir, extra);
         up = true;
         assert.equal(await first.exited, -1);
-        await until('every event delivered after the restart', () => new Set(delivered.map((d) => d.id)).size >= 9, 200_000);
+        await until('every event delivered after the restart', () => new Set(delivered.map((d) => d.id)).size >= 9, 400_000);
         assert.equal(await waitExit(second, 0), 'running', second.out.join('\n'));
         assert.ok(!second.out.some((l) => l.includes('in use by process')), second.out.join('\n'));
         second.child.kill('SIGTERM');
@@ -128,7 +128,12 @@ describe('the embedded database across kill -9 and an immediate restart', { skip
         // Per chat, the 200s came in the order the events happened.
         for (const chat of chats) {
           const order = rows.filter((e) => e.chatId === chat).map((e) => e.transactionId);
-          const okSeen = delivered.filter((d) => d.chat === chat).map((d) => d.id);
+          // Each event's first 200: a call the killed server had sent may be answered after the
+          // flip to 200 and sent again by the new server (delivery is at least once).
+          const okSeen = delivered
+            .filter((d) => d.chat === chat)
+            .map((d) => d.id)
+            .filter((id, i, all) => all.indexOf(id) === i);
           assert.deepEqual(okSeen, order, `chat ${chat}`);
         }
       } catch (err) {
