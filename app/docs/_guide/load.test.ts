@@ -35,6 +35,9 @@ describe('the guide', () => {
       assert.equal(raw, fillGuide(raw), `docs/guide/${slug}.md is stale: run npm run docs:codes`);
     }
     assert.match(fs.readFileSync('docs/guide/events.md', 'utf8'), /"event_type": "chat.unassigned"/);
+    // Filling a filled region replaces it: each example appears once on the page.
+    assert.equal(loadGuidePage('events')!.split('"event_type": "chat.unassigned"').length - 1, 1);
+    assert.equal(fillGuide(fillGuide('<!-- codes -->\n')), fillGuide('<!-- codes -->\n'));
   });
 
   it("numbers the pages in the index's list as the side list does: the index, then 1, 2, … in GUIDE_PAGES order", () => {
