@@ -20,7 +20,8 @@ export class DirectoryInUseError extends Error {
 
 /** This process, as it is written into a lock. */
 export function thisProcess(): LockHolder {
-  return { pid: process.pid, ...processIdentity(process.pid) };
+  const { startTime, bootId } = processIdentity(process.pid) ?? {};
+  return { pid: process.pid, startTime, bootId };
 }
 
 /**
