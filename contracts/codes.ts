@@ -47,6 +47,9 @@ export const CODES = {
   2043: { http: 403, description: 'The chat is not assigned to this virtual agent' },
   2050: { http: 503, description: 'Service temporarily unavailable: the database cannot be reached; retry after Retry-After seconds' },
   2099: { http: 405, description: 'Method not allowed' },
+  // Chat widget (customers)
+  2070: { http: 401, description: 'Chat widget credential missing, expired or not for this chat: start a new conversation' },
+  2071: { http: 404, description: 'No chat widget with this app ID' },
   4108: { http: 500, description: 'Unable to get the chat details' },
   // Admin API
   3001: { http: 401, description: 'Sign in required' },

@@ -81,6 +81,11 @@ const asset = {
   address: 'app-7f3e21',
   enabled: true,
   disabled_at: null,
+  allowed_origins: ['https://shop.example'],
+  widget: {
+    url: 'https://chat.example.com/chat/3101',
+    embed_html: '<script src="https://chat.example.com/widget.js?app=3101" async></script>',
+  },
   created_at: T0,
 };
 const rule = {
@@ -291,7 +296,7 @@ export const ADMIN_REQUEST_EXAMPLES: Record<string, unknown> = {
   adminRotateApiKey: { mode: 'overlap' },
   adminRotateSigningSecret: { mode: 'overlap' },
   adminCreateAsset: { channel: 'livechat', name: 'Website chat', address: 'app-7f3e21' },
-  adminUpdateAsset: { name: 'Website chat (EU)' },
+  adminUpdateAsset: { name: 'Website chat (EU)', allowed_origins: ['https://shop.example'] },
   adminCreateRoutingRule: {
     name: 'Billing questions to the bot',
     conditions: rule.conditions,
