@@ -297,7 +297,7 @@ export const ADMIN_REQUEST_EXAMPLES: Record<string, unknown> = {
   adminRotateApiKey: { mode: 'overlap' },
   adminRotateSigningSecret: { mode: 'overlap' },
   adminCreateAsset: { channel: 'livechat', name: 'Website chat', address: 'app-7f3e21' },
-  adminUpdateAsset: { name: 'Website chat (EU)', allowed_origins: ['https://shop.example'] },
+  adminUpdateAsset: { name: 'Website chat (EU)' },
   adminCreateRoutingRule: {
     name: 'Billing questions to the bot',
     conditions: rule.conditions,
