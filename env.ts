@@ -198,6 +198,24 @@ export const envSchema = z
       .regex(/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/, 'must be whsec_ followed by a base64 key')
       .optional()
       .or(z.literal('').transform(() => undefined)),
+    /**
+     * The service's public address (`https://chat.example.com`), used in the chat widget's embed
+     * snippet and link. Unset: the address the admin's request came to.
+     */
+    PUBLIC_URL: z
+      .string()
+      .url()
+      .regex(/^https?:\/\/[^/]+\/?$/, 'must be an origin such as https://chat.example.com (no path)')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** Chat widget: messages (and new chats) per customer per minute. */
+    WIDGET_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+    /** Chat widget: requests per client address per minute, over every customer behind it. */
+    WIDGET_REQUESTS_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(1).default(300),
+    /** Chat widget: new customer credentials per client address per hour. */
+    WIDGET_VISITORS_PER_HOUR_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+    /** Chat widget: days a customer credential stays valid (the browser keeps it; a new one starts a new customer). */
+    WIDGET_CREDENTIAL_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
     /** Bearer token for GET /api/metrics; unset: the endpoint is off (404). */
     METRICS_TOKEN: z.string().min(16).optional(),
     /** On SIGTERM, how long webhook calls in flight may take to finish before their leases are released. */

@@ -2,6 +2,9 @@ import type { NextConfig } from 'next';
 import { API_CSP, COMMON_SECURITY_HEADERS, HSTS } from './lib/security/headers';
 
 const common = Object.entries(COMMON_SECURITY_HEADERS).map(([key, value]) => ({ key, value }));
+// The chat widget's page may be framed by its asset's allowed origins: its own CSP
+// frame-ancestors says which (app/chat/[appId]/route.ts), so it does not get X-Frame-Options.
+const framable = common.filter((h) => h.key !== 'X-Frame-Options');
 
 const nextConfig: NextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules at run time.
@@ -10,7 +13,9 @@ const nextConfig: NextConfig = {
   // Fixed security headers; pages get their nonce-based CSP from proxy.ts.
   async headers() {
     return [
-      { source: '/:path*', headers: common },
+      { source: '/', headers: common },
+      { source: '/:path((?!chat/).+)', headers: common },
+      { source: '/chat/:path*', headers: framable },
       { source: '/api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_CSP }] },
       // Static assets are not seen by proxy.ts; they still may not be framed.
       { source: '/_next/static/:path*', headers: [{ key: 'Content-Security-Policy', value: "frame-ancestors 'none'" }] },

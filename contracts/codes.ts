@@ -14,6 +14,8 @@ export const CODES = {
   4306: { http: 201, description: 'Message stored' },
   4307: { http: 200, description: 'Virtual agent details retrieved' },
   4308: { http: 200, description: 'Assets listed' },
+  4309: { http: 200, description: 'Events listed' },
+  4310: { http: 200, description: 'Events acknowledged' },
   4342: { http: 202, description: 'Chat transferred successfully' },
   4400: { http: 200, description: 'OK' },
   4401: { http: 201, description: 'Created' },
@@ -50,7 +52,14 @@ export const CODES = {
   2042: { http: 403, description: 'Transfer is not enabled for this account: ask the platform administrator' },
   2043: { http: 403, description: 'The chat is not assigned to this virtual agent' },
   2050: { http: 503, description: 'Service temporarily unavailable: the database cannot be reached; retry after Retry-After seconds' },
+  2060: { http: 400, description: 'Invalid event cursor: pass a cursor this service gave you' },
+  2061: { http: 404, description: 'Event cursor not found: it belongs to another virtual agent' },
+  2062: { http: 429, description: 'Too many open event streams for this virtual agent: close one first' },
+  2063: { http: 410, description: 'Event cursor expired: its events are past retention; read on from response.oldest_cursor' },
   2099: { http: 405, description: 'Method not allowed' },
+  // Chat widget (customers)
+  2070: { http: 401, description: 'Chat widget credential missing, expired or not for this chat: start a new conversation' },
+  2071: { http: 404, description: 'No chat widget with this app ID' },
   4108: { http: 500, description: 'Unable to get the chat details' },
   // Admin API
   3001: { http: 401, description: 'Sign in required' },

@@ -13,7 +13,7 @@ import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
 const c = initContract();
 
 const LIST_ASSET_CODES = [...READ_CODES, 2001] as const;
-const UPDATE_ASSET_CODES = [...WRITE_CODES, 2014, 3006] as const;
+const UPDATE_ASSET_CODES = [...WRITE_CODES, 2014, 3006, 3008] as const;
 
 export const assetsContract = c.router({
   listAssets: {
@@ -38,9 +38,9 @@ export const assetsContract = c.router({
   updateAsset: {
     method: 'PATCH',
     path: '/assets/:id',
-    summary: 'Rename, readdress, disable or enable a channel asset',
+    summary: 'Rename, readdress, disable or enable a channel asset, or set its widget origins',
     description:
-      'Only the fields sent change; `address: null` removes the address. Events written from now on carry the new address. The channel cannot change, and assets cannot be deleted, since chats and their events refer to them: `enabled: false` retires one instead. A disabled asset refuses new chats (`POST /api/v1/chats` answers 2035) while its existing chats carry on (messages, events, transfers, closing); `enabled: true` takes it back into use.',
+      'Only the fields sent change; `address: null` removes the address. Events written from now on carry the new address. The channel cannot change, and assets cannot be deleted, since chats and their events refer to them: `enabled: false` retires one instead. A disabled asset refuses new chats (`POST /api/v1/chats` answers 2035) while its existing chats carry on (messages, events, transfers, closing); `enabled: true` takes it back into use. On a livechat asset, `allowed_origins` replaces the website origins that may embed its chat widget (`widget` in the answer holds the embed snippet and the full-page link); on another channel it is refused (3008).',
     pathParams: idParams,
     body: updateAssetBodySchema,
     responses: { 200: envelope(4400, adminAssetSchema), ...errorsFor(UPDATE_ASSET_CODES) },

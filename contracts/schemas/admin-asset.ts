@@ -2,6 +2,29 @@ import { z } from 'zod';
 import { CHANNELS } from '../enums';
 import { cursorQuery, isoDateTime, nameText, pageSizeQuery, text, withOpenApi } from './common';
 
+/** A website origin: scheme, host and optional port, nothing after but an optional `/` (`https://shop.example`). */
+export const ORIGIN_PATTERN =
+  /^[hH][tT][tT][pP][sS]?:\/\/[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*(:[0-9]{1,5})?\/?$/;
+
+export const allowedOriginsSchema = z
+  .array(
+    z
+      .string()
+      .max(300)
+      .regex(ORIGIN_PATTERN, 'must be a website origin such as https://shop.example (scheme, host, optional port; no path)'),
+  )
+  .max(50)
+  .describe(
+    'Livechat: the website origins (`https://shop.example`, `http://localhost:8080`) that may embed the chat widget; the widget page may be framed only by these and the embed script does nothing elsewhere. Up to 50; case and a trailing `/` do not matter',
+  );
+
+export const widgetInstallSchema = z
+  .object({
+    url: z.string().describe('The full-page chat, also what the embed script opens in its frame'),
+    embed_html: z.string().describe('The `<script>` tag to put on each page of an allowed origin'),
+  })
+  .describe('Livechat: how to install the chat widget; null on other channels');
+
 export const adminAssetSchema = z.object({
   id: z.number().int().describe('The `asset_id` of POST /api/v1/chats'),
   channel: z.enum(CHANNELS),
@@ -9,6 +32,10 @@ export const adminAssetSchema = z.object({
   address: z.string().nullable().describe("The channel's own address of the asset (long code, page ID, From address, app ID)"),
   enabled: z.boolean().describe('false: the asset takes no new chats (2035); its existing chats carry on'),
   disabled_at: isoDateTime.nullable().describe('When it was disabled; null while enabled'),
+  allowed_origins: z
+    .array(z.string())
+    .describe('Livechat: the website origins that may embed the chat widget (empty: none; the full-page chat still works)'),
+  widget: widgetInstallSchema.nullable(),
   created_at: isoDateTime,
 });
 
@@ -52,6 +79,9 @@ export const updateAssetBodySchema = z
       .boolean()
       .optional()
       .describe('false disables the asset: new chats on it are refused (2035), its existing chats carry on; true enables it again'),
+    allowed_origins: allowedOriginsSchema
+      .optional()
+      .describe('Livechat only (3008 on other channels): replaces the list of website origins that may embed the chat widget'),
   })
   .strict();
 // The service refuses `{}` (2000): at least one field must be sent.

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, tstz, updatedAt } from './_columns';
 import { accounts } from './accounts';
@@ -20,6 +21,16 @@ export const assets = pgTable(
      * on as before. Assets are never deleted, since chats and their events refer to them.
      */
     disabledAt: tstz('disabled_at'),
+    /**
+     * Livechat: the website origins (`https://shop.example`) that may embed the chat widget. The
+     * widget page may be framed only by these; the embed script does nothing on any other.
+     */
+    allowedOrigins: text('allowed_origins').array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * Livechat: the key that signs the widget's customer credentials (HMAC-SHA256), random per
+     * asset. Never leaves the server; replacing it ends every credential issued for the asset.
+     */
+    widgetKey: text('widget_key').notNull().default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

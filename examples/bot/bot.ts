@@ -19,6 +19,12 @@ export type BotOptions = {
 /** Words that mean "let me talk to a person". */
 const WANTS_HUMAN = /\b(agent|human|person|someone real)\b/i;
 const MAX_BODY_BYTES = 1024 * 1024;
+/** The quick replies offered on livechat, and the payload of "that is all". */
+const DONE = 'done';
+const CHOICES = [
+  { title: 'Talk to a person', payload: 'agent' },
+  { title: 'That is all, thanks', payload: DONE },
+];
 /** webhook-ids already handled; a redelivery of one is answered 200 and not acted on twice. */
 const SEEN_LIMIT = 10_000;
 
@@ -50,12 +56,20 @@ export async function startBot(options: BotOptions) {
     return team.team_id;
   }
 
-  async function reply(chatId: string, text: string, idempotencyKey: string) {
+  async function reply(chatId: string, text: string, idempotencyKey: string, choices?: { title: string; payload: string }[]) {
+    const body = choices
+      ? {
+          type: 'outbound' as const,
+          text,
+          livechat_sub_type: 'quick_replies' as const,
+          quick_replies: { request_identifier: idempotencyKey, options: choices },
+        }
+      : { type: 'outbound' as const, text };
     const sent = responseOf(
       await api.messages.postMessage({
         params: { chat_id: chatId },
         headers: { 'idempotency-key': idempotencyKey },
-        body: { type: 'outbound', text },
+        body,
       }),
     );
     log('replied', { chat_id: chatId, transid: sent.transid });
@@ -66,8 +80,18 @@ export async function startBot(options: BotOptions) {
    * same whether the message came in an event, in a redelivery or from the catch-up list, so a
    * customer message is never answered twice.
    */
-  async function answer(chatId: string, message: { transid: string; text?: string }) {
-    if (WANTS_HUMAN.test(message.text ?? '')) {
+  async function answer(
+    chatId: string,
+    channel: string,
+    message: { transid: string; text?: string; quick_reply_response?: { options: { title: string; payload?: string }[] } },
+  ) {
+    // A quick reply click says what was chosen in its payload (the service fills it from the offer).
+    const said = message.text ?? message.quick_reply_response?.options[0]?.payload ?? '';
+    if (said === DONE) {
+      await reply(chatId, 'Glad I could help. Write again at any time.', `done-${message.transid}`);
+      return;
+    }
+    if (WANTS_HUMAN.test(said)) {
       await reply(chatId, 'Connecting you with a person from our team. One moment, please.', `handover-${message.transid}`);
       const teamid = await handoverTeamId();
       const res = await api.chats.transferChat({ params: { chat_id: chatId }, body: { transfer: { teamid } } });
@@ -78,7 +102,13 @@ export async function startBot(options: BotOptions) {
       log('handed over', { chat_id: chatId, team_id: teamid });
       return;
     }
-    await reply(chatId, 'Thanks, I have noted that. Type "agent" at any time to talk to a person.', `reply-${message.transid}`);
+    // On livechat (the chat widget) the choices come as quick reply buttons too.
+    await reply(
+      chatId,
+      'Thanks, I have noted that. Type "agent" at any time to talk to a person.',
+      `reply-${message.transid}`,
+      channel === 'livechat' ? CHOICES : undefined,
+    );
   }
 
   const customerMessage = (entries: EventMessageEntry[]) => entries.map((e) => e.message).findLast((m) => m.type === 'inbound');
@@ -93,14 +123,14 @@ export async function startBot(options: BotOptions) {
       case 'chat.assigned': {
         held.add(chatId);
         const waiting = customerMessage(event.payload.messages);
-        if (waiting) await answer(chatId, waiting);
+        if (waiting) await answer(chatId, event.channel, waiting);
         else await reply(chatId, 'Hello! I am the demo bot. How can I help?', `greet-${id}`);
         return;
       }
       case 'message.received': {
         const message = customerMessage(event.payload.messages);
         if (!held.has(chatId)) log('message for a chat not held, ignored', { webhook_id: id, chat_id: chatId });
-        else if (message) await answer(chatId, message);
+        else if (message) await answer(chatId, event.channel, message);
         return;
       }
       case 'chat.unassigned':
@@ -162,7 +192,7 @@ export async function startBot(options: BotOptions) {
       for (const chat of page.chats) {
         held.add(chat.chat_id);
         const last = chat.messages.at(-1);
-        if (last?.type === 'inbound') await answer(chat.chat_id, last);
+        if (last?.type === 'inbound') await answer(chat.chat_id, chat.channel, last);
       }
       cursor = page.next_cursor ?? undefined;
     } while (cursor);

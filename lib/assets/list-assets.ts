@@ -3,10 +3,12 @@ import type { AdminAsset, AdminAssetPage, ListAssetsQuery } from '@/contracts/sc
 import type { Db } from '@/db/client';
 import { assets } from '@/db/schema';
 import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
+import { widgetInstall } from '@/lib/widget/widget-install';
 
 const DEFAULT_PAGE_SIZE = 25;
 
-export function toAssetView(a: typeof assets.$inferSelect): AdminAsset {
+/** The admin API's asset; `base` is the service's public origin (the livechat widget's links). */
+export function toAssetView(a: typeof assets.$inferSelect, base: string): AdminAsset {
   return {
     id: a.id,
     channel: a.channel,
@@ -14,6 +16,8 @@ export function toAssetView(a: typeof assets.$inferSelect): AdminAsset {
     address: a.address,
     enabled: a.disabledAt === null,
     disabled_at: a.disabledAt?.toISOString() ?? null,
+    allowed_origins: a.allowedOrigins,
+    widget: a.channel === 'livechat' ? widgetInstall(base, a.id) : null,
     created_at: a.createdAt.toISOString(),
   };
 }
@@ -27,7 +31,10 @@ function escapeLike(s: string): string {
  * or, with a channel, on (account, channel, id). A search (`q`, part of the name or address) and
  * the `enabled` filter are checked on the rows of that walk, which stops once a page is full.
  */
-export async function listAssets(db: Db, { accountId, query }: { accountId: number; query: ListAssetsQuery }): Promise<AdminAssetPage> {
+export async function listAssets(
+  db: Db,
+  { accountId, query, base }: { accountId: number; query: ListAssetsQuery; base: string },
+): Promise<AdminAssetPage> {
   const pageSize = query.page_size ?? DEFAULT_PAGE_SIZE;
   const after = query.cursor ? decodeCursor(query.cursor, (p): p is [number] => p.length === 1 && Number.isSafeInteger(p[0]))[0] : 0;
   const part = query.q ? `%${escapeLike(query.q)}%` : null;
@@ -47,5 +54,5 @@ export async function listAssets(db: Db, { accountId, query }: { accountId: numb
     .limit(pageSize + 1);
   const page = rows.slice(0, pageSize);
   const last = page.at(-1);
-  return { assets: page.map(toAssetView), next_cursor: rows.length > pageSize && last ? encodeCursor([last.id]) : null };
+  return { assets: page.map((a) => toAssetView(a, base)), next_cursor: rows.length > pageSize && last ? encodeCursor([last.id]) : null };
 }

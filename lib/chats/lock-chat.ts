@@ -3,6 +3,7 @@ import type { Db } from '@/db/client';
 import { assets, chats, customers, teams } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
 import type { EventChat } from '@/lib/events/event-body';
+import { noteChatChange } from '@/lib/events/with-outbox';
 
 /**
  * Locks the account's chat for the rest of the transaction; 2031 when there is none. Every chat
@@ -20,6 +21,7 @@ export async function lockChat(tx: Db, { accountId, chatId }: { accountId: numbe
     .prepare('lock_chat')
     .execute({ chatId, accountId });
   if (!row) throw new ApiError(2031);
+  noteChatChange(tx, chatId);
   return { ...row.chat, destinationId: row.destinationId };
 }
 

@@ -11,7 +11,8 @@ import type { Db } from '@/db/client';
  * answer (head-of-line). If that attempt fails and the event would be retried while the VA no
  * longer holds the chat, it is superseded then instead (record-attempts.ts).
  * Events written after `uptoSeq` in the same change (a `chat.closed`) stay, and are made due now:
- * they were parked behind the retry of an event that is now gone (see park-later-events.ts).
+ * they were parked behind the retry of an event that is now gone (see park-later-events.ts). A
+ * `pull` VA's events stay parked out of the due range (switch-delivery-mode.ts).
  */
 export async function supersedePendingEvents(
   tx: Db,
@@ -27,7 +28,8 @@ export async function supersedePendingEvents(
     await tx.execute(sql`
       update "events" set "next_attempt_at" = now()
       where "chat_id" = ${chatId} and "virtual_agent_id" = ${vaUserId} and "status" = 'pending' and "seq" > ${uptoSeq}
-        and "next_attempt_at" > now() and "attempt_count" = 0`);
+        and "next_attempt_at" > now() and "attempt_count" = 0
+        and "next_attempt_at" < now() + interval '50 years'`);
   }
   return superseded;
 }

@@ -1,30 +1,45 @@
 import type { Db } from '@/db/client';
+import { publishChatChanges } from './chat-changes';
 import { signalOutbox } from './signal';
 
 const written = Symbol('events written in this transaction');
+const changedChats = Symbol('chats changed in this transaction');
 
 /**
  * A transaction opened by `withOutbox`. Only such a transaction can enqueue events (the type of
  * `enqueueEvent` asks for it), so no writer can add an event and forget to wake delivery.
  */
-export type OutboxTx = Db & { readonly [written]: number[] };
+export type OutboxTx = Db & { readonly [written]: { ids: number[]; vaUserIds: Set<number> }; readonly [changedChats]: Set<string> };
 
 /**
  * Runs `work` in one transaction and, once it has committed, wakes the delivery engine for the
- * events enqueued in it. Nothing is signalled when the transaction fails: its events are gone with it.
+ * events enqueued in it and tells the live views about the chats it changed (lib/events/chat-changes.ts).
+ * Nothing is signalled when the transaction fails: its events are gone with it.
  */
 export async function withOutbox<T>(db: Db, work: (tx: OutboxTx) => Promise<T>): Promise<T> {
-  let eventIds: number[] = [];
+  let noted = { ids: [] as number[], vaUserIds: new Set<number>() };
+  let chatIds = new Set<string>();
   const result = await db.transaction(async (tx) => {
-    eventIds = [];
-    const outboxTx: OutboxTx = Object.assign(tx as Db, { [written]: eventIds });
+    noted = { ids: [], vaUserIds: new Set() };
+    chatIds = new Set();
+    const outboxTx: OutboxTx = Object.assign(tx as Db, { [written]: noted, [changedChats]: chatIds });
     return work(outboxTx);
   });
-  signalOutbox(eventIds);
+  signalOutbox(noted.ids, noted.vaUserIds);
+  publishChatChanges(chatIds);
   return result;
 }
 
+/**
+ * Marks a chat as changed by this transaction (lockChat does it for every chat change): once it
+ * commits, the chat's live views are told. Outside a `withOutbox` transaction it does nothing.
+ */
+export function noteChatChange(tx: Db, chatId: string): void {
+  (tx as Partial<OutboxTx>)[changedChats]?.add(chatId);
+}
+
 /** Called by `enqueueEvent` for each event it writes. */
-export function noteEvent(tx: OutboxTx, eventId: number): void {
-  tx[written].push(eventId);
+export function noteEvent(tx: OutboxTx, eventId: number, vaUserId: number): void {
+  tx[written].ids.push(eventId);
+  tx[written].vaUserIds.add(vaUserId);
 }

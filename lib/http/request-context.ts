@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AdminAuth } from '@/lib/admin-auth/types';
 import type { BotAuth } from '@/lib/auth/types';
 import { setLogContext } from '@/lib/util/logger';
+import type { WidgetVisitorAuth } from '@/lib/widget/types';
 
 // The identities are defined by the auth layers; this module only carries them.
 export type { AdminAuth, BotAuth };
@@ -10,6 +11,8 @@ export type RequestContext = {
   trxid: string;
   bot?: BotAuth;
   admin?: AdminAuth;
+  /** A chat widget customer (lib/widget). */
+  widget?: WidgetVisitorAuth;
   /** The TCP peer's address, when the server adapter knows it (Next's request does not carry it). */
   socketAddress?: string;
   /** The client's address as the guard resolved it (lib/auth/client-address.ts). */
@@ -43,6 +46,12 @@ export function currentTrxid(): string {
 export function botAuth(): BotAuth {
   const auth = currentContext().bot;
   if (!auth) throw new Error('bot route reached without authentication');
+  return auth;
+}
+
+export function widgetAuth(): WidgetVisitorAuth {
+  const auth = currentContext().widget;
+  if (!auth) throw new Error('widget route reached without a customer credential');
   return auth;
 }
 

@@ -57,6 +57,7 @@ const virtualAgent = {
   name: 'Billing bot',
   description: 'Answers billing questions and issues refunds',
   enabled: true,
+  delivery_mode: 'webhook',
   webhook_url: 'https://bot.acme.example/va/events',
   webhook_headers: { 'x-bot-tenant': 'acme' },
   subscriptions: ['chat.assigned', 'message.received', 'chat.closed'],
@@ -81,6 +82,11 @@ const asset = {
   address: 'app-7f3e21',
   enabled: true,
   disabled_at: null,
+  allowed_origins: ['https://shop.example'],
+  widget: {
+    url: 'https://chat.example.com/chat/3101',
+    embed_html: '<script src="https://chat.example.com/widget.js?app=3101" async></script>',
+  },
   created_at: T0,
 };
 const rule = {

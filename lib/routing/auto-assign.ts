@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { chats, customers, skills, teamMemberships, teams, userSkills, users } from '@/db/schema';
 import { lastMessageOf } from '@/lib/chats/assignment';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
-import type { OutboxTx } from '@/lib/events/with-outbox';
+import { noteChatChange, type OutboxTx } from '@/lib/events/with-outbox';
 
 type Candidate = { id: number; loginId: string; kind: 'agent' | 'manager' | 'virtual_agent'; capacity: number };
 
@@ -141,6 +141,7 @@ async function assignChat(
     .set({ assigneeId: user.id, status: 'picked', updatedAt: new Date() })
     .where(eq(chats.id, chatId))
     .returning();
+  noteChatChange(tx, chatId);
   if (user.kind !== 'virtual_agent') return;
   const [customer] = await tx.select({ destinationId: customers.destinationId }).from(customers).where(eq(customers.id, chat.customerId));
   await enqueueEvent(tx, {

@@ -54,6 +54,7 @@ export async function bootstrap(db: Db): Promise<void> {
     signingSecret: demo.signingSecret,
     webhookUrl,
     vaId: demo.vaId,
+    widgetAppId: demo.livechatAssetId,
   });
   if (!e.DATABASE_URL) writeDemoLogin(lines);
   banner(lines);

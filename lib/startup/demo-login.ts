@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { users, virtualAgents } from '@/db/schema';
+import { assets, users, virtualAgents } from '@/db/schema';
 import { env } from '@/env';
 import { sha256 } from '@/lib/util/ids';
 
@@ -26,6 +26,7 @@ export const LABELS = {
   apiKey: 'Demo bot API key',
   signingSecret: 'Demo bot signing secret',
   webhook: 'Demo bot webhook',
+  widget: 'Chat widget (write as a customer)',
 } as const;
 
 const ROTATED = 'rotated since it was written here';
@@ -65,10 +66,14 @@ export function readDemoLogin(file = demoLoginFile()): DemoLogin | null {
  * Drops the demo bot's key or secret when an administrator rotated it since the file was written
  * (a key is good while it is the VA's key, or its previous one inside the overlap).
  */
-export async function checkDemoLogin(db: Db, login: DemoLogin): Promise<DemoLogin & { webhookUrl: string | null; vaId: number | null }> {
+export async function checkDemoLogin(
+  db: Db,
+  login: DemoLogin,
+): Promise<DemoLogin & { webhookUrl: string | null; vaId: number | null; widgetAppId: number | null }> {
   const [va] = await db
     .select({
       id: virtualAgents.userId,
+      accountId: users.accountId,
       webhookUrl: virtualAgents.webhookUrl,
       apiKeyHash: virtualAgents.apiKeyHash,
       previousApiKeyHash: virtualAgents.previousApiKeyHash,
@@ -80,7 +85,13 @@ export async function checkDemoLogin(db: Db, login: DemoLogin): Promise<DemoLogi
     .where(eq(users.loginId, DEMO_BOT_LOGIN_ID))
     .orderBy(virtualAgents.userId)
     .limit(1);
-  if (!va) return { ...login, apiKey: null, signingSecret: null, webhookUrl: null, vaId: null };
+  if (!va) return { ...login, apiKey: null, signingSecret: null, webhookUrl: null, vaId: null, widgetAppId: null };
+  const [livechat] = await db
+    .select({ id: assets.id })
+    .from(assets)
+    .where(and(eq(assets.accountId, va.accountId), eq(assets.channel, 'livechat')))
+    .orderBy(asc(assets.id))
+    .limit(1);
   const keyHash = login.apiKey ? sha256(login.apiKey) : null;
   const now = new Date();
   const keyLive =
@@ -95,11 +106,12 @@ export async function checkDemoLogin(db: Db, login: DemoLogin): Promise<DemoLogi
     signingSecret: login.signingSecret === va.signingSecret ? login.signingSecret : null,
     webhookUrl: va.webhookUrl,
     vaId: va.id,
+    widgetAppId: livechat?.id ?? null,
   };
 }
 
 /** The file's lines and the banner's: the URLs to open, the login, and how to start the demo bot. */
-export function demoLines(login: DemoLogin & { webhookUrl: string | null; vaId: number | null }): string[] {
+export function demoLines(login: DemoLogin & { webhookUrl: string | null; vaId: number | null; widgetAppId: number | null }): string[] {
   const base = serviceUrl();
   const vaPage = login.vaId ? `${base}/admin/virtual-agents/${login.vaId}` : `${base}/admin/virtual-agents`;
   return [
@@ -112,6 +124,7 @@ export function demoLines(login: DemoLogin & { webhookUrl: string | null; vaId: 
       ? `${LABELS.signingSecret}: ${login.signingSecret}`
       : `${LABELS.signingSecret}: ${ROTATED}; rotate it again at ${vaPage} and start the bot with VA_SIGNING_SECRET=<new secret>`,
     `${LABELS.webhook}: ${login.webhookUrl ?? '(no demo bot)'}`,
+    ...(login.widgetAppId ? [`${LABELS.widget}: ${base}/chat/${login.widgetAppId}`] : []),
     'Start the demo bot (another terminal): npm run demo:bot',
     'Until it runs, the demo chat’s events wait and are retried ("webhook attempt failed; will retry" in the log); once it answers, they arrive in order.',
   ];

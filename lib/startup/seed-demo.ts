@@ -84,5 +84,5 @@ export async function seedDemo(db: Db, { accountId, webhookUrl }: { accountId: n
       messages: [{ type: 'inbound', text: 'My card was charged twice.' }],
     },
   });
-  return { apiKey: bot.apiKey, signingSecret: bot.signingSecret, vaId: bot.user.id };
+  return { apiKey: bot.apiKey, signingSecret: bot.signingSecret, vaId: bot.user.id, livechatAssetId: assets.get('livechat')! };
 }

@@ -171,8 +171,36 @@ describe('admin resources', () => {
       assert.ok(Number.isInteger(created.body.response.id));
       assert.deepEqual(
         { ...created.body.response, id: 0, created_at: '' },
-        { id: 0, channel: 'sms', name: 'Main number', address: '+15550000', enabled: true, disabled_at: null, created_at: '' },
+        {
+          id: 0,
+          channel: 'sms',
+          name: 'Main number',
+          address: '+15550000',
+          enabled: true,
+          disabled_at: null,
+          allowed_origins: [],
+          widget: null,
+          created_at: '',
+        },
       );
+      // A livechat asset carries its widget's install; allowed origins are set on livechat only.
+      const chat = await admin.post('/assets', { channel: 'livechat', name: 'Site chat' });
+      const id = chat.body.response.id;
+      assert.deepEqual(chat.body.response.widget, {
+        url: `http://localhost/chat/${id}`,
+        embed_html: `<script src="http://localhost/widget.js?app=${id}" async></script>`,
+      });
+      const origins = await admin.patch(`/assets/${id}`, {
+        allowed_origins: ['HTTPS://Shop.Example/', 'http://localhost:8080', 'https://shop.example'],
+      });
+      assert.equal(origins.status, 200, JSON.stringify(origins.body));
+      assert.deepEqual(origins.body.response.allowed_origins, ['https://shop.example', 'http://localhost:8080']);
+      const path = await admin.patch(`/assets/${id}`, { allowed_origins: ['https://shop.example/checkout'] });
+      assert.equal(path.body.status_code, 2000);
+      assert.equal(path.body.response.errors[0].field, 'allowed_origins.0');
+      const notLivechat = await admin.patch(`/assets/${created.body.response.id}`, { allowed_origins: ['https://shop.example'] });
+      assert.equal(notLivechat.status, 409);
+      assert.equal(notLivechat.body.status_code, 3008);
       const list = await admin.get('/assets');
       assert.ok(list.body.response.assets.some((a: { id: number }) => a.id === created.body.response.id));
       assert.ok(!(await other.get('/assets')).body.response.assets.some((a: { id: number }) => a.id === created.body.response.id));

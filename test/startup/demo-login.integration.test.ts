@@ -23,7 +23,14 @@ describe('the demo login file', () => {
     const demo = await seedDemo(ctx.db, { accountId: account.id, webhookUrl });
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'demo-login-')), 'demo-login.txt');
     writeDemoLogin(
-      demoLines({ adminLogin: 'a@demo.test / pw', apiKey: demo.apiKey, signingSecret: demo.signingSecret, webhookUrl, vaId: demo.vaId }),
+      demoLines({
+        adminLogin: 'a@demo.test / pw',
+        apiKey: demo.apiKey,
+        signingSecret: demo.signingSecret,
+        webhookUrl,
+        vaId: demo.vaId,
+        widgetAppId: demo.livechatAssetId,
+      }),
       file,
     );
 
@@ -31,6 +38,11 @@ describe('the demo login file', () => {
     assert.equal(first.apiKey, demo.apiKey);
     assert.equal(first.signingSecret, demo.signingSecret);
     assert.equal(first.webhookUrl, webhookUrl);
+    assert.equal(first.widgetAppId, demo.livechatAssetId, 'the demo prints the chat widget of its livechat asset');
+    assert.match(
+      fs.readFileSync(file, 'utf8'),
+      new RegExp(`^Chat widget \\(write as a customer\\): http://localhost:\\d+/chat/${demo.livechatAssetId}$`, 'm'),
+    );
 
     await rotateApiKey(ctx.db, { accountId: account.id, id: demo.vaId, mode: 'at_once' });
     await rotateSigningSecret(ctx.db, { accountId: account.id, id: demo.vaId, mode: 'at_once' });

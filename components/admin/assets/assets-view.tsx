@@ -120,6 +120,7 @@ function AssetRow({ asset }: { asset: AdminAsset }) {
           </SubmitButton>
         </form>
         <FormError failure={failure} placed={['name', 'address']} />
+        {asset.widget && <WidgetInstall asset={asset} widget={asset.widget} />}
       </td>
       <td>
         <SubmitButton
@@ -133,6 +134,73 @@ function AssetRow({ asset }: { asset: AdminAsset }) {
         </SubmitButton>
       </td>
     </tr>
+  );
+}
+
+/**
+ * A livechat asset's chat widget: the website origins that may embed it (one per line), the one
+ * script tag to put on those sites, and the full-page chat link.
+ */
+function WidgetInstall({ asset, widget }: { asset: AdminAsset; widget: NonNullable<AdminAsset['widget']> }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [origins, setOrigins] = useState(asset.allowed_origins.join('\n'));
+  const save = tsr.assets.updateAsset.useMutation({
+    onSuccess: (res) => {
+      qc.invalidateQueries({ queryKey: keys.assets });
+      const n = res.body.response.allowed_origins.length;
+      toast.success(`Asset ${res.body.response.id}: the widget may be embedded on ${n} ${n === 1 ? 'website' : 'websites'}.`);
+    },
+  });
+  const failure = failureOf(save.error);
+  const list = origins
+    .split(/\s+/)
+    .map((o) => o.trim())
+    .filter(Boolean);
+  const idp = `asset-${asset.id}-widget`;
+  const originsError = fieldError(failure, 'allowed_origins') ?? null;
+  return (
+    <details className="widget-install">
+      <summary>Chat widget: embed code and allowed websites</summary>
+      <form
+        noValidate
+        aria-label={`Chat widget of asset ${asset.id}`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate({ params: { id: asset.id }, body: { allowed_origins: list } });
+        }}
+      >
+        <Field
+          id={`${idp}-origins`}
+          label="Websites allowed to embed it"
+          hint="One origin per line, such as https://shop.example (scheme, host and port; no path). On other websites the script does nothing."
+          error={originsError}
+        >
+          <textarea
+            {...described(`${idp}-origins`, { error: originsError, hint: true })}
+            rows={3}
+            value={origins}
+            onChange={(e) => setOrigins(e.target.value)}
+          />
+        </Field>
+        <SubmitButton pending={save.isPending} className="btn">
+          Save websites
+        </SubmitButton>
+        <FormError failure={failure} placed={originsError ? Object.keys(failure?.fields ?? {}) : []} />
+      </form>
+      <p>
+        Embed code (put it on each page of those websites):
+        <code className="embed" data-testid="widget-embed">
+          {widget.embed_html}
+        </code>
+      </p>
+      <p>
+        Full-page chat:{' '}
+        <a href={widget.url} target="_blank" rel="noopener noreferrer" data-testid="widget-url">
+          {widget.url}
+        </a>
+      </p>
+    </details>
   );
 }
 

@@ -6,18 +6,23 @@ import { listAssets, toAssetView } from '@/lib/assets/list-assets';
 import { updateAsset } from '@/lib/assets/update-asset';
 import { adminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
+import { publicBase } from '@/lib/widget/public-base';
 
 export const assetsRouter = tsr.router(adminContract.assets, {
-  listAssets: async ({ query }) => ok(4400, await listAssets(await getDb(), { accountId: adminAuth().accountId, query })),
-  createAsset: async ({ body }) => {
+  listAssets: async ({ query }, { request }) =>
+    ok(4400, await listAssets(await getDb(), { accountId: adminAuth().accountId, query, base: publicBase(request) })),
+  createAsset: async ({ body }, { request }) => {
     const asset = await createAsset(await getDb(), {
       accountId: adminAuth().accountId,
       channel: body.channel,
       name: body.name,
       address: body.address,
     });
-    return ok(4401, toAssetView(asset));
+    return ok(4401, toAssetView(asset, publicBase(request)));
   },
-  updateAsset: async ({ params, body }) =>
-    ok(4400, toAssetView(await updateAsset(await getDb(), { accountId: adminAuth().accountId, id: params.id, patch: body }))),
+  updateAsset: async ({ params, body }, { request }) =>
+    ok(
+      4400,
+      toAssetView(await updateAsset(await getDb(), { accountId: adminAuth().accountId, id: params.id, patch: body }), publicBase(request)),
+    ),
 });

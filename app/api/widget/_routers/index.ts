@@ -1,0 +1,29 @@
+import { tsr } from '@ts-rest/serverless/next';
+import { widgetContract } from '@/contracts/widget';
+import { getDb } from '@/db/client';
+import { createApiHandler } from '@/lib/http/create-api-handler';
+import { widgetAuth } from '@/lib/http/request-context';
+import { ok } from '@/lib/http/respond';
+import { createVisitor } from '@/lib/widget/create-visitor';
+import { findCurrentChat } from '@/lib/widget/find-current-chat';
+import { getWidgetApp } from '@/lib/widget/get-widget-app';
+import { listWidgetMessages } from '@/lib/widget/list-widget-messages';
+import { sendWidgetMessage } from '@/lib/widget/send-widget-message';
+import { startWidgetChat } from '@/lib/widget/start-widget-chat';
+import { loadOwnChat } from '@/lib/widget/widget-chat-view';
+import { widgetGuard } from '@/lib/widget/widget-guard';
+
+const widgetRouter = tsr.router(widgetContract, {
+  getApp: async ({ params }) => ok(4400, await getWidgetApp(await getDb(), { appId: params.app_id })),
+  createVisitor: async ({ params }) => ok(4401, await createVisitor(await getDb(), { appId: params.app_id })),
+  currentChat: async () => ok(4400, { chat: await findCurrentChat(await getDb(), { visitor: widgetAuth() }) }),
+  startChat: async ({ body }) => ok(4302, await startWidgetChat(await getDb(), { visitor: widgetAuth(), body })),
+  getChat: async ({ params }) => ok(4304, await loadOwnChat(await getDb(), { visitor: widgetAuth(), chatId: params.chat_id })),
+  listMessages: async ({ params, query }) =>
+    ok(4305, await listWidgetMessages(await getDb(), { visitor: widgetAuth(), chatId: params.chat_id, after: query.after })),
+  sendMessage: async ({ params, body }) =>
+    ok(4306, await sendWidgetMessage(await getDb(), { visitor: widgetAuth(), chatId: params.chat_id, body })),
+});
+
+/** The chat widget's API (customers): its own contract, guard and limits; no cookie is read. */
+export const widgetApiHandler = createApiHandler({ contract: widgetContract, router: widgetRouter, guard: widgetGuard });

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { isoDateTime, nameText, text } from './common';
+import { attachmentSchema } from './message';
+
+/** Longest message text a customer may send through the widget (the bot API allows 4096). */
+export const WIDGET_TEXT_MAX = 2000;
+
+export const widgetAppSchema = z.object({
+  app_id: z.number().int().describe('The livechat asset id'),
+  name: z.string().describe('The asset name, shown as the chat title'),
+  enabled: z.boolean().describe('false: the chat takes no new conversations (the asset is disabled)'),
+});
+
+export type WidgetApp = z.infer<typeof widgetAppSchema>;
+
+export const widgetVisitorSchema = z.object({
+  livechat_id: z.string().describe("The browser's stable livechat id: the customer's `destination_id` on the livechat channel"),
+  token: z
+    .string()
+    .describe('The customer credential: send it as `Authorization: Bearer <token>`; it reaches only this customer’s chats of this app'),
+  expires_at: isoDateTime,
+});
+
+export type WidgetVisitor = z.infer<typeof widgetVisitorSchema>;
+
+/**
+ * A message as the customer sees it: what the customer wrote and what was sent to them. No
+ * announcements, no authors, no payloads. `id` orders the transcript and is the resume cursor.
+ */
+export const widgetMessageSchema = z.object({
+  id: z.number().int().describe('Order of the message in the chat; pass the last one seen as `after`'),
+  from: z.enum(['customer', 'business']),
+  text: z.string().optional(),
+  attachment: attachmentSchema.optional(),
+  quick_replies: z
+    .object({ request_identifier: z.string(), options: z.array(z.object({ title: z.string() })) })
+    .optional()
+    .describe('Choices offered to the customer'),
+  quick_reply_response: z
+    .object({ request_identifier: z.string(), options: z.array(z.object({ title: z.string() })) })
+    .optional()
+    .describe('The choice the customer made'),
+  timestamp: isoDateTime,
+});
+
+export type WidgetMessage = z.infer<typeof widgetMessageSchema>;
+
+export const widgetChatSchema = z.object({
+  chat_id: z.string(),
+  status: z.enum(['open', 'closed']),
+  handled_by: z
+    .enum(['waiting', 'bot', 'person'])
+    .describe('`waiting`: in a queue; `bot`: a virtual agent answers; `person`: a person has taken over'),
+});
+
+export type WidgetChat = z.infer<typeof widgetChatSchema>;
+
+export const widgetCurrentChatSchema = z.object({ chat: widgetChatSchema.nullable().describe("The customer's latest chat, or null") });
+
+export const widgetMessagePageSchema = z.object({
+  messages: z.array(widgetMessageSchema).describe('Oldest first'),
+  more: z.boolean().describe('true: more messages follow; ask again with the last id as `after`'),
+});
+
+const widgetText = () => text().trim().min(1).max(WIDGET_TEXT_MAX);
+
+export const startWidgetChatBodySchema = z
+  .object({
+    name: nameText().trim().min(1).max(100).optional().describe('How the customer wants to be addressed'),
+    text: widgetText().optional().describe('The first message'),
+  })
+  .strict();
+
+export type StartWidgetChatBody = z.infer<typeof startWidgetChatBodySchema>;
+
+export const widgetMessageBodySchema = z
+  .object({
+    text: widgetText().optional(),
+    quick_reply_response: z
+      .object({
+        request_identifier: text().min(1).max(200),
+        options: z.array(z.object({ title: text().min(1).max(200) }).strict()).length(1),
+      })
+      .strict()
+      .optional()
+      .describe('A click on a quick reply: the offer answered and the title chosen'),
+  })
+  .strict();
+
+export type WidgetMessageBody = z.infer<typeof widgetMessageBodySchema>;
+
+export const widgetMessagesQuerySchema = z
+  .object({
+    after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe('Only messages after this id'),
+  })
+  .strict();

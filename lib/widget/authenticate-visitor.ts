@@ -1,0 +1,20 @@
+import type { Db } from '@/db/client';
+import { ApiError } from '@/lib/errors';
+import { readCredential, signatureMatches } from './credential';
+import { findWidgetAsset } from './find-widget-asset';
+import type { WidgetVisitorAuth } from './types';
+
+/**
+ * The customer behind `Authorization: Bearer <credential>`, or 2070. Only this header is read:
+ * cookies (the admin session's included) count for nothing here.
+ */
+export async function authenticateVisitor(db: Db, { authorization }: { authorization: string | null }): Promise<WidgetVisitorAuth> {
+  const token = authorization?.match(/^Bearer\s+(\S{1,1000})$/i)?.[1];
+  if (!token) throw new ApiError(2070, { detail: 'send the credential as Authorization: Bearer <token>' });
+  const claims = readCredential(token);
+  if (!claims) throw new ApiError(2070);
+  const asset = await findWidgetAsset(db, { appId: claims.assetId }).catch(() => null);
+  if (!asset || !signatureMatches(asset.widgetKey, claims.payload, claims.signature)) throw new ApiError(2070);
+  if (claims.expiresAt.getTime() <= Date.now()) throw new ApiError(2070, { detail: 'the credential has expired' });
+  return { accountId: asset.accountId, assetId: asset.id, livechatId: claims.livechatId };
+}

@@ -1,0 +1,29 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { WidgetChat } from '@/contracts/schemas/widget';
+import type { Db } from '@/db/client';
+import { chats, customers, users } from '@/db/schema';
+import type { WidgetVisitorAuth } from './types';
+import { toWidgetChat } from './widget-chat-view';
+
+/**
+ * The customer's latest chat of this app, open or closed (a reload shows it again), or null.
+ * Reads the customer by its unique key and their chats by `chats_customer_idx`.
+ */
+export async function findCurrentChat(db: Db, { visitor }: { visitor: WidgetVisitorAuth }): Promise<WidgetChat | null> {
+  const [row] = await db
+    .select({ id: chats.id, status: chats.status, assigneeKind: users.kind })
+    .from(customers)
+    .innerJoin(chats, eq(chats.customerId, customers.id))
+    .leftJoin(users, eq(users.id, chats.assigneeId))
+    .where(
+      and(
+        eq(customers.accountId, visitor.accountId),
+        eq(customers.channel, 'livechat'),
+        eq(customers.destinationId, visitor.livechatId),
+        eq(chats.assetId, visitor.assetId),
+      ),
+    )
+    .orderBy(desc(chats.createdAt), desc(chats.id))
+    .limit(1);
+  return row ? toWidgetChat(row) : null;
+}

@@ -1,0 +1,31 @@
+import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import type { WidgetMessage } from '@/contracts/schemas/widget';
+import type { Db } from '@/db/client';
+import { messages } from '@/db/schema';
+import type { WidgetVisitorAuth } from './types';
+import { loadOwnChat, toWidgetMessage } from './widget-chat-view';
+
+export const WIDGET_PAGE_SIZE = 100;
+
+/** The customer's view of their chat after message `after`, oldest first, a page at a time. */
+export async function listWidgetMessages(
+  db: Db,
+  { visitor, chatId, after = 0 }: { visitor: WidgetVisitorAuth; chatId: string; after?: number },
+): Promise<{ messages: WidgetMessage[]; more: boolean }> {
+  await loadOwnChat(db, { visitor, chatId });
+  const rows = await widgetMessagesAfter(db, { chatId, after, limit: WIDGET_PAGE_SIZE + 1 });
+  return { messages: rows.slice(0, WIDGET_PAGE_SIZE).map(toWidgetMessage), more: rows.length > WIDGET_PAGE_SIZE };
+}
+
+/**
+ * The statement behind a page (and behind each push of the live stream): the transcript index on
+ * (chat_id, id) read from the cursor, announcements skipped. The plan test reads it too.
+ */
+export function widgetMessagesAfter(db: Db, { chatId, after, limit }: { chatId: string; after: number; limit: number }) {
+  return db
+    .select({ id: messages.id, type: messages.type, body: messages.body, sentAt: messages.sentAt })
+    .from(messages)
+    .where(and(eq(messages.chatId, chatId), gt(messages.id, after), inArray(messages.type, ['inbound', 'outbound'])))
+    .orderBy(asc(messages.id))
+    .limit(limit);
+}

@@ -1,0 +1,42 @@
+import { and, eq } from 'drizzle-orm';
+import type { WidgetMessage, WidgetMessageBody } from '@/contracts/schemas/widget';
+import type { Db } from '@/db/client';
+import { messages } from '@/db/schema';
+import { ApiError } from '@/lib/errors';
+import { appendMessage } from '@/lib/messages/append-message';
+import type { WidgetVisitorAuth } from './types';
+import { loadOwnChat, toWidgetMessage } from './widget-chat-view';
+
+/**
+ * The customer writes to their own chat, through the same path as every inbound message (the
+ * assigned VA gets `message.received`). A quick reply click is the contract's
+ * `quick_reply_response` (livechat sub type), its payload filled from the offer by title.
+ */
+export async function sendWidgetMessage(
+  db: Db,
+  { visitor, chatId, body }: { visitor: WidgetVisitorAuth; chatId: string; body: WidgetMessageBody },
+): Promise<WidgetMessage> {
+  const hasText = body.text !== undefined;
+  const hasChoice = body.quick_reply_response !== undefined;
+  if (hasText === hasChoice) {
+    throw new ApiError(2000, {
+      detail: 'send either text or quick_reply_response',
+      errors: [{ field: hasText ? 'quick_reply_response' : 'text', message: hasText ? 'send text or a choice, not both' : 'Required' }],
+    });
+  }
+  const chat = await loadOwnChat(db, { visitor, chatId });
+  if (chat.status === 'closed') throw new ApiError(2040, { detail: 'this chat has ended: start a new one' });
+  const { message } = await appendMessage(db, {
+    accountId: visitor.accountId,
+    chatId,
+    actorLoginId: null,
+    input: hasChoice
+      ? { type: 'inbound', livechat_sub_type: 'quick_reply_response', quick_reply_response: body.quick_reply_response }
+      : { type: 'inbound', text: body.text },
+  });
+  const [row] = await db
+    .select({ id: messages.id, type: messages.type, body: messages.body, sentAt: messages.sentAt })
+    .from(messages)
+    .where(and(eq(messages.transid, message.transid), eq(messages.chatId, chatId)));
+  return toWidgetMessage(row);
+}

@@ -1,0 +1,62 @@
+import { and, eq } from 'drizzle-orm';
+import type { WidgetChat, WidgetMessage } from '@/contracts/schemas/widget';
+import type { Db } from '@/db/client';
+import { chats, customers, users } from '@/db/schema';
+import { ApiError } from '@/lib/errors';
+import type { WidgetVisitorAuth } from './types';
+
+/**
+ * The customer's own chat: on their app, on livechat, with them as the customer. Anyone else's
+ * chat is "not found" (2031), exactly as a chat that does not exist.
+ */
+export async function loadOwnChat(db: Db, { visitor, chatId }: { visitor: WidgetVisitorAuth; chatId: string }): Promise<WidgetChat> {
+  const [row] = await db
+    .select({ id: chats.id, status: chats.status, assigneeKind: users.kind })
+    .from(chats)
+    .innerJoin(customers, eq(customers.id, chats.customerId))
+    .leftJoin(users, eq(users.id, chats.assigneeId))
+    .where(
+      and(
+        eq(chats.id, chatId),
+        eq(chats.accountId, visitor.accountId),
+        eq(chats.assetId, visitor.assetId),
+        eq(chats.channel, 'livechat'),
+        eq(customers.destinationId, visitor.livechatId),
+      ),
+    );
+  if (!row) throw new ApiError(2031, { detail: 'no such chat for this customer' });
+  return toWidgetChat(row);
+}
+
+export function toWidgetChat(row: { id: string; status: string; assigneeKind: string | null }): WidgetChat {
+  return {
+    chat_id: row.id,
+    status: row.status === 'closed' ? 'closed' : 'open',
+    handled_by: row.assigneeKind === null ? 'waiting' : row.assigneeKind === 'virtual_agent' ? 'bot' : 'person',
+  };
+}
+
+type Choice = { request_identifier: string; options: { title: string }[] };
+
+/**
+ * A stored message as the customer sees it. Only the customer's own messages and what was sent to
+ * them reach here (announcements never do); payloads, authors and every other internal detail stay out.
+ */
+export function toWidgetMessage(row: { id: number; type: string; body: Record<string, unknown>; sentAt: Date | string }): WidgetMessage {
+  const body = row.body as {
+    text?: string;
+    attachment?: WidgetMessage['attachment'];
+    quick_replies?: Choice;
+    quick_reply_response?: Choice;
+  };
+  const titles = (c: Choice) => ({ request_identifier: c.request_identifier, options: c.options.map((o) => ({ title: o.title })) });
+  return {
+    id: row.id,
+    from: row.type === 'inbound' ? 'customer' : 'business',
+    ...(body.text !== undefined && { text: body.text }),
+    ...(body.attachment !== undefined && { attachment: body.attachment }),
+    ...(body.quick_replies !== undefined && { quick_replies: titles(body.quick_replies) }),
+    ...(body.quick_reply_response !== undefined && { quick_reply_response: titles(body.quick_reply_response) }),
+    timestamp: (row.sentAt instanceof Date ? row.sentAt : new Date(row.sentAt)).toISOString(),
+  };
+}

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { NextRequest } from 'next/server';
+import { GET as streamRoute } from '@/app/api/widget/chats/[chatId]/stream/route';
+import { teams } from '@/db/schema';
+import { botApi } from '../support/bot-api';
+import { setupTestDatabase } from '../support/db';
+import { createTenant, type Tenant } from '../support/tenant';
+import { newVisitor, widgetApi } from '../support/widget-api';
+
+const ctx = setupTestDatabase();
+
+type Sse = { event: string; id?: string; data: any };
+
+/** Opens the live stream through its real route handler; `next(n)` reads the next n events. */
+async function openStream(chatId: string, token: string, opts: { after?: number; lastEventId?: string } = {}) {
+  const abort = new AbortController();
+  const headers = new Headers({ authorization: `Bearer ${token}`, 'x-forwarded-for': '198.51.100.90' });
+  if (opts.lastEventId) headers.set('last-event-id', opts.lastEventId);
+  const query = opts.after === undefined ? '' : `?after=${opts.after}`;
+  const res = await streamRoute(
+    new NextRequest(`http://localhost/api/widget/chats/${chatId}/stream${query}`, { headers, signal: abort.signal }),
+    { params: Promise.resolve({ chatId }) },
+  );
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  const next = async (n: number): Promise<Sse[]> => {
+    const out: Sse[] = [];
+    while (out.length < n) {
+      const cut = buffer.indexOf('\n\n');
+      if (cut === -1) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended after ${out.length} of ${n} events`);
+        buffer += value;
+        continue;
+      }
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const e: Sse = { event: 'message', data: undefined };
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event: ')) e.event = line.slice(7);
+        else if (line.startsWith('id: ')) e.id = line.slice(4);
+        else if (line.startsWith('data: ')) e.data = JSON.parse(line.slice(6));
+      }
+      if (e.data !== undefined) out.push(e);
+    }
+    return out;
+  };
+  const close = async () => {
+    abort.abort();
+    await reader.cancel().catch(() => {});
+  };
+  return { res, next, close };
+}
+
+describe('chat widget live stream (SSE)', () => {
+  let t: Tenant;
+  before(async () => {
+    t = await createTenant(ctx.db);
+    await ctx.db.update(teams).set({ autoAssign: true }).where(eq(teams.id, t.botTeam.id));
+    await ctx.db.execute(`update accounts set default_team_id = ${t.botTeam.id} where id = ${t.account.id}`);
+  });
+
+  it('sends the state and each message once, live, and resumes after the last id with nothing lost or repeated', async () => {
+    const v = await newVisitor(t.assets.livechat.id);
+    const chatId = (await widgetApi('POST', '/chats', { token: v.token, body: { text: 'first' } })).body.response.chat_id;
+    const say = async (text: string) => {
+      const res = await botApi('POST', `/chats/${chatId}/messages`, { token: t.token, body: { type: 'outbound', text } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+    };
+
+    const s1 = await openStream(chatId, v.token, { after: 0 });
+    assert.equal(s1.res.status, 200);
+    assert.match(s1.res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    const [state, first] = await s1.next(2);
+    assert.deepEqual([state.event, state.data.handled_by, state.data.status], ['chat', 'bot', 'open']);
+    assert.deepEqual([first.event, first.data.from, first.data.text, first.id], ['message', 'customer', 'first', String(first.data.id)]);
+
+    // Live: written after the stream opened, it arrives without asking; an announcement never does.
+    await botApi('POST', `/chats/${chatId}/messages`, { token: t.token, body: { type: 'announcement', text: 'internal note' } });
+    await say('live one');
+    const [live] = await s1.next(1);
+    assert.equal(live.data.text, 'live one');
+    await s1.close();
+
+    // Disconnected: two more are written. The reconnect resumes after the last id it saw.
+    await say('while away 1');
+    await say('while away 2');
+    const s2 = await openStream(chatId, v.token, { lastEventId: live.id });
+    const [again, m1, m2] = await s2.next(3);
+    assert.equal(again.event, 'chat');
+    assert.deepEqual(
+      [m1, m2].map((m) => m.data.text),
+      ['while away 1', 'while away 2'],
+    );
+    // The state changes live too: a person takes over, then the chat is closed.
+    await botApi('PATCH', `/chats/${chatId}`, {
+      token: t.token,
+      headers: { team_id: String(t.botTeam.id) },
+      body: { assignee: t.agent.loginId },
+    });
+    const [person] = await s2.next(1);
+    assert.deepEqual([person.event, person.data.handled_by], ['chat', 'person']);
+    await s2.close();
+  });
+
+  it('refuses another customer, a bad cursor and a missing credential in the envelope', async () => {
+    const v = await newVisitor(t.assets.livechat.id);
+    const chatId = (await widgetApi('POST', '/chats', { token: v.token, body: { text: 'mine' } })).body.response.chat_id;
+    const other = await newVisitor(t.assets.livechat.id);
+    const call = (headers: Record<string, string>, query = '') =>
+      streamRoute(new NextRequest(`http://localhost/api/widget/chats/${chatId}/stream${query}`, { headers }), {
+        params: Promise.resolve({ chatId }),
+      });
+    const stranger = await call({ authorization: `Bearer ${other.token}` });
+    assert.equal(stranger.status, 404);
+    assert.equal((await stranger.json()).status_code, 2031);
+    const none = await call({});
+    assert.equal(none.status, 401);
+    assert.equal((await none.json()).status_code, 2070);
+    const bad = await call({ authorization: `Bearer ${v.token}` }, '?after=abc');
+    assert.equal(bad.status, 400);
+    assert.equal((await bad.json()).status_code, 2001);
+  });
+});
