@@ -15,6 +15,7 @@ import { loadChatOrFail, selectChatView, toChatView } from './chat-view';
 import { dropNulls } from './create-chat';
 import { eventChatOf, lockChat, requireTeam } from './lock-chat';
 import { notifyLostControl } from './notify-lost-control';
+import { startReplyClockOnAssign } from './reply-clock';
 import { requireHeld } from './require-held';
 
 export type UpdateChatInput = {
@@ -95,11 +96,13 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
     const moved = { ...chat, teamId: next.teamId };
     const eventChat = eventChatOf(moved);
     if (next.newlyAssigned?.kind === 'virtual_agent') {
+      const lastMessage = await lastMessageOf(tx, chat.id);
+      await startReplyClockOnAssign(tx, { chatId: chat.id, lastMessage, now });
       await enqueueEvent(tx, {
         accountId,
         chat: eventChat,
         vaUserId: next.newlyAssigned.id,
-        cause: { type: 'chat.assigned', lastMessage: await lastMessageOf(tx, chat.id) },
+        cause: { type: 'chat.assigned', lastMessage },
       });
     }
     if (next.closedFor !== null) {

@@ -47,11 +47,15 @@ import { errorEnvelopeSchema, fieldErrorSchema } from '@/contracts/schemas/commo
 import { eventSchemas } from '@/contracts/schemas/events';
 import {
   attachmentSchema,
+  chunkInputSchema,
+  closeStreamInputSchema,
   messageInputSchema,
   messagePageSchema,
   messageSchema,
   quickRepliesSchema,
   quickReplyResponseSchema,
+  typingInputSchema,
+  typingStateSchema,
 } from '@/contracts/schemas/message';
 import { teamSchema } from '@/contracts/schemas/team';
 import { referenceComponents, toJsonSchema, toOpenApiSchema } from './schema-tools';
@@ -80,6 +84,10 @@ const SHARED: Record<string, z.ZodTypeAny> = {
   AccessToken: accessTokenSchema,
   ChatPage: chatPageSchema,
   MessagePage: messagePageSchema,
+  ChunkInput: chunkInputSchema,
+  CloseStreamInput: closeStreamInputSchema,
+  TypingInput: typingInputSchema,
+  TypingState: typingStateSchema,
   // Admin API
   AdminLoginBody: loginBodySchema,
   AdminProfile: adminProfileSchema,

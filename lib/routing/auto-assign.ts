@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { chats, customers, skills, teamMemberships, teams, userSkills, users } from '@/db/schema';
 import { lastMessageOf } from '@/lib/chats/assignment';
+import { startReplyClockOnAssign } from '@/lib/chats/reply-clock';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import type { OutboxTx } from '@/lib/events/with-outbox';
 
@@ -142,6 +143,8 @@ async function assignChat(
     .where(eq(chats.id, chatId))
     .returning();
   if (user.kind !== 'virtual_agent') return;
+  const lastMessage = await lastMessageOf(tx, chat.id);
+  await startReplyClockOnAssign(tx, { chatId: chat.id, lastMessage });
   const [customer] = await tx.select({ destinationId: customers.destinationId }).from(customers).where(eq(customers.id, chat.customerId));
   await enqueueEvent(tx, {
     accountId,
@@ -157,6 +160,6 @@ async function assignChat(
       skill: chat.skill,
     },
     vaUserId: user.id,
-    cause: { type: 'chat.assigned', lastMessage: await lastMessageOf(tx, chat.id) },
+    cause: { type: 'chat.assigned', lastMessage },
   });
 }
