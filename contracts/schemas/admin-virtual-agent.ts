@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../enums';
+import { EVENT_TYPES, REPLY_TIMEOUT_ACTIONS } from '../enums';
 import { customAttributesSchema, immutableField, nameSchema, skillNameSchema } from './admin-common';
 import { intId, isoDateTime, KEY_RULE, nameText, text, withOpenApi } from './common';
 
@@ -22,6 +22,21 @@ const webhookHeadersSchema = withOpenApi(
 
 const subscriptionsSchema = z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length).describe('Event types sent to the webhook');
 
+const replyTimeoutSecondsSchema = z
+  .number()
+  .int()
+  .min(5)
+  .max(600)
+  .nullable()
+  .describe(
+    'The reply budget: seconds a customer may wait in a chat the VA holds with no reply, no typing and no open stream since their message (5-600); null (the default) turns it off. Typing and an open stream pause it',
+  );
+const replyTimeoutActionSchema = z
+  .enum(REPLY_TIMEOUT_ACTIONS)
+  .describe(
+    'When the budget runs out: `handover` (the VA gets `chat.unassigned` and the chat goes to the fallback team, as the bot-down fallback does; needs `fallback_team_id`) or `notify` (counted and shown on the VA page only). Default `handover`',
+  );
+
 const vaSkillsSchema = z
   .array(skillNameSchema)
   .max(100)
@@ -42,6 +57,8 @@ export const adminVirtualAgentSchema = z.object({
   custom_attributes: z.record(z.string()),
   fallback_team_id: z.number().int().nullable(),
   fallback_skill: z.string().nullable(),
+  reply_timeout_seconds: z.number().int().nullable().describe('The reply budget in seconds; null when off'),
+  reply_timeout_action: z.enum(REPLY_TIMEOUT_ACTIONS),
   api_key_prefix: z.string().describe('First characters of the current API key, to tell keys apart'),
   webhook_disabled: z
     .object({ at: isoDateTime, reason: z.string() })
@@ -84,6 +101,8 @@ export const createVirtualAgentBodySchema = z
     custom_attributes: customAttributesSchema.optional(),
     fallback_team_id: intId().nullable().optional(),
     fallback_skill: skillNameSchema.nullable().optional().describe('Skill name in the fallback team'),
+    reply_timeout_seconds: replyTimeoutSecondsSchema.optional(),
+    reply_timeout_action: replyTimeoutActionSchema.optional(),
   })
   .strict();
 
@@ -104,6 +123,8 @@ export const updateVirtualAgentBodySchema = z
     enabled: z.boolean().optional().describe('A disabled VA gets no chats, no events and no access tokens'),
     fallback_team_id: intId().nullable().optional(),
     fallback_skill: skillNameSchema.nullable().optional(),
+    reply_timeout_seconds: replyTimeoutSecondsSchema.optional(),
+    reply_timeout_action: replyTimeoutActionSchema.optional(),
   })
   .strict();
 

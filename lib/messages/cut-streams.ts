@@ -1,6 +1,7 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
+import { metrics } from '@/lib/metrics/registry';
 
 /**
  * Closes the chat's open streamed replies with the text they hold, marked `cut_short`: the chat
@@ -38,5 +39,6 @@ export async function closeIdleStreams(
     .set({ streamState: 'cut_short', streamEnds: null, streamTouchedAt: sql`now()` })
     .where(and(inArray(messages.id, idle), eq(messages.streamState, 'open'), lt(messages.streamTouchedAt, before)))
     .returning({ transid: messages.transid });
+  if (rows.length) metrics().streamsCutShort.inc(rows.length);
   return rows.map((r) => r.transid);
 }

@@ -6,7 +6,7 @@ import { forgetTokensOf } from '@/lib/auth/token-cache';
 import { ApiError } from '@/lib/errors';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { requireAccountTeam, resolveSkillNames } from '@/lib/teams/check-references';
-import { acceptWebhookHeaders, acceptWebhookUrl, checkFallback, uniqueSubscriptions } from './check-webhook-settings';
+import { acceptWebhookHeaders, acceptWebhookUrl, checkFallback, checkReplyBudget, uniqueSubscriptions } from './check-webhook-settings';
 import { disableVirtualAgent } from './disable-virtual-agent';
 import { getVirtualAgentOrFail } from './virtual-agent-view';
 
@@ -60,10 +60,16 @@ export async function updateVirtualAgent(
       });
     }
 
+    const replyTimeoutSeconds = patch.reply_timeout_seconds === undefined ? current.replyTimeoutSeconds : patch.reply_timeout_seconds;
+    const replyTimeoutAction = patch.reply_timeout_action ?? current.replyTimeoutAction;
+    checkReplyBudget({ seconds: replyTimeoutSeconds, action: replyTimeoutAction, fallbackTeamId });
+
     const now = new Date();
     await tx
       .update(virtualAgents)
       .set({
+        replyTimeoutSeconds,
+        replyTimeoutAction,
         teamId,
         webhookUrl: webhookUrl ?? current.webhookUrl,
         // A new address ends a stop caused by the old one answering 410 Gone.
