@@ -168,3 +168,31 @@ export const rotatedSigningSecretSchema = z.object({
     .nullable()
     .describe('Until when deliveries also carry a signature with the previous secret (null: dropped at once)'),
 });
+
+export const vaRepliesSchema = z.object({
+  waiting_count: z.number().int().describe('Chats the VA holds whose customer is waiting for its reply now'),
+  waiting: z
+    .array(
+      z.object({
+        chat_id: z.string(),
+        since: isoDateTime.describe("Since when the customer has waited (their message, or the chat's hand-over to the VA)"),
+        reply_due_at: isoDateTime.nullable().describe('When the reply budget runs out; null when it is off or already acted on'),
+      }),
+    )
+    .describe('The 20 longest waits, longest first'),
+  timeouts_24h: z
+    .object({ handover: z.number().int(), notify: z.number().int() })
+    .describe('Reply budgets that ran out in the last 24 hours, by action'),
+  timeouts: z
+    .array(
+      z.object({
+        chat_id: z.string(),
+        action: z.enum(REPLY_TIMEOUT_ACTIONS),
+        waited_seconds: z.number().int(),
+        at: isoDateTime,
+      }),
+    )
+    .describe('The 20 latest reply timeouts, newest first'),
+});
+
+export type VaReplies = z.infer<typeof vaRepliesSchema>;
