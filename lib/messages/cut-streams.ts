@@ -17,6 +17,17 @@ export async function cutStreamsOfChat(tx: Db, { chatId }: { chatId: string }): 
   return rows.length;
 }
 
+/** Open streams untouched since `before`, oldest first (the partial index `messages_open_stream_idx`). */
+export function idleStreamsQuery(db: Db, { before, limit }: { before: Date; limit: number }) {
+  return db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.streamState, 'open'), lt(messages.streamTouchedAt, before)))
+    .orderBy(messages.streamTouchedAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
 /**
  * The idle sweep: streams without a chunk for `idleSeconds` are closed with what they hold,
  * marked `cut_short`. One statement per batch; `SKIP LOCKED` and the repeated condition let several
@@ -27,13 +38,7 @@ export async function closeIdleStreams(
   { idleSeconds, now = new Date(), limit = 500 }: { idleSeconds: number; now?: Date; limit?: number },
 ): Promise<string[]> {
   const before = new Date(now.getTime() - idleSeconds * 1000);
-  const idle = db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(and(eq(messages.streamState, 'open'), lt(messages.streamTouchedAt, before)))
-    .orderBy(messages.streamTouchedAt)
-    .limit(limit)
-    .for('update', { skipLocked: true });
+  const idle = idleStreamsQuery(db, { before, limit });
   const rows = await db
     .update(messages)
     .set({ streamState: 'cut_short', streamEnds: null, streamTouchedAt: sql`now()` })

@@ -63,11 +63,11 @@ const STREAM_TRANSID = '9d2f7a61-3c4b-4e8f-b1a0-6c5d4e3f2a19';
 const STREAMED_MESSAGE = {
   transid: STREAM_TRANSID,
   type: 'outbound',
-  text: 'I found both charges. The second one',
+  text: 'I found both charges.',
   author: VA_LOGIN,
   timestamp: '2026-03-02T09:14:12.004Z',
   stream_state: 'open',
-  stream_seq: 2,
+  stream_seq: 1,
 } as const;
 
 /** The `response` member of each operation's success envelope. */
@@ -110,7 +110,7 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
     ...STREAMED_MESSAGE,
     text: 'I found both charges. The second one is being refunded; you will see it within 3 days.',
     stream_state: 'closed',
-    stream_seq: 3,
+    stream_seq: 4,
   },
   updateChat: {
     ...CHAT,
@@ -141,7 +141,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   updateChat: { tags: ['billing', 'refund', 'resolved'], status: 'closed', outcome: 'Refund issued' },
   transferChat: { transfer: { teamid: 673, skill_name: 'billing' } },
   setTyping: { on: true, ttl_seconds: 10, status_text: 'Looking up your order…' },
-  appendChunk: { seq: 3, text: ' is being refunded; you will see it within 3 days.' },
+  appendChunk: { seq: 1, text: 'I found both charges.' },
   closeStream: { stream_state: 'closed' },
   postMessage: {
     type: 'outbound',
