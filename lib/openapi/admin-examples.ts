@@ -136,6 +136,14 @@ const deliveredEvent = {
 };
 
 export const ADMIN_SUCCESS_EXAMPLES: Record<string, unknown> = {
+  adminGetVaReplies: {
+    waiting_count: 1,
+    waiting: [
+      { chat_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', since: '2026-03-02T09:14:07.120Z', reply_due_at: '2026-03-02T09:14:52.120Z' },
+    ],
+    timeouts_24h: { handover: 2, notify: 0 },
+    timeouts: [{ chat_id: '1b4e28ba-2fa1-4d2b-a8f3-7f1c9e0a5d21', action: 'handover', waited_seconds: 46, at: '2026-03-02T08:51:30.000Z' }],
+  },
   adminLogin: profile,
   adminLogout: null,
   adminMe: profile,
