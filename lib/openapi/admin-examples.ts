@@ -300,7 +300,7 @@ export const ADMIN_REQUEST_EXAMPLES: Record<string, unknown> = {
   adminUpdateVirtualAgent: {
     subscriptions: ['chat.assigned', 'message.received'],
     reply_timeout_seconds: 45,
-    reply_timeout_action: 'handover',
+    reply_timeout_action: 'notify',
   },
   adminRotateApiKey: { mode: 'overlap' },
   adminRotateSigningSecret: { mode: 'overlap' },
