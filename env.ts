@@ -186,6 +186,8 @@ export const envSchema = z
     RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
     /** A VA's webhook with nothing but failures for this long is marked failing (default 3 days). */
     WEBHOOK_FAILING_AFTER_SECONDS: z.coerce.number().int().min(1).default(259_200),
+    /** A streamed reply left this long without a chunk is closed with what it holds, marked cut short. */
+    STREAM_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     /** Where operational events (a webhook marked failing, recovered) are POSTed; unset: none are sent. */
     OPS_WEBHOOK_URL: z
       .string()

@@ -1,6 +1,7 @@
 // The TypeScript client of the bot API: typed from the contract itself, no code generation.
 // client/README.md shows it in use; examples/bot is a whole bot built on it.
 export { BotApiError, type BotClient, type BotClientOptions, createBotClient, responseOf } from './bot-client';
+export { type StreamReplyOptions, streamReply } from './stream-reply';
 export {
   type ChatAssignedEvent,
   type ChatClosedEvent,

@@ -13,3 +13,11 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 export type UserKind = (typeof USER_KINDS)[number];
 export type EventType = (typeof EVENT_TYPES)[number];
 export type EventStatus = (typeof EVENT_STATUSES)[number];
+
+/** States of a streamed reply (see the messages contract). */
+export const STREAM_STATES = ['open', 'closed', 'cut_short'] as const;
+export type StreamState = (typeof STREAM_STATES)[number];
+
+/** What happens when a VA's reply budget runs out. */
+export const REPLY_TIMEOUT_ACTIONS = ['handover', 'notify'] as const;
+export type ReplyTimeoutAction = (typeof REPLY_TIMEOUT_ACTIONS)[number];

@@ -9,6 +9,7 @@ import {
   testChatSchema,
   testEventResultSchema,
 } from '../schemas/admin-delivery';
+import { vaRepliesSchema } from '../schemas/admin-virtual-agent';
 import { envelope } from '../schemas/common';
 import { ACTION_CODES, errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
 
@@ -60,6 +61,16 @@ export const vaToolsContract = c.router({
     description: 'The ten latest, newest first, each with its counts by the state of the events it put back.',
     pathParams: idParams,
     responses: { 200: envelope(4400, z.array(recoverySchema)), ...errorsFor(LIST_RECOVERY_CODES) },
+    metadata: meta(...LIST_RECOVERY_CODES),
+  },
+  getVaReplies: {
+    method: 'GET',
+    path: '/virtual-agents/:id/replies',
+    summary: 'Chats waiting on a virtual agent now, and its reply timeouts',
+    description:
+      'The chats the VA holds whose customer is waiting for its reply (the 20 longest waits and the count), and the times its reply budget ran out (`reply_timeout_seconds`): counts of the last 24 hours by action and the 20 latest. Reply timeouts are kept as long as delivered events (EVENT_RETENTION_DAYS).',
+    pathParams: idParams,
+    responses: { 200: envelope(4400, vaRepliesSchema), ...errorsFor(LIST_RECOVERY_CODES) },
     metadata: meta(...LIST_RECOVERY_CODES),
   },
   retryNow: {

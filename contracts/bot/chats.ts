@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
 import { chatPageSchema, chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
 import { cursorQuery, dateTimeInput, decimalInt, envelope, errorEnvelopeSchema, intIdParam, pageSizeQuery, text } from '../schemas/common';
+import { typingInputSchema, typingStateSchema } from '../schemas/message';
 import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, idempotentHeaders, meta } from './common';
 
 const c = initContract();
@@ -107,5 +108,24 @@ export const chatsContract = c.router({
       ...bodyErrors,
     },
     metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2031, 2034, 2041, 2042, 2043),
+  },
+  setTyping: {
+    method: 'PUT',
+    path: '/chats/:chat_id/typing',
+    summary: 'Show or clear the typing indicator, with a working status',
+    description:
+      '`{"on": true}` shows that the VA is preparing a reply for `ttl_seconds` (1-60, default 10), with an optional `status_text` (up to 120 characters, such as "Looking up your order…"); sending it again refreshes it. `{"on": false}` clears it (`ttl_seconds` and `status_text` go with `on: true` only, 2000). It also goes off by itself at `expires_at`, with the VA\'s next outbound message, and when the chat is transferred, closed or otherwise leaves the VA. While it is on, GET /chats/{chat_id} shows it as `typing`, and it pauses the VA\'s reply budget. `shown_to_customer` is true on livechat, the one channel that shows typing to the customer; elsewhere agents and administrators see it. Only the VA holding the chat sets it (2043); a closed chat is 2040.',
+    headers: authHeaders,
+    pathParams: chatIdParams,
+    body: typingInputSchema,
+    responses: {
+      200: envelope(4311, typingStateSchema),
+      403: errorEnvelopeSchema,
+      404: errorEnvelopeSchema,
+      409: errorEnvelopeSchema,
+      ...authErrors,
+      ...bodyErrors,
+    },
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2040, 2043),
   },
 });

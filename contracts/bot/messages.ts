@@ -1,11 +1,12 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { cursorQuery, envelope, errorEnvelopeSchema, pageSizeQuery, text } from '../schemas/common';
-import { messageInputSchema, messagePageSchema, messageSchema } from '../schemas/message';
+import { chunkInputSchema, closeStreamInputSchema, messageInputSchema, messagePageSchema, messageSchema } from '../schemas/message';
 import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, idempotentHeaders, meta } from './common';
 
 const c = initContract();
 const chatIdParams = z.object({ chat_id: text().min(1).max(100) });
+const messageParams = z.object({ chat_id: text().min(1).max(100), transid: text().min(1).max(100) });
 
 export const messagesContract = c.router({
   listMessages: {
@@ -42,5 +43,43 @@ export const messagesContract = c.router({
       ...bodyErrors,
     },
     metadata: meta(...AUTH_CODES, ...BODY_CODES, 2013, 2014, 2020, 2031, 2040, 2043),
+  },
+  appendChunk: {
+    method: 'POST',
+    path: '/chats/:chat_id/messages/:transid/chunks',
+    summary: 'Append a chunk to a streamed reply',
+    description:
+      'Appends `text` to an open streamed reply (opened by POST /chats/{chat_id}/messages with `"stream": true`) and answers the message as it now stands. `seq` runs from 1 up by one: a chunk already accepted, sent again with the same text, changes nothing and answers 200 (safe to retry); with another text it is 2045; a `seq` past the next one is 2046 (the description names the one expected). The whole text holds up to 4096 characters (2048). A stream that was closed, went idle for STREAM_IDLE_SECONDS or was cut short when the chat left the VA takes no more chunks (2047). Only the VA holding the chat appends (2043). While the stream is open, GET /chats/{chat_id}/messages shows the text so far with `stream_state: open`.',
+    headers: authHeaders,
+    pathParams: messageParams,
+    body: chunkInputSchema,
+    responses: {
+      200: envelope(4312, messageSchema),
+      403: errorEnvelopeSchema,
+      404: errorEnvelopeSchema,
+      409: errorEnvelopeSchema,
+      ...authErrors,
+      ...bodyErrors,
+    },
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2043, 2044, 2045, 2046, 2047, 2048),
+  },
+  closeStream: {
+    method: 'PATCH',
+    path: '/chats/:chat_id/messages/:transid',
+    summary: 'Close a streamed reply',
+    description:
+      'Closes an open streamed reply and answers the final message (`stream_state: closed`). An optional `text` replaces the whole text (for example after moderation). Closing a stream already closed answers it again unchanged (safe to retry) unless `text` differs; a stream cut short (idle, or the chat left the VA) or a message that is no stream is 2047. Only the VA holding the chat closes it (2043).',
+    headers: authHeaders,
+    pathParams: messageParams,
+    body: closeStreamInputSchema,
+    responses: {
+      200: envelope(4313, messageSchema),
+      403: errorEnvelopeSchema,
+      404: errorEnvelopeSchema,
+      409: errorEnvelopeSchema,
+      ...authErrors,
+      ...bodyErrors,
+    },
+    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2043, 2044, 2047),
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../enums';
+import { EVENT_TYPES, REPLY_TIMEOUT_ACTIONS } from '../enums';
 import { customAttributesSchema, immutableField, nameSchema, skillNameSchema } from './admin-common';
 import { intId, isoDateTime, KEY_RULE, nameText, text, withOpenApi } from './common';
 
@@ -31,6 +31,21 @@ const deliveryModeSchema = z
 
 const subscriptionsSchema = z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length).describe('Event types sent to the webhook');
 
+const replyTimeoutSecondsSchema = z
+  .number()
+  .int()
+  .min(5)
+  .max(600)
+  .nullable()
+  .describe(
+    'The reply budget: seconds a customer may wait in a chat the VA holds with no reply, no typing and no open stream since their message (5-600); null (the default) turns it off. Typing and an open stream pause it',
+  );
+const replyTimeoutActionSchema = z
+  .enum(REPLY_TIMEOUT_ACTIONS)
+  .describe(
+    'When the budget runs out: `handover` (the VA gets `chat.unassigned` and the chat goes to the fallback team, as the bot-down fallback does; needs `fallback_team_id`) or `notify` (counted and shown on the VA page only). Default `handover`',
+  );
+
 const vaSkillsSchema = z
   .array(skillNameSchema)
   .max(100)
@@ -52,6 +67,8 @@ export const adminVirtualAgentSchema = z.object({
   custom_attributes: z.record(z.string()),
   fallback_team_id: z.number().int().nullable(),
   fallback_skill: z.string().nullable(),
+  reply_timeout_seconds: z.number().int().nullable().describe('The reply budget in seconds; null when off'),
+  reply_timeout_action: z.enum(REPLY_TIMEOUT_ACTIONS),
   api_key_prefix: z.string().describe('First characters of the current API key, to tell keys apart'),
   webhook_disabled: z
     .object({ at: isoDateTime, reason: z.string() })
@@ -97,6 +114,8 @@ export const createVirtualAgentBodySchema = z
     custom_attributes: customAttributesSchema.optional(),
     fallback_team_id: intId().nullable().optional(),
     fallback_skill: skillNameSchema.nullable().optional().describe('Skill name in the fallback team'),
+    reply_timeout_seconds: replyTimeoutSecondsSchema.optional(),
+    reply_timeout_action: replyTimeoutActionSchema.optional(),
   })
   .strict();
 
@@ -122,6 +141,8 @@ export const updateVirtualAgentBodySchema = z
     enabled: z.boolean().optional().describe('A disabled VA gets no chats, no events and no access tokens'),
     fallback_team_id: intId().nullable().optional(),
     fallback_skill: skillNameSchema.nullable().optional(),
+    reply_timeout_seconds: replyTimeoutSecondsSchema.optional(),
+    reply_timeout_action: replyTimeoutActionSchema.optional(),
   })
   .strict();
 
@@ -165,3 +186,31 @@ export const rotatedSigningSecretSchema = z.object({
     .nullable()
     .describe('Until when deliveries also carry a signature with the previous secret (null: dropped at once)'),
 });
+
+export const vaRepliesSchema = z.object({
+  waiting_count: z.number().int().describe('Chats the VA holds whose customer is waiting for its reply now'),
+  waiting: z
+    .array(
+      z.object({
+        chat_id: z.string(),
+        since: isoDateTime.describe("Since when the customer has waited (their message, or the chat's hand-over to the VA)"),
+        reply_due_at: isoDateTime.nullable().describe('When the reply budget runs out; null when it is off or already acted on'),
+      }),
+    )
+    .describe('The 20 longest waits, longest first'),
+  timeouts_24h: z
+    .object({ handover: z.number().int(), notify: z.number().int() })
+    .describe('Reply budgets that ran out in the last 24 hours, by action'),
+  timeouts: z
+    .array(
+      z.object({
+        chat_id: z.string(),
+        action: z.enum(REPLY_TIMEOUT_ACTIONS),
+        waited_seconds: z.number().int(),
+        at: isoDateTime,
+      }),
+    )
+    .describe('The 20 latest reply timeouts, newest first'),
+});
+
+export type VaReplies = z.infer<typeof vaRepliesSchema>;

@@ -46,6 +46,14 @@ export const chatSchema = z.object({
     .describe('Tags currently applied (replace them all with `tags`, or change some with `add_tags` and `remove_tags`)'),
   other_details: otherDetailsSchema,
   outcome: z.string().nullable().describe('Reason for closure'),
+  typing: z
+    .object({
+      on: z.literal(true),
+      expires_at: isoDateTime.describe('When it goes off unless the VA refreshes it'),
+      status_text: z.string().nullable().describe("The VA's working status, if it sent one"),
+    })
+    .nullable()
+    .describe("The assigned VA's typing indicator while it is on (PUT /chats/{chat_id}/typing); null otherwise"),
 });
 
 export type Chat = z.infer<typeof chatSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTACHMENT_TYPES, MESSAGE_TYPES } from '../enums';
+import { ATTACHMENT_TYPES, MESSAGE_TYPES, STREAM_STATES } from '../enums';
 import { dateTimeInput, isoDateTime, SAFE_TEXT_MESSAGE, safePattern, text } from './common';
 
 export const attachmentSchema = z
@@ -83,6 +83,12 @@ export const messageInputSchema = z
     quick_reply_response: quickReplyResponseSchema.optional(),
     wab_interactive_response: wabInteractiveResponseSchema.optional(),
     timestamp: dateTimeInput().optional().describe('When the message was sent or received; defaults to now'),
+    stream: z
+      .boolean()
+      .optional()
+      .describe(
+        'Outbound text only: `true` opens a streamed reply (`stream_state: open`); `text` is then optional and may be the first words. Append with POST /chats/{chat_id}/messages/{transid}/chunks and close with PATCH /chats/{chat_id}/messages/{transid}',
+      ),
   })
   .strict();
 
@@ -105,9 +111,73 @@ export const messageSchema = z.object({
   wab_interactive_response: wabInteractiveResponseSchema.optional(),
   author: z.string().nullable().describe('Login ID of the user who wrote it; null for the customer'),
   timestamp: isoDateTime,
+  stream_state: z
+    .enum(STREAM_STATES)
+    .optional()
+    .describe(
+      'Streamed replies only: `open` while chunks are appended (`text` is what has arrived so far), `closed` once the VA closed it, `cut_short` when it was closed for the VA (no chunk for STREAM_IDLE_SECONDS, or the chat left the VA) with the text it held',
+    ),
+  stream_seq: z.number().int().optional().describe('Streamed replies only: the `seq` of the last chunk accepted (0 before the first)'),
 });
 
 export type Message = z.infer<typeof messageSchema>;
+
+/** One piece of a streamed reply, appended to its text. */
+export const chunkInputSchema = z
+  .object({
+    seq: z
+      .number()
+      .int()
+      .min(1)
+      .max(4096)
+      .describe(
+        'Position of the chunk, from 1 up by one. A chunk already accepted sent again with the same text changes nothing (retry-safe); with another text it is 2045; a seq past the next one is 2046',
+      ),
+    text: text().min(1).max(4096).describe('Text appended to the message; the whole text holds up to 4096 characters (2048)'),
+  })
+  .strict();
+
+export const closeStreamInputSchema = z
+  .object({
+    stream_state: z.literal('closed').describe('Closes the streamed reply'),
+    text: text()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe('Replaces the whole text (for example after moderation); left out, the text is what the chunks built'),
+  })
+  .strict();
+
+export const typingInputSchema = z
+  .object({
+    on: z.boolean().describe('`true` shows (or refreshes) the indicator, `false` clears it'),
+    ttl_seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(60)
+      .optional()
+      .describe('With `on: true`: seconds it stays on unless refreshed (1-60, default 10)'),
+    status_text: text()
+      .min(1)
+      .max(120)
+      .optional()
+      .describe('With `on: true`: a working status shown with it, such as "Looking up your order…" (up to 120 characters)'),
+  })
+  .strict();
+
+export type TypingInput = z.infer<typeof typingInputSchema>;
+
+export const typingStateSchema = z.object({
+  on: z.boolean(),
+  expires_at: isoDateTime.nullable().describe('When the indicator goes off by itself; null when off'),
+  status_text: z.string().nullable(),
+  shown_to_customer: z
+    .boolean()
+    .describe(
+      'Whether the channel shows typing to the customer: true on livechat only; on other channels it is kept and shown to agents only',
+    ),
+});
 
 export const messagePageSchema = z.object({
   messages: z.array(messageSchema),

@@ -41,6 +41,17 @@ export const chats = pgTable(
     closedAt: tstz('closed_at'),
     /** Last event sequence number handed out for this chat; orders its events. */
     eventSeq: integer('event_seq').notNull().default(0),
+    /**
+     * The assigned VA's typing indicator: on while `typing_until` is in the future (read time
+     * decides, so nothing sweeps it), with its optional status line. Cleared by the VA's next
+     * outbound message and whenever the chat leaves the VA (lib/chats/set-typing.ts).
+     */
+    typingUntil: tstz('typing_until'),
+    typingStatus: text('typing_status'),
+    /** Since when the customer has been waiting for the VA holding the chat (null: answered, or no VA). */
+    awaitingReplySince: tstz('awaiting_reply_since'),
+    /** When the VA's reply budget runs out (null: no clock running); typing pushes it back (lib/chats/reply-clock.ts). */
+    replyDueAt: tstz('reply_due_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -66,6 +77,9 @@ export const chats = pgTable(
     index('chats_tags_idx').using('gin', t.tags),
     // Retention finds closed chats by age.
     index('chats_closed_idx').on(t.closedAt).where(sql`${t.status} = 'closed'`),
+    // The reply-budget sweep reads only chats with a running clock; the VA page lists the chats waiting on it.
+    index('chats_reply_due_idx').on(t.replyDueAt).where(sql`${t.replyDueAt} is not null`),
+    index('chats_awaiting_reply_idx').on(t.assigneeId, t.awaitingReplySince).where(sql`${t.awaitingReplySince} is not null`),
   ],
 );
 
@@ -88,8 +102,54 @@ export const messages = pgTable(
     authorLoginId: text('author_login_id'),
     sentAt: tstz('sent_at').notNull().defaultNow(),
     createdAt: createdAt(),
+    /**
+     * A streamed reply (lib/messages/append-chunk.ts): `open` while chunks are appended to
+     * `body.text`, then `closed`, or `cut_short` when it went idle or the chat left the VA. Null for
+     * every other message. `stream_seq` is the last chunk accepted and `stream_ends` where each
+     * chunk ends in the text (UTF-16 units, as the API counts length), so a retried chunk is
+     * recognised without a row per chunk.
+     */
+    streamState: text('stream_state', { enum: ['open', 'closed', 'cut_short'] }),
+    streamSeq: integer('stream_seq'),
+    streamEnds: integer('stream_ends').array(),
+    /** The last chunk (or the opening): the idle sweep closes a stream untouched for STREAM_IDLE_SECONDS. */
+    streamTouchedAt: tstz('stream_touched_at'),
   },
-  (t) => [index('messages_chat_idx').on(t.chatId, t.id)],
+  (t) => [
+    index('messages_chat_idx').on(t.chatId, t.id),
+    // Only open streams are in these: the idle sweep reads the oldest, a handover closes a chat's.
+    index('messages_open_stream_idx').on(t.streamTouchedAt).where(sql`${t.streamState} = 'open'`),
+    index('messages_open_stream_chat_idx').on(t.chatId).where(sql`${t.streamState} = 'open'`),
+  ],
+);
+
+/**
+ * Each time a VA's reply budget ran out on a chat (lib/chats/sweep-reply-clocks.ts): what was done
+ * (`handover` or `notify`) and how long the customer had waited. The VA page lists them; kept as
+ * long as delivered events (EVENT_RETENTION_DAYS).
+ */
+export const replyTimeouts = pgTable(
+  'reply_timeouts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    virtualAgentId: integer('virtual_agent_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    action: text('action', { enum: ['handover', 'notify'] }).notNull(),
+    waitedSeconds: integer('waited_seconds').notNull(),
+    at: tstz('at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('reply_timeouts_va_idx').on(t.virtualAgentId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('reply_timeouts_at_idx').on(t.at),
+    index('reply_timeouts_chat_idx').on(t.chatId),
+  ],
 );
 
 /** Remembers the first answer to a POST carrying an `Idempotency-Key`. */

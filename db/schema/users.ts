@@ -103,6 +103,11 @@ export const virtualAgents = pgTable(
     webhookFailingSince: tstz('webhook_failing_since'),
     /** Set when the webhook had nothing but failures for WEBHOOK_FAILING_AFTER_SECONDS; cleared by its next delivery. */
     webhookFailingAt: tstz('webhook_failing_at'),
+    /** The reply budget: seconds a customer may wait on this VA (null: off), and what then happens. */
+    replyTimeoutSeconds: integer('reply_timeout_seconds'),
+    replyTimeoutAction: text('reply_timeout_action', { enum: ['handover', 'notify'] })
+      .notNull()
+      .default('handover'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

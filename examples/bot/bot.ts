@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { BotApiError, createBotClient, type EventMessageEntry, responseOf, verifyWebhook, type WebhookEvent } from '@/client';
+import { BotApiError, createBotClient, type EventMessageEntry, responseOf, streamReply, verifyWebhook, type WebhookEvent } from '@/client';
 
 export type BotOptions = {
   /** The service's origin, e.g. http://localhost:3000. */
@@ -13,8 +13,22 @@ export type BotOptions = {
   host?: string;
   /** The team a customer who asks for a person is handed to. */
   handoverTeam?: string;
+  /**
+   * Demo of a language-model bot: answers are streamed a few words at a time (typing with a status
+   * line first, then a streamed reply), as a model producing tokens would.
+   */
+  streamReplies?: boolean;
   log?: (line: string, fields?: Record<string, unknown>) => void;
 };
+
+/** A text a few words at a time, with a pause between, as a language model would produce it. */
+async function* wordsSlowly(text: string): AsyncGenerator<string> {
+  const words = text.split(/(?<= )/);
+  for (let i = 0; i < words.length; i += 3) {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    yield words.slice(i, i + 3).join('');
+  }
+}
 
 /** Words that mean "let me talk to a person". */
 const WANTS_HUMAN = /\b(agent|human|person|someone real)\b/i;
@@ -57,6 +71,12 @@ export async function startBot(options: BotOptions) {
   }
 
   async function reply(chatId: string, text: string, idempotencyKey: string, choices?: { title: string; payload: string }[]) {
+    // Streamed answers (demo mode) are plain text; quick replies are sent whole.
+    if (options.streamReplies && !choices) {
+      const sent = await streamReply(api, chatId, wordsSlowly(text), { idempotencyKey, statusText: 'Thinking…' });
+      log('replied (streamed)', { chat_id: chatId, transid: sent.transid, chunks: sent.stream_seq });
+      return;
+    }
     const body = choices
       ? {
           type: 'outbound' as const,

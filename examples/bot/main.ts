@@ -7,6 +7,8 @@
 //   VA_LOGIN_ID        the VA's login ID (default: asked of GET /api/v1/me)
 //   BOT_PORT           the port to listen on                          (file: the port of "Demo bot webhook: …")
 //   HANDOVER_TEAM      the team to hand chats to (default Support)
+//   BOT_STREAM=1       (or the flag --stream) demo of a language-model bot: replies are streamed
+//                      a few words at a time, after a typing indicator with a status line
 import fs from 'node:fs';
 import path from 'node:path';
 import { startBot } from './bot';
@@ -48,6 +50,7 @@ const bot = await startBot({
   loginId: process.env.VA_LOGIN_ID,
   port,
   handoverTeam: process.env.HANDOVER_TEAM,
+  streamReplies: process.env.BOT_STREAM === '1' || process.argv.includes('--stream'),
 });
 console.log(`Demo bot ready: webhook ${bot.url}, service ${baseUrl}. Write to it from the admin pages (a chat, "Send as customer").`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => bot.close().then(() => process.exit(0)));

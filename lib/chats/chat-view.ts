@@ -18,7 +18,7 @@ const chatWith = (messageLimit: number) =>
     customer: { columns: { id: true, destinationId: true, name: true } },
     assignee: { columns: { loginId: true } },
     messages: {
-      columns: { transid: true, type: true, body: true, authorLoginId: true, sentAt: true },
+      columns: { transid: true, type: true, body: true, authorLoginId: true, sentAt: true, streamState: true, streamSeq: true },
       orderBy: desc(messages.id),
       limit: messageLimit,
     },
@@ -42,6 +42,7 @@ export function selectChatView(db: Db, rows: ChatRows) {
         'channel', ${rows.channel}, 'subject', ${rows.subject}, 'threadId', ${rows.threadId},
         'browserFingerprint', ${rows.browserFingerprint}, 'flag', ${rows.flag}, 'tags', ${rows.tags},
         'otherDetails', ${rows.otherDetails}, 'outcome', ${rows.outcome},
+        'typingUntil', ${rows.typingUntil}, 'typingStatus', ${rows.typingStatus},
         'team', json_build_object('name', ${teams.name}),
         'asset', json_build_object('id', ${assets.id}, 'name', ${assets.name}, 'address', ${assets.address}),
         'customer', json_build_object('id', ${customers.id}, 'destinationId', ${customers.destinationId}, 'name', ${customers.name}),
@@ -106,11 +107,13 @@ export const chatListWith = chatWith(1);
 export function latestMessagesJson(chatId: SQLWrapper) {
   return sql<MessageRow[]>`(
     select coalesce(json_agg(json_build_object(
-      'transid', m.transid, 'type', m.type, 'body', m.body, 'authorLoginId', m.author_login_id, 'sentAt', m.sent_at
+      'transid', m.transid, 'type', m.type, 'body', m.body, 'authorLoginId', m.author_login_id, 'sentAt', m.sent_at,
+      'streamState', m.stream_state, 'streamSeq', m.stream_seq
     ) order by m.id desc), '[]'::json)
     from (
       select ${messages.id} as id, ${messages.transid} as transid, ${messages.type} as type, ${messages.body} as body,
-        ${messages.authorLoginId} as author_login_id, ${messages.sentAt} as sent_at
+        ${messages.authorLoginId} as author_login_id, ${messages.sentAt} as sent_at,
+        ${messages.streamState} as stream_state, ${messages.streamSeq} as stream_seq
       from ${messages} where ${messages.chatId} = ${chatId} order by ${messages.id} desc limit ${sql.raw(String(CHAT_READ_MESSAGES))}
     ) m)`;
 }
@@ -139,6 +142,8 @@ export type ChatViewRow = Pick<
 > & {
   createdAt: Date | string;
   updatedAt: Date | string;
+  typingUntil: Date | string | null;
+  typingStatus: string | null;
   team: { name: string };
   asset: { id: number; name: string; address: string | null };
   customer: { id: number; destinationId: string; name: string };
@@ -168,7 +173,16 @@ export function toChatView(row: ChatViewRow): Chat {
     tag: row.tags,
     other_details: row.otherDetails as Chat['other_details'],
     outcome: row.outcome,
+    typing: typingOf(row),
   };
+}
+
+/** The typing indicator as the chat shows it: on only until it expires (decided at read time). */
+function typingOf(row: { typingUntil: Date | string | null; typingStatus: string | null }, now = Date.now()): Chat['typing'] {
+  if (row.typingUntil === null) return null;
+  const until = row.typingUntil instanceof Date ? row.typingUntil : new Date(row.typingUntil);
+  if (until.getTime() <= now) return null;
+  return { on: true, expires_at: until.toISOString(), status_text: row.typingStatus };
 }
 
 function iso(d: Date | string): string {

@@ -14,6 +14,7 @@ import { newChatId, newTraceId } from '@/lib/util/ids';
 import { type Assignee, requireSkill, resolveAssignee, teamForAssignee } from './assignment';
 import { loadChat } from './chat-view';
 import { eventChatOf, requireAsset, requireTeam } from './lock-chat';
+import { startReplyClockOnAssign } from './reply-clock';
 
 export type CreateChatInput = { accountId: number; actorLoginId: string; body: CreateChatBody; idempotency?: Idempotency };
 
@@ -110,6 +111,7 @@ export async function createChat(
       if (assignee?.kind === 'virtual_agent') {
         // Announcements are for agents: the event carries the last message with the customer.
         const last = inserted.filter((m) => m.type !== 'announcement').at(-1);
+        await startReplyClockOnAssign(tx, { chatId, lastMessage: last ?? null });
         await enqueueEvent(tx, {
           accountId,
           chat: eventChatOf({ ...chat, destinationId: body.customer.destination_id }),

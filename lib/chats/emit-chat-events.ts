@@ -1,13 +1,18 @@
+import { eq } from 'drizzle-orm';
+import { chats } from '@/db/schema';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import type { EventChat } from '@/lib/events/event-body';
 import { supersedePendingEvents } from '@/lib/events/supersede-pending-events';
 import type { OutboxTx } from '@/lib/events/with-outbox';
+import { cutStreamsOfChat } from '@/lib/messages/cut-streams';
 import { lastMessageOf } from './assignment';
 import type { ChatEventPlan } from './chat-transition';
+import { replyClockStop, startReplyClockOnAssign } from './reply-clock';
 
 /**
  * Writes what a chat change decided to tell the VAs (`transitionChat`, `lostControl`): first the
- * waiting events it drops, then its events in order. The one place a chat change supersedes or
+ * waiting events it drops (with the leaving assignee's stream, typing and reply clock), then its
+ * events in order (a VA given the chat starts its reply clock). The one place a chat change supersedes or
  * emits; the caller holds the chat's lock (lockChat) in its `withOutbox` transaction.
  * `sequenceBefore` is the chat's `event_seq` as locked before the change: only events written
  * before the change are dropped. `chat` is the chat as its events carry it (after the change).
@@ -23,18 +28,21 @@ export async function emitChatEvents(
   }: { accountId: number; chat: EventChat; sequenceBefore: number; plan: ChatEventPlan; at: Date },
 ): Promise<void> {
   if (plan.supersedeFor !== null) {
+    // What the assignee had going in the chat ends with it: an open streamed reply is cut short
+    // (later chunks are refused), the typing indicator goes off and the reply clock stops. A new
+    // VA's clock starts below, with its chat.assigned.
+    await cutStreamsOfChat(tx, { chatId: chat.id });
+    await tx.update(chats).set(replyClockStop).where(eq(chats.id, chat.id));
     await supersedePendingEvents(tx, { chatId: chat.id, vaUserId: plan.supersedeFor, uptoSeq: sequenceBefore });
   }
   for (const event of plan.events) {
     switch (event.type) {
-      case 'chat.assigned':
-        await enqueueEvent(tx, {
-          accountId,
-          chat,
-          vaUserId: event.to,
-          cause: { type: 'chat.assigned', lastMessage: await lastMessageOf(tx, chat.id) },
-        });
+      case 'chat.assigned': {
+        const lastMessage = await lastMessageOf(tx, chat.id);
+        await startReplyClockOnAssign(tx, { chatId: chat.id, lastMessage, now: at });
+        await enqueueEvent(tx, { accountId, chat, vaUserId: event.to, cause: { type: 'chat.assigned', lastMessage } });
         break;
+      }
       case 'chat.closed':
         await enqueueEvent(tx, { accountId, chat, vaUserId: event.to, cause: { type: 'chat.closed', outcome: event.outcome, at } });
         break;

@@ -1,5 +1,7 @@
 import type { Db } from '@/db/client';
 import { env } from '@/env';
+import { sweepReplyClocks } from '@/lib/chats/sweep-reply-clocks';
+import { closeIdleStreams } from '@/lib/messages/cut-streams';
 import { logger } from '@/lib/util/logger';
 import { advanceRecoveries, onRecoveryWake } from './advance-recoveries';
 import { markFailingWebhooks } from './webhook-failing';
@@ -7,15 +9,23 @@ import { markFailingWebhooks } from './webhook-failing';
 /** How often the embedded engine advances recoveries, and looks for long-failing webhooks. */
 const RECOVERY_TICK_MS = 2_000;
 const FAILING_TICK_MS = 60_000;
+/** How often idle streamed replies are closed and spent reply budgets acted on. */
+const REPLY_TICK_MS = 1_000;
 
 type Watch = { stop: () => Promise<void> };
 
 /**
  * The embedded engine's background duties beside delivery: advance running recoveries of failed
- * events (every 2 s, and at once when one starts in this process), and mark webhooks that had
- * nothing but failures for WEBHOOK_FAILING_AFTER_SECONDS (every minute). With
- * DELIVERY_ENGINE=inngest the cron function `sweep-outbox` does both.
+ * events (every 2 s, and at once when one starts in this process), mark webhooks that had
+ * nothing but failures for WEBHOOK_FAILING_AFTER_SECONDS (every minute), and every second close
+ * idle streamed replies and act on spent reply budgets (sweepReplyTimers). With
+ * DELIVERY_ENGINE=inngest the cron function `sweep-outbox` does all of it, once a minute.
  */
+export async function sweepReplyTimers(db: Db, now = new Date()): Promise<void> {
+  await closeIdleStreams(db, { idleSeconds: env().STREAM_IDLE_SECONDS, now });
+  await sweepReplyClocks(db, { now });
+}
+
 export function startOpsWatch(db: Db): Watch {
   let running = true;
   let busy: Promise<unknown> = Promise.resolve();
@@ -41,13 +51,25 @@ export function startOpsWatch(db: Db): Watch {
   void mark();
   const failing = setInterval(mark, FAILING_TICK_MS);
   failing.unref();
+  let replyBusy: Promise<unknown> | null = null;
+  const replies = setInterval(() => {
+    if (replyBusy || !running) return;
+    replyBusy = sweepReplyTimers(db)
+      .catch((err) => logger.error('could not sweep streams and reply budgets', { err }))
+      .finally(() => {
+        replyBusy = null;
+      });
+  }, REPLY_TICK_MS);
+  replies.unref();
   return {
     async stop() {
       running = false;
       onRecoveryWake(undefined);
       clearTimeout(timer);
       clearInterval(failing);
+      clearInterval(replies);
       await busy;
+      await replyBusy;
     },
   };
 }

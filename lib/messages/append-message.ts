@@ -3,8 +3,9 @@ import type { Message, MessageInput } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
 import { eventChatOf, lockChat } from '@/lib/chats/lock-chat';
+import { replyClockStart, replyClockStop } from '@/lib/chats/reply-clock';
 import { requireHeld } from '@/lib/chats/require-held';
-import { ApiError } from '@/lib/errors';
+import { ApiError, describeFields, type FieldError } from '@/lib/errors';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { type Idempotency, withIdempotency } from '@/lib/idempotency/with-idempotency';
@@ -44,7 +45,13 @@ export async function appendMessage(
         throw new ApiError(2040, { detail: 'only announcements can be added to a closed chat' });
       }
       if (input.type === 'outbound') requireHeld(chat, actorUserId);
-      const body = await fillQuickReplyPayloads(tx, { chatId, body: normalizeMessage(input, chat.channel) });
+      const { stream, ...rest } = input;
+      if (stream) checkStreamOpening(rest);
+      const body = await fillQuickReplyPayloads(tx, {
+        chatId,
+        body: normalizeMessage(stream && rest.text === undefined ? { ...rest, text: '' } : rest, chat.channel),
+      });
+      if (stream) body.text ??= '';
       const now = new Date();
       const [row] = await tx
         .insert(messages)
@@ -56,9 +63,18 @@ export async function appendMessage(
           body,
           authorLoginId: input.type === 'inbound' ? null : actorLoginId,
           sentAt: input.timestamp ? new Date(input.timestamp) : now,
+          ...(stream
+            ? { streamState: 'open' as const, streamSeq: 0, streamEnds: [String(body.text ?? '').length], streamTouchedAt: now }
+            : {}),
         })
         .returning();
-      await tx.update(chats).set({ updatedAt: now }).where(eq(chats.id, chatId));
+      // The reply clock rides on the chat row's own update: a customer message starts it (when a
+      // VA holds the chat), any outbound message stops it and clears typing (reply-clock.ts).
+      const clock = input.type === 'inbound' ? replyClockStart(now) : input.type === 'outbound' ? replyClockStop : {};
+      await tx
+        .update(chats)
+        .set({ updatedAt: now, ...clock })
+        .where(eq(chats.id, chatId));
       const message = toMessageView(row);
       if (input.type === 'inbound' && chat.assigneeId !== null) {
         await enqueueEvent(tx, {
@@ -72,4 +88,15 @@ export async function appendMessage(
     }),
   );
   return { message: out.result, replayed: out.replayed };
+}
+
+/** A streamed reply is an outbound text message: `text` (optional, the first words) and nothing else. */
+function checkStreamOpening(input: Omit<MessageInput, 'stream'>): void {
+  const errors: FieldError[] = [];
+  if (input.type !== 'outbound') errors.push({ field: 'stream', message: `only outbound messages stream (this one is ${input.type})` });
+  const { type: _t, text: _x, timestamp: _s, livechat_sub_type, ...others } = input;
+  for (const k of Object.keys(others)) errors.push({ field: k, message: 'a streamed reply carries text only' });
+  if (livechat_sub_type !== undefined && livechat_sub_type !== 'text')
+    errors.push({ field: 'livechat_sub_type', message: 'a streamed reply carries text only' });
+  if (errors.length) throw new ApiError(2020, { detail: describeFields(errors), errors });
 }

@@ -51,6 +51,25 @@ export function registerScrapeGauges(): void {
     },
   );
   gauge(
+    'vachat_chats_waiting_on_bot',
+    'Chats per VA whose customer waits for the VA to reply (all instances)',
+    ['virtual_agent_id'],
+    async (g) => {
+      try {
+        const { db } = await getHandle();
+        // Reads the partial index on waiting chats (chats_awaiting_reply_idx).
+        const rows = rowsOf(
+          await db.execute(sql`
+            select "assignee_id" as va, count(*)::int as waiting
+            from "chats" where "awaiting_reply_since" is not null and "assignee_id" is not null group by 1`),
+        ) as unknown as { va: number; waiting: number }[];
+        for (const r of rows) g.set({ virtual_agent_id: String(r.va) }, Number(r.waiting));
+      } catch (err) {
+        logger.debug('waiting-on-bot gauge unavailable', { err });
+      }
+    },
+  );
+  gauge(
     'vachat_delivery_circuit_state',
     "1 for the circuit state of each VA's endpoint known to this process's engine (others are closed)",
     ['virtual_agent_id', 'state'],

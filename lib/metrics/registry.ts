@@ -41,6 +41,17 @@ function create() {
       labelNames: ['budget'] as const,
       registers: [registry],
     }),
+    replyTimeouts: new Counter({
+      name: 'vachat_reply_timeouts_total',
+      help: "Chats whose customer waited longer than the VA's reply budget, by action taken: handover or notify",
+      labelNames: ['action'] as const,
+      registers: [registry],
+    }),
+    streamsCutShort: new Counter({
+      name: 'vachat_streams_cut_short_total',
+      help: 'Streamed replies closed for the VA because no chunk came for STREAM_IDLE_SECONDS',
+      registers: [registry],
+    }),
     databaseUnavailable: new Counter({
       name: 'vachat_database_unavailable_total',
       help: 'Requests answered 2050/503 because the database could not be reached',

@@ -67,6 +67,8 @@ const virtualAgent = {
   custom_attributes: {},
   fallback_team_id: 673,
   fallback_skill: 'billing',
+  reply_timeout_seconds: 45,
+  reply_timeout_action: 'handover',
   api_key_prefix: 'vak_Qm4x',
   webhook_disabled: null,
   webhook_failing: null,
@@ -140,6 +142,14 @@ const deliveredEvent = {
 };
 
 export const ADMIN_SUCCESS_EXAMPLES: Record<string, unknown> = {
+  adminGetVaReplies: {
+    waiting_count: 1,
+    waiting: [
+      { chat_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', since: '2026-03-02T09:14:07.120Z', reply_due_at: '2026-03-02T09:14:52.120Z' },
+    ],
+    timeouts_24h: { handover: 2, notify: 0 },
+    timeouts: [{ chat_id: '1b4e28ba-2fa1-4d2b-a8f3-7f1c9e0a5d21', action: 'handover', waited_seconds: 46, at: '2026-03-02T08:51:30.000Z' }],
+  },
   adminLogin: profile,
   adminLogout: null,
   adminMe: profile,
@@ -293,7 +303,11 @@ export const ADMIN_REQUEST_EXAMPLES: Record<string, unknown> = {
     fallback_team_id: 673,
     fallback_skill: 'billing',
   },
-  adminUpdateVirtualAgent: { subscriptions: ['chat.assigned', 'message.received'] },
+  adminUpdateVirtualAgent: {
+    subscriptions: ['chat.assigned', 'message.received'],
+    reply_timeout_seconds: 45,
+    reply_timeout_action: 'notify',
+  },
   adminRotateApiKey: { mode: 'overlap' },
   adminRotateSigningSecret: { mode: 'overlap' },
   adminCreateAsset: { channel: 'livechat', name: 'Website chat', address: 'app-7f3e21' },

@@ -49,11 +49,15 @@ import { errorEnvelopeSchema, fieldErrorSchema } from '@/contracts/schemas/commo
 import { eventSchemas } from '@/contracts/schemas/events';
 import {
   attachmentSchema,
+  chunkInputSchema,
+  closeStreamInputSchema,
   messageInputSchema,
   messagePageSchema,
   messageSchema,
   quickRepliesSchema,
   quickReplyResponseSchema,
+  typingInputSchema,
+  typingStateSchema,
 } from '@/contracts/schemas/message';
 import {
   ackBodySchema,
@@ -94,6 +98,10 @@ const SHARED: Record<string, z.ZodTypeAny> = {
   AckEventsBody: ackBodySchema,
   AckResult: ackResultSchema,
   CursorExpiredEnvelope: cursorExpiredEnvelopeSchema,
+  ChunkInput: chunkInputSchema,
+  CloseStreamInput: closeStreamInputSchema,
+  TypingInput: typingInputSchema,
+  TypingState: typingStateSchema,
   // Admin API
   AdminLoginBody: loginBodySchema,
   AdminProfile: adminProfileSchema,

@@ -57,7 +57,19 @@ export const CHAT = {
   tag: ['billing', 'refund'],
   other_details: { order_id: 'A-10442', vip: true },
   outcome: null,
+  typing: null as null | { on: true; expires_at: string; status_text: string | null },
 };
+
+const STREAM_TRANSID = '9d2f7a61-3c4b-4e8f-b1a0-6c5d4e3f2a19';
+const STREAMED_MESSAGE = {
+  transid: STREAM_TRANSID,
+  type: 'outbound',
+  text: 'I found both charges.',
+  author: VA_LOGIN,
+  timestamp: '2026-03-02T09:14:12.004Z',
+  stream_state: 'open',
+  stream_seq: 1,
+} as const;
 
 /** The `response` member of each operation's success envelope. */
 export const SUCCESS_EXAMPLES: Record<string, unknown> = {
@@ -117,7 +129,15 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
     chats: [{ ...CHAT, messages: [OUTBOUND_MESSAGE] }],
     next_cursor: 'WyIyMDI2LTAzLTAyVDA5OjE0OjA5LjQ4MloiLDQyXQ',
   },
-  getChat: CHAT,
+  getChat: { ...CHAT, typing: { on: true, expires_at: '2026-03-02T09:14:20.000Z', status_text: 'Looking up your order…' } },
+  setTyping: { on: true, expires_at: '2026-03-02T09:14:20.000Z', status_text: 'Looking up your order…', shown_to_customer: true },
+  appendChunk: STREAMED_MESSAGE,
+  closeStream: {
+    ...STREAMED_MESSAGE,
+    text: 'I found both charges. The second one is being refunded; you will see it within 3 days.',
+    stream_state: 'closed',
+    stream_seq: 4,
+  },
   updateChat: {
     ...CHAT,
     status: 'closed',
@@ -147,6 +167,9 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   },
   updateChat: { tags: ['billing', 'refund', 'resolved'], status: 'closed', outcome: 'Refund issued' },
   transferChat: { transfer: { teamid: 673, skill_name: 'billing' } },
+  setTyping: { on: true, ttl_seconds: 10, status_text: 'Looking up your order…' },
+  appendChunk: { seq: 1, text: 'I found both charges.' },
+  closeStream: { stream_state: 'closed' },
   postMessage: {
     type: 'outbound',
     text: 'Sorry about that! How did you pay?',

@@ -76,6 +76,15 @@ export function retentionJobs(
       ),
     },
     {
+      // Reply-budget timeouts the VA page lists: kept as long as delivered events.
+      name: 'reply-timeouts',
+      deleteBatch: boundedDelete(
+        'reply_timeouts',
+        (limit, now) => sql`select ctid from reply_timeouts where at < ${deliveredBefore(now)}::timestamptz limit ${limit}`,
+        (now) => sql`at < ${deliveredBefore(now)}::timestamptz`,
+      ),
+    },
+    {
       name: 'idempotency-keys',
       deleteBatch: boundedDelete(
         'idempotency_keys',

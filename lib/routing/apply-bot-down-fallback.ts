@@ -1,11 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { chats, events, messages, teams, users, virtualAgents } from '@/db/schema';
+import { events, teams, users, virtualAgents } from '@/db/schema';
 import { lockChat } from '@/lib/chats/lock-chat';
-import { notifyLostControl } from '@/lib/chats/notify-lost-control';
 import { withOutbox } from '@/lib/events/with-outbox';
-import { newTraceId } from '@/lib/util/ids';
-import { assignQueuedChat } from './auto-assign';
+import { handOverToFallback } from './hand-over-to-fallback';
 
 /**
  * Bot-down fallback, for VAs that configured one: when an event to the VA has failed for good,
@@ -43,32 +41,18 @@ export async function applyBotDownFallback(db: Db, { eventId }: { eventId: numbe
       .where(and(eq(teams.id, row.fallbackTeamId), eq(teams.accountId, row.accountId)));
     if (!team) return false;
     const now = new Date();
-    await tx
-      .update(chats)
-      .set({ teamId: team.id, skill: row.fallbackSkill, assigneeId: null, status: 'queued', updatedAt: now })
-      .where(eq(chats.id, chat.id));
     const why =
       `Virtual agent ${row.loginId} did not accept ${row.eventType} (transaction ${row.transactionId}) after ${row.attempts} attempts` +
       `${row.lastError ? ` (last error: ${row.lastError})` : ''}; chat transferred to ${team.name}${row.fallbackSkill ? ` / ${row.fallbackSkill}` : ''}.`;
-    await tx.insert(messages).values({
-      chatId: chat.id,
+    await handOverToFallback(tx, {
       accountId: row.accountId,
-      transid: newTraceId(),
-      type: 'announcement',
-      body: { text: why },
-      authorLoginId: null,
-      sentAt: now,
+      chat,
+      vaUserId: row.vaId,
+      teamId: team.id,
+      skill: row.fallbackSkill,
+      why,
+      now,
     });
-    await notifyLostControl(tx, {
-      accountId: row.accountId,
-      chat: { ...chat, teamId: team.id, skill: row.fallbackSkill },
-      previousAssigneeId: row.vaId,
-      actorUserId: null,
-      reason: 'transferred',
-      newAssignee: null,
-      at: now,
-    });
-    await assignQueuedChat(tx, { accountId: row.accountId, chatId: chat.id, teamId: team.id, skill: row.fallbackSkill });
     return true;
   });
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { chats, customers, skills, teamMemberships, teams, userSkills, users } from '@/db/schema';
 import { lastMessageOf } from '@/lib/chats/assignment';
+import { startReplyClockOnAssign } from '@/lib/chats/reply-clock';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { noteChatChange, type OutboxTx } from '@/lib/events/with-outbox';
 
@@ -143,6 +144,8 @@ async function assignChat(
     .returning();
   noteChatChange(tx, chatId);
   if (user.kind !== 'virtual_agent') return;
+  const lastMessage = await lastMessageOf(tx, chat.id);
+  await startReplyClockOnAssign(tx, { chatId: chat.id, lastMessage });
   const [customer] = await tx.select({ destinationId: customers.destinationId }).from(customers).where(eq(customers.id, chat.customerId));
   await enqueueEvent(tx, {
     accountId,
@@ -158,6 +161,6 @@ async function assignChat(
       skill: chat.skill,
     },
     vaUserId: user.id,
-    cause: { type: 'chat.assigned', lastMessage: await lastMessageOf(tx, chat.id) },
+    cause: { type: 'chat.assigned', lastMessage },
   });
 }

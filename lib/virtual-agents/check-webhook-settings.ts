@@ -55,3 +55,20 @@ export function missingWebhookUrl(): ApiError {
     errors: [{ field: 'webhook_url', message: 'Required in webhook delivery mode' }],
   });
 }
+
+/** A reply budget that hands chats over needs somewhere to hand them: the fallback team. */
+export function checkReplyBudget({
+  seconds,
+  action,
+  fallbackTeamId,
+}: {
+  seconds: number | null;
+  action: 'handover' | 'notify';
+  fallbackTeamId: number | null;
+}): void {
+  if (seconds === null || action !== 'handover' || fallbackTeamId !== null) return;
+  throw new ApiError(2000, {
+    detail: 'reply_timeout_action handover needs fallback_team_id (or choose notify)',
+    errors: [{ field: 'reply_timeout_action', message: 'handover needs fallback_team_id' }],
+  });
+}

@@ -17,6 +17,8 @@ export type CreateVirtualAgentInput = {
   customAttributes?: Record<string, string>;
   fallbackTeamId?: number | null;
   fallbackSkill?: string | null;
+  replyTimeoutSeconds?: number | null;
+  replyTimeoutAction?: 'handover' | 'notify';
 };
 
 /** Login IDs of VAs are derived from the name: `va-` and a slug, made unique in the account. */
@@ -84,6 +86,8 @@ export async function createVirtualAgent(db: Db, input: CreateVirtualAgentInput)
         signingSecret,
         fallbackTeamId: input.fallbackTeamId ?? null,
         fallbackSkill: input.fallbackSkill ?? null,
+        replyTimeoutSeconds: input.replyTimeoutSeconds ?? null,
+        replyTimeoutAction: input.replyTimeoutAction ?? 'handover',
       })
       .returning();
     return { user, va, apiKey, signingSecret };

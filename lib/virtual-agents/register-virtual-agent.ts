@@ -2,7 +2,14 @@ import type { CreateVirtualAgentBody } from '@/contracts/schemas/admin-virtual-a
 import type { Db } from '@/db/client';
 import { userSkills } from '@/db/schema';
 import { requireAccountTeam, resolveSkillNames } from '@/lib/teams/check-references';
-import { acceptWebhookHeaders, acceptWebhookUrl, checkFallback, missingWebhookUrl, uniqueSubscriptions } from './check-webhook-settings';
+import {
+  acceptWebhookHeaders,
+  acceptWebhookUrl,
+  checkFallback,
+  checkReplyBudget,
+  missingWebhookUrl,
+  uniqueSubscriptions,
+} from './check-webhook-settings';
 import { createVirtualAgent } from './create-virtual-agent';
 import { getVirtualAgentOrFail } from './virtual-agent-view';
 
@@ -19,6 +26,11 @@ export async function registerVirtualAgent(db: Db, { accountId, body }: { accoun
     await requireAccountTeam(tx, { accountId, teamId: body.team_id, field: 'team_id' });
     const skillIds = await resolveSkillNames(tx, { teamId: body.team_id, names: body.skills ?? [], field: 'skills' });
     await checkFallback(tx, { accountId, teamId: body.fallback_team_id ?? null, skill: body.fallback_skill ?? null, teamChanged: true });
+    checkReplyBudget({
+      seconds: body.reply_timeout_seconds ?? null,
+      action: body.reply_timeout_action ?? 'handover',
+      fallbackTeamId: body.fallback_team_id ?? null,
+    });
     const va = await createVirtualAgent(tx, {
       accountId,
       name: body.name,
@@ -31,6 +43,8 @@ export async function registerVirtualAgent(db: Db, { accountId, body }: { accoun
       customAttributes: body.custom_attributes,
       fallbackTeamId: body.fallback_team_id ?? null,
       fallbackSkill: body.fallback_skill ?? null,
+      replyTimeoutSeconds: body.reply_timeout_seconds ?? null,
+      replyTimeoutAction: body.reply_timeout_action,
     });
     if (skillIds.length) await tx.insert(userSkills).values(skillIds.map((skillId) => ({ userId: va.user.id, skillId })));
     return va;

@@ -6,7 +6,14 @@ import { forgetTokensOf } from '@/lib/auth/token-cache';
 import { ApiError } from '@/lib/errors';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { requireAccountTeam, resolveSkillNames } from '@/lib/teams/check-references';
-import { acceptWebhookHeaders, acceptWebhookUrl, checkFallback, missingWebhookUrl, uniqueSubscriptions } from './check-webhook-settings';
+import {
+  acceptWebhookHeaders,
+  acceptWebhookUrl,
+  checkFallback,
+  checkReplyBudget,
+  missingWebhookUrl,
+  uniqueSubscriptions,
+} from './check-webhook-settings';
 import { disableVirtualAgent } from './disable-virtual-agent';
 import { switchDeliveryMode } from './switch-delivery-mode';
 import { getVirtualAgentOrFail } from './virtual-agent-view';
@@ -65,11 +72,16 @@ export async function updateVirtualAgent(
     const nextUrl = webhookUrl === undefined ? current.webhookUrl : webhookUrl;
     if (deliveryMode === 'webhook' && !nextUrl) throw missingWebhookUrl();
     if (deliveryMode !== current.deliveryMode) await switchDeliveryMode(tx, { accountId, vaUserId: id, to: deliveryMode });
+    const replyTimeoutSeconds = patch.reply_timeout_seconds === undefined ? current.replyTimeoutSeconds : patch.reply_timeout_seconds;
+    const replyTimeoutAction = patch.reply_timeout_action ?? current.replyTimeoutAction;
+    checkReplyBudget({ seconds: replyTimeoutSeconds, action: replyTimeoutAction, fallbackTeamId });
 
     const now = new Date();
     await tx
       .update(virtualAgents)
       .set({
+        replyTimeoutSeconds,
+        replyTimeoutAction,
         teamId,
         deliveryMode,
         webhookUrl: nextUrl,

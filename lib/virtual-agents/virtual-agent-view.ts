@@ -37,6 +37,8 @@ export async function loadVirtualAgents(
     custom_attributes: va.user.customAttributes,
     fallback_team_id: va.fallbackTeamId,
     fallback_skill: va.fallbackSkill,
+    reply_timeout_seconds: va.replyTimeoutSeconds,
+    reply_timeout_action: va.replyTimeoutAction,
     api_key_prefix: va.apiKeyPrefix,
     webhook_disabled: va.webhookDisabledAt
       ? { at: va.webhookDisabledAt.toISOString(), reason: va.webhookDisabledReason ?? 'disabled' }

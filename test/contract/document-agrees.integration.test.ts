@@ -108,7 +108,14 @@ describe('the OpenAPI documents and the service agree', () => {
     const needsChat = params.some((p) => p.name === 'chat_id');
     const channel = (named && POST_MESSAGE_EXAMPLES[named]?.channel) || 'livechat';
     const chatId = needsChat ? (await newChat(t, { channel, team_id: t.botTeam.id, assignee: t.bot.user.loginId })).chat_id : '';
-    const path = o.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'chat_id' ? chatId : ids[name]));
+    // A streamed reply's operations need one open in that chat.
+    const transid = o.path.includes('{transid}')
+      ? (await botApi('POST', `/chats/${chatId}/messages`, { token: t.token, body: { type: 'outbound', stream: true } })).body.response
+          .transid
+      : '';
+    const path = o.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      name === 'chat_id' ? chatId : name === 'transid' ? transid : ids[name],
+    );
     const query = new URLSearchParams();
     const headers: Record<string, string> = {};
     for (const p of params) {

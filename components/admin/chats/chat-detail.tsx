@@ -23,6 +23,17 @@ function Facts({ chat }: { chat: AdminChatDetail }) {
     ['Team', `${chat.team_name} (#${chat.team_id})`],
     ['Skill', chat.skill ?? '—'],
     ['Assignee', chat.assignee ?? '—'],
+    [
+      'Typing',
+      chat.typing ? (
+        <span key="t" data-testid="chat-typing">
+          on until {formatDateTime(chat.typing.expires_at)}
+          {chat.typing.status_text ? `: ${chat.typing.status_text}` : ''}
+        </span>
+      ) : (
+        'off'
+      ),
+    ],
     ['Tags', chat.tag.length ? chat.tag.join(', ') : '—'],
     ['Alias ID', chat.alias_id ?? '—'],
     ['Flag', chat.flag ?? '—'],
@@ -76,7 +87,11 @@ export function ChatDetail({ chatId, focus }: { chatId: string; focus?: string }
   const query = tsr.chats.getChat.useQuery({
     queryKey: keys.chat(chatId),
     queryData: { params: { chat_id: chatId } },
-    refetchInterval: 3_000,
+    // Followed closely while the VA types or streams a reply, so the page shows both as they change.
+    refetchInterval: (q) => {
+      const c = q.state.data?.body.response;
+      return c && (c.typing || c.messages.some((m) => m.stream_state === 'open')) ? 1_000 : 3_000;
+    },
   });
   const chat = query.data?.body.response;
   if (query.isPending) return <p className="muted">Loading…</p>;

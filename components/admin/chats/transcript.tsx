@@ -110,6 +110,14 @@ export function Transcript({ messages, highlight }: { messages: Message[]; highl
             </time>
           </div>
           {m.text && <p className="msg-text">{m.text}</p>}
+          {m.stream_state && m.stream_state !== 'closed' ? (
+            <p className="small" data-testid="stream-state">
+              <strong>{m.stream_state === 'open' ? 'Streaming…' : 'Cut short'}</strong>{' '}
+              {m.stream_state === 'open'
+                ? `(${m.stream_seq ?? 0} chunks so far)`
+                : '(no chunk came in time, or the chat left the VA; the text is what had arrived)'}
+            </p>
+          ) : null}
           <Extras m={m} />
           <div className="msg-foot muted small">
             transid <CopyId value={m.transid} label="transid" />

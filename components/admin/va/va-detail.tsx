@@ -9,6 +9,7 @@ import { forget, useRevealed } from '@/components/admin/lib/revealed-secrets';
 import { SecretReveal } from '@/components/admin/secret-reveal';
 import { VaRequestLog } from '@/components/admin/traces/va-request-log';
 import { RecoveryCard } from './recovery-card';
+import { RepliesCard } from './replies-card';
 import { VaActions } from './va-actions';
 import { VaForm } from './va-form';
 
@@ -75,6 +76,7 @@ export function VaDetail({ id, trxid }: { id: number; trxid?: string }) {
       <VaActions va={va} />
       <HealthCard id={va.id} />
       <RecoveryCard va={va} />
+      <RepliesCard va={va} />
       <VaRequestLog key={trxid ?? ''} virtualAgentId={va.id} trxid={trxid} />
       <h2>Settings</h2>
       <VaForm key={va.id} va={va} />

@@ -33,6 +33,8 @@ const PLACED = [
   'custom_attributes',
   'fallback_team_id',
   'fallback_skill',
+  'reply_timeout_seconds',
+  'reply_timeout_action',
 ];
 
 const EVENT_HELP: Record<EventType, string> = {
@@ -53,6 +55,8 @@ type Values = {
   custom_attributes: KvRow[];
   fallback_team_id: string;
   fallback_skill: string;
+  reply_timeout_seconds: string;
+  reply_timeout_action: 'handover' | 'notify';
 };
 
 const LABELS = {
@@ -66,6 +70,8 @@ const LABELS = {
   custom_attributes: 'the custom attributes',
   fallback_team_id: 'the fallback team',
   fallback_skill: 'the fallback skill',
+  reply_timeout_seconds: 'the reply budget',
+  reply_timeout_action: 'choose:what happens when the reply budget runs out',
 };
 
 function common(v: Values) {
@@ -78,6 +84,8 @@ function common(v: Values) {
     custom_attributes: toRecord(v.custom_attributes),
     fallback_team_id: v.fallback_team_id ? Number(v.fallback_team_id) : null,
     fallback_skill: v.fallback_team_id && v.fallback_skill ? v.fallback_skill : null,
+    reply_timeout_seconds: v.reply_timeout_seconds.trim() ? Number(v.reply_timeout_seconds) : null,
+    reply_timeout_action: v.reply_timeout_action,
   };
 }
 const createResolver = contractResolver(
@@ -108,6 +116,8 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
     custom_attributes: toRows(va?.custom_attributes),
     fallback_team_id: va?.fallback_team_id ? String(va.fallback_team_id) : '',
     fallback_skill: va?.fallback_skill ?? '',
+    reply_timeout_seconds: va?.reply_timeout_seconds ? String(va.reply_timeout_seconds) : '',
+    reply_timeout_action: va?.reply_timeout_action ?? 'handover',
   });
 
   // The team selects are drawn before the teams arrive, so the browser shows their first option
@@ -283,6 +293,35 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
                 {s.name}
               </option>
             ))}
+          </select>
+        </Field>
+      </div>
+      <div className="grid-2">
+        <Field
+          id="va-reply-timeout"
+          label="Reply budget in seconds (optional)"
+          error={err('reply_timeout_seconds')}
+          hint="5 to 600. How long a customer may wait for the VA's reply (typing and a streamed reply pause it). Empty: off."
+        >
+          <input
+            type="text"
+            inputMode="numeric"
+            {...described('va-reply-timeout', { error: err('reply_timeout_seconds'), hint: true })}
+            {...register('reply_timeout_seconds')}
+          />
+        </Field>
+        <Field
+          id="va-reply-timeout-action"
+          label="When the budget runs out"
+          error={err('reply_timeout_action')}
+          hint="Hand over goes to the fallback team, as when the webhook keeps failing."
+        >
+          <select
+            {...described('va-reply-timeout-action', { error: err('reply_timeout_action'), hint: true })}
+            {...register('reply_timeout_action')}
+          >
+            <option value="handover">Hand the chat over to the fallback team</option>
+            <option value="notify">Count it and show it on this page only</option>
           </select>
         </Field>
       </div>

@@ -6,6 +6,7 @@ import { retryVirtualAgentNow } from '@/lib/delivery/retry-now';
 import { startRecovery } from '@/lib/delivery/start-recovery';
 import { adminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
+import { listVaReplies } from '@/lib/virtual-agents/list-va-replies';
 import { sendTestEvent } from '@/lib/virtual-agents/send-test-event';
 import { startTestChat } from '@/lib/virtual-agents/start-test-chat';
 
@@ -27,5 +28,7 @@ export const vaToolsRouter = tsr.router(adminContract.vaTools, {
     ),
   listRecoveries: async ({ params }) =>
     ok(4400, await listRecoveries(await getDb(), { accountId: adminAuth().accountId, virtualAgentId: params.id })),
+  getVaReplies: async ({ params }) =>
+    ok(4400, await listVaReplies(await getDb(), { accountId: adminAuth().accountId, virtualAgentId: params.id })),
   retryNow: async ({ params }) => ok(4400, await retryVirtualAgentNow(await getDb(), { accountId: adminAuth().accountId, id: params.id })),
 });

@@ -5,6 +5,7 @@ import { requireTransferEnabled } from '@/lib/accounts/transfer-setting';
 import { loadChatOrFail } from '@/lib/chats/chat-view';
 import { createChat } from '@/lib/chats/create-chat';
 import { listChats } from '@/lib/chats/list-chats';
+import { setTyping } from '@/lib/chats/set-typing';
 import { transferChat } from '@/lib/chats/transfer-chat';
 import { updateChat } from '@/lib/chats/update-chat';
 import { botAuth } from '@/lib/http/request-context';
@@ -66,5 +67,9 @@ export const chatsRouter = tsr.router(botContract.chats, {
       skillName: body.transfer.skill_name,
     });
     return ok(4342, '' as const);
+  },
+  setTyping: async ({ params, body }) => {
+    const { accountId, userId } = botAuth();
+    return ok(4311, await setTyping(await getDb(), { accountId, chatId: params.chat_id, actorUserId: userId, input: body }));
   },
 });

@@ -4,7 +4,9 @@ import { getDb } from '@/db/client';
 import { botAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 import { fingerprintOf, REPLAYED_HEADER } from '@/lib/idempotency/with-idempotency';
+import { appendChunk } from '@/lib/messages/append-chunk';
 import { appendMessage } from '@/lib/messages/append-message';
+import { closeStream } from '@/lib/messages/close-stream';
 import { listMessages } from '@/lib/messages/list-messages';
 
 export const messagesRouter = tsr.router(botContract.messages, {
@@ -32,5 +34,28 @@ export const messagesRouter = tsr.router(botContract.messages, {
     });
     if (replayed) responseHeaders.set(REPLAYED_HEADER, 'true');
     return ok(4306, message);
+  },
+  appendChunk: async ({ params, body }) => {
+    const { accountId, userId } = botAuth();
+    const { message } = await appendChunk(await getDb(), {
+      accountId,
+      chatId: params.chat_id,
+      transid: params.transid,
+      actorUserId: userId,
+      seq: body.seq,
+      text: body.text,
+    });
+    return ok(4312, message);
+  },
+  closeStream: async ({ params, body }) => {
+    const { accountId, userId } = botAuth();
+    const message = await closeStream(await getDb(), {
+      accountId,
+      chatId: params.chat_id,
+      transid: params.transid,
+      actorUserId: userId,
+      text: body.text,
+    });
+    return ok(4313, message);
   },
 });

@@ -1,0 +1,58 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Message } from '@/contracts/schemas/message';
+import type { Db } from '@/db/client';
+import { messages } from '@/db/schema';
+import { notHeld } from '@/lib/chats/require-held';
+import { ApiError } from '@/lib/errors';
+import { toMessageView } from './message-view';
+import { heldBy, lookAtStream, streamReturning } from './stream-text';
+
+/**
+ * The VA closes its open streamed reply, optionally replacing the whole text, in one statement.
+ * Closing again a stream it closed answers the message unchanged (a retry), unless the text differs.
+ */
+export async function closeStream(
+  db: Db,
+  {
+    accountId,
+    chatId,
+    transid,
+    actorUserId,
+    text,
+  }: { accountId: number; chatId: string; transid: string; actorUserId: number | null; text?: string },
+): Promise<Message> {
+  const [row] = await db
+    .update(messages)
+    .set({
+      streamState: 'closed',
+      streamEnds: null,
+      streamTouchedAt: sql`now()`,
+      ...(text !== undefined ? { body: sql`jsonb_set(${messages.body}, '{text}', to_jsonb(${text}::text))` } : {}),
+    })
+    .where(
+      and(
+        eq(messages.transid, transid),
+        eq(messages.chatId, chatId),
+        eq(messages.accountId, accountId),
+        eq(messages.streamState, 'open'),
+        heldBy(chatId, actorUserId),
+      ),
+    )
+    .returning(streamReturning);
+  if (row) return toMessageView(row);
+
+  const look = await lookAtStream(db, { accountId, chatId, transid });
+  if (!look.chatFound) throw new ApiError(2031);
+  if (actorUserId !== null && look.assigneeId !== actorUserId) throw notHeld(chatId, look.assigneeId === null);
+  const m = look.message;
+  if (!m) throw new ApiError(2044, { detail: `no message ${transid} in chat ${chatId}` });
+  if (m.streamState === 'closed' && (text === undefined || text === m.body.text)) return toMessageView(m);
+  throw new ApiError(2047, {
+    detail:
+      m.streamState === 'closed'
+        ? 'the stream is already closed with another text'
+        : m.streamState === 'cut_short'
+          ? 'the stream was cut short (no chunk for STREAM_IDLE_SECONDS, or the chat left the VA)'
+          : `message ${transid} is not a stream`,
+  });
+}

@@ -1,0 +1,49 @@
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { messages } from '@/db/schema';
+import { metrics } from '@/lib/metrics/registry';
+
+/**
+ * Closes the chat's open streamed replies with the text they hold, marked `cut_short`: the chat
+ * left its VA (transfer, close, reassignment, fallback), so later chunks are refused (2047).
+ * Runs in the transaction that moves the chat.
+ */
+export async function cutStreamsOfChat(tx: Db, { chatId }: { chatId: string }): Promise<number> {
+  const rows = await tx
+    .update(messages)
+    .set({ streamState: 'cut_short', streamEnds: null, streamTouchedAt: sql`now()` })
+    .where(and(eq(messages.chatId, chatId), eq(messages.streamState, 'open')))
+    .returning({ id: messages.id });
+  return rows.length;
+}
+
+/** Open streams untouched since `before`, oldest first (the partial index `messages_open_stream_idx`). */
+export function idleStreamsQuery(db: Db, { before, limit }: { before: Date; limit: number }) {
+  return db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.streamState, 'open'), lt(messages.streamTouchedAt, before)))
+    .orderBy(messages.streamTouchedAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+/**
+ * The idle sweep: streams without a chunk for `idleSeconds` are closed with what they hold,
+ * marked `cut_short`. One statement per batch; `SKIP LOCKED` and the repeated condition let several
+ * instances sweep at once, each stream closed once, and a chunk that lands first keeps its stream open.
+ */
+export async function closeIdleStreams(
+  db: Db,
+  { idleSeconds, now = new Date(), limit = 500 }: { idleSeconds: number; now?: Date; limit?: number },
+): Promise<string[]> {
+  const before = new Date(now.getTime() - idleSeconds * 1000);
+  const idle = idleStreamsQuery(db, { before, limit });
+  const rows = await db
+    .update(messages)
+    .set({ streamState: 'cut_short', streamEnds: null, streamTouchedAt: sql`now()` })
+    .where(and(inArray(messages.id, idle), eq(messages.streamState, 'open'), lt(messages.streamTouchedAt, before)))
+    .returning({ transid: messages.transid });
+  if (rows.length) metrics().streamsCutShort.inc(rows.length);
+  return rows.map((r) => r.transid);
+}

@@ -1,0 +1,47 @@
+import { eq } from 'drizzle-orm';
+import { chats, messages } from '@/db/schema';
+import type { LockedChat } from '@/lib/chats/lock-chat';
+import { notifyLostControl } from '@/lib/chats/notify-lost-control';
+import type { OutboxTx } from '@/lib/events/with-outbox';
+import { newTraceId } from '@/lib/util/ids';
+import { assignQueuedChat } from './auto-assign';
+
+/**
+ * The fallback's path, shared by the bot-down fallback and the reply budget: the chat (locked, held
+ * by the VA) goes to the queue of `team` (and skill), an announcement says why, the VA loses
+ * control (`chat.unassigned`, reason `transferred`; its waiting events superseded, its stream cut
+ * short, typing and reply clock cleared) and auto-assign may pick a member there.
+ */
+export async function handOverToFallback(
+  tx: OutboxTx,
+  {
+    accountId,
+    chat,
+    vaUserId,
+    teamId,
+    skill,
+    why,
+    now = new Date(),
+  }: { accountId: number; chat: LockedChat; vaUserId: number; teamId: number; skill: string | null; why: string; now?: Date },
+): Promise<void> {
+  await tx.update(chats).set({ teamId, skill, assigneeId: null, status: 'queued', updatedAt: now }).where(eq(chats.id, chat.id));
+  await tx.insert(messages).values({
+    chatId: chat.id,
+    accountId,
+    transid: newTraceId(),
+    type: 'announcement',
+    body: { text: why },
+    authorLoginId: null,
+    sentAt: now,
+  });
+  await notifyLostControl(tx, {
+    accountId,
+    chat: { ...chat, teamId, skill },
+    previousAssigneeId: vaUserId,
+    actorUserId: null,
+    reason: 'transferred',
+    newAssignee: null,
+    at: now,
+  });
+  await assignQueuedChat(tx, { accountId, chatId: chat.id, teamId, skill });
+}

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import postgres from 'postgres';
+import { buildDataSet, type ScaleMeta } from '@/bench/scale-data';
+import { type Db, openPostgres } from '@/db/client';
+import { env } from '@/env';
+import { dueReplyClocksQuery } from '@/lib/chats/sweep-reply-clocks';
+import { idleStreamsQuery } from '@/lib/messages/cut-streams';
+import { latestReplyTimeoutsQuery, waitingOnVaQuery } from '@/lib/virtual-agents/list-va-replies';
+
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
+const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+const CHATS = 20_000;
+const url = env().DATABASE_URL;
+
+// The queries the reply features add on growing tables (chats, messages, reply_timeouts), read with
+// EXPLAIN on a database with tens of thousands of rows: each must read an index, not the table.
+describe('reply feature plans on large tables', { skip: url ? false : 'needs DATABASE_URL (PostgreSQL)' }, () => {
+  let admin: postgres.Sql;
+  let raw: postgres.Sql;
+  let db: Db;
+  let close: () => Promise<void>;
+  let meta: ScaleMeta;
+  let name: string;
+  let vaId: number;
+
+  before(async () => {
+    admin = postgres(url as string, { max: 1, onnotice: () => {} });
+    name = `va_test_reply_plans_${process.pid}_${randomBytes(3).toString('hex')}`;
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    const dbUrl = new URL(url as string);
+    dbUrl.pathname = `/${name}`;
+    meta = (await buildDataSet(dbUrl.toString(), CHATS, () => {}, { customers: CHATS })).meta;
+    const handle = await openPostgres(dbUrl.toString(), { migrate: false });
+    db = handle.db;
+    close = handle.close;
+    raw = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
+    const [va] = await raw<{ id: number }[]>`select id from users where login_id = ${meta.botLoginId} and account_id = ${meta.accountId}`;
+    vaId = va.id;
+    // A few chats wait on the bot (one in a hundred), a few streams are open, and the VA has
+    // many recorded timeouts, as a busy tenant would.
+    await raw`update chats set awaiting_reply_since = now() - interval '5 seconds', reply_due_at = now() + (random() * 60) * interval '1 second'
+      where ctid = any(array(select ctid from chats tablesample bernoulli (1)))`;
+    await raw`update messages set stream_state = 'open', stream_seq = 0, stream_ends = '{0}', stream_touched_at = now() - (random() * 60) * interval '1 second'
+      where ctid = any(array(select ctid from messages tablesample bernoulli (1)))`;
+    await raw`insert into reply_timeouts (account_id, virtual_agent_id, chat_id, action, waited_seconds, at)
+      select ${meta.accountId}, ${vaId}, id, 'notify', 30, now() - (random() * 30) * interval '1 day' from chats`;
+    await raw`vacuum analyze chats`;
+    await raw`vacuum analyze messages`;
+    await raw`vacuum analyze reply_timeouts`;
+  });
+
+  after(async () => {
+    await raw?.end();
+    await close?.();
+    await admin?.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin?.end();
+  });
+
+  async function explain(query: { sql: string; params: unknown[] }) {
+    const [row] = await raw.unsafe(`EXPLAIN (FORMAT JSON) ${query.sql}`, query.params as never[]);
+    const all = nodes((row['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan);
+    return {
+      seqScans: all.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']),
+      indexes: all.map((n) => n['Index Name']).filter((x): x is string => Boolean(x)),
+    };
+  }
+
+  const cases: [string, () => { sql: string; params: unknown[] }, string][] = [
+    [
+      'the reply-budget sweep (chats past their deadline)',
+      () => dueReplyClocksQuery(db, { now: new Date(), limit: 200 }).toSQL(),
+      'chats_reply_due_idx',
+    ],
+    [
+      'the idle-stream sweep (open streams untouched for long)',
+      () => idleStreamsQuery(db, { before: new Date(Date.now() - 30_000), limit: 500 }).toSQL(),
+      'messages_open_stream_idx',
+    ],
+    [
+      "the VA page's chats waiting on the bot",
+      () => waitingOnVaQuery(db, { virtualAgentId: vaId, limit: 20 }).toSQL(),
+      'chats_awaiting_reply_idx',
+    ],
+    [
+      "the VA page's latest reply timeouts",
+      () => latestReplyTimeoutsQuery(db, { virtualAgentId: vaId, limit: 20 }).toSQL(),
+      'reply_timeouts_va_idx',
+    ],
+  ];
+  for (const [label, query, index] of cases) {
+    it(`reads ${label} from its index`, async () => {
+      const plan = await explain(query());
+      assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
+      assert.ok(plan.indexes.includes(index), `${index} not among ${plan.indexes.join(', ')}`);
+    });
+  }
+
+  it("closes a chat's open streams through the open-stream index, and a chunk finds its message by transid", async () => {
+    const [m] = await raw<
+      { chat_id: string; transid: string }[]
+    >`select chat_id, transid from messages where stream_state = 'open' limit 1`;
+    const cut = await explain({
+      sql: `update messages set stream_state = 'cut_short' where chat_id = $1 and stream_state = 'open'`,
+      params: [m.chat_id],
+    });
+    assert.deepEqual(cut.seqScans, []);
+    assert.ok(cut.indexes.includes('messages_open_stream_chat_idx'), cut.indexes.join(', '));
+    const chunk = await explain({
+      sql: `update messages set stream_seq = stream_seq + 1 where transid = $1 and chat_id = $2 and stream_state = 'open' and stream_seq = 0`,
+      params: [m.transid, m.chat_id],
+    });
+    assert.deepEqual(chunk.seqScans, []);
+    assert.ok(
+      chunk.indexes.some((i) => i === 'messages_transid_unique' || i === 'messages_open_stream_chat_idx'),
+      chunk.indexes.join(', '),
+    );
+  });
+});
