@@ -1,5 +1,6 @@
 import { type ApiFetcherArgs, initClient, tsRestFetchApi } from '@ts-rest/core';
 import { BOT_API_PREFIX, botContract } from '@/contracts/bot';
+import { type EventStreamOptions, streamEvents } from './pulled-events';
 
 export type BotClientOptions = {
   /** The service's origin, e.g. `http://localhost:3000` (a trailing `/api/v1` is accepted too). */
@@ -96,6 +97,11 @@ export function createBotClient({ baseUrl, apiKey, refreshMarginSeconds = 60 }: 
   return Object.assign(api, {
     /** The current access token (fetched or refreshed when due), for calls made without this client. */
     accessToken: () => accessToken(),
+    /**
+     * `GET /events/stream` as an async iterator that reconnects with `Last-Event-ID` (see
+     * pulled-events.ts). `events.listEvents({ query: { after, limit, wait_seconds } })` is the long-poll.
+     */
+    streamEvents: (options?: EventStreamOptions) => streamEvents({ origin, accessToken }, options),
   });
 }
 

@@ -1,6 +1,8 @@
 // The TypeScript client of the bot API: typed from the contract itself, no code generation.
 // client/README.md shows it in use; examples/bot is a whole bot built on it.
+
 export { BotApiError, type BotClient, type BotClientOptions, createBotClient, responseOf } from './bot-client';
+export { type EventStreamOptions, type PulledEvent, verifyPulledEvent } from './pulled-events';
 export { type StreamReplyOptions, streamReply } from './stream-reply';
 export {
   type ChatAssignedEvent,

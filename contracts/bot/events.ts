@@ -44,7 +44,10 @@ export const eventsContract = c.router({
     }),
     query: z.object({ after: afterQuery }).strict(),
     responses: {
-      200: c.otherResponse({ contentType: 'text/event-stream', body: z.string().describe('Server-Sent Events') }),
+      200: c.otherResponse({
+        contentType: 'text/event-stream',
+        body: z.custom<ReadableStream<Uint8Array>>((v) => v instanceof ReadableStream).describe('Server-Sent Events, streamed'),
+      }),
       ...authErrors,
       ...cursorErrors,
     },

@@ -32,7 +32,9 @@ export async function ackEvents(
       await tx.execute(sql`
         with done as (
           update events set status = 'delivered', delivered_at = now(), locked_until = null, updated_at = now()
-          where virtual_agent_id = ${vaUserId} and status = 'pending'
+          -- status as text: the partial index of all pending events (events_due_idx) must not be
+          -- chosen over this VA's range of events_va_stream_idx (seen with a large backlog).
+          where virtual_agent_id = ${vaUserId} and status::text = 'pending'
             and (stream_xid, id) > (${acked.xid}::bigint, ${acked.id}::bigint)
             and (stream_xid, id) <= (${to.xid}::bigint, ${to.id}::bigint)
           returning 1)

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import type { Env } from '@/env';
 import { deleteOldAuditEntries } from '@/lib/audit/delete-old-audit-entries';
+import { rowsOf } from '@/lib/util/rows-of';
 import type { RetentionJob } from './run-retention';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -31,6 +32,31 @@ function boundedDelete(
 }
 
 /**
+ * The bounded delete for events, which also raises each VA's retention floor (event_cursors) to
+ * the newest event removed: a pull cursor before it has lost events and answers 410 (lib/pull).
+ */
+function eventDelete(pick: (limit: number, now: Date) => ReturnType<typeof sql>, still: (now: Date) => ReturnType<typeof sql>) {
+  return async (db: Db, { now, limit }: { now: Date; limit: number }) => {
+    const [row] = rowsOf<{ n: string | number }>(
+      await db.execute(sql`
+        with gone as (
+          delete from events where ctid = any(array(${pick(limit, now)})) and ${still(now)}
+          returning virtual_agent_id, account_id, stream_xid, id),
+        newest as (
+          select distinct on (virtual_agent_id) virtual_agent_id, account_id, stream_xid, id from gone
+          order by virtual_agent_id, stream_xid desc, id desc),
+        floors as (
+          insert into event_cursors as c (virtual_agent_id, account_id, floor_xid, floor_id)
+          select virtual_agent_id, account_id, stream_xid, id from newest
+          on conflict (virtual_agent_id) do update set floor_xid = excluded.floor_xid, floor_id = excluded.floor_id, updated_at = now()
+          where (excluded.floor_xid, excluded.floor_id) > (c.floor_xid, c.floor_id))
+        select count(*) as n from gone`),
+    );
+    return Number(row?.n ?? 0);
+  };
+}
+
+/**
  * The retention jobs for a configuration. Delivered and superseded events (and, by cascade, their
  * attempts) go after `EVENT_RETENTION_DAYS`, failed ones after `FAILED_EVENT_RETENTION_DAYS`; pending events
  * (waiting, retrying or in flight) are never selected. Closed chats go with their transcripts
@@ -49,8 +75,7 @@ export function retentionJobs(
   const jobs: RetentionJob[] = [
     {
       name: 'delivered-events',
-      deleteBatch: boundedDelete(
-        'events',
+      deleteBatch: eventDelete(
         (limit, now) =>
           sql`select ctid from events where status = 'delivered' and delivered_at < ${deliveredBefore(now)}::timestamptz limit ${limit}`,
         (now) => sql`status = 'delivered' and delivered_at < ${deliveredBefore(now)}::timestamptz`,
@@ -58,8 +83,7 @@ export function retentionJobs(
     },
     {
       name: 'failed-events',
-      deleteBatch: boundedDelete(
-        'events',
+      deleteBatch: eventDelete(
         (limit, now) =>
           sql`select ctid from events where status = 'failed' and failed_at < ${failedBefore(now)}::timestamptz limit ${limit}`,
         (now) => sql`status = 'failed' and failed_at < ${failedBefore(now)}::timestamptz`,
@@ -68,8 +92,7 @@ export function retentionJobs(
     {
       // Superseded events were never sent and never will be: kept as long as delivered ones.
       name: 'superseded-events',
-      deleteBatch: boundedDelete(
-        'events',
+      deleteBatch: eventDelete(
         (limit, now) =>
           sql`select ctid from events where superseded_at is not null and superseded_at < ${deliveredBefore(now)}::timestamptz limit ${limit}`,
         (now) => sql`status = 'superseded' and superseded_at < ${deliveredBefore(now)}::timestamptz`,

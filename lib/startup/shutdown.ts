@@ -3,6 +3,7 @@ import { env } from '@/env';
 import { stopListeningForRevokedTokens } from '@/lib/auth/token-cache';
 import { stopDelivery } from '@/lib/delivery/start-delivery';
 import { startDraining } from '@/lib/ops/draining';
+import { endPullReaders } from '@/lib/pull/readers';
 import { flushRequestLog } from '@/lib/request-log/request-log';
 import { flushLogs, logger } from '@/lib/util/logger';
 
@@ -10,7 +11,7 @@ type Listener = (signal: NodeJS.Signals) => void;
 const store = globalThis as unknown as { __vaShutdownInstalled?: boolean };
 
 /**
- * On SIGTERM or SIGINT: readiness turns 503, delivery stops claiming, calls in flight get
+ * On SIGTERM or SIGINT: readiness turns 503, event streams and long-polls end, delivery stops claiming, calls in flight get
  * SHUTDOWN_GRACE_MS to finish (then their leases are released for another instance), the bot
  * request log's buffered rows are written, and only
  * then the listeners that were there before (Next's: close the server, exit) run. Without any,
@@ -29,7 +30,10 @@ export function installShutdown(): void {
       void (async () => {
         const graceMs = env().SHUTDOWN_GRACE_MS;
         startDraining();
-        logger.info('shutting down: delivery stops claiming', { signal, graceMs });
+        // Long-polls answer and event streams end now, so their clients reconnect to another
+        // instance and resume from their cursor (nothing is lost or repeated).
+        const readers = endPullReaders();
+        logger.info('shutting down: delivery stops claiming', { signal, graceMs, pullReaders: readers });
         try {
           await stopDelivery({ graceMs });
           logger.info('delivery stopped');

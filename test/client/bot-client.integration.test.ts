@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { botApiHandler } from '@/app/api/v1/_routers';
-import { BotApiError, createBotClient, responseOf, verifyWebhook, WebhookVerificationError } from '@/client';
+import { BotApiError, createBotClient, responseOf, verifyPulledEvent, verifyWebhook, WebhookVerificationError } from '@/client';
 import { accessTokens } from '@/db/schema';
 import { forgetAllTokens } from '@/lib/auth/token-cache';
 import { answerClientError, serveNode } from '@/lib/http/node-entry';
@@ -19,11 +19,13 @@ describe('the TypeScript client', () => {
   let server: http.Server;
   let baseUrl: string;
   let authorizeCalls = 0;
+  const streams: http.ServerResponse[] = [];
 
   before(async () => {
     t = await createTenant(ctx.db);
     server = http.createServer((req, res) => {
       if (req.url === '/api/v1/authorize') authorizeCalls++;
+      if (req.url?.startsWith('/api/v1/events/stream')) streams.push(res);
       void serveNode(botApiHandler.core, req, res);
     });
     server.on('clientError', answerClientError);
@@ -98,5 +100,42 @@ describe('the TypeScript client', () => {
       () => verifyWebhook(secret, body, { ...headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 600) }),
       WebhookVerificationError,
     );
+  });
+
+  it('long-polls and streams pulled events, verifies them as webhooks, and resumes the stream after a cut', async () => {
+    const api = createBotClient({ baseUrl, apiKey: t.bot.apiKey });
+    const chat = responseOf(
+      await api.chats.createChat({
+        body: { channel: 'sms', asset_id: t.assets.sms.id, customer: { destination_id: '+15550112' }, assignee: t.bot.user.loginId },
+      }),
+    );
+    const page = responseOf(await api.events.listEvents({ query: { limit: 500 } }));
+    const mine = page.events.filter((e) => verifyPulledEvent(t.bot.signingSecret, e).event.chat_id === chat.chat_id);
+    assert.deepEqual(
+      mine.map((e) => verifyPulledEvent(t.bot.signingSecret, e).event.event_type),
+      ['chat.assigned'],
+    );
+    assert.throws(() => verifyPulledEvent(t.bot.signingSecret, { ...mine[0], body: `${mine[0].body} ` }), WebhookVerificationError);
+
+    // The stream, over the node:http entry: read one, cut it, read on from where it stopped.
+    const stop = new AbortController();
+    const seen: string[] = [];
+    const stream = api.streamEvents({ after: page.next_cursor, signal: stop.signal, reconnectMs: 10 });
+    const inbound = (text: string) =>
+      api.messages.postMessage({ params: { chat_id: chat.chat_id }, body: { type: 'inbound', text } }).then(responseOf);
+    await inbound('first');
+    for await (const item of stream) {
+      const { event } = verifyPulledEvent(t.bot.signingSecret, item);
+      if (event.event_type !== 'message.received') continue;
+      seen.push(event.payload.messages[0].text ?? '');
+      if (seen.length === 1) {
+        // The stream's connection is cut: the client reconnects with Last-Event-ID.
+        for (const res of streams.splice(0)) res.destroy();
+        await inbound('second');
+      }
+      if (seen.length === 2) break;
+    }
+    stop.abort();
+    assert.deepEqual(seen, ['first', 'second'], 'no gap and no repeat across the cut');
   });
 });

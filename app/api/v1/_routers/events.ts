@@ -31,7 +31,7 @@ export const eventsRouter = tsr.router(botContract.events, {
       field: resume !== undefined ? 'header.last-event-id' : 'query.after',
     });
     // A ReadableStream body is streamed by both entries (lib/http); the contract documents it as text/event-stream.
-    return { status: 200 as const, body: stream as unknown as string };
+    return { status: 200 as const, body: stream };
   },
   ackEvents: async ({ body }) => {
     const { accountId, userId } = botAuth();

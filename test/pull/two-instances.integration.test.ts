@@ -1,0 +1,140 @@
+/**
+ * Two production servers (`node scripts/start.mjs`, the build in .next) on one PostgreSQL database
+ * of this test's own: an event committed through instance A reaches a stream held on instance B
+ * by the cross-instance wake-up (lib/realtime), and the stream limit counts both instances' streams.
+ * Needs PostgreSQL and the build (run `npm run build` first; the first server builds if it is stale).
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { closeDb, type Db, openPostgres, setHandle } from '@/db/client';
+import { env } from '@/env';
+import { updateVirtualAgent } from '@/lib/virtual-agents/update-virtual-agent';
+import { until } from '../delivery/helpers';
+import { freePort } from '../support/private-cluster';
+import { type ProductionServer, startProductionServer } from '../support/production-server';
+import { createTenant, type Tenant } from '../support/tenant';
+import { sseReader } from './sse';
+
+const skip = env().DATABASE_URL ? false : 'needs PostgreSQL (set DATABASE_URL): several instances share one database server';
+
+function startServer(port: number, databaseUrl: string): ProductionServer {
+  // The delivery engine's idle poll is far longer than this test: an arrival can only come from the wake-up.
+  return startProductionServer(port, { DATABASE_URL: databaseUrl, DELIVERY_ENGINE: 'embedded', WEBHOOK_ALLOW_PRIVATE: 'true' });
+}
+
+async function ready(server: ProductionServer, timeoutMs: number): Promise<void> {
+  await until(
+    `${server.base} ready`,
+    async () => {
+      try {
+        return (await fetch(`${server.base}/api/health/ready`)).status === 200;
+      } catch {
+        return false;
+      }
+    },
+    timeoutMs,
+  );
+}
+
+describe('pulled events across two instances', { skip }, () => {
+  let db: Db;
+  let dropDb: () => Promise<void> = async () => {};
+  let a: ProductionServer;
+  let b: ProductionServer;
+
+  before(async () => {
+    const { default: postgres } = await import('postgres');
+    const adminSql = postgres(env().DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const name = `va_test_pull2_${process.pid}_${randomBytes(3).toString('hex')}`;
+    await adminSql.unsafe(`CREATE DATABASE ${name}`);
+    const url = new URL(env().DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const handle = await openPostgres(url.toString(), { migrate: true });
+    setHandle(handle);
+    db = handle.db;
+    dropDb = async () => {
+      await closeDb();
+      await adminSql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await adminSql.end();
+    };
+    const base = Number(process.env.E2E_PORT ?? 0);
+    const [pa, pb] = base ? [base + 1, base + 2] : [await freePort(), await freePort()];
+    a = startServer(pa, url.toString());
+    await ready(a, 900_000);
+    b = startServer(pb, url.toString());
+    await ready(b, 120_000);
+  });
+
+  after(async () => {
+    for (const s of [a, b]) s?.child.kill('SIGTERM');
+    await Promise.all([a?.exited, b?.exited]);
+    await dropDb();
+  });
+
+  const stream = (server: ProductionServer, t: Tenant, headers: Record<string, string> = {}) =>
+    fetch(`${server.base}/api/v1/events/stream`, { headers: { access_token: t.token, ...headers } });
+
+  it('an event committed through A arrives on a stream held by B; B resumes a stream cut by its shutdown on A', async () => {
+    const t = await createTenant(db);
+    await updateVirtualAgent(db, { accountId: t.account.id, id: t.bot.user.id, patch: { delivery_mode: 'pull', webhook_url: null } });
+    const res = await stream(b, t);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
+    const sse = sseReader(res.body!);
+    const created = await fetch(`${a.base}/api/v1/chats`, {
+      method: 'POST',
+      headers: { access_token: t.token, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        channel: 'sms',
+        asset_id: t.assets.sms.id,
+        customer: { destination_id: '+15550100', name: 'Ann' },
+        assignee: t.bot.user.loginId,
+      }),
+    });
+    assert.equal(created.status, 201);
+    const framesBefore = sse.frames.length;
+    const chatId = ((await created.json()) as { response: { chat_id: string } }).response.chat_id;
+    const [first] = await sse.events(1);
+    assert.equal(first.event, 'chat.assigned');
+    // B re-reads on its own only with a keep-alive (every 10 s): none came before the event, so the wake brought it.
+    const between = sse.frames.slice(framesBefore, sse.frames.indexOf(first));
+    assert.deepEqual(
+      between.filter((f) => f.comment === 'keep-alive'),
+      [],
+      'arrived by the wake-up, not by the keep-alive re-read',
+    );
+    assert.equal(JSON.parse(JSON.parse(first.data!).body).chat_id, chatId);
+
+    // Stream limit over both instances: 1 open on B, 4 more on A, the 6th (on either) refused.
+    const more = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await stream(a, t);
+      assert.equal(r.status, 200);
+      more.push(sseReader(r.body!));
+    }
+    const sixth = await stream(b, t);
+    assert.equal(sixth.status, 429);
+    assert.equal(((await sixth.json()) as { status_code: number }).status_code, 2062);
+    for (const s of more) await s.cancel();
+
+    // B shuts down: its stream ends cleanly, and the client resumes on A from its last id.
+    b.child.kill('SIGTERM');
+    await sse.toEnd();
+    assert.equal(sse.ended, true);
+    const msg = await fetch(`${a.base}/api/v1/chats/${chatId}/messages`, {
+      method: 'POST',
+      headers: { access_token: t.token, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'inbound', text: 'after the restart' }),
+    });
+    assert.equal(msg.status, 201);
+    const resumed = await until('a slot on A', async () => {
+      const r = await stream(a, t, { 'last-event-id': first.id! });
+      return r.status === 200 ? r : null;
+    });
+    const again = sseReader(resumed.body!);
+    const [next] = await again.events(1);
+    assert.equal(JSON.parse(JSON.parse(next.data!).body).payload.messages[0].text, 'after the restart', 'no gap, no repeat');
+    await again.cancel();
+  });
+});
