@@ -1,9 +1,11 @@
 /**
- * The Python example bot (examples/python-bot, standard library only) against a real server
- * process, as its README runs it: a pull-mode VA with no webhook URL, created through the admin
- * API; the bot long-polls GET /api/v1/events, verifies each item's signature, answers the
- * customer, hands the chat to people when asked, and after a kill and a restart carries on from its
- * saved cursor without handling anything twice. A bot with the wrong secret acts on nothing.
+ * The example bots in pull mode against a real server process (test/support/api-server-process.ts),
+ * each on a VA in pull mode with no webhook URL, created through the admin API:
+ * - the Python bot (examples/python-bot, standard library only), run as its README says: it
+ *   long-polls GET /api/v1/events, verifies each item's signature, answers the customer, hands the
+ *   chat to people when asked, and after a kill and a restart carries on from its saved cursor
+ *   without handling anything twice; with the wrong secret it acts on nothing;
+ * - `npm run demo:bot -- --pull` (examples/bot): the same, resuming from the acknowledged position.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -28,12 +30,9 @@ const python = spawnSync('python3', ['-c', 'import sys; print(sys.version_info >
 const paths = (router: object): string[] =>
   Object.values(router).flatMap((r) => (typeof r?.path === 'string' && typeof r.method === 'string' ? [r.path] : paths(r)));
 const hasEvents = paths(botContract).includes('/api/v1/events');
-const skip =
-  python.error || python.stdout.trim() !== 'True'
-    ? 'python3 (3.9 or later) is not installed: the Python example bot cannot run'
-    : hasEvents
-      ? false
-      : 'the bot API has no GET /api/v1/events yet';
+const noEvents = hasEvents ? false : 'the bot API has no GET /api/v1/events yet';
+const noPython =
+  python.error || python.stdout.trim() !== 'True' ? 'python3 (3.9 or later) is not installed: the Python example bot cannot run' : false;
 
 type Proc = { child: ChildProcess; lines: string[]; exited: Promise<number | null> };
 
@@ -57,7 +56,7 @@ function botLog(bot: Proc): { msg: string; [field: string]: unknown }[] {
   });
 }
 
-describe('the Python example bot against a real server', { skip }, () => {
+describe('the example bots in pull mode against a real server', { skip: noEvents }, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'va-python-bot-'));
   let server: Proc;
   let base = '';
@@ -106,7 +105,51 @@ describe('the Python example bot against a real server', { skip }, () => {
       .getSetCookie()
       .map((c) => c.split(';')[0])
       .join('; ');
+    botTeam = await admin('POST', '/teams', { name: 'Bots', auto_assign: false });
+    people = await admin('POST', '/teams', { name: 'People', auto_assign: false });
+    asset = await admin('POST', '/assets', { channel: 'livechat', name: 'Widget' });
   });
+
+  let botTeam: { id: number };
+  let people: { id: number };
+  let asset: { id: number };
+  type PullVa = { id: number; api_key: string; signing_secret: string; login_id: string; delivery_mode: string };
+  type Message = { type: string; text?: string; author: string | null };
+
+  /** A VA in pull mode with no webhook URL, registered through the admin API. */
+  async function createPullVa(name: string): Promise<PullVa> {
+    const va = (await admin('POST', '/virtual-agents', {
+      name,
+      description: 'an example bot under test',
+      delivery_mode: 'pull',
+      subscriptions: ['chat.assigned', 'message.received', 'chat.closed', 'chat.unassigned'],
+      team_id: botTeam.id,
+    })) as unknown as PullVa;
+    assert.equal(va.delivery_mode, 'pull');
+    return va;
+  }
+
+  /** A customer writes on the channel: a chat routed to the VA with their first message. */
+  async function openChat(token: string, va: PullVa, visitor: string, text: string): Promise<string> {
+    const created = await fetch(`${base}/api/v1/chats`, {
+      method: 'POST',
+      headers: { access_token: token, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        channel: 'livechat',
+        asset_id: asset.id,
+        customer: { destination_id: visitor },
+        assignee: va.login_id,
+        messages: [{ type: 'inbound', text }],
+      }),
+    });
+    assert.equal(created.status, 201);
+    return ((await created.json()) as { response: { chat_id: string } }).response.chat_id;
+  }
+
+  const transcript = async (chatId: string) =>
+    (await admin('GET', `/chats/${chatId}`)) as unknown as { messages: Message[]; team_id: number; assignee: string | null };
+  const repliesOf = async (va: PullVa, chatId: string) =>
+    (await transcript(chatId)).messages.filter((m) => m.type === 'outbound' && m.author === va.login_id);
 
   after(async () => {
     for (const bot of bots) bot.child.kill('SIGKILL');
@@ -121,18 +164,10 @@ describe('the Python example bot against a real server', { skip }, () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers once, hands over on request, and after a kill and restart handles nothing twice', async () => {
-    const botTeam = await admin('POST', '/teams', { name: 'Python bots', auto_assign: false });
-    const people = await admin('POST', '/teams', { name: 'People', auto_assign: false });
-    const asset = await admin('POST', '/assets', { channel: 'livechat', name: 'Widget' });
-    const va = (await admin('POST', '/virtual-agents', {
-      name: 'Python Bot',
-      description: 'examples/python-bot under test',
-      delivery_mode: 'pull',
-      subscriptions: ['chat.assigned', 'message.received', 'chat.closed', 'chat.unassigned'],
-      team_id: botTeam.id,
-    })) as unknown as { api_key: string; signing_secret: string; login_id: string; delivery_mode: string; webhook_url: unknown };
-    assert.equal(va.delivery_mode, 'pull');
+  it('the Python bot answers once, hands over on request, and after a kill and restart handles nothing twice', {
+    skip: noPython,
+  }, async () => {
+    const va = await createPullVa('Python Bot');
 
     const cursorFile = path.join(dir, 'cursor.txt');
     const botEnv = {
@@ -149,26 +184,9 @@ describe('the Python example bot against a real server', { skip }, () => {
       return bot;
     };
 
-    // A customer writes: the chat is created on the channel and routed to the bot.
     const token = await authorize(va.api_key);
-    const created = await fetch(`${base}/api/v1/chats`, {
-      method: 'POST',
-      headers: { access_token: token, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        channel: 'livechat',
-        asset_id: asset.id,
-        customer: { destination_id: 'visitor-py' },
-        assignee: va.login_id,
-        messages: [{ type: 'inbound', text: 'Hello, where is my parcel?' }],
-      }),
-    });
-    assert.equal(created.status, 201);
-    const chatId = ((await created.json()) as { response: { chat_id: string } }).response.chat_id;
-
-    type Message = { type: string; text?: string; author: string | null };
-    const transcript = async () =>
-      (await admin('GET', `/chats/${chatId}`)) as unknown as { messages: Message[]; team_id: number; assignee: string | null };
-    const botReplies = async () => (await transcript()).messages.filter((m) => m.type === 'outbound' && m.author === va.login_id);
+    const chatId = await openChat(token, va, 'visitor-py', 'Hello, where is my parcel?');
+    const botReplies = () => repliesOf(va, chatId);
 
     let bot = await startBot();
     await until('the first reply', async () => ((await botReplies()).length === 1 ? true : null), 60_000);
@@ -208,7 +226,7 @@ describe('the Python example bot against a real server', { skip }, () => {
     const handedOver = await until(
       'the chat is in the People team',
       async () => {
-        const t = await transcript();
+        const t = await transcript(chatId);
         return t.team_id === people.id ? t : null;
       },
       60_000,
@@ -230,19 +248,7 @@ describe('the Python example bot against a real server', { skip }, () => {
     assert.equal(await bot.exited, 0);
 
     // A bot with another secret verifies nothing it reads: it stops, and answers no one.
-    const other = await fetch(`${base}/api/v1/chats`, {
-      method: 'POST',
-      headers: { access_token: token, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        channel: 'livechat',
-        asset_id: asset.id,
-        customer: { destination_id: 'visitor-py-2' },
-        assignee: va.login_id,
-        messages: [{ type: 'inbound', text: 'Anyone there?' }],
-      }),
-    });
-    assert.equal(other.status, 201);
-    const otherChat = ((await other.json()) as { response: { chat_id: string } }).response.chat_id;
+    const otherChat = await openChat(token, va, 'visitor-py-2', 'Anyone there?');
     const wrong = await startBot({ VA_SIGNING_SECRET: `whsec_${randomBytes(24).toString('base64')}` });
     const code = await wrong.exited;
     assert.notEqual(code, 0);
@@ -252,6 +258,54 @@ describe('the Python example bot against a real server', { skip }, () => {
       untouched.messages.filter((m) => m.type === 'outbound'),
       [],
     );
+  });
+
+  it('npm run demo:bot -- --pull: the TypeScript example bot answers, hands over, and restarted carries on after the acknowledged position', async () => {
+    const va = await createPullVa('TypeScript Bot');
+    const token = await authorize(va.api_key);
+    const start = () => {
+      const bot = run(process.execPath, ['--import', 'tsx', path.join('examples', 'bot', 'main.ts'), '--pull'], {
+        VA_BASE_URL: base,
+        VA_API_KEY: va.api_key,
+        VA_SIGNING_SECRET: va.signing_secret,
+        HANDOVER_TEAM: 'People',
+        DEMO_LOGIN_FILE: path.join(dir, 'no-such-file'),
+      });
+      bots.push(bot);
+      return bot;
+    };
+    // Nothing left to read after the acknowledged position: every event read was acknowledged.
+    const allAcknowledged = async () => {
+      const res = await fetch(`${base}/api/v1/events?wait_seconds=0`, { headers: { access_token: token } });
+      assert.equal(res.status, 200);
+      return ((await res.json()) as { response: { events: unknown[] } }).response.events.length === 0 ? true : null;
+    };
+
+    const chatId = await openChat(token, va, 'visitor-ts', 'Hello, is my order on its way?');
+    let bot = start();
+    await until('the first reply', async () => ((await repliesOf(va, chatId)).length === 1 ? true : null), 60_000);
+    await until('the chat.assigned event acknowledged', allAcknowledged);
+    bot.child.kill('SIGTERM');
+    assert.equal(await bot.exited, 0);
+
+    await admin('POST', `/chats/${chatId}/messages`, { type: 'inbound', text: 'Do you deliver on Saturdays?' });
+    bot = start();
+    await until(
+      'the reply to the message sent while it was stopped',
+      async () => ((await repliesOf(va, chatId)).length === 2 ? true : null),
+      60_000,
+    );
+    await until('the message.received event acknowledged', allAcknowledged);
+    assert.equal(botLog(bot).filter((l) => l.msg === 'replied').length, 1, 'the restarted bot replied once, to the new message only');
+
+    await admin('POST', `/chats/${chatId}/messages`, { type: 'inbound', text: 'Can I talk to a human?' });
+    await until('the chat is in the People team', async () => ((await transcript(chatId)).team_id === people.id ? true : null), 60_000);
+    const replies = (await repliesOf(va, chatId)).map((m) => m.text ?? '');
+    assert.equal(replies.length, 3);
+    assert.match(replies[2], /Connecting you with a person/);
+    await until('chat.unassigned seen', () => (botLog(bot).some((l) => l.msg === 'chat left' && l.chat_id === chatId) ? true : null));
+    bot.child.kill('SIGTERM');
+    assert.equal(await bot.exited, 0);
   });
 
   async function authorize(apiKey: string): Promise<string> {
