@@ -205,7 +205,7 @@ class Bot:
         for team in self.api.call("GET", "/teams"):
             if team["team_name"] == name:
                 return team["team_id"]
-        raise RuntimeError(f'no team named "{name}" to hand over to')
+        sys.exit(f'No team named "{name}" to hand over to: set HANDOVER_TEAM to one of GET /teams.')
 
     def answer(self, chat_id, message):
         """Answers one customer message; keys come from its transid, so it is answered once."""
@@ -246,6 +246,7 @@ class Bot:
     def reconcile(self):
         """The chats this VA holds now, so events after a restart find them."""
         self.login_id = self.api.call("GET", "/me")["login_id"]
+        self.team_id(self.handover_team)  # fail now, not at the first handover, when it does not exist
         cursor = None
         while True:
             query = {"assignee": self.login_id, "status": "picked", "page_size": 100}
