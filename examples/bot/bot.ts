@@ -37,8 +37,8 @@ const SEEN_LIMIT = 10_000;
  *   replies carry an `Idempotency-Key` made from the event's `webhook-id`, so that second try never
  *   sends the customer a second copy, and handled `webhook-id`s are answered 200 at once.
  * - Keeps the chats it holds: it stops writing into a chat on `chat.unassigned` or `chat.closed`.
- * - On start, lists the chats assigned to it and answers any whose last message is the customer's,
- *   so nothing asked while it was down goes unanswered.
+ * - On start, lists the chats assigned to it and (with a webhook) answers any whose last message is
+ *   the customer's, so nothing asked while it was down goes unanswered.
  * - Its client fetches and refreshes the access token by itself.
  * - In pull mode it long-polls `GET /api/v1/events` instead of listening: each item carries the
  *   body and signature a webhook would, and is verified and handled the same way. Each read names
@@ -163,7 +163,11 @@ export async function startBot(options: BotOptions) {
     if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value as string);
   }
 
-  /** Catch-up: the chats this VA holds, answering those where the customer spoke last. */
+  /**
+   * Catch-up: the chats this VA holds, answering those where the customer spoke last. In pull mode
+   * it only learns which chats it holds: what the customer wrote meanwhile is in the events after
+   * the acknowledged position, read next.
+   */
   async function reconcile() {
     let cursor: string | undefined;
     do {
@@ -171,7 +175,7 @@ export async function startBot(options: BotOptions) {
       for (const chat of page.chats) {
         held.add(chat.chat_id);
         const last = chat.messages.at(-1);
-        if (last?.type === 'inbound') await answer(chat.chat_id, last);
+        if (last?.type === 'inbound' && options.delivery !== 'pull') await answer(chat.chat_id, last);
       }
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
