@@ -20,6 +20,15 @@ const webhookHeadersSchema = withOpenApi(
   { maxProperties: 20 },
 );
 
+export const DELIVERY_MODES = ['webhook', 'pull'] as const;
+export type DeliveryMode = (typeof DELIVERY_MODES)[number];
+
+const deliveryModeSchema = z
+  .enum(DELIVERY_MODES)
+  .describe(
+    '`webhook` (default): events are POSTed to `webhook_url`. `pull`: nothing is POSTed; the bot reads them with `GET /api/v1/events` or the stream, and its acknowledgements mark them delivered',
+  );
+
 const subscriptionsSchema = z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length).describe('Event types sent to the webhook');
 
 const vaSkillsSchema = z
@@ -33,7 +42,8 @@ export const adminVirtualAgentSchema = z.object({
   name: z.string(),
   description: z.string(),
   enabled: z.boolean(),
-  webhook_url: z.string(),
+  delivery_mode: deliveryModeSchema,
+  webhook_url: z.string().nullable().describe('null: none (allowed in `pull` delivery mode only)'),
   webhook_headers: z.record(z.string()),
   subscriptions: z.array(z.enum(EVENT_TYPES)),
   team_id: z.number().int(),
@@ -76,7 +86,10 @@ export const createVirtualAgentBodySchema = z
   .object({
     name: nameSchema.describe('Cannot be changed later; also gives the login ID (`va-<slug>`)'),
     description: nameText().trim().min(1).max(1000).describe('Cannot be changed later'),
-    webhook_url: webhookUrlSchema,
+    delivery_mode: deliveryModeSchema.optional(),
+    webhook_url: webhookUrlSchema
+      .optional()
+      .describe(`Required in \`webhook\` delivery mode, optional in \`pull\`. ${webhookUrlSchema.description}`),
     webhook_headers: webhookHeadersSchema.optional(),
     subscriptions: subscriptionsSchema.optional().describe('Default `["chat.assigned", "message.received"]`'),
     team_id: intId().describe('The one team of the VA'),
@@ -93,7 +106,12 @@ export const updateVirtualAgentBodySchema = z
   .object({
     name: immutableField('`name`'),
     description: immutableField('`description`'),
-    webhook_url: webhookUrlSchema.optional(),
+    delivery_mode: deliveryModeSchema
+      .optional()
+      .describe(
+        'Switching to `pull` stops POSTs (waiting events stay for the bot to read); switching to `webhook` needs a webhook URL and sends every event not yet acknowledged',
+      ),
+    webhook_url: webhookUrlSchema.nullable().optional().describe(`null removes it (\`pull\` mode only). ${webhookUrlSchema.description}`),
     webhook_headers: webhookHeadersSchema.optional().describe(`Replaces all static headers. ${webhookHeadersSchema.description}`),
     subscriptions: subscriptionsSchema.optional(),
     team_id: intId()

@@ -44,10 +44,19 @@ export const events = pgTable(
      * (the VA got `chat.unassigned` instead). Kept for the admin pages, removed by retention.
      */
     supersededAt: tstz('superseded_at'),
+    /**
+     * The position of the event in its VA's pull order (GET /events): the writing transaction's id,
+     * raised to the previous event of the same chat and VA so a chat's events keep their order. A
+     * reader takes only rows whose `stream_xid` is below its snapshot's xmin, all of which have
+     * committed, so no row can later appear behind a cursor (lib/pull/read-event-page.ts).
+     */
+    streamXid: bigint('stream_xid', { mode: 'number' }).notNull().default(sql`(pg_current_xact_id()::text)::bigint`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    // The pull order of one VA (GET /events, the stream, acknowledgements).
+    index('events_va_stream_idx').on(t.virtualAgentId, t.streamXid, t.id),
     index('events_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('events_chat_va_seq_idx').on(t.chatId, t.virtualAgentId, t.seq),
     index('events_account_created_idx').on(t.accountId, t.createdAt.desc()),
@@ -168,4 +177,43 @@ export const deliveryLatencyRollups = pgTable(
     attempts: integer('attempts').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.minute, t.durationMs] }), index('delivery_latency_rollups_minute_idx').on(t.minute)],
+);
+
+/**
+ * Each VA's position in its pull order (lib/pull): what it acknowledged, when it last read, and the
+ * newest event retention removed (a cursor before it answers 410). One row per VA, written on first use.
+ */
+export const eventCursors = pgTable('event_cursors', {
+  virtualAgentId: integer('virtual_agent_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  accountId: integer('account_id')
+    .notNull()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  ackedXid: bigint('acked_xid', { mode: 'number' }).notNull().default(0),
+  ackedId: bigint('acked_id', { mode: 'number' }).notNull().default(0),
+  ackedAt: tstz('acked_at'),
+  /** The last read or open stream (bot-down fallback of pull VAs). */
+  lastReadAt: tstz('last_read_at'),
+  floorXid: bigint('floor_xid', { mode: 'number' }).notNull().default(0),
+  floorId: bigint('floor_id', { mode: 'number' }).notNull().default(0),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Open event streams, so the limit per VA holds across instances. Each instance refreshes its rows'
+ * `seen_at` with the keep-alive and deletes them when a stream ends; a row not refreshed for a
+ * minute (its instance died) no longer counts and is removed at the VA's next open.
+ */
+export const eventStreams = pgTable(
+  'event_streams',
+  {
+    id: text('id').primaryKey(),
+    virtualAgentId: integer('virtual_agent_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    seenAt: tstz('seen_at').notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('event_streams_va_idx').on(t.virtualAgentId, t.seenAt)],
 );

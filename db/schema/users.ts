@@ -74,7 +74,10 @@ export const virtualAgents = pgTable(
     teamId: integer('team_id')
       .notNull()
       .references(() => teams.id),
-    webhookUrl: text('webhook_url').notNull(),
+    /** `webhook`: events are POSTed to `webhookUrl`; `pull`: nothing is POSTed, the bot reads GET /events. */
+    deliveryMode: text('delivery_mode').$type<'webhook' | 'pull'>().notNull().default('webhook'),
+    /** Required in `webhook` mode; may be null in `pull` mode. */
+    webhookUrl: text('webhook_url'),
     webhookHeaders: jsonb('webhook_headers').$type<Record<string, string>>().notNull().default({}),
     subscriptions: text('subscriptions').array().notNull().default(sql`ARRAY['chat.assigned','message.received']::text[]`),
     apiKeyHash: text('api_key_hash').notNull(),

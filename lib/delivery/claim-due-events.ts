@@ -44,7 +44,7 @@ const freeSlots = sql`coalesce((${sql.placeholder('free')}::jsonb ->> "events"."
 
 /**
  * One statement: due, free, head-of-line events of VAs that may be sent to (enabled, webhook not
- * stopped, a free slot in this worker), the oldest `scan` of them locked with SKIP LOCKED; of
+ * stopped, in `webhook` delivery mode, a free slot in this worker), the oldest `scan` of them locked with SKIP LOCKED; of
  * those, at most each VA's free slots, picked round-robin across accounts and, within an account,
  * across its VAs (so one tenant's or one bot's backlog cannot fill the batch); then leased.
  */
@@ -58,7 +58,8 @@ function claimStatement(db: Db, extra: SQL | undefined) {
       and ${isHeadOfLine}
       and exists (
         select 1 from "virtual_agents" as "va" join "users" as "u" on "u"."id" = "va"."user_id"
-        where "va"."user_id" = "events"."virtual_agent_id" and "va"."webhook_disabled_at" is null and "u"."enabled")
+        where "va"."user_id" = "events"."virtual_agent_id" and "va"."webhook_disabled_at" is null
+          and "va"."delivery_mode" = 'webhook' and "u"."enabled")
       ${extra ? sql`and ${extra}` : sql``}
     order by "events"."next_attempt_at"
     limit ${sql.placeholder('scan')}
@@ -92,7 +93,8 @@ function claimStatement(db: Db, extra: SQL | undefined) {
       attemptCount: events.attemptCount,
       lastAttemptNumber: sql<number>`(select coalesce(max("attempt_number"), 0)::int from "delivery_attempts" where "event_id" = "events"."id")`,
       lockedUntil: sql<Date>`${events.lockedUntil}`.mapWith(events.lockedUntil),
-      webhookUrl: virtualAgents.webhookUrl,
+      // Only `webhook` VAs are claimed, and they always have one.
+      webhookUrl: sql<string>`coalesce(${virtualAgents.webhookUrl}, '')`,
       webhookHeaders: virtualAgents.webhookHeaders,
       signingSecret: virtualAgents.signingSecret,
       previousSigningSecret: previousSecretWhileValid,

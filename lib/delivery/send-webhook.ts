@@ -2,10 +2,10 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Webhook } from 'standardwebhooks';
 import { env } from '@/env';
 import { checkWebhookUrl, RESERVED_HEADERS, resolvePublic } from '@/lib/webhooks/url-policy';
 import { serializeEvent } from './serialize-event';
+import { signWebhook } from './sign-webhook';
 
 export type SendInput = {
   url: string;
@@ -88,10 +88,12 @@ export async function sendWebhook(input: SendInput): Promise<SendOutcome> {
     headers['user-agent'] = 'va-chat-webhooks/1';
     headers['webhook-id'] = input.transactionId;
     headers['webhook-timestamp'] = String(Math.floor(startedAt.getTime() / 1000));
-    headers['webhook-signature'] = [input.signingSecret, input.previousSigningSecret]
-      .filter((s): s is string => Boolean(s))
-      .map((secret) => signerFor(secret).sign(input.transactionId, startedAt, payload))
-      .join(' ');
+    headers['webhook-signature'] = signWebhook({
+      transactionId: input.transactionId,
+      at: startedAt,
+      payload,
+      secrets: [input.signingSecret, input.previousSigningSecret],
+    });
 
     return done(await post({ url, host, pinned: resolved, headers, payload, signal: deadline.signal, timeoutError }));
   } catch (err) {
@@ -174,22 +176,6 @@ function post({
     });
     req.end(payload);
   });
-}
-
-const signers = new Map<string, Webhook>();
-
-/**
- * The signer for a `whsec_` secret. The key is decoded here rather than by the library, which
- * rejects the base64url alphabet that secrets issued before the fix used; Node reads both alphabets.
- */
-function signerFor(secret: string): Webhook {
-  let signer = signers.get(secret);
-  if (!signer) {
-    if (signers.size >= 1_000) signers.clear();
-    signer = new Webhook(Buffer.from(secret.replace(/^whsec_/, ''), 'base64'), { format: 'raw' });
-    signers.set(secret, signer);
-  }
-  return signer;
 }
 
 /** `Retry-After` as delay-seconds or an HTTP date, in ms from now; null when absent or unreadable. */

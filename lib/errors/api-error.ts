@@ -8,8 +8,13 @@ export class ApiError extends Error {
   readonly httpStatus: number;
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** More fields for `response` beside `errors` (2063's `oldest_cursor`). */
+  readonly extra: Record<string, unknown> | undefined;
 
-  constructor(code: ErrorCode, opts: { detail?: string; errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    opts: { detail?: string; errors?: FieldError[]; headers?: Record<string, string>; response?: Record<string, unknown> } = {},
+  ) {
     const base = CODES[code].description;
     super(opts.detail ? `${base}: ${opts.detail}` : base);
     this.name = 'ApiError';
@@ -17,13 +22,14 @@ export class ApiError extends Error {
     this.httpStatus = CODES[code].http;
     this.errors = opts.errors;
     this.headers = opts.headers;
+    this.extra = opts.response;
   }
 
   toEnvelope() {
     return {
       status_code: this.code,
       description: this.message,
-      response: this.errors ? { errors: this.errors } : null,
+      response: this.errors || this.extra ? { errors: this.errors ?? [], ...this.extra } : null,
     };
   }
 }

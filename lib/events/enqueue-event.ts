@@ -7,6 +7,7 @@ import { assets, chats, events, users, virtualAgents } from '@/db/schema';
 export type UnassignReason = (typeof UNASSIGN_REASONS)[number];
 
 import { newTraceId } from '@/lib/util/ids';
+import { PULL_PARKED } from '@/lib/virtual-agents/switch-delivery-mode';
 import { buildEventBody, type EventChat, toEventEntry } from './event-body';
 import { noteEvent, type OutboxTx } from './with-outbox';
 
@@ -30,6 +31,7 @@ export async function enqueueEvent(
   const [va] = await tx
     .select({
       subscriptions: virtualAgents.subscriptions,
+      deliveryMode: virtualAgents.deliveryMode,
       enabled: users.enabled,
       assetAddress: sql<string | null>`(select ${assets.address} from ${assets} where ${assets.id} = ${chat.assetId})`,
     })
@@ -60,16 +62,26 @@ export async function enqueueEvent(
       eventType: cause.type,
       seq,
       body,
+      // Its place in the VA's pull order: this transaction's id, or the previous event of the chat
+      // for this VA if that one's is higher (the chat row lock orders them; see db/schema/events.ts).
+      streamXid: sql`greatest((pg_current_xact_id()::text)::bigint, (
+        select ${events.streamXid} from ${events}
+        where ${events.chatId} = ${chat.id} and ${events.virtualAgentId} = ${vaUserId}
+        order by ${events.seq} desc limit 1))`,
       // Behind an event of this chat that waits for a retry, the new one cannot go before that
       // retry: it starts parked there (the chat's latest event carries the latest such time), out
       // of the due range that delivery scans. See lib/delivery/park-later-events.ts.
-      nextAttemptAt: sql`greatest(now(), (
+      // A `pull` VA's events are never claimed: they wait out of the due range until read.
+      nextAttemptAt:
+        va.deliveryMode === 'pull'
+          ? PULL_PARKED
+          : sql`greatest(now(), (
         select case when ${events.status} = 'pending' then ${events.nextAttemptAt} end from ${events}
         where ${events.chatId} = ${chat.id} and ${events.virtualAgentId} = ${vaUserId}
         order by ${events.seq} desc limit 1))`,
     })
     .returning({ id: events.id });
-  noteEvent(tx, row.id);
+  noteEvent(tx, row.id, vaUserId);
   return row.id;
 }
 

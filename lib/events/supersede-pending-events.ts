@@ -7,7 +7,8 @@ import type { Db } from '@/db/client';
  * the `chat.unassigned` written next, and hears nothing more of the chat until it holds it again.
  * An event in flight keeps its lease; recording its attempt leaves it superseded.
  * Events written after `uptoSeq` in the same change (a `chat.closed`) stay, and are made due now:
- * they were parked behind the retry of an event that is now gone (see park-later-events.ts).
+ * they were parked behind the retry of an event that is now gone (see park-later-events.ts). A
+ * `pull` VA's events stay parked out of the due range (switch-delivery-mode.ts).
  */
 export async function supersedePendingEvents(
   tx: Db,
@@ -22,7 +23,8 @@ export async function supersedePendingEvents(
     await tx.execute(sql`
       update "events" set "next_attempt_at" = now()
       where "chat_id" = ${chatId} and "virtual_agent_id" = ${vaUserId} and "status" = 'pending' and "seq" > ${uptoSeq}
-        and "next_attempt_at" > now() and "attempt_count" = 0`);
+        and "next_attempt_at" > now() and "attempt_count" = 0
+        and "next_attempt_at" < now() + interval '50 years'`);
   }
   return superseded;
 }

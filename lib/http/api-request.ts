@@ -22,8 +22,8 @@ export type ApiRequest = {
 export type ApiAnswer = {
   status: number;
   headers: PlainHeaders;
-  /** A JSON text or raw bytes; `null` for no body. */
-  body: string | Uint8Array | null;
+  /** A JSON text or raw bytes; a stream (Server-Sent Events), which each entry pipes as it comes; `null` for no body. */
+  body: string | Uint8Array | ReadableStream<Uint8Array> | null;
 };
 
 type Raw = Record<string, string | string[] | undefined>;

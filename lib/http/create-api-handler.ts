@@ -281,6 +281,13 @@ async function dispatch(req: ApiRequest, route: AppRoute, impl: Implementation):
   if (isAppRouteNoBody(responseType)) return { status, headers, body: null };
   if (isAppRouteOtherResponse(responseType)) {
     const body = result.body;
+    if (body instanceof ReadableStream) {
+      headers.set('content-type', responseType.contentType);
+      // Through proxies and Next's compression untouched (no-transform), and never cached.
+      headers.set('cache-control', 'no-cache, no-transform');
+      headers.set('x-accel-buffering', 'no');
+      return { status, headers, body };
+    }
     if (body instanceof Blob) {
       headers.set('content-type', body.type || responseType.contentType);
       return { status, headers, body: new Uint8Array(await body.arrayBuffer()) };

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import { ApiError } from '@/lib/errors';
 import { API_CSP, COMMON_SECURITY_HEADERS, HSTS } from '@/lib/security/headers';
 import { newTraceId } from '@/lib/util/ids';
@@ -71,11 +72,22 @@ function isWellFormedPath(path: string): boolean {
 
 export function writeAnswer(res: ServerResponse, answer: ApiAnswer): void {
   const raw = answer.headers.raw;
+  const body = answer.body;
+  if (body instanceof ReadableStream) {
+    res.writeHead(answer.status, raw);
+    res.flushHeaders();
+    // The client leaving destroys the node stream, which cancels the web one (its source stops).
+    const stream = Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>);
+    stream.on('error', () => res.destroy());
+    res.on('close', () => stream.destroy());
+    stream.pipe(res);
+    return;
+  }
   if (answer.body !== null && raw['content-length'] === undefined) {
-    raw['content-length'] = String(typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength);
+    raw['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : (body as Uint8Array).byteLength);
   }
   res.writeHead(answer.status, raw);
-  res.end(answer.body ?? undefined);
+  res.end(body ?? undefined);
 }
 
 /**

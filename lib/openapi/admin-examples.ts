@@ -57,6 +57,7 @@ const virtualAgent = {
   name: 'Billing bot',
   description: 'Answers billing questions and issues refunds',
   enabled: true,
+  delivery_mode: 'webhook',
   webhook_url: 'https://bot.acme.example/va/events',
   webhook_headers: { 'x-bot-tenant': 'acme' },
   subscriptions: ['chat.assigned', 'message.received', 'chat.closed'],

@@ -1,4 +1,4 @@
-import { type AppRoute, type AppRouter, extractZodObjectShape, isAppRoute, isZodObject } from '@ts-rest/core';
+import { type AppRoute, type AppRouter, extractZodObjectShape, isAppRoute, isAppRouteOtherResponse, isZodObject } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
 import { adminContract } from '@/contracts/admin';
 import { botContract } from '@/contracts/bot';
@@ -276,6 +276,23 @@ function mapResponses(
     const headers: Record<string, Ref> = { trxid: headerRef('trxid'), ...(counted && rateHeaders) };
     if (status === 429) headers['Retry-After'] = headerRef('Retry-After');
     if (status === 405) headers.Allow = headerRef('Allow');
+
+    // A success that is not JSON (the Server-Sent Events of GET /events/stream): its media type and a sample.
+    const declared = route.responses[status];
+    if (status < 300 && isAppRouteOtherResponse(declared)) {
+      out[status] = {
+        description: declared.contentType === 'text/event-stream' ? 'Server-Sent Events' : (HTTP_TEXT[status] ?? String(status)),
+        headers,
+        content: {
+          [declared.contentType]: {
+            schema: { type: 'string' },
+            ...(typeof RESPONSE_EXAMPLES[operationId] === 'string' && { example: RESPONSE_EXAMPLES[operationId] }),
+          },
+        },
+        'x-status-codes': [],
+      };
+      continue;
+    }
 
     let statusCodes: number[];
     let examples: Record<string, { summary: string; value: unknown }>;

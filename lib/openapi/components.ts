@@ -53,6 +53,13 @@ import {
   quickRepliesSchema,
   quickReplyResponseSchema,
 } from '@/contracts/schemas/message';
+import {
+  ackBodySchema,
+  ackResultSchema,
+  cursorExpiredEnvelopeSchema,
+  eventPageSchema,
+  pulledEventSchema,
+} from '@/contracts/schemas/pulled-event';
 import { teamSchema } from '@/contracts/schemas/team';
 import { referenceComponents, toJsonSchema, toOpenApiSchema } from './schema-tools';
 import type { SchemaObject } from './types';
@@ -80,6 +87,11 @@ const SHARED: Record<string, z.ZodTypeAny> = {
   AccessToken: accessTokenSchema,
   ChatPage: chatPageSchema,
   MessagePage: messagePageSchema,
+  PulledEvent: pulledEventSchema,
+  EventPage: eventPageSchema,
+  AckEventsBody: ackBodySchema,
+  AckResult: ackResultSchema,
+  CursorExpiredEnvelope: cursorExpiredEnvelopeSchema,
   // Admin API
   AdminLoginBody: loginBodySchema,
   AdminProfile: adminProfileSchema,

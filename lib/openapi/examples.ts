@@ -82,6 +82,31 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
     ],
     next_cursor: null,
   },
+  listEvents: {
+    events: [
+      {
+        cursor: 'ev0000002a000000000000031c0000000000001f5d',
+        webhook_id: 'trx_01JDW3K6C4S7PMG1T0W2AF9Q3V',
+        webhook_timestamp: '1772442849',
+        webhook_signature: 'v1,3pmrF0sWc2N1ak0rD1Ht8Bq3yQ9c4Uu1HLBFnB2sh4o=',
+        body: '{"event_type":"message.received","channel":"livechat","chat_id":"c_8f3a2b"}',
+      },
+    ],
+    next_cursor: 'ev0000002a000000000000031c0000000000001f5d',
+  },
+  // The stream's success is text/event-stream: this is its text.
+  streamEvents: [
+    'retry: 1000',
+    '',
+    'id: ev0000002a000000000000031c0000000000001f5d',
+    'event: message.received',
+    'data: {"cursor":"ev0000002a000000000000031c0000000000001f5d","webhook_id":"trx_01JDW3K6C4S7PMG1T0W2AF9Q3V","webhook_timestamp":"1764230400","webhook_signature":"v1,3pmrF0sWc2N1ak0rD1Ht8Bq3yQ9c4Uu1HLBFnB2sh4o=","body":"{\\"event_type\\":\\"message.received\\",\\"chat_id\\":\\"c_1\\"}"}',
+    '',
+    ': keep-alive',
+    '',
+    '',
+  ].join('\n'),
+  ackEvents: { acknowledged: 'ev0000002a000000000000031c0000000000001f5d' },
   listTeams: [
     { team_id: 672, team_name: 'Virtual Agents', auto_assign: true, skills: ['billing', 'returns'] },
     { team_id: 673, team_name: 'Customer care', auto_assign: false, skills: ['billing', 'spanish'] },
@@ -106,6 +131,7 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
 
 /** Request bodies, by operationId. */
 export const REQUEST_EXAMPLES: Record<string, unknown> = {
+  ackEvents: { cursor: 'ev0000002a000000000000031c0000000000001f5d' },
   authorize: { api_key: 'vak_Qm4xT1rZ8bN2cV6yH0wL5pK9sJ3dF7gA2eU1iO4nB8' },
   createChat: {
     channel: 'livechat',
@@ -224,7 +250,7 @@ export type ErrorExampleContext = {
   path: string;
 };
 
-type Detail = { detail?: string; errors?: { field: string; message: string }[] };
+type Detail = { detail?: string; errors?: { field: string; message: string }[]; response?: Record<string, unknown> };
 
 /** How each error code's envelope reads on this route: the description gets `: detail` appended, as ApiError does. */
 function detailOf(code: Code, ctx: ErrorExampleContext): Detail {
@@ -292,6 +318,20 @@ function detailOf(code: Code, ctx: ErrorExampleContext): Detail {
           ? 'event 42 is still pending delivery'
           : 'routing rule "Billing" sends chats to skill "billing"',
       };
+    case 2060:
+      return field(ctx.bodyField?.name === 'cursor' ? 'cursor' : 'query.after', 'not a cursor this service gave');
+    case 2061:
+      return field(ctx.bodyField?.name === 'cursor' ? 'cursor' : 'query.after', 'no such cursor for this virtual agent');
+    case 2062:
+      return { detail: '5 are open' };
+    case 2063: {
+      const at = ctx.bodyField?.name === 'cursor' ? 'cursor' : 'query.after';
+      return {
+        detail: 'read on from ev0000002a00000000000002b10000000000001a07',
+        errors: [{ field: at, message: 'older than what retention kept' }],
+        response: { oldest_cursor: 'ev0000002a00000000000002b10000000000001a07' },
+      };
+    }
     case 2099: {
       const wrong = ['PUT', 'DELETE', 'POST', 'PATCH', 'GET'].find((m) => !ctx.allow.includes(m)) ?? 'PUT';
       return { detail: `${wrong} is not supported here; use ${ctx.allow.join(', ')}` };
@@ -309,12 +349,12 @@ function resourceOf(path: string): string {
 
 /** The error envelope a route answers with for `code`. */
 export function errorEnvelopeExample(code: Code, ctx: ErrorExampleContext) {
-  const { detail, errors } = detailOf(code, ctx);
+  const { detail, errors, response: extra } = detailOf(code, ctx);
   const base = CODES[code].description;
   return {
     status_code: code,
     description: detail ? `${base}: ${detail}` : base,
-    response: errors ? { errors } : null,
+    response: errors ? { errors, ...extra } : null,
   };
 }
 

@@ -47,3 +47,11 @@ export async function checkFallback(
       errors: [{ field: 'fallback_skill', message: 'no such skill in the fallback team' }],
     });
 }
+
+/** 2000 on `webhook_url`: `webhook` delivery mode needs an address. */
+export function missingWebhookUrl(): ApiError {
+  return new ApiError(2000, {
+    detail: 'webhook_url (required in webhook delivery mode)',
+    errors: [{ field: 'webhook_url', message: 'Required in webhook delivery mode' }],
+  });
+}

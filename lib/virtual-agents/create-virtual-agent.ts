@@ -9,7 +9,8 @@ export type CreateVirtualAgentInput = {
   accountId: number;
   name: string;
   description: string;
-  webhookUrl: string;
+  deliveryMode?: 'webhook' | 'pull';
+  webhookUrl: string | null;
   webhookHeaders?: Record<string, string>;
   subscriptions?: EventType[];
   teamId: number;
@@ -74,6 +75,7 @@ export async function createVirtualAgent(db: Db, input: CreateVirtualAgentInput)
         accountId: input.accountId,
         description: input.description,
         teamId: input.teamId,
+        deliveryMode: input.deliveryMode ?? 'webhook',
         webhookUrl: input.webhookUrl,
         webhookHeaders: input.webhookHeaders ?? {},
         subscriptions: input.subscriptions ?? ['chat.assigned', 'message.received'],

@@ -2,7 +2,7 @@ import type { CreateVirtualAgentBody } from '@/contracts/schemas/admin-virtual-a
 import type { Db } from '@/db/client';
 import { userSkills } from '@/db/schema';
 import { requireAccountTeam, resolveSkillNames } from '@/lib/teams/check-references';
-import { acceptWebhookHeaders, acceptWebhookUrl, checkFallback, uniqueSubscriptions } from './check-webhook-settings';
+import { acceptWebhookHeaders, acceptWebhookUrl, checkFallback, missingWebhookUrl, uniqueSubscriptions } from './check-webhook-settings';
 import { createVirtualAgent } from './create-virtual-agent';
 import { getVirtualAgentOrFail } from './virtual-agent-view';
 
@@ -11,7 +11,9 @@ import { getVirtualAgentOrFail } from './virtual-agent-view';
  * team) and fallback, then registers the VA. The API key and signing secret are in this answer only.
  */
 export async function registerVirtualAgent(db: Db, { accountId, body }: { accountId: number; body: CreateVirtualAgentBody }) {
-  const webhookUrl = await acceptWebhookUrl(body.webhook_url);
+  const deliveryMode = body.delivery_mode ?? 'webhook';
+  if (deliveryMode === 'webhook' && body.webhook_url === undefined) throw missingWebhookUrl();
+  const webhookUrl = body.webhook_url === undefined ? null : await acceptWebhookUrl(body.webhook_url);
   const webhookHeaders = acceptWebhookHeaders(body.webhook_headers ?? {});
   const created = await db.transaction(async (tx) => {
     await requireAccountTeam(tx, { accountId, teamId: body.team_id, field: 'team_id' });
@@ -21,6 +23,7 @@ export async function registerVirtualAgent(db: Db, { accountId, body }: { accoun
       accountId,
       name: body.name,
       description: body.description,
+      deliveryMode,
       webhookUrl,
       webhookHeaders,
       subscriptions: body.subscriptions && uniqueSubscriptions(body.subscriptions),

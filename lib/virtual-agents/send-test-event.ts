@@ -39,6 +39,7 @@ export async function sendTestEvent(db: Db, { accountId, id }: { accountId: numb
   });
   body.test = true;
 
+  if (!va.url) throw new ApiError(3008, { detail: 'the virtual agent has no webhook URL (pull delivery mode)' });
   const outcome = await sendWebhook({ url: va.url, staticHeaders: va.headers, signingSecret: va.secret, transactionId, body });
   return {
     ok: outcome.ok,

@@ -6,8 +6,9 @@ import { forgetTokensOf } from '@/lib/auth/token-cache';
 import { ApiError } from '@/lib/errors';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { requireAccountTeam, resolveSkillNames } from '@/lib/teams/check-references';
-import { acceptWebhookHeaders, acceptWebhookUrl, checkFallback, uniqueSubscriptions } from './check-webhook-settings';
+import { acceptWebhookHeaders, acceptWebhookUrl, checkFallback, missingWebhookUrl, uniqueSubscriptions } from './check-webhook-settings';
 import { disableVirtualAgent } from './disable-virtual-agent';
+import { switchDeliveryMode } from './switch-delivery-mode';
 import { getVirtualAgentOrFail } from './virtual-agent-view';
 
 /**
@@ -23,7 +24,7 @@ export async function updateVirtualAgent(
     if (patch[field] !== undefined)
       throw new ApiError(3005, { detail: field, errors: [{ field, message: 'cannot be changed after creation' }] });
   }
-  const webhookUrl = patch.webhook_url === undefined ? undefined : await acceptWebhookUrl(patch.webhook_url);
+  const webhookUrl = patch.webhook_url == null ? patch.webhook_url : await acceptWebhookUrl(patch.webhook_url);
   const webhookHeaders = patch.webhook_headers === undefined ? undefined : acceptWebhookHeaders(patch.webhook_headers);
 
   await withOutbox(db, async (tx) => {
@@ -60,12 +61,18 @@ export async function updateVirtualAgent(
       });
     }
 
+    const deliveryMode = patch.delivery_mode ?? current.deliveryMode;
+    const nextUrl = webhookUrl === undefined ? current.webhookUrl : webhookUrl;
+    if (deliveryMode === 'webhook' && !nextUrl) throw missingWebhookUrl();
+    if (deliveryMode !== current.deliveryMode) await switchDeliveryMode(tx, { accountId, vaUserId: id, to: deliveryMode });
+
     const now = new Date();
     await tx
       .update(virtualAgents)
       .set({
         teamId,
-        webhookUrl: webhookUrl ?? current.webhookUrl,
+        deliveryMode,
+        webhookUrl: nextUrl,
         // A new address ends a stop caused by the old one answering 410 Gone.
         ...(webhookUrl && webhookUrl !== current.webhookUrl ? { webhookDisabledAt: null, webhookDisabledReason: null } : {}),
         webhookHeaders: webhookHeaders ?? current.webhookHeaders,

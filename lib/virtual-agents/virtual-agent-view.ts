@@ -27,6 +27,7 @@ export async function loadVirtualAgents(
     name: va.user.name,
     description: va.description,
     enabled: va.user.enabled,
+    delivery_mode: va.deliveryMode,
     webhook_url: va.webhookUrl,
     webhook_headers: va.webhookHeaders,
     subscriptions: va.subscriptions as EventType[],

@@ -4,6 +4,7 @@ import { createApiHandler } from '@/lib/http/create-api-handler';
 import { recordBotRequest } from '@/lib/request-log/record-bot-request';
 import { authRouter } from './auth';
 import { chatsRouter } from './chats';
+import { eventsRouter } from './events';
 import { meRouter } from './me';
 import { messagesRouter } from './messages';
 import { teamsRouter } from './teams';
@@ -14,7 +15,7 @@ import { teamsRouter } from './teams';
  */
 export const botApiHandler = createApiHandler({
   contract: botContract,
-  router: { auth: authRouter, me: meRouter, teams: teamsRouter, chats: chatsRouter, messages: messagesRouter },
+  router: { auth: authRouter, me: meRouter, teams: teamsRouter, chats: chatsRouter, messages: messagesRouter, events: eventsRouter },
   guard: botGuard,
   onAnswered: recordBotRequest,
 });

@@ -1,0 +1,44 @@
+import { tsr } from '@ts-rest/serverless/next';
+import { botContract } from '@/contracts/bot';
+import { getDb } from '@/db/client';
+import { botAuth } from '@/lib/http/request-context';
+import { ok } from '@/lib/http/respond';
+import { ackEvents } from '@/lib/pull/ack-events';
+import { encodeCursor } from '@/lib/pull/cursor';
+import { listEvents } from '@/lib/pull/list-events';
+import { openEventStream } from '@/lib/pull/open-event-stream';
+import { readPullState, startOf } from '@/lib/pull/read-pull-state';
+
+export const eventsRouter = tsr.router(botContract.events, {
+  listEvents: async ({ query }) => {
+    const { accountId, userId } = botAuth();
+    const page = await listEvents(await getDb(), {
+      accountId,
+      vaUserId: userId,
+      after: query.after,
+      limit: query.limit ?? 100,
+      waitSeconds: query.wait_seconds ?? 0,
+    });
+    return ok(4309, page);
+  },
+  streamEvents: async ({ query, headers }) => {
+    const { accountId, userId } = botAuth();
+    const resume = headers['last-event-id'];
+    const stream = await openEventStream(await getDb(), {
+      accountId,
+      vaUserId: userId,
+      cursor: resume ?? query.after,
+      field: resume !== undefined ? 'header.last-event-id' : 'query.after',
+    });
+    // A ReadableStream body is streamed by both entries (lib/http); the contract documents it as text/event-stream.
+    return { status: 200 as const, body: stream as unknown as string };
+  },
+  ackEvents: async ({ body }) => {
+    const { accountId, userId } = botAuth();
+    const db = await getDb();
+    const state = await readPullState(db, { accountId, vaUserId: userId });
+    const to = startOf(state, { vaUserId: userId, cursor: body.cursor, field: 'cursor' });
+    const acked = await ackEvents(db, { accountId, vaUserId: userId, to });
+    return ok(4310, { acknowledged: encodeCursor(userId, acked) });
+  },
+});

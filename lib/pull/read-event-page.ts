@@ -1,0 +1,102 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { serializeEvent } from '@/lib/delivery/serialize-event';
+import { signWebhook } from '@/lib/delivery/sign-webhook';
+import { rowsOf } from '@/lib/util/rows-of';
+import { encodeCursor, type Position } from './cursor';
+
+/** One pulled event: what GET /events and the stream give (the body signed as a delivery would be). */
+export type PulledItem = {
+  cursor: string;
+  event_type: string;
+  webhook_id: string;
+  webhook_timestamp: string;
+  webhook_signature: string;
+  body: string;
+};
+
+export type EventPage = {
+  items: PulledItem[];
+  /** The position after the last item (the one read from when there is none). */
+  next: Position;
+  /**
+   * Events after `next` that are committed but not yet in order: a transaction with a lower id is
+   * still open. Read again shortly; no wake will come for them.
+   */
+  heldBack: boolean;
+};
+
+type Row = {
+  id: string | number;
+  stream_xid: string | number;
+  ready: boolean;
+  transaction_id: string;
+  event_type: string;
+  body: Record<string, unknown> | string;
+};
+
+/**
+ * Up to `limit` events of the VA after `after`, in pull order, each as the exact body and Standard
+ * Webhooks headers a delivery of it would carry now.
+ *
+ * Gap-free in commit order: a row is given only when its `stream_xid` is below this statement's
+ * snapshot xmin. Every transaction with a lower id has ended by then, and a row's `stream_xid` is
+ * at least its own transaction's id, so all such rows are already visible and none can be
+ * committed behind the returned position later. A later row still above the horizon (`ready`
+ * false) stops the page and is reported as held back. One range scan of `events_va_stream_idx`.
+ */
+export async function readEventPage(
+  db: Db,
+  {
+    accountId,
+    vaUserId,
+    after,
+    limit,
+    now = new Date(),
+  }: { accountId: number; vaUserId: number; after: Position; limit: number; now?: Date },
+): Promise<EventPage> {
+  const rows = rowsOf<Row>(
+    await db.execute(sql`
+      select e.id, e.stream_xid, e.transaction_id, e.event_type, e.body,
+        e.stream_xid < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint as ready
+      from events e
+      where e.virtual_agent_id = ${vaUserId} and e.account_id = ${accountId}
+        and (e.stream_xid, e.id) > (${after.xid}::bigint, ${after.id}::bigint)
+      order by e.stream_xid, e.id
+      limit ${limit}`),
+  );
+  const ready: Row[] = [];
+  let heldBack = false;
+  for (const row of rows) {
+    if (!row.ready) {
+      heldBack = true;
+      break;
+    }
+    ready.push(row);
+  }
+  if (!ready.length) return { items: [], next: after, heldBack };
+
+  const [secrets] = rowsOf<{ current: string; previous: string | null }>(
+    await db.execute(sql`
+      select signing_secret as current,
+        case when previous_signing_secret_expires_at > now() then previous_signing_secret end as previous
+      from virtual_agents where user_id = ${vaUserId} and account_id = ${accountId}`),
+  );
+  const timestamp = String(Math.floor(now.getTime() / 1000));
+  const items = ready.map((row): PulledItem => {
+    const payload = serializeEvent(typeof row.body === 'string' ? JSON.parse(row.body) : row.body, now);
+    const position = { xid: Number(row.stream_xid), id: Number(row.id) };
+    return {
+      cursor: encodeCursor(vaUserId, position),
+      event_type: row.event_type,
+      webhook_id: row.transaction_id,
+      webhook_timestamp: timestamp,
+      webhook_signature: secrets
+        ? signWebhook({ transactionId: row.transaction_id, at: now, payload, secrets: [secrets.current, secrets.previous] })
+        : '',
+      body: payload,
+    };
+  });
+  const last = ready[ready.length - 1];
+  return { items, next: { xid: Number(last.stream_xid), id: Number(last.id) }, heldBack };
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { ApiError } from '@/lib/errors';
+import { logger } from '@/lib/util/logger';
+import { rowsOf } from '@/lib/util/rows-of';
+
+/** Open streams a VA may hold at once, over all instances. */
+export const MAX_STREAMS_PER_VA = 5;
+/** How often an instance marks its open streams as alive; a row older than STALE_SECONDS no longer counts. */
+export const SEEN_EVERY_MS = 15_000;
+const STALE_SECONDS = 60;
+
+type Shared = { open: Set<string>; timer?: NodeJS.Timeout; db?: Db };
+const store = globalThis as unknown as { __vaStreamSlots?: Shared };
+store.__vaStreamSlots ??= { open: new Set() };
+const shared = store.__vaStreamSlots;
+
+/**
+ * Takes one of the VA's stream slots (2062 when all are taken) and returns its id. The count is
+ * a table shared by every instance: a transaction-scoped advisory lock on the VA makes the count
+ * and the insert one step, and rows an instance stopped refreshing (it died) are removed here.
+ */
+export async function takeStreamSlot(db: Db, { vaUserId }: { vaUserId: number }): Promise<string> {
+  const id = randomUUID();
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('event_streams'), ${vaUserId})`);
+    await tx.execute(sql`
+      delete from event_streams where virtual_agent_id = ${vaUserId} and seen_at < now() - ${STALE_SECONDS} * interval '1 second'`);
+    const [row] = rowsOf<{ n: string | number }>(
+      await tx.execute(sql`select count(*) as n from event_streams where virtual_agent_id = ${vaUserId}`),
+    );
+    if (Number(row?.n ?? 0) >= MAX_STREAMS_PER_VA) {
+      throw new ApiError(2062, { detail: `${MAX_STREAMS_PER_VA} are open` });
+    }
+    await tx.execute(sql`insert into event_streams (id, virtual_agent_id) values (${id}, ${vaUserId})`);
+  });
+  shared.open.add(id);
+  shared.db = db;
+  shared.timer ??= setInterval(refresh, SEEN_EVERY_MS).unref();
+  return id;
+}
+
+/** Gives the slot back (the stream ended). */
+export async function releaseStreamSlot(db: Db, id: string): Promise<void> {
+  shared.open.delete(id);
+  if (!shared.open.size && shared.timer) {
+    clearInterval(shared.timer);
+    shared.timer = undefined;
+  }
+  await db
+    .execute(sql`delete from event_streams where id = ${id}`)
+    .catch((err) => logger.warn('stream slot not released; it lapses in a minute', { err }));
+}
+
+/** One statement for all of this instance's open streams. */
+function refresh(): void {
+  const db = shared.db;
+  if (!db || !shared.open.size) return;
+  const ids = [...shared.open];
+  db.execute(
+    sql`update event_streams set seen_at = now() where id in (${sql.join(
+      ids.map((i) => sql`${i}`),
+      sql`, `,
+    )})`,
+  ).catch((err) => logger.warn('open streams not refreshed', { err }));
+}

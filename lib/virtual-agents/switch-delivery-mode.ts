@@ -1,0 +1,20 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+
+/** Where the pending events of a `pull` VA wait: out of the due range the delivery engine scans. */
+export const PULL_PARKED = sql`now() + interval '100 years'`;
+
+/**
+ * Inside the VA update that changes its delivery mode. To `pull`: its pending events leave the due
+ * range (they wait for the bot to read and acknowledge them; an attempt in flight finishes). To
+ * `webhook`: they are due now, so every event not yet acknowledged is sent, each chat in order.
+ * One statement over the VA's pending events (events_account_pending_idx).
+ */
+export async function switchDeliveryMode(
+  tx: Db,
+  { accountId, vaUserId, to }: { accountId: number; vaUserId: number; to: 'webhook' | 'pull' },
+): Promise<void> {
+  await tx.execute(sql`
+    update events set next_attempt_at = ${to === 'pull' ? PULL_PARKED : sql`now()`}, updated_at = now()
+    where account_id = ${accountId} and virtual_agent_id = ${vaUserId} and status = 'pending'`);
+}
