@@ -164,18 +164,18 @@ export async function startBot(options: BotOptions) {
   }
 
   /**
-   * Catch-up: the chats this VA holds, answering those where the customer spoke last. In pull mode
-   * it only learns which chats it holds: what the customer wrote meanwhile is in the events after
-   * the acknowledged position, read next.
+   * Catch-up: the chats this VA holds, answering those where the customer spoke last. At the start
+   * in pull mode it only learns which chats it holds: what the customer wrote meanwhile is in the
+   * events after the acknowledged position, read next (unless the cursor expired: then it answers).
    */
-  async function reconcile() {
+  async function reconcile(answerWaiting = options.delivery !== 'pull') {
     let cursor: string | undefined;
     do {
       const page = responseOf(await api.chats.listChats({ query: { assignee: loginId, status: 'picked', page_size: 100, cursor } }));
       for (const chat of page.chats) {
         held.add(chat.chat_id);
         const last = chat.messages.at(-1);
-        if (last?.type === 'inbound' && options.delivery !== 'pull') await answer(chat.chat_id, last);
+        if (last?.type === 'inbound' && answerWaiting) await answer(chat.chat_id, last);
       }
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
@@ -207,11 +207,19 @@ export async function startBot(options: BotOptions) {
       let pause = 1000;
       log('reading events', { url: `${options.baseUrl}/api/v1/events` });
       while (!stop.signal.aborted) {
-        let page: EventPage;
+        let page: Awaited<ReturnType<typeof readEvents>>;
         try {
           page = await readEvents(after, stop.signal);
         } catch (err) {
           if (stop.signal.aborted) break;
+          if (err instanceof BotApiError && err.statusCode === 2063) {
+            // Older than what the service keeps: read on from the oldest event it still has, and
+            // catch up on the chats held, since some events are gone.
+            log('cursor expired; reading on from the oldest event kept', errorFields(err));
+            after = (err.response as { oldest_cursor: string }).oldest_cursor;
+            await reconcile(true);
+            continue;
+          }
           log('could not read events; trying again', errorFields(err));
           await sleep(pause, stop.signal);
           pause = Math.min(pause * 2, 60_000);
@@ -222,7 +230,7 @@ export async function startBot(options: BotOptions) {
           // The body and headers a webhook delivery of this event carries: the same check.
           const { id, event } = verifyWebhook(options.signingSecret, item.body, {
             'webhook-id': item.webhook_id,
-            'webhook-timestamp': String(item.webhook_timestamp),
+            'webhook-timestamp': item.webhook_timestamp,
             'webhook-signature': item.webhook_signature,
           });
           while (!seen.has(id) && !stop.signal.aborted) {
@@ -260,23 +268,10 @@ export async function startBot(options: BotOptions) {
   }
 
   /** One page of `GET /api/v1/events` (`wait_seconds` 25: answered as soon as an event is there). */
-  async function readEvents(after: string | undefined, signal: AbortSignal): Promise<EventPage> {
-    const query = new URLSearchParams({ limit: '100', wait_seconds: '25', ...(after ? { after } : {}) });
-    const res = await fetch(`${options.baseUrl.replace(/\/+$/, '')}/api/v1/events?${query}`, {
-      headers: { access_token: await api.accessToken() },
-      signal,
-    });
-    const body = (await res.json()) as { status_code: number; description: string; response: EventPage };
-    if (res.status !== 200) throw new BotApiError(res.status, body.status_code, body.description, res.headers.get('trxid'), body.response);
-    return body.response;
+  async function readEvents(after: string | undefined, signal: AbortSignal) {
+    return responseOf(await api.events.listEvents({ query: { after, limit: 100, wait_seconds: 25 }, fetchOptions: { signal } }));
   }
 }
-
-/** A page of `GET /api/v1/events`: each item is one event with the signature its webhook delivery carries. */
-type EventPage = {
-  events: { cursor: string; webhook_id: string; webhook_timestamp: string | number; webhook_signature: string; body: string }[];
-  next_cursor: string;
-};
 
 const errorFields = (err: unknown) =>
   err instanceof BotApiError ? { status_code: err.statusCode, trxid: err.trxid } : { error: String(err) };

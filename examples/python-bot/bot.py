@@ -243,8 +243,9 @@ class Bot:
             self.held.discard(chat_id)
             log("chat left", webhook_id=event_id, chat_id=chat_id, event_type=kind)
 
-    def reconcile(self):
-        """The chats this VA holds now, so events after a restart find them."""
+    def reconcile(self, answer_waiting=False):
+        """The chats this VA holds now, so events after a restart find them; with answer_waiting,
+        also answers those where the customer wrote last (after an expired cursor lost events)."""
         self.login_id = self.api.call("GET", "/me")["login_id"]
         self.team_id(self.handover_team)  # fail now, not at the first handover, when it does not exist
         cursor = None
@@ -253,7 +254,11 @@ class Bot:
             if cursor:
                 query["cursor"] = cursor
             page = self.api.call("GET", "/chats?" + urllib.parse.urlencode(query))
-            self.held.update(chat["chat_id"] for chat in page["chats"])
+            for chat in page["chats"]:
+                self.held.add(chat["chat_id"])
+                last = chat["messages"][-1] if chat["messages"] else None
+                if answer_waiting and last and last["type"] == "inbound":
+                    self.answer(chat["chat_id"], last)
             cursor = page.get("next_cursor")
             if not cursor:
                 break
@@ -276,6 +281,7 @@ class Bot:
                     oldest = (err.envelope.get("response") or {}).get("oldest_cursor")
                     log("cursor expired, resuming from the oldest kept", status_code=err.status_code, trxid=err.trxid)
                     cursor = oldest
+                    self.reconcile(answer_waiting=True)  # events were lost: answer who is waiting
                     continue
                 raise
             for item in page["events"]:

@@ -15,7 +15,6 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
-import { botContract } from '@/contracts/bot';
 import { env } from '@/env';
 import { until } from '../delivery/helpers';
 import { freePort } from '../support/private-cluster';
@@ -26,11 +25,6 @@ const SERVER = path.join(ROOT, 'test', 'support', 'api-server-process.ts');
 const ADMIN = { email: `admin-${randomBytes(3).toString('hex')}@example.test`, password: 'correct horse battery staple 42' };
 
 const python = spawnSync('python3', ['-c', 'import sys; print(sys.version_info >= (3, 9))'], { encoding: 'utf8' });
-// Until the bot API has GET /events (issue 28's server side), there is nothing for the bot to read.
-const paths = (router: object): string[] =>
-  Object.values(router).flatMap((r) => (typeof r?.path === 'string' && typeof r.method === 'string' ? [r.path] : paths(r)));
-const hasEvents = paths(botContract).includes('/api/v1/events');
-const noEvents = hasEvents ? false : 'the bot API has no GET /api/v1/events yet';
 const noPython =
   python.error || python.stdout.trim() !== 'True' ? 'python3 (3.9 or later) is not installed: the Python example bot cannot run' : false;
 
@@ -56,7 +50,7 @@ function botLog(bot: Proc): { msg: string; [field: string]: unknown }[] {
   });
 }
 
-describe('the example bots in pull mode against a real server', { skip: noEvents }, () => {
+describe('the example bots in pull mode against a real server', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'va-python-bot-'));
   let server: Proc;
   let base = '';
