@@ -8,8 +8,14 @@ export type BotOptions = {
   signingSecret: string;
   /** The VA's login ID (`va-…`), to list the chats it holds; default: asked of `GET /me`. */
   loginId?: string;
-  /** Where the webhook server listens; port 0 picks a free one. */
-  port: number;
+  /**
+   * `webhook` (default): a webhook server receives the events. `pull`: the bot reads them from
+   * `GET /api/v1/events` (long-poll) and needs no address of its own; its VA's delivery mode should
+   * be `pull`, so the service does not also POST them.
+   */
+  delivery?: 'webhook' | 'pull';
+  /** Where the webhook server listens; port 0 picks a free one. Not used in pull mode. */
+  port?: number;
   host?: string;
   /** The team a customer who asks for a person is handed to. */
   handoverTeam?: string;
@@ -51,9 +57,13 @@ const SEEN_LIMIT = 10_000;
  *   replies carry an `Idempotency-Key` made from the event's `webhook-id`, so that second try never
  *   sends the customer a second copy, and handled `webhook-id`s are answered 200 at once.
  * - Keeps the chats it holds: it stops writing into a chat on `chat.unassigned` or `chat.closed`.
- * - On start, lists the chats assigned to it and answers any whose last message is the customer's,
- *   so nothing asked while it was down goes unanswered.
+ * - On start, lists the chats assigned to it and (with a webhook) answers any whose last message is
+ *   the customer's, so nothing asked while it was down goes unanswered.
  * - Its client fetches and refreshes the access token by itself.
+ * - In pull mode it long-polls `GET /api/v1/events` instead of listening: each item carries the
+ *   body and signature a webhook would, and is verified and handled the same way. Each read names
+ *   the last item handled as `after`, which acknowledges it, so after a restart the service
+ *   carries on from there (a read without `after` starts after the last acknowledged event).
  */
 export async function startBot(options: BotOptions) {
   const log = options.log ?? ((line, fields) => console.log(JSON.stringify({ msg: line, ...fields })));
@@ -192,8 +202,7 @@ export async function startBot(options: BotOptions) {
         remember(id);
         res.writeHead(200).end();
       } catch (err) {
-        const fields = err instanceof BotApiError ? { status_code: err.statusCode, trxid: err.trxid } : { error: String(err) };
-        log('could not handle the event; the service will send it again', { webhook_id: id, chat_id: event.chat_id, ...fields });
+        log('could not handle the event; the service will send it again', { webhook_id: id, chat_id: event.chat_id, ...errorFields(err) });
         res.writeHead(500).end();
       }
     });
@@ -204,15 +213,19 @@ export async function startBot(options: BotOptions) {
     if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value as string);
   }
 
-  /** Catch-up: the chats this VA holds, answering those where the customer spoke last. */
-  async function reconcile() {
+  /**
+   * Catch-up: the chats this VA holds, answering those where the customer spoke last. At the start
+   * in pull mode it only learns which chats it holds: what the customer wrote meanwhile is in the
+   * events after the acknowledged position, read next (unless the cursor expired: then it answers).
+   */
+  async function reconcile(answerWaiting = options.delivery !== 'pull') {
     let cursor: string | undefined;
     do {
       const page = responseOf(await api.chats.listChats({ query: { assignee: loginId, status: 'picked', page_size: 100, cursor } }));
       for (const chat of page.chats) {
         held.add(chat.chat_id);
         const last = chat.messages.at(-1);
-        if (last?.type === 'inbound') await answer(chat.chat_id, chat.channel, last);
+        if (last?.type === 'inbound' && answerWaiting) await answer(chat.chat_id, chat.channel, last);
       }
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
@@ -220,13 +233,104 @@ export async function startBot(options: BotOptions) {
   }
 
   await reconcile();
-  await new Promise<void>((resolve) => server.listen(options.port, options.host ?? '127.0.0.1', resolve));
+  if (options.delivery === 'pull') return startPulling();
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   const url = `http://${options.host ?? '127.0.0.1'}:${address.port}/webhook`;
   log('listening', { url });
   return {
-    url,
+    url: url as string | null,
     held,
+    done: new Promise<void>((resolve) => server.on('close', resolve)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+
+  /**
+   * Pull mode: reads pages of events, long-polling, until closed. Each item is verified as a
+   * delivery would be and handled in order; the next read sends the last handled item's cursor as
+   * `after`, acknowledging it. A failed item is tried again (after a pause) before any later one.
+   */
+  function startPulling() {
+    const stop = new AbortController();
+    const loop = (async () => {
+      let after: string | undefined;
+      let pause = 1000;
+      log('reading events', { url: `${options.baseUrl}/api/v1/events` });
+      while (!stop.signal.aborted) {
+        let page: Awaited<ReturnType<typeof readEvents>>;
+        try {
+          page = await readEvents(after, stop.signal);
+        } catch (err) {
+          if (stop.signal.aborted) break;
+          if (err instanceof BotApiError && err.statusCode === 2063) {
+            // Older than what the service keeps: read on from the oldest event it still has, and
+            // catch up on the chats held, since some events are gone.
+            log('cursor expired; reading on from the oldest event kept', errorFields(err));
+            after = (err.response as { oldest_cursor: string }).oldest_cursor;
+            await reconcile(true);
+            continue;
+          }
+          log('could not read events; trying again', errorFields(err));
+          await sleep(pause, stop.signal);
+          pause = Math.min(pause * 2, 60_000);
+          continue;
+        }
+        pause = 1000;
+        for (const item of page.events) {
+          // The body and headers a webhook delivery of this event carries: the same check.
+          const { id, event } = verifyWebhook(options.signingSecret, item.body, {
+            'webhook-id': item.webhook_id,
+            'webhook-timestamp': item.webhook_timestamp,
+            'webhook-signature': item.webhook_signature,
+          });
+          while (!seen.has(id) && !stop.signal.aborted) {
+            try {
+              await handle(id, event);
+              remember(id);
+            } catch (err) {
+              log('could not handle the event; trying again', { webhook_id: id, chat_id: event.chat_id, ...errorFields(err) });
+              await sleep(pause, stop.signal);
+              pause = Math.min(pause * 2, 60_000);
+            }
+          }
+          if (stop.signal.aborted) break;
+          after = item.cursor;
+        }
+        if (!stop.signal.aborted && page.events.length === 0) after = page.next_cursor;
+      }
+    })();
+    const done = loop.catch((err) => {
+      log('stopped reading events', errorFields(err));
+      throw err;
+    });
+    // Handled here so that a bot nobody awaits does not end the process; `done` still rejects.
+    done.catch(() => {});
+    return {
+      url: null as string | null,
+      held,
+      /** Settles when the bot stops reading: fulfilled once closed, rejected on what it cannot get past (a bad signature). */
+      done,
+      close: async () => {
+        stop.abort();
+        await done.catch(() => {});
+      },
+    };
+  }
+
+  /** One page of `GET /api/v1/events` (`wait_seconds` 25: answered as soon as an event is there). */
+  async function readEvents(after: string | undefined, signal: AbortSignal) {
+    return responseOf(await api.events.listEvents({ query: { after, limit: 100, wait_seconds: 25 }, fetchOptions: { signal } }));
+  }
 }
+
+const errorFields = (err: unknown) =>
+  err instanceof BotApiError ? { status_code: err.statusCode, trxid: err.trxid } : { error: String(err) };
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });

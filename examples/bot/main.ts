@@ -6,6 +6,8 @@
 //   VA_SIGNING_SECRET  the VA's webhook signing secret, whsec_…       (file: "Demo bot signing secret: …")
 //   VA_LOGIN_ID        the VA's login ID (default: asked of GET /api/v1/me)
 //   BOT_PORT           the port to listen on                          (file: the port of "Demo bot webhook: …")
+//   BOT_DELIVERY       `pull` (or the flag --pull): read GET /api/v1/events instead of listening;
+//                      no webhook address needed (set the VA's delivery mode to pull)
 //   HANDOVER_TEAM      the team to hand chats to (default Support)
 //   BOT_STREAM=1       (or the flag --stream) demo of a language-model bot: replies are streamed
 //                      a few words at a time, after a typing indicator with a status line
@@ -40,6 +42,11 @@ const signingSecret = setting(
   /^whsec_/,
   'the secret was rotated? pass the new one as VA_SIGNING_SECRET',
 );
+const pull = process.argv.includes('--pull') || process.env.BOT_DELIVERY === 'pull';
+if (!pull && process.env.BOT_DELIVERY && process.env.BOT_DELIVERY !== 'webhook') {
+  console.error(`BOT_DELIVERY is "${process.env.BOT_DELIVERY}": use webhook (the default) or pull.`);
+  process.exit(1);
+}
 const webhook = fromFile('Demo bot webhook');
 const port = Number(process.env.BOT_PORT ?? (webhook?.startsWith('http') ? new URL(webhook).port : '') ?? '') || 3001;
 
@@ -48,9 +55,16 @@ const bot = await startBot({
   apiKey,
   signingSecret,
   loginId: process.env.VA_LOGIN_ID,
+  delivery: pull ? 'pull' : 'webhook',
   port,
   handoverTeam: process.env.HANDOVER_TEAM,
   streamReplies: process.env.BOT_STREAM === '1' || process.argv.includes('--stream'),
 });
-console.log(`Demo bot ready: webhook ${bot.url}, service ${baseUrl}. Write to it from the admin pages (a chat, "Send as customer").`);
+console.log(
+  `Demo bot ready: ${bot.url ? `webhook ${bot.url}` : 'reading GET /api/v1/events (pull)'}, service ${baseUrl}. Write to it from the admin pages (a chat, "Send as customer").`,
+);
+bot.done.catch(() => {
+  console.error('The bot stopped reading events (see the line above).');
+  process.exit(1);
+});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => bot.close().then(() => process.exit(0)));
