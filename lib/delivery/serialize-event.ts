@@ -6,7 +6,8 @@ import type { EventType } from '@/contracts/enums';
  * own way, so the order is rebuilt here from one explicit list per shape. Our own fields sit next
  * to the field they explain: `asset_address` after `asset`, `team_id` after `destination_id`,
  * `message` (the message as accepted) last in an entry, `author` and `wab_interactive_response`
- * in the message object beside their kin.
+ * in the message object beside their kin, `stream_state` and `stream_seq` (a streamed reply) after
+ * `text`.
  *
  * A test checks that each list names exactly the fields of its schema, so no key falls outside
  * them; should one ever do (a body stored before a field was renamed), it follows the listed keys
@@ -60,6 +61,8 @@ export const MESSAGE_KEY_ORDER = [
   'time_picker_response',
   'template_name',
   'text',
+  'stream_state',
+  'stream_seq',
   'attachment',
   'quick_replies',
   'quick_reply_response',
