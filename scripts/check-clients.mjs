@@ -123,8 +123,9 @@ export default defineConfig(
     ]);
   }
 
-  // Each client requires the team_id header of updateChat (a client without it cannot call
-  // PATCH /chats/{chat_id}), and the union narrows on event_type in every generator's types.
+  // Each client but swagger-typescript-api's requires the team_id header of updateChat (a client
+  // without it cannot call PATCH /chats/{chat_id}); each call reads other_details from the typed
+  // answer, and the union narrows on event_type in every generator's types.
   writeFileSync(
     join(out, 'use-clients.ts'),
     `import type { components, operations } from './ots/bot';
