@@ -15,6 +15,7 @@ import {
 } from './build-document';
 import { EVENT_COMPONENTS, eventJsonSchema, eventJsonSchemas, eventTypeOf } from './components';
 import { EVENT_EXAMPLES } from './examples';
+import { fixSchema } from './schema-tools';
 import { HTTP_METHODS, type OperationObject } from './types';
 
 const doc = buildOpenApiDocument();
@@ -189,5 +190,31 @@ describe('OpenAPI document', () => {
     const queryParams = operations.flatMap((op) => (op.parameters ?? []).filter((p) => 'in' in p && p.in === 'query'));
     for (const p of queryParams)
       assert.notEqual('schema' in p && p.schema?.nullable, true, `query ${'name' in p && p.name} is not nullable`);
+  });
+
+  it('spells null in a union as nullable on a typed member, never as a bare {enum: [null]} member (orval 7)', () => {
+    const walk = (node: unknown, at: string) => {
+      if (!node || typeof node !== 'object') return;
+      const o = node as Record<string, unknown>;
+      for (const key of ['oneOf', 'anyOf']) {
+        const list = o[key];
+        if (Array.isArray(list) && list.some((m) => JSON.stringify(m) === '{"enum":[null]}')) assert.fail(`${at}/${key}: bare null member`);
+      }
+      for (const [k, v] of Object.entries(o)) if (k !== 'example' && k !== 'examples') walk(v, `${at}/${k}`);
+    };
+    walk(doc.paths, '#/paths');
+    walk(doc.components, '#/components');
+    assert.deepEqual(
+      fixSchema({ oneOf: [{ type: 'string', maxLength: 5 }, { type: 'number' }, { type: 'string', format: 'null', nullable: true }] }),
+      {
+        oneOf: [{ type: 'string', maxLength: 5, nullable: true }, { type: 'number' }],
+      },
+    );
+    const refOnly = { oneOf: [{ $ref: '#/components/schemas/Chat' }, { type: 'string', format: 'null', nullable: true }] };
+    assert.deepEqual(
+      fixSchema(refOnly),
+      { oneOf: [{ $ref: '#/components/schemas/Chat' }, { enum: [null] }] },
+      'a union without a plain member stays',
+    );
   });
 });

@@ -26,7 +26,8 @@ export function toOpenApiSchema(schema: z.ZodTypeAny): SchemaObject {
  *   format: null, nullable: true}`: spelled `{enum: [null]}`, with neither `type` nor `nullable`.
  *   The 3.0 idiom `{type, nullable: true, enum: [null]}` makes some validators (Prism) build
  *   `enum: [null, null]`, fail to compile it and then skip the schema; the plain enum means the same
- *   to every reader. A union, which has no `type`, may not carry `nullable` either;
+ *   to every reader. A union, which has no `type`, may not carry `nullable` either; in a union
+ *   the null member is then folded into a typed member (`foldNullMember`);
  * - integer literals (`status_code`) are `type: integer`, as the error envelope's is.
  * Mutates and returns the schema.
  */
@@ -54,7 +55,30 @@ export function fixSchema(schema: SchemaObject): SchemaObject {
   if (schema.type === 'number' && schema.enum?.length && schema.enum.every((v) => Number.isInteger(v))) schema.type = 'integer';
   if (schema.nullable && !schema.type && !schema.$ref) delete schema.nullable;
   forEachSubschema(schema, fixSchema);
+  foldNullMember(schema);
   return schema;
+}
+
+const isNullOnly = (s: SchemaObject) => Object.keys(s).length === 1 && s.enum?.length === 1 && s.enum[0] === null;
+
+/**
+ * A union with a `{enum: [null]}` member next to plain typed ones (`other_details` values:
+ * string | number | boolean | null) loses that member and marks its first plain typed member
+ * `nullable: true` instead (`{type: string, nullable: true, ...}`): the same values, in the 3.0
+ * form every client generator reads. orval 7 writes the bare null member as nothing, leaving
+ * `string | number | boolean | ` (TS1110). A member with `enum` or `$ref` is not a plain one (the
+ * Prism note above); without a plain member, or with one nullable already, the union stays.
+ */
+function foldNullMember(schema: SchemaObject): void {
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const list = schema[key];
+    if (!list?.some(isNullOnly)) continue;
+    const rest = list.filter((s) => !isNullOnly(s));
+    const plain = rest.find((s) => s.type && !s.$ref && !s.enum && !s.nullable);
+    if (!plain || rest.some((s) => s.nullable)) continue;
+    plain.nullable = true;
+    schema[key] = rest;
+  }
 }
 
 /** Calls `fn` on each direct subschema and stores what it returns in its place. */
