@@ -10,6 +10,7 @@ import { closeDb, getHandle, openPglite, setHandle } from '@/db/client';
 import { holderRuns, lockDirectory, parseHolder, thisProcess } from '@/db/lock-directory';
 import { events } from '@/db/schema';
 import { env } from '@/env';
+import { flushRequestLog } from '@/lib/request-log/request-log';
 import { createBotChat, sendInbound, until } from '../delivery/helpers';
 import { startReceiver } from '../delivery/receiver';
 import { freePort } from '../support/private-cluster';
@@ -48,10 +49,73 @@ async function startNpm(dataDir: string, extra: Record<string, string>): Promise
   return startProductionServer(port, { LOG_LEVEL: 'info', DATA_DIR: dataDir, ...extra, DATABASE_URL: '' });
 }
 
+/**
+ * Resolves when the process itself has ended (-1 when by a signal), without waiting for its output
+ * pipes: `exited` ('close') also waits for every process that inherited them (tsx's esbuild
+ * service inherits the server's stderr), which is not what a restart waits for.
+ */
+const endings = new WeakMap<Started, Promise<number | null>>();
+const ended = (s: Started): Promise<number | null> => {
+  let p = endings.get(s);
+  if (!p) {
+    p =
+      s.child.exitCode !== null || s.child.signalCode !== null
+        ? Promise.resolve(s.child.exitCode ?? -1)
+        : new Promise((resolve) => s.child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+    endings.set(s, p);
+  }
+  return p;
+};
+
+const waitEnded = (s: Started, ms: number) =>
+  Promise.race([ended(s), new Promise<'running'>((r) => setTimeout(() => r('running'), ms).unref())]);
+
 const waitExit = (s: Started, ms: number) =>
   Promise.race([s.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), ms).unref())]);
 
-const noBuild = fs.existsSync(path.join(ROOT, '.next', 'BUILD_ID')) ? false : 'needs a production build (npm run build)';
+/** The last lines a server printed, for a failure message. */
+const tail = (name: string, s: Started | undefined, n = 40) =>
+  `${name} (pid ${s?.child.pid ?? '-'}, last ${n} lines):\n${s ? s.out.slice(-n).join('\n') : '(not started)'}`;
+
+/** Whether a signal is pending, blocked or caught in `pid` (Linux), for a process that did not stop. */
+const signalState = (pid: number | undefined) => {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return status
+      .split('\n')
+      .filter((l) => /^(State|SigPnd|ShdPnd|SigBlk|SigCgt|Threads):/.test(l))
+      .join(', ');
+  } catch {
+    return 'no /proc status';
+  }
+};
+
+const t0 = Date.now();
+/** Progress on stderr (shown live), so a stall shows where it is. */
+const step = (what: string) => process.stderr.write(`[embedded-restart +${((Date.now() - t0) / 1000).toFixed(1)}s] ${what}\n`);
+
+/**
+ * `npm start` rebuilds when the build is missing or older than the sources (scripts/start.mjs):
+ * minutes on a loaded machine, in each start, so the restart would wait on a build, not on the
+ * server. Skipped then, as without a build.
+ */
+function buildState(): string | false {
+  const buildId = path.join(ROOT, '.next', 'BUILD_ID');
+  if (!fs.existsSync(buildId)) return 'needs a production build (npm run build)';
+  const built = fs.statSync(buildId).mtimeMs;
+  const newest = (p: string): number => {
+    if (!fs.existsSync(p)) return 0;
+    const st = fs.statSync(p);
+    if (!st.isDirectory()) return st.mtimeMs;
+    return fs.readdirSync(p).reduce((m, e) => Math.max(m, newest(path.join(p, e))), st.mtimeMs);
+  };
+  // The list scripts/start.mjs compares.
+  const sources = ['app', 'lib', 'contracts', 'db', 'inngest', 'instrumentation.ts', 'next.config.ts', 'package-lock.json'];
+  return sources.some((s) => newest(path.join(ROOT, s)) > built)
+    ? 'the production build is older than the sources, and npm start would rebuild in each start (run npm run build)'
+    : false;
+}
+const noBuild = buildState();
 // The embedded database is what this file is about; the PostgreSQL run has nothing to add.
 const onPostgres = env().DATABASE_URL ? 'the embedded database only (runs in the PGlite suite)' : false;
 
@@ -83,6 +147,7 @@ describe('the embedded database across kill -9 and an immediate restart', { skip
       });
       const dataDir = path.join(dir, variant.name.replace(/\W+/g, '-'));
       // Events waiting before the server starts, written by this process on the same directory.
+      step(`${variant.name}: writing the events`);
       setHandle(await openPglite(dataDir));
       const t = await createTenant((await getHandle()).db, { webhookUrl: receiver.url });
       const chats: string[] = [];
@@ -92,31 +157,72 @@ describe('the embedded database across kill -9 and an immediate restart', { skip
         await sendInbound(t, chat, `second ${i}`);
         chats.push(chat);
       }
+      // The bot request log's buffered rows go to this database, not to a closed one later.
+      await flushRequestLog();
       await closeDb();
+      // Short timers, so that nothing waits on the production defaults: an event the killed server
+      // had claimed is taken again once its lease (DELIVERY_TIMEOUT_MS + 5 s) has run out.
       const extra = {
         WEBHOOK_ALLOW_PRIVATE: 'true',
         DELIVERY_ENGINE: 'embedded',
-        DELIVERY_RETRY_DELAYS_MS: '200,400,800,1600,3200,6400,12800,25600',
+        DELIVERY_TIMEOUT_MS: '5000',
+        // Many short retries: an attempt that times out on a loaded machine is not the last.
+        DELIVERY_RETRY_DELAYS_MS: '200,400,800,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000,1000',
         DELIVERY_CIRCUIT_OPEN_MS: '200',
         DELIVERY_CIRCUIT_MAX_OPEN_MS: '1000',
+        SHUTDOWN_GRACE_MS: '2000',
         ADMIN_EMAIL: 'ops@example.test',
         ADMIN_PASSWORD: 'correct horse battery',
       };
+      // Generous bounds (a loaded machine is slow); each wait ends as soon as its condition holds.
+      const BOUND = 400_000;
       const first = await variant.start(dataDir, extra);
       let second: Started | undefined;
+      const servers = () => `${tail('first server', first)}\n${tail('second server', second)}`;
+      const distinctDelivered = () => new Set(delivered.map((d) => d.id)).size;
       try {
-        await until('a refused delivery (retries in flight)', () => receiver.requests.length > 0, 400_000);
+        step(`first server started (pid ${first.child.pid}); waiting for a refused delivery`);
+        await until(
+          'a refused delivery (retries in flight)',
+          async () => {
+            if ((await waitEnded(first, 0)) !== 'running') assert.fail(`the first server exited\n${servers()}`);
+            return receiver.requests.length > 0;
+          },
+          BOUND,
+        ).catch((err) => assert.fail(`${(err as Error).message}\n${servers()}`));
         // kill -9, and the next start at once, before the killed process is reaped, as a supervisor
         // restarting it does.
         first.child.kill('SIGKILL');
         second = await variant.start(dataDir, extra);
         up = true;
-        assert.equal(await first.exited, -1);
-        await until('every event delivered after the restart', () => new Set(delivered.map((d) => d.id)).size >= 9, 400_000);
-        assert.equal(await waitExit(second, 0), 'running', second.out.join('\n'));
-        assert.ok(!second.out.some((l) => l.includes('in use by process')), second.out.join('\n'));
+        step(`killed the first server; second started (pid ${second.child.pid})`);
+        const firstExit = await waitEnded(first, 60_000);
+        assert.equal(firstExit, -1, `the killed server did not end within 60 s\n${servers()}`);
+        step('first server gone; waiting for every event to be answered 200');
+        const started = second;
+        await until(
+          'every event delivered after the restart',
+          async () => {
+            if ((await waitEnded(started, 0)) !== 'running')
+              assert.fail(`the restarted server exited with ${await started.exited}\n${servers()}`);
+            return distinctDelivered() >= 9;
+          },
+          BOUND,
+        ).catch((err) =>
+          assert.fail(
+            `${(err as Error).message} (${distinctDelivered()} of 9 answered 200, ${receiver.requests.length} requests)\n${servers()}`,
+          ),
+        );
+        step('every event delivered; stopping the second server');
+        assert.ok(!second.out.some((l) => l.includes('in use by process')), servers());
         second.child.kill('SIGTERM');
-        await second.exited;
+        const secondExit = await waitEnded(second, 60_000);
+        assert.notEqual(
+          secondExit,
+          'running',
+          `the restarted server did not stop within 60 s of SIGTERM (${signalState(second.child.pid)})\n${servers()}`,
+        );
+        step(`second server stopped (${secondExit}); reading the outbox`);
 
         setHandle(await openPglite(dataDir));
         const rows = await (await getHandle()).db.select().from(events).orderBy(asc(events.id));
@@ -136,9 +242,7 @@ describe('the embedded database across kill -9 and an immediate restart', { skip
             .filter((id, i, all) => all.indexOf(id) === i);
           assert.deepEqual(okSeen, order, `chat ${chat}`);
         }
-      } catch (err) {
-        console.log(`first server:\n${first.out.join('\n')}\nsecond server:\n${second?.out.join('\n')}`);
-        throw err;
+        step('done');
       } finally {
         first.child.kill('SIGKILL');
         second?.child.kill('SIGKILL');
