@@ -73,6 +73,11 @@ const TAGS = [
   { name: 'chats', description: 'Create, list, read and update chats: tags, status, assignee, alias and other details.' },
   { name: 'messages', description: "A chat's transcript; replies, announcements and inbound messages." },
   { name: 'transfer', description: "Hand a chat over to a team's queue or a skill (private beta in the original product)." },
+  {
+    name: 'events',
+    description:
+      "Pull the VA's events instead of (or besides) receiving webhooks: one ordered cursor over all its chats, by long-poll or a Server-Sent Events stream, with acknowledgement.",
+  },
   { name: 'me', description: 'Who the VA is (login ID, team, subscriptions) and the channel assets it can start chats on.' },
   {
     name: 'admin',
