@@ -29,7 +29,7 @@ test('the guide renders from docs/guide, with the contract filled in and working
     'page',
   );
 
-  await page.getByRole('navigation', { name: 'Guide' }).getByRole('link', { name: 'Events' }).click();
+  await page.getByRole('navigation', { name: 'Guide' }).getByRole('link', { name: 'Events', exact: true }).click();
   await expect(page).toHaveURL(/\/docs\/guide\/events$/);
   // The example bodies come from the OpenAPI document's examples, not from the Markdown.
   await expect(page.locator('pre').filter({ hasText: '"event_type": "chat.unassigned"' })).toBeVisible();
