@@ -41,6 +41,8 @@ function answerNode(req: IncomingMessage, res: ServerResponse, answer: ApiAnswer
 }
 
 const SECURITY_HEADERS = [...Object.entries(COMMON_SECURITY_HEADERS), ['Content-Security-Policy', API_CSP]] as const;
+/** The widget's chat page sets its own frame-ancestors (app/chat/[appId]/route.ts). */
+const FRAMABLE_HEADERS = Object.entries(COMMON_SECURITY_HEADERS).filter(([name]) => name !== 'X-Frame-Options');
 
 /**
  * Reads what the client still sends of a refused body and drops it, so that the answer reaches it
@@ -238,9 +240,10 @@ export function exposeNodeEntries(
       return true;
     }
     if (!api) {
-      // Next's own answers (pages, redirects, assets, errors) carry them too; Next and proxy.ts
-      // replace what they set themselves (a page's nonce-based policy).
-      for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+      // Next's own answers (pages, redirects, assets, errors) carry them too; proxy.ts replaces
+      // the policy of a page (its nonce). A route handler's own headers do not replace these, so
+      // the widget's chat page, framed by its asset's origins, gets neither policy nor X-Frame-Options here.
+      for (const [name, value] of path.startsWith('/chat/') ? FRAMABLE_HEADERS : SECURITY_HEADERS) res.setHeader(name, value);
       if (isTls(req) || req.headers['x-forwarded-proto'] === 'https') res.setHeader('Strict-Transport-Security', HSTS);
       return false;
     }
