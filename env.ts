@@ -224,6 +224,8 @@ export const envSchema = z
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
     /** Tests only, set by `npm test` on PostgreSQL: the migrated database each test file copies. */
     TEST_DB_TEMPLATE: z.string().optional(),
+    /** Tests only, set by `npm test` on the embedded database: a dump of a migrated database each test file loads. */
+    TEST_PGLITE_TEMPLATE: z.string().optional(),
   })
   .superRefine((e, ctx) => {
     if (e.OPS_WEBHOOK_URL && !e.OPS_WEBHOOK_SECRET) {

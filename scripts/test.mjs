@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Runs every *.test.ts outside e2e/ with Node's test runner (through tsx for TypeScript).
 // Without DATABASE_URL the tests use in-memory PGlite; with it, a fresh database per test file.
-// On PostgreSQL the migrations run once, into a template database that each test file copies.
+// The migrations run once: on PostgreSQL into a template database that each test file copies, on
+// PGlite into a dump that each test file loads.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const SKIP = new Set(['node_modules', '.next', '.git', 'e2e', '.data', 'test-results']);
@@ -46,7 +48,7 @@ let status = 1;
 try {
   const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
     stdio: 'inherit',
-    env: template ? { ...baseEnv, TEST_DB_TEMPLATE: template.name } : baseEnv,
+    env: { ...baseEnv, ...template?.env },
   });
   status = result.status ?? 1;
 } finally {
@@ -56,7 +58,7 @@ process.exit(status);
 
 async function makeTemplate() {
   const url = baseEnv.DATABASE_URL;
-  if (!url) return null;
+  if (!url) return makePgliteTemplate();
   const { default: postgres } = await import('postgres');
   const name = `va_test_template_${process.pid}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
@@ -73,10 +75,19 @@ async function makeTemplate() {
     throw new Error('could not migrate the template database');
   }
   return {
-    name,
+    env: { TEST_DB_TEMPLATE: name },
     drop: async () => {
       await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     },
   };
+}
+
+/** The embedded database: a dump of a database migrated once, which each test file loads. */
+function makePgliteTemplate() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'va-test-pglite-'));
+  const file = path.join(dir, 'migrated.tar');
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/pglite-template.ts', file], { stdio: 'inherit', env: baseEnv });
+  if (run.status !== 0) throw new Error('could not migrate the template database');
+  return { env: { TEST_PGLITE_TEMPLATE: file }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }

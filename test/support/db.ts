@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { after, before } from 'node:test';
 import { closeDb, type Db, getHandle, openPglite, openPostgres, setHandle } from '@/db/client';
 import { env } from '@/env';
@@ -29,13 +30,16 @@ export function setupTestDatabase(): { readonly db: Db } {
  * A fresh, migrated database for one test file, installed as the app's database: PGlite in memory,
  * or a new PostgreSQL database beside DATABASE_URL's (dropped when the file ends). On PostgreSQL
  * under `npm test` it is a copy of the template migrated once for the whole run (TEST_DB_TEMPLATE);
- * run alone, the file migrates its own. PGlite migrates each in-memory database: loading a dumped
- * data directory (`loadDataDir`) measured no faster than migrating.
+ * run alone, the file migrates its own. PGlite likewise starts from a dump of a database migrated
+ * once (TEST_PGLITE_TEMPLATE; ~0.9 s against ~3.4 s to migrate, measured on this machine), and
+ * still runs the migrations, which then find nothing to do.
  */
 export async function openTestDatabase(): Promise<Db> {
-  const { DATABASE_URL: url, TEST_DB_TEMPLATE: template } = env();
+  const { DATABASE_URL: url, TEST_DB_TEMPLATE: template, TEST_PGLITE_TEMPLATE: pgliteTemplate } = env();
   if (!url) {
-    setHandle(await openPglite(undefined));
+    // Under `npm test`, a dump of a database migrated once for the whole run (TEST_PGLITE_TEMPLATE).
+    const loadDataDir = pgliteTemplate ? new Blob([await readFile(pgliteTemplate)]) : undefined;
+    setHandle(await openPglite(undefined, { loadDataDir }));
   } else {
     const { default: postgres } = await import('postgres');
     const name = `va_test_${process.pid}_${randomBytes(4).toString('hex')}`;
