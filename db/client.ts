@@ -24,6 +24,13 @@ type Handle = {
 };
 
 const MIGRATIONS = path.join(process.cwd(), 'db', 'migrations');
+/**
+ * How long (ms) a migration statement waits for a table lock before the migration steps back and tries
+ * again: shorter than PostgreSQL's deadlock_timeout (1 s), so in a lock cycle with a serving
+ * instance's transaction the migration gives way and the request is not the one aborted, and the
+ * requests queued behind its lock wait a fraction of a second at most.
+ */
+const MIGRATION_LOCK_TIMEOUT = 500;
 
 /** How this process's connections show in pg_stat_activity (the metrics count them by it). */
 export const APPLICATION_NAME = `va-chat ${os.hostname()}:${process.pid}`.slice(0, 63);
@@ -87,11 +94,17 @@ export async function openPostgres(url: string, { migrate }: { migrate: boolean 
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
   if (migrate) {
-    // Migrations run on a connection of their own, without the statement timeout of the pool.
-    const migrator = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: env().DATABASE_CONNECT_TIMEOUT_SECONDS });
+    // Migrations run on a connection of their own, without the statement timeout of the pool, and
+    // give way to the instances still serving (applyMigrationsGivingWay in db/migrate.ts).
+    const migrator = postgres(url, {
+      max: 1,
+      onnotice: () => {},
+      connect_timeout: env().DATABASE_CONNECT_TIMEOUT_SECONDS,
+      connection: { lock_timeout: MIGRATION_LOCK_TIMEOUT },
+    });
     try {
-      const { applyMigrations } = await import('./migrate');
-      await applyMigrations(drizzle(migrator, { schema }) as unknown as Db, MIGRATIONS);
+      const { applyMigrationsGivingWay } = await import('./migrate');
+      await applyMigrationsGivingWay(drizzle(migrator, { schema }) as unknown as Db, MIGRATIONS);
     } finally {
       await migrator.end({ timeout: 5 });
     }
