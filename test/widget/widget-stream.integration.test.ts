@@ -8,51 +8,9 @@ import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';
 import { newVisitor, widgetApi } from '../support/widget-api';
+import { openStream } from '../support/widget-sse';
 
 const ctx = setupTestDatabase();
-
-type Sse = { event: string; id?: string; data: any };
-
-/** Opens the live stream through its real route handler; `next(n)` reads the next n events. */
-async function openStream(chatId: string, token: string, opts: { after?: number; lastEventId?: string } = {}) {
-  const abort = new AbortController();
-  const headers = new Headers({ authorization: `Bearer ${token}`, 'x-forwarded-for': '198.51.100.90' });
-  if (opts.lastEventId) headers.set('last-event-id', opts.lastEventId);
-  const query = opts.after === undefined ? '' : `?after=${opts.after}`;
-  const res = await streamRoute(
-    new NextRequest(`http://localhost/api/widget/chats/${chatId}/stream${query}`, { headers, signal: abort.signal }),
-    { params: Promise.resolve({ chatId }) },
-  );
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  const next = async (n: number): Promise<Sse[]> => {
-    const out: Sse[] = [];
-    while (out.length < n) {
-      const cut = buffer.indexOf('\n\n');
-      if (cut === -1) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended after ${out.length} of ${n} events`);
-        buffer += value;
-        continue;
-      }
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const e: Sse = { event: 'message', data: undefined };
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event: ')) e.event = line.slice(7);
-        else if (line.startsWith('id: ')) e.id = line.slice(4);
-        else if (line.startsWith('data: ')) e.data = JSON.parse(line.slice(6));
-      }
-      if (e.data !== undefined) out.push(e);
-    }
-    return out;
-  };
-  const close = async () => {
-    abort.abort();
-    await reader.cancel().catch(() => {});
-  };
-  return { res, next, close };
-}
 
 describe('chat widget live stream (SSE)', () => {
   let t: Tenant;
