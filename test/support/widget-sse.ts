@@ -13,6 +13,11 @@ export async function openStream(chatId: string, token: string, opts: { after?: 
     new NextRequest(`http://localhost/api/widget/chats/${chatId}/stream${query}`, { headers, signal: abort.signal }),
     { params: Promise.resolve({ chatId }) },
   );
+  return readSse(res, abort);
+}
+
+/** Reads the events of a Server-Sent Events answer; `next(n)` waits (up to `timeoutMs`) for the next n. */
+export function readSse(res: Response, abort: AbortController) {
   // A refusal is left unread for the caller's assertions.
   const reader = res.status === 200 ? res.body!.pipeThrough(new TextDecoderStream()).getReader() : undefined;
   let buffer = '';
