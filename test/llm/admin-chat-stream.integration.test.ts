@@ -88,7 +88,7 @@ describe('admin chat page live stream (SSE)', () => {
     assert.equal(foreign.res.status, 404);
     assert.equal((await foreign.res.json()).status_code, 3006);
 
-    const bad = await openAdminStream('not%20an%20id', admin.cookieHeader());
+    const bad = await openAdminStream('x'.repeat(101), admin.cookieHeader());
     assert.equal(bad.res.status, 400);
     assert.equal((await bad.res.json()).status_code, 2014);
   });
