@@ -28,7 +28,7 @@ const encoder = new TextEncoder();
  */
 export async function streamWidgetChat(
   db: Db,
-  { visitor, chatId, after, signal }: { visitor: WidgetVisitorAuth; chatId: string; after: number; signal: AbortSignal },
+  { visitor, chatId, after, signal }: { visitor: WidgetVisitorAuth; chatId: string; after: number; signal?: AbortSignal },
 ): Promise<ReadableStream<Uint8Array>> {
   let { chat: state, typing } = await loadOwnChatLive(db, { visitor, chatId });
   let cursor = after;
@@ -123,7 +123,8 @@ export async function streamWidgetChat(
 
       // Subscribed before the first read, so a change committed in between is not missed.
       unsubscribe = subscribeChatChanges(chatId, () => void pump());
-      signal.addEventListener('abort', close, { once: true });
+      // The client going away cancels the stream (below); a signal, where given, closes it too.
+      signal?.addEventListener('abort', close, { once: true });
       heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
       send('retry: 2000\n\n');
       sendChat(state);

@@ -1,17 +1,16 @@
 import { NextRequest } from 'next/server';
-import { GET as streamRoute } from '@/app/api/widget/chats/[chatId]/stream/route';
+import { widgetApiHandler } from '@/app/api/widget/_routers';
 
 export type Sse = { event: string; id?: string; data: any };
 
-/** Opens the live stream through its real route handler; `next(n)` reads the next n events. */
+/** Opens the live stream through the widget API's real handler; `next(n)` reads the next n events. */
 export async function openStream(chatId: string, token: string, opts: { after?: number; lastEventId?: string } = {}) {
   const abort = new AbortController();
   const headers = new Headers({ authorization: `Bearer ${token}`, 'x-forwarded-for': '198.51.100.90' });
   if (opts.lastEventId) headers.set('last-event-id', opts.lastEventId);
   const query = opts.after === undefined ? '' : `?after=${opts.after}`;
-  const res = await streamRoute(
+  const res = await widgetApiHandler(
     new NextRequest(`http://localhost/api/widget/chats/${chatId}/stream${query}`, { headers, signal: abort.signal }),
-    { params: Promise.resolve({ chatId }) },
   );
   return readSse(res, abort);
 }

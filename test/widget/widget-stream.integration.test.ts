@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { NextRequest } from 'next/server';
-import { GET as streamRoute } from '@/app/api/widget/chats/[chatId]/stream/route';
+import { widgetApiHandler } from '@/app/api/widget/_routers';
 import { teams } from '@/db/schema';
 import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';
@@ -68,9 +68,7 @@ describe('chat widget live stream (SSE)', () => {
     const chatId = (await widgetApi('POST', '/chats', { token: v.token, body: { text: 'mine' } })).body.response.chat_id;
     const other = await newVisitor(t.assets.livechat.id);
     const call = (headers: Record<string, string>, query = '') =>
-      streamRoute(new NextRequest(`http://localhost/api/widget/chats/${chatId}/stream${query}`, { headers }), {
-        params: Promise.resolve({ chatId }),
-      });
+      widgetApiHandler(new NextRequest(`http://localhost/api/widget/chats/${chatId}/stream${query}`, { headers }));
     const stranger = await call({ authorization: `Bearer ${other.token}` });
     assert.equal(stranger.status, 404);
     assert.equal((await stranger.json()).status_code, 2031);
