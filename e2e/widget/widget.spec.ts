@@ -229,6 +229,9 @@ test('an LLM bot typing and streaming: the status line shows typing, the reply g
 }) => {
   // The bot side is driven with the real bot API calls an LLM bot makes (its webhook answers nothing).
   const { asset, va } = await setUp(request);
+  // Events are left for the bot to pull: no failing webhook hands the chat on mid-test.
+  const pull = await request.patch(`/api/admin/virtual-agents/${va.id}`, { data: { delivery_mode: 'pull' } });
+  expect(pull.status(), await pull.text()).toBe(200);
   const auth = await request.post('/api/v1/authorize', { data: { api_key: va.api_key } });
   expect(auth.status(), await auth.text()).toBe(200);
   const token = (await auth.json()).response.access_token as string;

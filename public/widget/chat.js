@@ -140,10 +140,14 @@
   /** The VA's typing indicator: its status text, or "… is typing", gone when it runs out. */
   function showTyping(t) {
     if (!t.on) {
-      if (status.dataset.kind === 'typing') setStatus('');
-      status.dataset.kind = '';
+      // Off ends what typing showed; a reply growing keeps its own line.
+      if (status.dataset.kind === 'typing') {
+        setStatus('');
+        status.dataset.kind = '';
+      }
       return;
     }
+    if (status.dataset.kind === 'stream') return;
     setStatus(t.status_text || `${title()} is typing…`);
     status.dataset.kind = 'typing';
     typingTimer = setTimeout(() => {
