@@ -68,7 +68,7 @@ function focusTarget(focus: string | undefined) {
  * One chat: its details, transcript, every event with every delivery attempt and the bot's
  * requests about it. It follows the chat live (messages, typing, a streamed reply growing) through
  * the admin chat stream (Server-Sent Events on the chat's realtime topic); the delivery attempts,
- * which are not changes of the chat, are read again every 15 s. With `focus` (a trace link), that message, event or
+ * which are not changes of the chat, are read again every 3 s while an event is pending. With `focus` (a trace link), that message, event or
  * request is highlighted and scrolled to once it is on the page.
  */
 export function ChatDetail({ chatId, focus }: { chatId: string; focus?: string }) {
@@ -91,8 +91,9 @@ export function ChatDetail({ chatId, focus }: { chatId: string; focus?: string }
   const query = tsr.chats.getChat.useQuery({
     queryKey: keys.chat(chatId),
     queryData: { params: { chat_id: chatId } },
-    // Changes of the chat come through the live stream below; this catches the delivery attempts.
-    refetchInterval: 15_000,
+    // Changes of the chat come through the live stream below. Delivery attempts are not changes of
+    // the chat: while an event is still being delivered they are read every 3 s, then not at all.
+    refetchInterval: (q) => (q.state.data?.body.response.events.some((e) => e.status === 'pending') ? 3_000 : false),
   });
   const loaded = query.isSuccess;
   useEffect(() => {
