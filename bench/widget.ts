@@ -448,6 +448,7 @@ async function main() {
         WIDGET_VISITORS_PER_HOUR_PER_ADDRESS: '100000000',
         WIDGET_MESSAGES_PER_MINUTE: '1000000',
         STREAM_IDLE_SECONDS: '120',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
