@@ -19,7 +19,8 @@
  * Latency is taken in this process on one clock: from the moment the POST's answer is read to the
  * moment the event's line is read from the stream (negative when the event came first: the wake is
  * published before the answer is written). The VA is in `pull` delivery mode, so no webhook traffic
- * is added. Knobs: BENCH_WRITE=0 (print only), and the ones above.
+ * is added. Knobs: BENCH_WRITE=0 (print only), BENCH_PARTS=streams ((c) alone, printed), and the
+ * ones above.
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -43,6 +44,8 @@ const IDLE = Number(process.env.BENCH_IDLE_CONNECTIONS ?? 5_000);
 const FANOUT_RATE = Number(process.env.BENCH_FANOUT_RATE ?? 500);
 const FANOUT_SECONDS = Number(process.env.BENCH_FANOUT_SECONDS ?? 10);
 const WRITE = process.env.BENCH_WRITE !== '0';
+/** `streams`: case (c) alone, printed and not written. */
+const ONLY_STREAMS = process.env.BENCH_PARTS === 'streams';
 const ADMIN = { email: 'bench-widget@example.test', password: 'bench-widget-password' };
 const DB_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -456,6 +459,12 @@ async function main() {
     const ctx = await setUp();
     console.log('set up; customers for (a)-(c)...');
     const few = await newCustomers(ctx, STREAM_CHATS + 2);
+    if (ONLY_STREAMS) {
+      // (c) alone, printed: for a rate that the machine of the day can carry.
+      const c = await caseC(ctx, few.slice(2));
+      console.log('(c)', { ...c, load: os.loadavg().map((l) => l.toFixed(2)).join(' ') });
+      return;
+    }
     const a = await caseA(ctx, few[0]);
     console.log('(a)', a);
     const b = await caseB(ctx, few[1]);
