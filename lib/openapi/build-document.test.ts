@@ -85,13 +85,6 @@ describe('OpenAPI document', () => {
     assert.doesNotMatch(JSON.stringify(widget), /adminSession|accessToken/);
   });
 
-  it('serves the widget document at /api/widget/openapi.json', async () => {
-    const { GET } = await import('@/app/api/widget/openapi.json/route');
-    const res = GET();
-    assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), JSON.parse(JSON.stringify(buildOpenApiDocument('widget'))));
-  });
-
   it('names every success payload: each 2xx schema is a $ref to a component', () => {
     for (const op of operations) {
       for (const [status, response] of Object.entries(op.responses)) {
