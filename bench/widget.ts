@@ -19,7 +19,8 @@
  * Latency is taken in this process on one clock: from the moment the POST's answer is read to the
  * moment the event's line is read from the stream (negative when the event came first: the wake is
  * published before the answer is written). The VA is in `pull` delivery mode, so no webhook traffic
- * is added. Knobs: BENCH_WRITE=0 (print only), BENCH_PARTS=streams ((c) alone, printed), and the
+ * is added. Knobs: BENCH_WRITE=0 (print only), BENCH_PARTS=streams ((c) alone, printed; with
+ * BENCH_WIDGETS=0 no widget follows the chats: the cost of the chunk POSTs alone), and the
  * ones above.
  */
 
@@ -48,6 +49,8 @@ const FANOUT_LOW_RATE = Number(process.env.BENCH_FANOUT_LOW_RATE ?? 50);
 const WRITE = process.env.BENCH_WRITE !== '0';
 /** `streams`: case (c) alone, printed and not written. */
 const ONLY_STREAMS = process.env.BENCH_PARTS === 'streams';
+/** `0` (with BENCH_PARTS=streams): (c) with no widget open, for the cost of the chunk POSTs alone. */
+const WIDGETS = process.env.BENCH_WIDGETS !== '0';
 const ADMIN = { email: 'bench-widget@example.test', password: 'bench-widget-password' };
 const DB_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -295,7 +298,8 @@ async function caseC(ctx: Ctx, customers: Customer[], serverPid: number) {
   type Got = { seqs: number[]; text: string; final?: string; messageId?: number };
   const got = customers.map((): Got => ({ seqs: [], text: '' }));
   const arrivals = new Arrivals();
-  const conns = customers.map((c, i) =>
+  // BENCH_WIDGETS=0: nobody follows the chats, to see what the chunk POSTs cost on their own.
+  const conns = (WIDGETS ? customers : []).map((c, i) =>
     openSse(c.chatId, c.token, (e) => {
       const g = got[i];
       if (e.type === 'chunk') {
@@ -331,7 +335,7 @@ async function caseC(ctx: Ctx, customers: Customer[], serverPid: number) {
         const text = ` ${seq}`;
         const r = await ok('POST', `/api/v1/chats/${c.chatId}/messages/${transids[i]}/chunks`, { seq, text }, bot(ctx), 200);
         sent[i] += text;
-        waits.push(arrivals.wait(`${i}:${seq}`, 30_000).then((at) => void lat.push(at - r.at)));
+        if (WIDGETS) waits.push(arrivals.wait(`${i}:${seq}`, 30_000).then((at) => void lat.push(at - r.at)));
       }
     }),
   );
