@@ -1,6 +1,7 @@
 /**
  * Writes the committed copies of the OpenAPI documents at the repository root: `openapi.json`
- * (the bot API, as served at /api/v1/openapi.json) and `openapi-admin.json` (the admin API, as
+ * (the bot API, as served at /api/v1/openapi.json), `openapi-widget.json` (the chat widget API, as
+ * served at /api/widget/openapi.json) and `openapi-admin.json` (the admin API, as
  * served at /api/admin/openapi.json). lib/openapi/build-document.test.ts fails while a copy
  * differs from what the contract generates, so a contract change shows in review as a change here.
  */

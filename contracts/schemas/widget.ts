@@ -55,6 +55,33 @@ export const widgetChatSchema = z.object({
 
 export type WidgetChat = z.infer<typeof widgetChatSchema>;
 
+/** The `typing` event of the live stream: the VA's typing indicator as the customer sees it. */
+export const widgetTypingSchema = z.object({
+  on: z.boolean(),
+  status_text: z.string().nullable().describe('What the VA says it is doing ("Looking up your order…"), or null'),
+  expires_at: isoDateTime.nullable().describe('When it goes off by itself, unless refreshed, cleared or followed by a message'),
+  seconds_left: z
+    .number()
+    .int()
+    .min(0)
+    .describe('Seconds until `expires_at` as the server counts them (the page times out by it, whatever its clock says)'),
+});
+
+export type WidgetTyping = z.infer<typeof widgetTypingSchema>;
+
+/**
+ * The `chunk` event of the live stream: one chunk of a streamed reply, in order, once per
+ * connection. `seq` 0 is the text the reply was opened with. The whole message follows as a
+ * `message` event with the same `message_id` when the stream ends.
+ */
+export const widgetChunkSchema = z.object({
+  message_id: z.number().int().describe('The `id` the finished message will have'),
+  seq: z.number().int().min(0),
+  text: z.string(),
+});
+
+export type WidgetChunk = z.infer<typeof widgetChunkSchema>;
+
 export const widgetCurrentChatSchema = z.object({ chat: widgetChatSchema.nullable().describe("The customer's latest chat, or null") });
 
 export const widgetMessagePageSchema = z.object({

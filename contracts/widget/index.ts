@@ -38,7 +38,7 @@ const chatParams = z.object({ chat_id: text().min(1).max(100) });
  * credential (`POST /apps/{app_id}/visitors`); every other call sends it as
  * `Authorization: Bearer <token>` and reaches only that customer's chats of that app. The admin
  * session cookie is never read here. Live updates come from `GET /chats/{chat_id}/stream`
- * (Server-Sent Events, outside this contract).
+ * (Server-Sent Events).
  */
 export const widgetContract = c.router(
   {
@@ -46,6 +46,8 @@ export const widgetContract = c.router(
       method: 'GET',
       path: '/apps/:app_id',
       summary: 'The chat widget of a livechat asset',
+      description:
+        "The asset's name (the chat title) and whether it takes new chats. No credential needed. An unknown app, or one that is not a livechat asset, is 2071.",
       pathParams: appParams,
       responses: { 200: envelope(4400, widgetAppSchema), ...errors },
       metadata: meta(2014, 2071, 2012, 2099, 2007),
@@ -54,6 +56,8 @@ export const widgetContract = c.router(
       method: 'POST',
       path: '/apps/:app_id/visitors',
       summary: 'A new customer credential for this browser',
+      description:
+        "Issues a new livechat id (the customer's `destination_id`) and its credential. Keep both in the browser: the same id keeps the conversation across reloads. Counted per client address per hour (2012 beyond). A disabled asset is 2035.",
       pathParams: appParams,
       body: z.object({}).strict().optional(),
       responses: { 201: envelope(4401, widgetVisitorSchema), ...errors },
@@ -63,6 +67,7 @@ export const widgetContract = c.router(
       method: 'GET',
       path: '/chats/current',
       summary: "The customer's latest chat",
+      description: "The customer's most recent chat of this app (open or closed), or null: where a reloaded page resumes.",
       responses: { 200: envelope(4400, widgetCurrentChatSchema), ...errors },
       metadata: meta(2070, 2012, 2099, 2007),
     },
@@ -70,6 +75,8 @@ export const widgetContract = c.router(
       method: 'POST',
       path: '/chats',
       summary: 'Start a chat',
+      description:
+        "Starts a chat on the livechat channel with this customer, optionally with their name and a first message. It enters routing like any other chat (rules, auto-assign, the VA's events). A disabled asset is 2035; messages count per customer per minute (2012 beyond).",
       body: startWidgetChatBodySchema,
       responses: { 201: envelope(4302, widgetChatSchema), ...errors },
       metadata: meta(2000, 2006, 2008, 2009, 2070, 2035, 2012, 2099, 2007),
@@ -78,6 +85,7 @@ export const widgetContract = c.router(
       method: 'GET',
       path: '/chats/:chat_id',
       summary: 'A chat of the customer',
+      description: "Whether the chat is open and who answers it (`waiting`, `bot`, `person`). Another customer's chat is not found (2031).",
       pathParams: chatParams,
       responses: { 200: envelope(4304, widgetChatSchema), ...errors },
       metadata: meta(2014, 2070, 2031, 2012, 2099, 2007),
@@ -86,6 +94,8 @@ export const widgetContract = c.router(
       method: 'GET',
       path: '/chats/:chat_id/messages',
       summary: 'What the customer sees of a chat, oldest first',
+      description:
+        "The customer's own messages and what was sent to them, after `after` (a message id), 100 at a time. Announcements and internal details never appear. A streamed reply still open is not listed yet: the page ends before it (`more` false) and the live stream sends it.",
       pathParams: chatParams,
       query: widgetMessagesQuerySchema,
       responses: { 200: envelope(4305, widgetMessagePageSchema), ...errors },
@@ -95,10 +105,35 @@ export const widgetContract = c.router(
       method: 'POST',
       path: '/chats/:chat_id/messages',
       summary: 'Write to the chat, or answer quick replies',
+      description:
+        'Text (up to 2000 characters) or the click on a quick reply (`quick_reply_response`, one of the offered titles). A closed chat is 2040; messages count per customer per minute (2012 beyond).',
       pathParams: chatParams,
       body: widgetMessageBodySchema,
       responses: { 201: envelope(4306, widgetMessageSchema), ...errors },
       metadata: meta(2000, 2006, 2008, 2009, 2014, 2070, 2031, 2040, 2012, 2099, 2007),
+    },
+    streamChat: {
+      method: 'GET',
+      path: '/chats/:chat_id/stream',
+      summary: 'Follow the chat live (Server-Sent Events)',
+      description:
+        "What the customer sees, live: `event: chat` (status and who answers) first and on every change; `event: typing` (`WidgetTyping`) when the VA's typing indicator goes on, changes or goes off (one that runs out goes off by `seconds_left`, without an event); `event: chunk` (`WidgetChunk`) for each chunk of a streamed reply while it is open, once per connection and in order; `event: message` (`WidgetMessage`, `id:` its message id) for each message. An open streamed reply holds the messages after it: when it ends (closed by the VA, cut by a handover or by idling) it comes whole as a `message` with the `message_id` its chunks carried, then what followed it. Resume with `Last-Event-ID` or `?after=` (the last message id held): nothing is lost or repeated, and an open reply's chunks come again from its start. A comment line (`: keep-alive`) comes every 25 s. Send the credential as `Authorization: Bearer` (read the stream with fetch; no credential goes in a URL).",
+      pathParams: chatParams,
+      headers: z.object({
+        'last-event-id': text()
+          .max(200)
+          .optional()
+          .describe('The last message `id:` received: the stream resumes after it (instead of `after`)'),
+      }),
+      query: widgetMessagesQuerySchema,
+      responses: {
+        200: c.otherResponse({
+          contentType: 'text/event-stream',
+          body: z.custom<ReadableStream<Uint8Array>>((v) => v instanceof ReadableStream).describe('Server-Sent Events, streamed'),
+        }),
+        ...errors,
+      },
+      metadata: meta(2001, 2014, 2070, 2031, 2012, 2099, 2007),
     },
   },
   { pathPrefix: WIDGET_API_PREFIX, strictStatusCodes: true },

@@ -119,3 +119,58 @@ test('the deliveries page charts attempts, latency, failing VAs and the backlog 
   await expect(page.getByRole('heading', { name: 'Deliveries over the last 15 min' })).toBeVisible();
   await screens(page, 'deliveries-15m', page.getByRole('heading', { name: 'Deliveries over the last 15 min' }));
 });
+
+test('the chat page follows the VA typing and a streamed reply live, over the admin chat stream', async ({ page, request }) => {
+  const receiver = await startReceiver();
+  try {
+    await signIn(page, '/admin/chats');
+    const { asset, va } = await setUpBot(page.request, receiver.url);
+    const token = (await (await request.post('/api/v1/authorize', { data: { api_key: va.api_key } })).json()).response.access_token;
+    const headers = { access_token: token };
+    const created = await request.post('/api/v1/chats', {
+      headers,
+      data: {
+        channel: 'livechat',
+        asset_id: asset.id,
+        customer: { destination_id: `live-${Date.now()}`, name: 'Lena Live' },
+        assignee: va.login_id,
+        messages: [{ type: 'inbound', text: 'What is the answer?' }],
+      },
+    });
+    expect(created.status()).toBe(201);
+    const chatId = (await created.json()).response.chat_id as string;
+    // Delivered at once (the receiver answers 200): no event is pending, so the page does not poll.
+    await receivedWhere(receiver, (r) => r.body.event_type === 'chat.assigned' && r.body.chat_id === chatId);
+
+    const stream = page.waitForResponse((r) => r.url().endsWith(`/api/admin/chats/${chatId}/stream`));
+    await page.goto(`/admin/chats/${chatId}`);
+    await expect(page.getByRole('heading', { name: 'Chat with Lena Live' })).toBeVisible();
+    const res = await stream;
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toMatch(/^text\/event-stream/);
+
+    const typing = await request.put(`/api/v1/chats/${chatId}/typing`, { headers, data: { on: true, status_text: 'Checking the order' } });
+    expect(typing.status()).toBe(200);
+    await expect(page.getByTestId('chat-typing')).toContainText('Checking the order');
+
+    const opened = await request.post(`/api/v1/chats/${chatId}/messages`, {
+      headers,
+      data: { type: 'outbound', stream: true, text: 'The answer' },
+    });
+    expect(opened.status()).toBe(201);
+    const { transid } = (await opened.json()).response;
+    const chunk = await request.post(`/api/v1/chats/${chatId}/messages/${transid}/chunks`, { headers, data: { seq: 1, text: ' is 42' } });
+    expect(chunk.status()).toBe(200);
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    await expect(transcript.locator('[data-type="outbound"]').last()).toContainText('The answer is 42');
+    await expect(page.getByTestId('stream-state')).toContainText('Streaming…');
+    await expect(page.getByTestId('chat-typing')).toHaveCount(0);
+
+    const closed = await request.patch(`/api/v1/chats/${chatId}/messages/${transid}`, { headers, data: { stream_state: 'closed' } });
+    expect(closed.status()).toBe(200);
+    await expect(page.getByTestId('stream-state')).toHaveCount(0);
+    await expect(transcript.locator('[data-type="outbound"]').last()).toContainText('The answer is 42');
+  } finally {
+    receiver.server.close();
+  }
+});

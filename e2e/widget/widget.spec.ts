@@ -221,3 +221,80 @@ test('the full-page chat passes axe at both widths and works by keyboard alone',
     await bot.close();
   }
 });
+
+test('an LLM bot typing and streaming: the status line shows typing, the reply grows live, then settles as one announced message', async ({
+  request,
+  browser,
+  baseURL,
+}) => {
+  // The bot side is driven with the real bot API calls an LLM bot makes (its webhook answers nothing).
+  const { asset, va } = await setUp(request);
+  // Events are left for the bot to pull: no failing webhook hands the chat on mid-test.
+  const pull = await request.patch(`/api/admin/virtual-agents/${va.id}`, { data: { delivery_mode: 'pull' } });
+  expect(pull.status(), await pull.text()).toBe(200);
+  const auth = await request.post('/api/v1/authorize', { data: { api_key: va.api_key } });
+  expect(auth.status(), await auth.text()).toBe(200);
+  const token = (await auth.json()).response.access_token as string;
+  const bot = async (method: 'post' | 'put' | 'patch', path: string, data: unknown, status = 200) => {
+    const res = await request[method](`/api/v1${path}`, { headers: { access_token: token }, data });
+    expect(res.status(), `${method} ${path}: ${await res.text()}`).toBe(status);
+    return (await res.json()).response;
+  };
+  const customer = await customerPage(browser);
+  try {
+    const page = customer.page;
+    await page.setViewportSize(PHONE);
+    await page.goto(`${baseURL}/chat/${asset.id}`);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('How much is the answer?');
+    const started = page.waitForResponse((r) => r.url().endsWith('/api/widget/chats') && r.request().method() === 'POST');
+    await box.press('Enter');
+    const chatId = (await (await started).json()).response.chat_id as string;
+    const log = page.getByRole('log');
+    const status = page.getByRole('status');
+    await expect(log).toContainText('How much is the answer?');
+
+    // Typing: the status line (a polite role=status region) says so, with the VA's status text when it gives one.
+    await bot('put', `/chats/${chatId}/typing`, { on: true, ttl_seconds: 30 });
+    await expect(status).toHaveText(`${asset.name} is typing…`);
+    await bot('put', `/chats/${chatId}/typing`, { on: true, ttl_seconds: 30, status_text: 'Looking that up…' });
+    await expect(status).toHaveText('Looking that up…');
+    await bot('put', `/chats/${chatId}/typing`, { on: false });
+    await expect(status).toHaveText('');
+    // A short typing runs out by itself on the page.
+    await bot('put', `/chats/${chatId}/typing`, { on: true, ttl_seconds: 1 });
+    await expect(status).toHaveText(`${asset.name} is typing…`);
+    await expect(status).toHaveText('', { timeout: 5_000 });
+
+    // A streamed reply: the text grows in a draft bubble, hidden from the log's announcements.
+    const opened = await bot('post', `/chats/${chatId}/messages`, { type: 'outbound', stream: true, text: 'The answer' }, 201);
+    const draft = page.locator('.msg.draft');
+    await expect(draft).toContainText('The answer');
+    await expect(draft).toHaveAttribute('aria-hidden', 'true');
+    await expect(status).toHaveText(`${asset.name} is typing…`);
+    await bot('post', `/chats/${chatId}/messages/${opened.transid}/chunks`, { seq: 1, text: ' is' });
+    await expect(draft).toContainText('The answer is');
+    await bot('post', `/chats/${chatId}/messages/${opened.transid}/chunks`, { seq: 2, text: ' forty-two.' });
+    await expect(draft).toContainText('The answer is forty-two.');
+    await expect(page.locator('.msg.business:not(.draft)')).toHaveCount(0);
+    for (const size of [PHONE, DESKTOP]) {
+      await page.setViewportSize(size);
+      await expectAccessible(page, `widget streaming a reply @${size.width}`);
+    }
+
+    // Closed: the draft becomes one message in the log (announced once), the status line clears.
+    await bot('patch', `/chats/${chatId}/messages/${opened.transid}`, { stream_state: 'closed' });
+    await expect(draft).toHaveCount(0);
+    const finished = page.locator('.msg.business');
+    await expect(finished).toHaveCount(1);
+    await expect(finished).toHaveText(`${asset.name}: The answer is forty-two.`);
+    await expect(finished).not.toHaveAttribute('aria-hidden', 'true');
+    await expect(status).toHaveText('');
+
+    // A reload shows the finished reply once, from the transcript.
+    await page.reload();
+    await expect(page.locator('.msg.business')).toHaveText([`${asset.name}: The answer is forty-two.`]);
+  } finally {
+    await customer.close();
+  }
+});

@@ -4,6 +4,7 @@ import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import { notHeld } from '@/lib/chats/require-held';
 import { ApiError } from '@/lib/errors';
+import { publishChatChanges } from '@/lib/events/chat-changes';
 import { toMessageView } from './message-view';
 import { heldBy, lookAtStream, MAX_TEXT_LENGTH, streamReturning } from './stream-text';
 
@@ -11,7 +12,7 @@ import { heldBy, lookAtStream, MAX_TEXT_LENGTH, streamReturning } from './stream
  * Appends chunk `seq` to an open streamed reply in one statement: the text grows inside the
  * message row, `stream_seq` must be `seq - 1` (so chunks land in order, once) and `stream_ends`
  * records where the chunk ends, which is how a retried chunk is recognised later. No row is
- * written per chunk. When the statement matches nothing, a read says why: a retry of an accepted
+ * written per chunk; the chat's live views are woken on its topic. When the statement matches nothing, a read says why: a retry of an accepted
  * chunk with the same text answers the message unchanged; anything else is refused with its code.
  */
 export async function appendChunk(
@@ -46,7 +47,11 @@ export async function appendChunk(
         ),
       )
       .returning(streamReturning);
-    if (row) return { message: toMessageView(row), appended: true };
+    if (row) {
+      // The chat's live views read the new chunk (the widget shows the text growing).
+      publishChatChanges([chatId]);
+      return { message: toMessageView(row), appended: true };
+    }
 
     const look = await lookAtStream(db, { accountId, chatId, transid });
     if (!look.chatFound) throw new ApiError(2031);

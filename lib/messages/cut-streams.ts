@@ -1,6 +1,7 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
+import { publishChatChanges } from '@/lib/events/chat-changes';
 import { metrics } from '@/lib/metrics/registry';
 
 /**
@@ -43,7 +44,10 @@ export async function closeIdleStreams(
     .update(messages)
     .set({ streamState: 'cut_short', streamEnds: null, streamTouchedAt: sql`now()` })
     .where(and(inArray(messages.id, idle), eq(messages.streamState, 'open'), lt(messages.streamTouchedAt, before)))
-    .returning({ transid: messages.transid });
-  if (rows.length) metrics().streamsCutShort.inc(rows.length);
+    .returning({ transid: messages.transid, chatId: messages.chatId });
+  if (rows.length) {
+    metrics().streamsCutShort.inc(rows.length);
+    publishChatChanges(rows.map((r) => r.chatId));
+  }
   return rows.map((r) => r.transid);
 }

@@ -61,6 +61,30 @@ describe('OpenAPI document', () => {
     assert.deepEqual(Object.keys(admin.components.securitySchemes), ['adminSession']);
   });
 
+  it('describes the widget API in its own document: its paths only, the customer credential, the live stream events', () => {
+    const widget = buildOpenApiDocument('widget');
+    const ops = Object.values(widget.paths).flatMap((item) => HTTP_METHODS.flatMap((m) => (item[m] ? [item[m]] : [])));
+    assert.deepEqual(
+      ops.map((op) => op.operationId).sort(),
+      documentedRoutes('widget')
+        .map((r) => r.operationId)
+        .sort(),
+    );
+    assert.ok(Object.keys(widget.paths).every((p) => p.startsWith('/api/widget/')));
+    assert.deepEqual(Object.keys(widget.components.securitySchemes), ['widgetCustomer']);
+    for (const op of ops) {
+      assert.ok(op.description?.trim(), `${op.operationId} has a description`);
+      const open = op.operationId === 'widgetGetApp' || op.operationId === 'widgetCreateVisitor';
+      assert.deepEqual(op.security, open ? [] : [{ widgetCustomer: [] }], `${op.operationId} security`);
+    }
+    const stream = widget.paths['/api/widget/chats/{chat_id}/stream'].get?.responses[200];
+    assert.ok(stream?.content?.['text/event-stream']);
+    for (const name of Object.values((stream as unknown as { 'x-sse-events': Record<string, { $ref: string }> })['x-sse-events'])) {
+      assert.ok(widget.components.schemas[name.$ref.replace('#/components/schemas/', '')], `${name.$ref} is in the document`);
+    }
+    assert.doesNotMatch(JSON.stringify(widget), /adminSession|accessToken/);
+  });
+
   it('names every success payload: each 2xx schema is a $ref to a component', () => {
     for (const op of operations) {
       for (const [status, response] of Object.entries(op.responses)) {

@@ -5,6 +5,7 @@ import { botContract } from '@/contracts/bot';
 import type { RouteMeta } from '@/contracts/bot/common';
 import { POST_MESSAGE_EXAMPLES } from '@/contracts/bot/message-examples';
 import { CODES, type Code } from '@/contracts/codes';
+import { widgetContract } from '@/contracts/widget';
 import { ADMIN_REQUEST_EXAMPLES, ADMIN_SUCCESS_EXAMPLES } from './admin-examples';
 import { eventComponents, sharedComponents, webhookEventUnion } from './components';
 import {
@@ -20,6 +21,7 @@ import { sampleFromSchema } from './sample';
 import { fixSchema, referenceComponents } from './schema-tools';
 import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, Ref, ResponseObject, SchemaObject } from './types';
 import { fixedComponents, webhooks } from './webhooks';
+import { WIDGET_SUCCESS_EXAMPLES } from './widget-examples';
 
 /**
  * The APIs a document can cover, by group; GROUPS says how each group's operations are tagged,
@@ -28,21 +30,32 @@ import { fixedComponents, webhooks } from './webhooks';
 const APIS: Record<GroupName, AppRouter> = {
   bot: botContract,
   admin: adminContract,
+  widget: widgetContract,
 };
 
 /**
  * Which document: `bot` (served at /api/v1/openapi.json and committed as openapi.json: what a bot
- * client is generated from), `admin` (/api/admin/openapi.json, openapi-admin.json) or `all` (both
- * APIs in one document, which the contract tests walk).
+ * client is generated from), `admin` (/api/admin/openapi.json, openapi-admin.json), `widget` (the
+ * chat widget's customer API, /api/widget/openapi.json, openapi-widget.json) or `all` (the bot and
+ * admin APIs in one document, which the contract tests walk with a VA token and an admin session).
  */
-export type DocumentScope = 'bot' | 'admin' | 'all';
-const SCOPES: Record<DocumentScope, GroupName[]> = { bot: ['bot'], admin: ['admin'], all: ['bot', 'admin'] };
+export type DocumentScope = 'bot' | 'admin' | 'widget' | 'all';
+const SCOPES: Record<DocumentScope, GroupName[]> = { bot: ['bot'], admin: ['admin'], widget: ['widget'], all: ['bot', 'admin'] };
 /** The documents committed at the repository root (`npm run openapi:write`), by file name. */
-export const COMMITTED_DOCUMENTS: Record<string, DocumentScope> = { 'openapi.json': 'bot', 'openapi-admin.json': 'admin' };
-const BASE_PATHS: Record<GroupName, string> = { bot: '/api/v1', admin: '/api/admin' };
-const TITLES: Record<DocumentScope, string> = { bot: 'VA Chat API', admin: 'VA Chat Admin API', all: 'VA Chat API' };
+export const COMMITTED_DOCUMENTS: Record<string, DocumentScope> = {
+  'openapi.json': 'bot',
+  'openapi-admin.json': 'admin',
+  'openapi-widget.json': 'widget',
+};
+const BASE_PATHS: Record<GroupName, string> = { bot: '/api/v1', admin: '/api/admin', widget: '/api/widget' };
+const TITLES: Record<DocumentScope, string> = {
+  bot: 'VA Chat API',
+  admin: 'VA Chat Admin API',
+  widget: 'VA Chat Widget API',
+  all: 'VA Chat API',
+};
 
-type GroupName = 'bot' | 'admin';
+type GroupName = 'bot' | 'admin' | 'widget';
 type Security = Record<string, string[]>[];
 type GroupRules = {
   tag: (routerKey: string, routeKey: string) => string;
@@ -65,6 +78,12 @@ const GROUPS: Record<GroupName, GroupRules> = {
     security: (_route, routeKey) => (/^(admin)?login$/i.test(routeKey) ? [] : [{ adminSession: [] }]),
     rateLimited: false,
   },
+  widget: {
+    tag: () => 'widget',
+    operationId: (routeKey) => `widget${routeKey[0].toUpperCase()}${routeKey.slice(1)}`,
+    security: (_route, routeKey) => (routeKey === 'getApp' || routeKey === 'createVisitor' ? [] : [{ widgetCustomer: [] }]),
+    rateLimited: true,
+  },
 };
 
 const TAGS = [
@@ -84,11 +103,25 @@ const TAGS = [
     description:
       "The administrators' API behind the admin pages: accounts, teams, users, skills, Virtual Agents, assets, routing rules, chats and event deliveries.",
   },
+  {
+    name: 'widget',
+    description: "The chat widget's customer API: a customer of a livechat asset starts a chat, writes and follows it live.",
+  },
   { name: 'webhooks', description: "Requests the service sends to the VA's webhook (see **Webhooks** above). Reply HTTP 200 within 5 s." },
 ];
 
 const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   chat_id: "The chat's `chat_id`",
+};
+
+/** The `data:` of each Server-Sent Events `event:` a stream sends, by operationId (as `x-sse-events`). */
+const SSE_EVENTS: Record<string, Record<string, SchemaObject>> = {
+  widgetStreamChat: {
+    chat: { $ref: '#/components/schemas/WidgetChat' },
+    typing: { $ref: '#/components/schemas/WidgetTyping' },
+    chunk: { $ref: '#/components/schemas/WidgetChunk' },
+    message: { $ref: '#/components/schemas/WidgetMessage' },
+  },
 };
 
 /** Statuses answered before the rate limiter counts the request (2099, 2008, 2009). */
@@ -108,7 +141,7 @@ const HTTP_TEXT: Record<number, string> = {
 };
 
 /** Hand-written examples, by operationId; operations without one get an example synthesised from the schema. */
-export const RESPONSE_EXAMPLES: Record<string, unknown> = { ...SUCCESS_EXAMPLES, ...ADMIN_SUCCESS_EXAMPLES };
+export const RESPONSE_EXAMPLES: Record<string, unknown> = { ...SUCCESS_EXAMPLES, ...ADMIN_SUCCESS_EXAMPLES, ...WIDGET_SUCCESS_EXAMPLES };
 export const BODY_EXAMPLES: Record<string, unknown> = { ...REQUEST_EXAMPLES, ...ADMIN_REQUEST_EXAMPLES };
 /** Operations whose body takes several shapes show one named example per shape instead of one `example`. */
 export const NAMED_BODY_EXAMPLES: Record<string, Record<string, { summary: string; value: unknown }>> = {
@@ -164,9 +197,12 @@ function allowedMethods(index: Map<string, RouteInfo>): Map<string, string[]> {
   return out;
 }
 
-/** Every documented route with its operationId: what the tests check the document against. */
-export function documentedRoutes(): { operationId: string; route: AppRoute }[] {
-  return [...routeIndex().values()].map((info) => ({ operationId: GROUPS[info.group].operationId(info.routeKey), route: info.route }));
+/** Every documented route of `scope` with its operationId: what the tests check the document against. */
+export function documentedRoutes(scope: DocumentScope = 'all'): { operationId: string; route: AppRoute }[] {
+  return [...routeIndex(Object.fromEntries(SCOPES[scope].map((g) => [g, APIS[g]]))).values()].map((info) => ({
+    operationId: GROUPS[info.group].operationId(info.routeKey),
+    route: info.route,
+  }));
 }
 
 type BuildContext = {
@@ -295,6 +331,7 @@ function mapResponses(
           },
         },
         'x-status-codes': [],
+        ...(SSE_EVENTS[operationId] && { 'x-sse-events': SSE_EVENTS[operationId] }),
       };
       continue;
     }
@@ -401,6 +438,7 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
 
   const bot = groups.includes('bot');
   const admin = groups.includes('admin');
+  const widget = groups.includes('widget');
   const hooks = bot ? webhooks() : {};
   const used = new Set([
     ...Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags ?? [])),
@@ -412,7 +450,7 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
       ...Object.fromEntries(ctx.envelopes),
       ...(bot ? { ...eventComponents(), WebhookEvent: webhookEventUnion() } : {}),
     },
-    ...fixedComponents({ admin }),
+    ...fixedComponents({ admin, widget }),
   };
   // Keep only what this document's operations and webhooks refer to, so each document stands alone.
   const roots = { paths, hooks, ...(bot && { union: { $ref: '#/components/schemas/WebhookEvent' } }) };
@@ -427,7 +465,7 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
     info: {
       title: TITLES[scope],
       version: '1.0.0',
-      description: infoDescription({ bot, admin }),
+      description: infoDescription({ bot, admin, widget }),
     },
     servers: [
       {

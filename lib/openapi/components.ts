@@ -67,6 +67,17 @@ import {
   pulledEventSchema,
 } from '@/contracts/schemas/pulled-event';
 import { teamSchema } from '@/contracts/schemas/team';
+import {
+  startWidgetChatBodySchema,
+  widgetAppSchema,
+  widgetChatSchema,
+  widgetChunkSchema,
+  widgetMessageBodySchema,
+  widgetMessagePageSchema,
+  widgetMessageSchema,
+  widgetTypingSchema,
+  widgetVisitorSchema,
+} from '@/contracts/schemas/widget';
 import { referenceComponents, toJsonSchema, toOpenApiSchema } from './schema-tools';
 import type { SchemaObject } from './types';
 
@@ -102,6 +113,16 @@ const SHARED: Record<string, z.ZodTypeAny> = {
   CloseStreamInput: closeStreamInputSchema,
   TypingInput: typingInputSchema,
   TypingState: typingStateSchema,
+  // Widget API
+  WidgetApp: widgetAppSchema,
+  WidgetVisitor: widgetVisitorSchema,
+  WidgetChat: widgetChatSchema,
+  WidgetMessage: widgetMessageSchema,
+  WidgetMessagePage: widgetMessagePageSchema,
+  StartWidgetChatBody: startWidgetChatBodySchema,
+  WidgetMessageBody: widgetMessageBodySchema,
+  WidgetTyping: widgetTypingSchema,
+  WidgetChunk: widgetChunkSchema,
   // Admin API
   AdminLoginBody: loginBodySchema,
   AdminProfile: adminProfileSchema,

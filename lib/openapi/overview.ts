@@ -53,7 +53,8 @@ const ENVELOPE_EXAMPLE = JSON.stringify(
  * Each `## ` section becomes an entry of the reference's sidebar (/docs/bot-api). The facts are the product's decisions;
  * the numbers are the defaults of the environment variables named next to them.
  */
-export function infoDescription({ bot = true, admin }: { bot?: boolean; admin: boolean }): string {
+export function infoDescription({ bot = true, admin, widget = false }: { bot?: boolean; admin: boolean; widget?: boolean }): string {
+  if (widget && !bot && !admin) return WIDGET_INTRO;
   if (!bot) return ADMIN_INTRO;
   const sections = [
     `The VA Chat API lets a Virtual Agent (VA, a bot) work the customer chats assigned to it: read them, reply, tag, update, close and hand them over, while the service posts an event to the VA's webhook whenever something happens to them.
@@ -185,3 +186,12 @@ const ADMIN_INTRO = `The administrators' API: accounts, teams, users, skills, Vi
 - **Authentication:** \`POST /api/admin/login\` sets the HttpOnly session cookie \`va_session\` that every other operation needs (3001 without it). Changes from another site are refused (3003).
 - **Format:** JSON bodies in and out, the same envelope \`{status_code, description, response}\` as the bot API; its own codes are the 3xxx ones.
 - **This document:** \`GET /api/admin/openapi.json\`. The bot API's is \`GET /api/v1/openapi.json\`.`;
+
+const WIDGET_INTRO = `The chat widget's API: what the customer's page (\`/chat/<app id>\`, full page or framed by the embed script) calls. A customer of a livechat asset gets a credential, starts a chat, writes, answers quick replies and follows the chat live.
+
+- **Base URL:** \`<origin>/api/widget\`. The paths in this document include it.
+- **Authentication:** \`POST /api/widget/apps/{app_id}/visitors\` issues a livechat id and a customer credential; every other call except \`GET /apps/{app_id}\` sends it as \`Authorization: Bearer <token>\` (2070 without it) and reaches only that customer's chats of that app (another's is 2031, as a chat that does not exist). Cookies, the admin session's included, are never read.
+- **Format:** JSON bodies in and out, the same envelope \`{status_code, description, response}\` as the bot API.
+- **Limits:** requests per client address per minute, new credentials per address per hour, messages per customer per minute (2012, HTTP 429, with \`Retry-After\`); texts up to 2000 characters.
+- **Live:** \`GET /chats/{chat_id}/stream\` is a Server-Sent Events stream of the chat (\`chat\`, \`typing\`, \`chunk\`, \`message\` events; the \`WidgetChat\`, \`WidgetTyping\`, \`WidgetChunk\` and \`WidgetMessage\` schemas), across instances, resumable without loss or repeat.
+- **This document:** \`GET /api/widget/openapi.json\`. The bot API's is \`GET /api/v1/openapi.json\`, the administrators' \`GET /api/admin/openapi.json\`.`;

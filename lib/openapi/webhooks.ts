@@ -47,7 +47,13 @@ export function webhooks(): Record<string, PathItemObject> {
 }
 
 /** The components that do not come from zod: security schemes, response headers, webhook headers. */
-export function fixedComponents({ admin }: { admin: boolean }): Omit<OpenApiDocument['components'], 'schemas'> {
+export function fixedComponents({
+  admin,
+  widget = false,
+}: {
+  admin: boolean;
+  widget?: boolean;
+}): Omit<OpenApiDocument['components'], 'schemas'> {
   const str = { type: 'string' };
   const int = { type: 'integer' };
   return {
@@ -64,6 +70,14 @@ export function fixedComponents({ admin }: { admin: boolean }): Omit<OpenApiDocu
           in: 'cookie',
           name: 'va_session',
           description: 'The HttpOnly session cookie set by `POST /api/admin/login`. Missing or expired: 3001 (401).',
+        },
+      }),
+      ...(widget && {
+        widgetCustomer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "The customer credential from `POST /api/widget/apps/{app_id}/visitors`, as `Authorization: Bearer <token>`. It reaches only that customer's chats of that app. Missing, unknown or expired: 2070 (401). Cookies are never read.",
         },
       }),
     },

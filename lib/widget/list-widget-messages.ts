@@ -14,6 +14,10 @@ export async function listWidgetMessages(
 ): Promise<{ messages: WidgetMessage[]; more: boolean }> {
   await loadOwnChat(db, { visitor, chatId });
   const rows = await widgetMessagesAfter(db, { chatId, after, limit: WIDGET_PAGE_SIZE + 1 });
+  const open = rows.findIndex((r) => r.streamState === 'open');
+  // A streamed reply still open is not a message yet: the page ends before it, and the live
+  // stream shows it growing, then sends it whole with what followed it.
+  if (open !== -1) return { messages: rows.slice(0, Math.min(open, WIDGET_PAGE_SIZE)).map(toWidgetMessage), more: false };
   return { messages: rows.slice(0, WIDGET_PAGE_SIZE).map(toWidgetMessage), more: rows.length > WIDGET_PAGE_SIZE };
 }
 
@@ -23,7 +27,15 @@ export async function listWidgetMessages(
  */
 export function widgetMessagesAfter(db: Db, { chatId, after, limit }: { chatId: string; after: number; limit: number }) {
   return db
-    .select({ id: messages.id, type: messages.type, body: messages.body, sentAt: messages.sentAt })
+    .select({
+      id: messages.id,
+      type: messages.type,
+      body: messages.body,
+      sentAt: messages.sentAt,
+      streamState: messages.streamState,
+      streamSeq: messages.streamSeq,
+      streamEnds: messages.streamEnds,
+    })
     .from(messages)
     .where(and(eq(messages.chatId, chatId), gt(messages.id, after), inArray(messages.type, ['inbound', 'outbound'])))
     .orderBy(asc(messages.id))

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { WidgetChat, WidgetMessage } from '@/contracts/schemas/widget';
+import type { WidgetChat, WidgetMessage, WidgetTyping } from '@/contracts/schemas/widget';
 import type { Db } from '@/db/client';
 import { chats, customers, users } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
@@ -10,8 +10,25 @@ import type { WidgetVisitorAuth } from './types';
  * chat is "not found" (2031), exactly as a chat that does not exist.
  */
 export async function loadOwnChat(db: Db, { visitor, chatId }: { visitor: WidgetVisitorAuth; chatId: string }): Promise<WidgetChat> {
+  return (await loadOwnChatLive(db, { visitor, chatId })).chat;
+}
+
+/**
+ * The customer's own chat with what the live view adds: the VA's typing indicator as the customer
+ * sees it (only while it is on and the chat is open). One read by primary key.
+ */
+export async function loadOwnChatLive(
+  db: Db,
+  { visitor, chatId, now = new Date() }: { visitor: WidgetVisitorAuth; chatId: string; now?: Date },
+): Promise<{ chat: WidgetChat; typing: WidgetTyping }> {
   const [row] = await db
-    .select({ id: chats.id, status: chats.status, assigneeKind: users.kind })
+    .select({
+      id: chats.id,
+      status: chats.status,
+      assigneeKind: users.kind,
+      typingUntil: chats.typingUntil,
+      typingStatus: chats.typingStatus,
+    })
     .from(chats)
     .innerJoin(customers, eq(customers.id, chats.customerId))
     .leftJoin(users, eq(users.id, chats.assigneeId))
@@ -25,7 +42,20 @@ export async function loadOwnChat(db: Db, { visitor, chatId }: { visitor: Widget
       ),
     );
   if (!row) throw new ApiError(2031, { detail: 'no such chat for this customer' });
-  return toWidgetChat(row);
+  const chat = toWidgetChat(row);
+  const until = row.typingUntil ? new Date(row.typingUntil) : null;
+  const on = chat.status === 'open' && until !== null && until.getTime() > now.getTime();
+  return {
+    chat,
+    typing: on
+      ? {
+          on: true,
+          status_text: row.typingStatus ?? null,
+          expires_at: until.toISOString(),
+          seconds_left: Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000)),
+        }
+      : { on: false, status_text: null, expires_at: null, seconds_left: 0 },
+  };
 }
 
 export function toWidgetChat(row: { id: string; status: string; assigneeKind: string | null }): WidgetChat {

@@ -48,9 +48,3 @@ async function take(name: string, points: number, durationSeconds: number, key: 
   if (consumed > points) throw tooManyRequests(msBeforeNext, `at most ${points} ${what}`, points);
   if (ctx) ctx.rateLimit = { limit: points, remaining: Math.max(0, points - consumed), resetSeconds: Math.ceil(msBeforeNext / 1000) };
 }
-
-/** The live stream's share of the guard: it counts against the client address like every widget request. */
-export async function guardWidgetStream(req: { headers: Headers }): Promise<void> {
-  const key = addressKey(clientAddress(req));
-  await take('widget-address', env().WIDGET_REQUESTS_PER_MINUTE_PER_ADDRESS, 60, key, 'requests per minute from one address');
-}

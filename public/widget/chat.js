@@ -24,7 +24,13 @@
 
   let saved = load();
   let chat = null;
+  /** The resume cursor: the last message id received in order (from a page or the live stream). */
   let lastId = 0;
+  /** Ids shown (the answer to the customer's own POST may come before the live stream sends it). */
+  let shown = new Set();
+  /** Streamed replies growing: message id -> { el, seq }. */
+  let drafts = new Map();
+  let typingTimer = null;
   let stream = null;
   let retryTimer = null;
   let busy = false;
@@ -122,16 +128,80 @@
     log.scrollTop = log.scrollHeight;
   }
 
-  function renderMessage(m) {
-    if (m.id <= lastId) return;
-    lastId = m.id;
+  function title() {
+    return document.getElementById('chat-title').textContent;
+  }
+
+  function setStatus(value) {
+    clearTimeout(typingTimer);
+    if (status.textContent !== value) status.textContent = value;
+  }
+
+  /** The VA's typing indicator: its status text, or "… is typing", gone when it runs out. */
+  function showTyping(t) {
+    if (!t.on) {
+      // Off ends what typing showed; a reply growing keeps its own line.
+      if (status.dataset.kind === 'typing') {
+        setStatus('');
+        status.dataset.kind = '';
+      }
+      return;
+    }
+    if (status.dataset.kind === 'stream') return;
+    setStatus(t.status_text || `${title()} is typing…`);
+    status.dataset.kind = 'typing';
+    typingTimer = setTimeout(() => {
+      if (status.dataset.kind === 'typing') status.textContent = '';
+      status.dataset.kind = '';
+    }, t.seconds_left * 1000);
+  }
+
+  /**
+   * A chunk of a streamed reply: the text grows in a draft bubble where the reply will stand. The
+   * draft is hidden from screen readers (the log would re-announce every chunk); the status line
+   * says once that a reply is being written, and the finished message is announced once.
+   */
+  function renderChunk(c) {
+    if (shown.has(c.message_id)) return;
+    let d = drafts.get(c.message_id);
+    if (!d) {
+      const el = document.createElement('div');
+      el.className = 'msg business draft';
+      el.dataset.id = String(c.message_id);
+      el.setAttribute('aria-hidden', 'true');
+      const who = document.createElement('span');
+      who.className = 'who';
+      who.textContent = `${title()}: `;
+      const body = document.createElement('span');
+      body.className = 'draft-text';
+      el.append(who, body);
+      log.appendChild(el);
+      d = { el, body, seq: -1, text: '' };
+      drafts.set(c.message_id, d);
+      setStatus(`${title()} is typing…`);
+      status.dataset.kind = 'stream';
+    }
+    // A reconnect sends the open reply again from its start: keep what is shown.
+    if (c.seq <= d.seq) return;
+    d.seq = c.seq;
+    d.text += c.text;
+    d.body.textContent = d.text;
+    scrollDown();
+  }
+
+  function renderMessage(m, fromStream) {
+    if (fromStream && m.id > lastId) lastId = m.id;
+    if (shown.has(m.id)) return;
+    shown.add(m.id);
+    const draft = drafts.get(m.id);
+    drafts.delete(m.id);
     const mine = m.from === 'customer';
     const el = document.createElement('div');
     el.className = `msg ${mine ? 'customer' : 'business'}`;
     el.dataset.id = String(m.id);
     const who = document.createElement('span');
     who.className = 'who';
-    who.textContent = mine ? 'You: ' : `${document.getElementById('chat-title').textContent}: `;
+    who.textContent = mine ? 'You: ' : `${title()}: `;
     el.appendChild(who);
     if (m.quick_reply_response) richText(el, m.quick_reply_response.options.map((o) => o.title).join(', '));
     else if (m.text) richText(el, m.text);
@@ -152,7 +222,9 @@
         el.appendChild(a);
       }
     }
-    log.appendChild(el);
+    // The finished reply takes its draft's place (an addition to the log: announced once).
+    if (draft) draft.el.replaceWith(el);
+    else log.appendChild(el);
     if (m.from === 'customer') {
       // Once the customer has answered, the earlier offers are spent.
       for (const b of log.querySelectorAll('.choices button')) b.disabled = true;
@@ -171,7 +243,10 @@
       }
       log.appendChild(group);
     }
-    if (m.from === 'business') status.textContent = '';
+    if (m.from === 'business' && (status.dataset.kind === 'typing' || (status.dataset.kind === 'stream' && !drafts.size))) {
+      setStatus('');
+      status.dataset.kind = '';
+    }
     scrollDown();
   }
 
@@ -181,6 +256,8 @@
     if (before && before.chat_id === next.chat_id) {
       if (before.handled_by !== 'person' && next.handled_by === 'person' && next.status === 'open') {
         addNotice('A person has joined the chat.');
+      } else if (before.handled_by === 'bot' && next.handled_by === 'waiting' && next.status === 'open') {
+        addNotice('Your chat is being passed on. Please wait.');
       }
       if (before.status === 'open' && next.status === 'closed') addNotice('This chat has ended.');
     }
@@ -188,8 +265,10 @@
     closedBox.hidden = !closed;
     composer.hidden = closed;
     nameRow.hidden = true;
-    if (!closed && next.handled_by === 'waiting') status.textContent = 'Waiting for someone to answer.';
-    else if (closed) status.textContent = '';
+    if (before && before.handled_by !== next.handled_by && status.dataset.kind === 'typing') status.dataset.kind = '';
+    if (!closed && next.handled_by === 'waiting') setStatus('Waiting for someone to answer.');
+    else if (closed || status.textContent === 'Waiting for someone to answer.') setStatus('');
+    if (closed) status.dataset.kind = '';
   }
 
   // ---- live updates ----------------------------------------------------------------------
@@ -250,13 +329,12 @@
     } catch {
       return;
     }
-    if (type === 'message') renderMessage(payload);
+    if (type === 'message') renderMessage(payload, true);
+    else if (type === 'chunk') renderChunk(payload);
     else if (type === 'chat') {
       showChat(payload);
       if (payload.status === 'closed') stopFollowing();
-    } else if (type === 'typing') {
-      status.textContent = payload.active ? payload.status_text || 'Typing…' : '';
-    }
+    } else if (type === 'typing') showTyping(payload);
   }
 
   // ---- actions ---------------------------------------------------------------------------
@@ -289,8 +367,7 @@
       if (!chat || chat.status === 'closed') {
         const name = nameInput.value.trim();
         const started = await call('POST', '/chats', name ? { name, text: value } : { text: value });
-        lastId = 0;
-        log.textContent = '';
+        resetLog();
         showChat(started);
         await catchUp();
         follow();
@@ -326,20 +403,27 @@
   async function catchUp() {
     for (;;) {
       const page = await call('GET', `/chats/${encodeURIComponent(chat.chat_id)}/messages?after=${lastId}`);
-      for (const m of page.messages) renderMessage(m);
+      for (const m of page.messages) renderMessage(m, true);
       if (!page.more) break;
     }
+  }
+
+  function resetLog() {
+    lastId = 0;
+    shown = new Set();
+    drafts = new Map();
+    log.textContent = '';
   }
 
   function newChat() {
     stopFollowing();
     chat = null;
-    lastId = 0;
-    log.textContent = '';
+    resetLog();
     closedBox.hidden = true;
     composer.hidden = false;
     nameRow.hidden = false;
-    status.textContent = '';
+    setStatus('');
+    status.dataset.kind = '';
     text.focus();
   }
 

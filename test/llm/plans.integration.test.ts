@@ -8,6 +8,7 @@ import { env } from '@/env';
 import { dueReplyClocksQuery } from '@/lib/chats/sweep-reply-clocks';
 import { idleStreamsQuery } from '@/lib/messages/cut-streams';
 import { latestReplyTimeoutsQuery, waitingOnVaQuery } from '@/lib/virtual-agents/list-va-replies';
+import { widgetMessagesAfter } from '@/lib/widget/list-widget-messages';
 
 type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
 const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
@@ -96,6 +97,15 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
       assert.ok(plan.indexes.includes(index), `${index} not among ${plan.indexes.join(', ')}`);
     });
   }
+
+  it("reads a widget's wake (a chat's messages after its cursor, open streams included) from the transcript index", async () => {
+    const [m] = await raw<{ chat_id: string; id: number }[]>`select chat_id, id from messages where stream_state = 'open' limit 1`;
+    for (const after of [0, m.id - 1]) {
+      const plan = await explain(widgetMessagesAfter(db, { chatId: m.chat_id, after, limit: 100 }).toSQL());
+      assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
+      assert.ok(plan.indexes.includes('messages_chat_idx'), plan.indexes.join(', '));
+    }
+  });
 
   it("closes a chat's open streams through the open-stream index, and a chunk finds its message by transid", async () => {
     const [m] = await raw<

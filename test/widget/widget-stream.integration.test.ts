@@ -2,57 +2,15 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { NextRequest } from 'next/server';
-import { GET as streamRoute } from '@/app/api/widget/chats/[chatId]/stream/route';
+import { widgetApiHandler } from '@/app/api/widget/_routers';
 import { teams } from '@/db/schema';
 import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';
 import { newVisitor, widgetApi } from '../support/widget-api';
+import { openStream } from '../support/widget-sse';
 
 const ctx = setupTestDatabase();
-
-type Sse = { event: string; id?: string; data: any };
-
-/** Opens the live stream through its real route handler; `next(n)` reads the next n events. */
-async function openStream(chatId: string, token: string, opts: { after?: number; lastEventId?: string } = {}) {
-  const abort = new AbortController();
-  const headers = new Headers({ authorization: `Bearer ${token}`, 'x-forwarded-for': '198.51.100.90' });
-  if (opts.lastEventId) headers.set('last-event-id', opts.lastEventId);
-  const query = opts.after === undefined ? '' : `?after=${opts.after}`;
-  const res = await streamRoute(
-    new NextRequest(`http://localhost/api/widget/chats/${chatId}/stream${query}`, { headers, signal: abort.signal }),
-    { params: Promise.resolve({ chatId }) },
-  );
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  const next = async (n: number): Promise<Sse[]> => {
-    const out: Sse[] = [];
-    while (out.length < n) {
-      const cut = buffer.indexOf('\n\n');
-      if (cut === -1) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended after ${out.length} of ${n} events`);
-        buffer += value;
-        continue;
-      }
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const e: Sse = { event: 'message', data: undefined };
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event: ')) e.event = line.slice(7);
-        else if (line.startsWith('id: ')) e.id = line.slice(4);
-        else if (line.startsWith('data: ')) e.data = JSON.parse(line.slice(6));
-      }
-      if (e.data !== undefined) out.push(e);
-    }
-    return out;
-  };
-  const close = async () => {
-    abort.abort();
-    await reader.cancel().catch(() => {});
-  };
-  return { res, next, close };
-}
 
 describe('chat widget live stream (SSE)', () => {
   let t: Tenant;
@@ -110,9 +68,7 @@ describe('chat widget live stream (SSE)', () => {
     const chatId = (await widgetApi('POST', '/chats', { token: v.token, body: { text: 'mine' } })).body.response.chat_id;
     const other = await newVisitor(t.assets.livechat.id);
     const call = (headers: Record<string, string>, query = '') =>
-      streamRoute(new NextRequest(`http://localhost/api/widget/chats/${chatId}/stream${query}`, { headers }), {
-        params: Promise.resolve({ chatId }),
-      });
+      widgetApiHandler(new NextRequest(`http://localhost/api/widget/chats/${chatId}/stream${query}`, { headers }));
     const stranger = await call({ authorization: `Bearer ${other.token}` });
     assert.equal(stranger.status, 404);
     assert.equal((await stranger.json()).status_code, 2031);

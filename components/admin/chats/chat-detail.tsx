@@ -1,5 +1,6 @@
 'use client';
 
+import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { type ReactNode, useEffect } from 'react';
 import { focusWhenReady } from '@/components/admin/focus';
@@ -65,7 +66,9 @@ function focusTarget(focus: string | undefined) {
 
 /**
  * One chat: its details, transcript, every event with every delivery attempt and the bot's
- * requests about it, refreshed every 3 s. With `focus` (a trace link), that message, event or
+ * requests about it. It follows the chat live (messages, typing, a streamed reply growing) through
+ * the admin chat stream (Server-Sent Events on the chat's realtime topic); the delivery attempts,
+ * which are not changes of the chat, are read again every 3 s while an event is pending. With `focus` (a trace link), that message, event or
  * request is highlighted and scrolled to once it is on the page.
  */
 export function ChatDetail({ chatId, focus }: { chatId: string; focus?: string }) {
@@ -84,15 +87,26 @@ export function ChatDetail({ chatId, focus }: { chatId: string; focus?: string }
         }),
     );
   }, [elementId]);
+  const qc = useQueryClient();
   const query = tsr.chats.getChat.useQuery({
     queryKey: keys.chat(chatId),
     queryData: { params: { chat_id: chatId } },
-    // Followed closely while the VA types or streams a reply, so the page shows both as they change.
-    refetchInterval: (q) => {
-      const c = q.state.data?.body.response;
-      return c && (c.typing || c.messages.some((m) => m.stream_state === 'open')) ? 1_000 : 3_000;
-    },
+    // Changes of the chat come through the live stream below. Delivery attempts are not changes of
+    // the chat: while an event is still being delivered they are read every 3 s, then not at all.
+    refetchInterval: (q) => (q.state.data?.body.response.events.some((e) => e.status === 'pending') ? 3_000 : false),
   });
+  const loaded = query.isSuccess;
+  useEffect(() => {
+    if (!loaded) return;
+    // Each `chat` event is the whole answer of GET /api/admin/chats/{id}: it replaces the cached one.
+    // EventSource reconnects by itself; the stream starts with the whole chat again.
+    const source = new EventSource(`/api/admin/chats/${encodeURIComponent(chatId)}/stream`);
+    source.addEventListener('chat', (e) => {
+      const response = JSON.parse((e as MessageEvent<string>).data) as AdminChatDetail;
+      qc.setQueryData(keys.chat(chatId), (old: typeof query.data) => (old ? { ...old, body: { ...old.body, response } } : old));
+    });
+    return () => source.close();
+  }, [chatId, loaded, qc]);
   const chat = query.data?.body.response;
   if (query.isPending) return <p className="muted">Loading…</p>;
   if (!chat) return <p className="form-error">Could not load the chat: {failureOf(query.error)?.description}</p>;

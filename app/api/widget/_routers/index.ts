@@ -1,6 +1,7 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { widgetContract } from '@/contracts/widget';
 import { getDb } from '@/db/client';
+import { ApiError } from '@/lib/errors';
 import { createApiHandler } from '@/lib/http/create-api-handler';
 import { widgetAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
@@ -10,6 +11,7 @@ import { getWidgetApp } from '@/lib/widget/get-widget-app';
 import { listWidgetMessages } from '@/lib/widget/list-widget-messages';
 import { sendWidgetMessage } from '@/lib/widget/send-widget-message';
 import { startWidgetChat } from '@/lib/widget/start-widget-chat';
+import { streamWidgetChat } from '@/lib/widget/stream-widget-chat';
 import { loadOwnChat } from '@/lib/widget/widget-chat-view';
 import { widgetGuard } from '@/lib/widget/widget-guard';
 
@@ -23,7 +25,21 @@ const widgetRouter = tsr.router(widgetContract, {
     ok(4305, await listWidgetMessages(await getDb(), { visitor: widgetAuth(), chatId: params.chat_id, after: query.after })),
   sendMessage: async ({ params, body }) =>
     ok(4306, await sendWidgetMessage(await getDb(), { visitor: widgetAuth(), chatId: params.chat_id, body })),
+  streamChat: async ({ params, query, headers }) => {
+    const resume = headers['last-event-id'];
+    const after = resume !== undefined ? cursorOf(resume, 'header.last-event-id') : (query.after ?? 0);
+    const stream = await streamWidgetChat(await getDb(), { visitor: widgetAuth(), chatId: params.chat_id, after });
+    // A ReadableStream body is streamed by the pipeline; the contract documents it as text/event-stream.
+    return { status: 200 as const, body: stream };
+  },
 });
+
+/** `Last-Event-ID` as a message id (2001 otherwise). */
+function cursorOf(value: string, field: string): number {
+  if (!/^[0-9]{1,15}$/.test(value))
+    throw new ApiError(2001, { detail: `${field} must be a message id`, errors: [{ field, message: 'must be a message id' }] });
+  return Number(value);
+}
 
 /** The chat widget's API (customers): its own contract, guard and limits; no cookie is read. */
 export const widgetApiHandler = createApiHandler({ contract: widgetContract, router: widgetRouter, guard: widgetGuard });

@@ -1,0 +1,543 @@
+/**
+ * npm run bench:widget: what a livechat customer's open widget receives, and how fast, on the
+ * production server (`node scripts/start.mjs` of the build, one instance on BENCH_PORT, default
+ * 3321) over a fresh PostgreSQL database beside DATABASE_URL's (default
+ * postgres://postgres@127.0.0.1:5432/postgres; dropped at the end). Written to BENCHMARKS.md
+ * between `<!-- bench:widget:start -->` and `<!-- bench:widget:end -->`.
+ *
+ *   (a) a VA's outbound message: its POST answered → its `message` event read from an open widget
+ *       stream (GET /api/widget/chats/{id}/stream), one at a time;
+ *   (b) a streamed reply's chunk: its POST answered → its `chunk` event at the widget, one at a time;
+ *   (c) BENCH_STREAM_CHATS (100) chats streaming at once, each at BENCH_CHUNK_RATE (20) chunks/s for
+ *       BENCH_STREAM_SECONDS (10 s), each chat's chunks sent in order (a chunk waits for the answer
+ *       to the one before): latency as (b), and per chat the seqs and text received checked (none
+ *       lost, repeated or out of order) and the whole message after the close;
+ *   (d) BENCH_IDLE_CONNECTIONS (5,000) widget streams open at once, one per chat: the server's
+ *       resident memory before and after (per connection), then BENCH_FANOUT_RATE (500) outbound
+ *       messages/s for BENCH_FANOUT_SECONDS (10 s) spread at random over the chats: latency as (a).
+ *
+ * Latency is taken in this process on one clock: from the moment the POST's answer is read to the
+ * moment the event's line is read from the stream (negative when the event came first: the wake is
+ * published before the answer is written). The VA is in `pull` delivery mode, so no webhook traffic
+ * is added. Knobs: BENCH_WRITE=0 (print only), BENCH_PARTS=streams ((c) alone, printed; with
+ * BENCH_WIDGETS=0 no widget follows the chats: the cost of the chunk POSTs alone), and the
+ * ones above.
+ */
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import postgres from 'postgres';
+import { writeSection } from './report';
+import { processCpuMs, waitReady } from './servers';
+
+const PORT = Number(process.env.BENCH_PORT ?? 3321);
+const BASE = `http://127.0.0.1:${PORT}`;
+const SINGLE = Number(process.env.BENCH_SINGLE_COUNT ?? 300);
+const STREAM_CHATS = Number(process.env.BENCH_STREAM_CHATS ?? 100);
+const CHUNK_RATE = Number(process.env.BENCH_CHUNK_RATE ?? 20);
+const STREAM_SECONDS = Number(process.env.BENCH_STREAM_SECONDS ?? 10);
+const IDLE = Number(process.env.BENCH_IDLE_CONNECTIONS ?? 5_000);
+const FANOUT_RATE = Number(process.env.BENCH_FANOUT_RATE ?? 500);
+const FANOUT_SECONDS = Number(process.env.BENCH_FANOUT_SECONDS ?? 10);
+/** (d) again at a rate the machine carries, to tell fan-out from queueing. */
+const FANOUT_LOW_RATE = Number(process.env.BENCH_FANOUT_LOW_RATE ?? 50);
+const WRITE = process.env.BENCH_WRITE !== '0';
+/** `streams`: case (c) alone, printed and not written. */
+const ONLY_STREAMS = process.env.BENCH_PARTS === 'streams';
+/** `0` (with BENCH_PARTS=streams): (c) with no widget open, for the cost of the chunk POSTs alone. */
+const WIDGETS = process.env.BENCH_WIDGETS !== '0';
+const ADMIN = { email: 'bench-widget@example.test', password: 'bench-widget-password' };
+const DB_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const nowMs = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------------------------------------
+// HTTP: keep-alive JSON calls and Server-Sent Events readers
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const sseAgent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+
+type Reply = { status: number; body: any; at: number; cookie?: string };
+
+function call(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      `${BASE}${p}`,
+      {
+        method,
+        agent,
+        headers: {
+          accept: 'application/json',
+          ...(data && { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) }),
+          ...headers,
+        },
+      },
+      (res) => {
+        let raw = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          raw += c;
+        });
+        res.on('end', () => {
+          const at = nowMs();
+          let parsed: unknown = raw;
+          try {
+            parsed = JSON.parse(raw);
+          } catch {}
+          const cookie = res.headers['set-cookie']?.map((c) => c.split(';')[0]).join('; ');
+          resolve({ status: res.statusCode ?? 0, body: parsed, at, cookie });
+        });
+      },
+    );
+    req.on('error', reject);
+    if (data) req.write(data);
+    req.end();
+  });
+}
+
+async function ok(method: string, p: string, body: unknown, headers: Record<string, string>, status: number): Promise<Reply> {
+  const r = await call(method, p, body, headers);
+  if (r.status !== status) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+  return r;
+}
+
+type SseEvent = { type: string; data: any; at: number };
+type SseConn = { close: () => void; ready: Promise<void> };
+
+/** A widget stream read with node:http; `onEvent` gets each event with the time its block was read. */
+function openSse(chatId: string, token: string, onEvent: (e: SseEvent) => void): SseConn {
+  let req: http.ClientRequest;
+  const ready = new Promise<void>((resolve, reject) => {
+    req = http.get(
+      `${BASE}/api/widget/chats/${chatId}/stream`,
+      { agent: sseAgent, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } },
+      (res) => {
+        if (res.statusCode !== 200) {
+          reject(new Error(`stream ${chatId}: ${res.statusCode}`));
+          res.resume();
+          return;
+        }
+        resolve();
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          const at = nowMs();
+          buffer += c;
+          let cut = buffer.indexOf('\n\n');
+          while (cut !== -1) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            let type = 'message';
+            let data: string | undefined;
+            for (const line of block.split('\n')) {
+              if (line.startsWith('event: ')) type = line.slice(7);
+              else if (line.startsWith('data: ')) data = line.slice(6);
+            }
+            if (data !== undefined) onEvent({ type, data: JSON.parse(data), at });
+            cut = buffer.indexOf('\n\n');
+          }
+        });
+        res.on('error', () => {});
+      },
+    );
+    req.on('error', reject);
+  });
+  return { close: () => req.destroy(), ready };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures
+
+function quantile(sorted: number[], q: number): number {
+  if (!sorted.length) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+function stats(values: number[]) {
+  const s = [...values].sort((a, b) => a - b);
+  return { n: s.length, p50: quantile(s, 0.5), p99: quantile(s, 0.99), max: s.at(-1) ?? Number.NaN };
+}
+const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '–');
+
+/** Resident memory (kB) of a process (Linux /proc). */
+function rssKb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Set-up: a tenant whose livechat chats go to one VA (auto-assign), and its customers
+
+type Customer = { token: string; chatId: string };
+type Ctx = { appId: number; vaToken: string };
+
+async function setUp(): Promise<Ctx> {
+  const login = await ok('POST', '/api/admin/login', ADMIN, {}, 200);
+  const h = { cookie: login.cookie ?? '', origin: BASE };
+  const post = async (p: string, body: unknown) => (await ok('POST', `/api/admin${p}`, body, h, 201)).body.response;
+  const team = await post('/teams', { name: 'Widget bench bots', auto_assign: true });
+  const asset = await post('/assets', { channel: 'livechat', name: 'Bench shop' });
+  await post('/routing-rules', {
+    name: 'Widget bench',
+    position: 0,
+    conditions: [{ field: 'asset_id', op: 'equals', value: String(asset.id) }],
+    team_id: team.id,
+  });
+  const va = await post('/virtual-agents', {
+    name: 'Bench bot',
+    description: 'answers the bench widget',
+    webhook_url: 'http://127.0.0.1:9/hook',
+    delivery_mode: 'pull',
+    subscriptions: ['chat.assigned', 'message.received'],
+    team_id: team.id,
+  });
+  const auth = await ok('POST', '/api/v1/authorize', { api_key: va.api_key }, {}, 200);
+  return { appId: asset.id, vaToken: auth.body.response.access_token };
+}
+
+async function newCustomers(ctx: Ctx, n: number, concurrency = 16): Promise<Customer[]> {
+  const out: Customer[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        next++;
+        const v = await ok('POST', `/api/widget/apps/${ctx.appId}/visitors`, undefined, {}, 201);
+        const token = v.body.response.token as string;
+        const chat = await ok('POST', '/api/widget/chats', { text: 'hello' }, { authorization: `Bearer ${token}` }, 201);
+        out.push({ token, chatId: chat.body.response.chat_id });
+      }
+    }),
+  );
+  return out;
+}
+
+const bot = (ctx: Ctx) => ({ access_token: ctx.vaToken });
+
+// ---------------------------------------------------------------------------------------------
+// The cases
+
+/** Waiters keyed by what the event says: resolved with its arrival time. */
+class Arrivals {
+  private waiting = new Map<string, (at: number) => void>();
+  private early = new Map<string, number>();
+  hear(key: string, at: number) {
+    const w = this.waiting.get(key);
+    if (w) {
+      this.waiting.delete(key);
+      w(at);
+    } else this.early.set(key, at);
+  }
+  wait(key: string, timeoutMs = 10_000): Promise<number> {
+    const seen = this.early.get(key);
+    if (seen !== undefined) {
+      this.early.delete(key);
+      return Promise.resolve(seen);
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no event ${key} in ${timeoutMs} ms`)), timeoutMs);
+      this.waiting.set(key, (at) => {
+        clearTimeout(timer);
+        resolve(at);
+      });
+    });
+  }
+}
+
+async function caseA(ctx: Ctx, c: Customer) {
+  const arrivals = new Arrivals();
+  const conn = openSse(c.chatId, c.token, (e) => {
+    if (e.type === 'message' && typeof e.data.text === 'string') arrivals.hear(e.data.text, e.at);
+  });
+  await conn.ready;
+  await sleep(300);
+  const lat: number[] = [];
+  for (let i = 0; i < SINGLE; i++) {
+    const text = `a-${i}`;
+    const r = await ok('POST', `/api/v1/chats/${c.chatId}/messages`, { type: 'outbound', text }, bot(ctx), 201);
+    lat.push((await arrivals.wait(text)) - r.at);
+    await sleep(10);
+  }
+  conn.close();
+  return stats(lat);
+}
+
+async function caseB(ctx: Ctx, c: Customer) {
+  let arrivals = new Arrivals();
+  const conn = openSse(c.chatId, c.token, (e) => {
+    // One stream at a time: a chunk is known by its seq within the current one.
+    if (e.type === 'chunk') arrivals.hear(String(e.data.seq), e.at);
+  });
+  await conn.ready;
+  await sleep(300);
+  const lat: number[] = [];
+  const perStream = 150;
+  for (let round = 0; round < Math.ceil(SINGLE / perStream); round++) {
+    arrivals = new Arrivals();
+    const opened = await ok('POST', `/api/v1/chats/${c.chatId}/messages`, { type: 'outbound', stream: true }, bot(ctx), 201);
+    const { transid } = opened.body.response;
+    for (let seq = 1; seq <= perStream; seq++) {
+      const r = await ok('POST', `/api/v1/chats/${c.chatId}/messages/${transid}/chunks`, { seq, text: ` b${seq}` }, bot(ctx), 200);
+      lat.push((await arrivals.wait(String(seq))) - r.at);
+      await sleep(10);
+    }
+    await ok('PATCH', `/api/v1/chats/${c.chatId}/messages/${transid}`, { stream_state: 'closed' }, bot(ctx), 200);
+    await sleep(200);
+  }
+  conn.close();
+  return stats(lat);
+}
+
+async function caseC(ctx: Ctx, customers: Customer[], serverPid: number) {
+  type Got = { seqs: number[]; text: string; final?: string; messageId?: number };
+  const got = customers.map((): Got => ({ seqs: [], text: '' }));
+  const arrivals = new Arrivals();
+  // BENCH_WIDGETS=0: nobody follows the chats, to see what the chunk POSTs cost on their own.
+  const conns = (WIDGETS ? customers : []).map((c, i) =>
+    openSse(c.chatId, c.token, (e) => {
+      const g = got[i];
+      if (e.type === 'chunk') {
+        g.seqs.push(e.data.seq);
+        g.text += e.data.text;
+        g.messageId = e.data.message_id;
+        arrivals.hear(`${i}:${e.data.seq}`, e.at);
+      } else if (e.type === 'message' && e.data.id === g.messageId) g.final = e.data.text;
+    }),
+  );
+  await Promise.all(conns.map((c) => c.ready));
+  await sleep(500);
+  const transids = await Promise.all(
+    customers.map(
+      async (c) =>
+        (await ok('POST', `/api/v1/chats/${c.chatId}/messages`, { type: 'outbound', stream: true }, bot(ctx), 201)).body.response.transid,
+    ),
+  );
+  const per = CHUNK_RATE * STREAM_SECONDS;
+  const gap = 1000 / CHUNK_RATE;
+  const lat: number[] = [];
+  const waits: Promise<void>[] = [];
+  const sent: string[] = customers.map(() => '');
+  const cpu0 = processCpuMs(serverPid) ?? Number.NaN;
+  const t0 = nowMs();
+  await Promise.all(
+    customers.map(async (c, i) => {
+      const start = t0 + (i / customers.length) * gap;
+      for (let seq = 1; seq <= per; seq++) {
+        const due = start + (seq - 1) * gap;
+        const wait = due - nowMs();
+        if (wait > 0) await sleep(wait);
+        const text = ` ${seq}`;
+        const r = await ok('POST', `/api/v1/chats/${c.chatId}/messages/${transids[i]}/chunks`, { seq, text }, bot(ctx), 200);
+        sent[i] += text;
+        if (WIDGETS) waits.push(arrivals.wait(`${i}:${seq}`, 30_000).then((at) => void lat.push(at - r.at)));
+      }
+    }),
+  );
+  const seconds = (nowMs() - t0) / 1000;
+  await Promise.allSettled(waits);
+  const cpuPerChunk = ((processCpuMs(serverPid) ?? Number.NaN) - cpu0) / (per * customers.length);
+  await Promise.all(
+    customers.map((c, i) => ok('PATCH', `/api/v1/chats/${c.chatId}/messages/${transids[i]}`, { stream_state: 'closed' }, bot(ctx), 200)),
+  );
+  await sleep(1_000);
+  for (const c of conns) c.close();
+  let lost = 0;
+  let repeated = 0;
+  let reordered = 0;
+  let wrongFinal = 0;
+  for (const [i, g] of got.entries()) {
+    const unique = new Set(g.seqs);
+    repeated += g.seqs.length - unique.size;
+    lost += per - unique.size;
+    for (let k = 1; k < g.seqs.length; k++) if (g.seqs[k] <= g.seqs[k - 1]) reordered++;
+    if (g.text !== sent[i] || g.final !== sent[i]) wrongFinal++;
+  }
+  return {
+    ...stats(lat),
+    chunks: per * customers.length,
+    rate: (per * customers.length) / seconds,
+    seconds,
+    cpuPerChunk,
+    lost,
+    repeated,
+    reordered,
+    wrongFinal,
+  };
+}
+
+async function caseD(ctx: Ctx, customers: Customer[], serverPid: number) {
+  await sleep(2_000);
+  const before = rssKb(serverPid);
+  const arrivals = new Arrivals();
+  const conns: SseConn[] = [];
+  let opened = 0;
+  let failure: string | undefined;
+  for (const c of customers) {
+    const conn = openSse(c.chatId, c.token, (e) => {
+      if (e.type === 'message' && typeof e.data.text === 'string' && e.data.text.startsWith('d')) arrivals.hear(e.data.text, e.at);
+    });
+    conns.push(conn);
+    try {
+      await conn.ready;
+      opened++;
+    } catch (err) {
+      failure = err instanceof Error ? err.message : String(err);
+      break;
+    }
+  }
+  await sleep(3_000);
+  const after = rssKb(serverPid);
+  const high = await fanOut(ctx, customers.slice(0, opened), arrivals, FANOUT_RATE, serverPid);
+  await sleep(2_000);
+  const low = await fanOut(ctx, customers.slice(0, opened), arrivals, FANOUT_LOW_RATE, serverPid);
+  for (const c of conns) c.close();
+  return { opened, failure, beforeKb: before, afterKb: after, perConnKb: (after - before) / Math.max(1, opened), high, low };
+}
+
+/** Outbound messages at `rate` for FANOUT_SECONDS to chats picked at random; latency as (a). */
+async function fanOut(ctx: Ctx, customers: Customer[], arrivals: Arrivals, rate: number, serverPid: number) {
+  const lat: number[] = [];
+  const waits: Promise<void>[] = [];
+  const total = Math.round(rate * FANOUT_SECONDS);
+  const cpu0 = processCpuMs(serverPid) ?? Number.NaN;
+  const t0 = nowMs();
+  const inFlight = new Set<Promise<void>>();
+  let errors = 0;
+  for (let i = 0; i < total; i++) {
+    const due = t0 + (i * 1000) / rate;
+    const wait = due - nowMs();
+    if (wait > 1) await sleep(wait);
+    const c = customers[Math.floor(Math.random() * customers.length)];
+    const text = `d${rate}-${i}`;
+    const p = call('POST', `/api/v1/chats/${c.chatId}/messages`, { type: 'outbound', text }, bot(ctx)).then((r) => {
+      if (r.status !== 201) {
+        errors++;
+        return;
+      }
+      waits.push(arrivals.wait(text, 30_000).then((at) => void lat.push(at - r.at)));
+    });
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+    if (inFlight.size >= 200) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  const seconds = (nowMs() - t0) / 1000;
+  const settled = await Promise.allSettled(waits);
+  const cpuPerMessage = ((processCpuMs(serverPid) ?? Number.NaN) - cpu0) / total;
+  const missing = settled.filter((x) => x.status === 'rejected').length;
+  return { ...stats(lat), asked: rate, total, rate: total / seconds, cpuPerMessage, missing, errors };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const started = new Date();
+  const dbName = `bench_widget_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(DB_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${dbName}`);
+  const url = new URL(DB_URL);
+  url.pathname = `/${dbName}`;
+  let server: ChildProcess | undefined;
+  try {
+    server = spawn(process.execPath, ['scripts/start.mjs'], {
+      env: {
+        ...process.env,
+        PORT: String(PORT),
+        DATABASE_URL: url.toString(),
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '100000000',
+        ADMIN_RATE_LIMIT_PER_MINUTE: '1000000',
+        WIDGET_REQUESTS_PER_MINUTE_PER_ADDRESS: '100000000',
+        WIDGET_VISITORS_PER_HOUR_PER_ADDRESS: '100000000',
+        WIDGET_MESSAGES_PER_MINUTE: '1000000',
+        STREAM_IDLE_SECONDS: '120',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    await waitReady(`${BASE}/api/health/ready`, server, 240_000);
+    const ctx = await setUp();
+    console.log('set up; customers for (a)-(c)...');
+    const few = await newCustomers(ctx, STREAM_CHATS + 2);
+    if (ONLY_STREAMS) {
+      // (c) alone, printed: for a rate that the machine of the day can carry.
+      const c = await caseC(ctx, few.slice(2), server.pid!);
+      console.log('(c)', {
+        ...c,
+        load: os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' '),
+      });
+      return;
+    }
+    const a = await caseA(ctx, few[0]);
+    console.log('(a)', a);
+    const b = await caseB(ctx, few[1]);
+    console.log('(b)', b);
+    const c = await caseC(ctx, few.slice(2), server.pid!);
+    console.log('(c)', c);
+    console.log(`customers for (d): ${IDLE}...`);
+    const many = await newCustomers(ctx, IDLE);
+    const d = await caseD(ctx, many, server.pid!);
+    console.log('(d)', d);
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+    const [pgVersion] = await admin`select version()`;
+    const section = report({ started, load, pg: String(pgVersion.version).split(' on ')[0], a, b, c, d });
+    console.log(section);
+    if (WRITE)
+      writeSection(path.resolve('BENCHMARKS.md'), section, { start: '<!-- bench:widget:start -->', end: '<!-- bench:widget:end -->' });
+  } finally {
+    server?.kill('SIGTERM');
+    await new Promise((r) => (server && server.exitCode === null ? server.once('exit', r) : r(null)));
+    await sleep(500);
+    await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch((err) => console.error('drop failed', err));
+    await admin.end();
+    agent.destroy();
+    sseAgent.destroy();
+  }
+}
+
+function report(r: {
+  started: Date;
+  load: string;
+  pg: string;
+  a: ReturnType<typeof stats>;
+  b: ReturnType<typeof stats>;
+  c: Awaited<ReturnType<typeof caseC>>;
+  d: Awaited<ReturnType<typeof caseD>>;
+}): string {
+  const { a, b, c, d } = r;
+  const verdict = (v: number, target: number) => (v < target ? 'met' : '**not met**');
+  return `<!-- bench:widget:start -->
+## bench:widget: what an open chat widget receives, and how fast
+
+Run ${r.started.toISOString()} with \`npm run bench:widget\` (\`tsx bench/widget.ts\`): the production server (\`node scripts/start.mjs\` of the build, one instance, port ${PORT}) on a fresh PostgreSQL database (dropped afterwards); limits set too high to trip, the VA in \`pull\` delivery mode, \`LOG_LEVEL=warn\`, otherwise the defaults. The bench (HTTP client and every widget stream, node:http) runs in one process beside the server. Latency: the POST's answer read → the event read from the widget's stream (\`GET /api/widget/chats/{id}/stream\`), on one clock; negative when the event came first.
+
+Machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.cpus()[0]?.model ?? ''}; Node ${process.version}; ${r.pg}, on the same machine. Other engineers were working on the machine during the run. Load average (\`uptime\`) at the end: ${r.load}.
+
+| case | events | p50 ms | p99 ms | max ms | target | |
+|---|---:|---:|---:|---:|---|---|
+| (a) outbound message → widget, one at a time | ${a.n} | ${ms(a.p50)} | ${ms(a.p99)} | ${ms(a.max)} | p99 < 50 ms | ${verdict(a.p99, 50)} |
+| (b) stream chunk → widget, one at a time | ${b.n} | ${ms(b.p50)} | ${ms(b.p99)} | ${ms(b.max)} | p99 < 50 ms | ${verdict(b.p99, 50)} |
+| (c) ${STREAM_CHATS} chats streaming at ${CHUNK_RATE} chunks/s each (asked), ${STREAM_SECONDS} s | ${c.n} of ${c.chunks} | ${ms(c.p50)} | ${ms(c.p99)} | ${ms(c.max)} | p99 < 100 ms | ${verdict(c.p99, 100)} |
+| (d) ${d.opened} idle widget streams; ${d.high.asked} messages/s (asked) spread over them | ${d.high.n} of ${d.high.total} | ${ms(d.high.p50)} | ${ms(d.high.p99)} | ${ms(d.high.max)} | p99 < 100 ms | ${verdict(d.high.p99, 100)} |
+| (d') the same ${d.opened} streams; ${d.low.asked} messages/s | ${d.low.n} of ${d.low.total} | ${ms(d.low.p50)} | ${ms(d.low.p99)} | ${ms(d.low.max)} | (none) | |
+
+- (c) chunks achieved: **${c.rate.toFixed(0)} chunks/s** over ${c.seconds.toFixed(1)} s (asked: ${STREAM_CHATS * CHUNK_RATE}/s; a chat's next chunk waits for the answer to its last), server CPU ${c.cpuPerChunk.toFixed(2)} ms per chunk (its POST and its push to the widget); lost ${c.lost}, repeated ${c.repeated}, out of order ${c.reordered}; chats whose chunks or final message differ from what was sent: ${c.wrongFinal}.
+- (d) streams opened: ${d.opened} of ${IDLE}${d.failure ? ` (stopped: ${d.failure})` : ''}; server resident memory ${(d.beforeKb / 1024).toFixed(0)} MiB before, ${(d.afterKb / 1024).toFixed(0)} MiB with them open: **${d.perConnKb.toFixed(1)} KiB per connection**. Messages achieved: **${d.high.rate.toFixed(0)}/s** of ${d.high.asked} asked (${d.high.total} sent, at most 200 in flight; ${d.high.errors} refused; ${d.high.missing} not received within 30 s), server CPU ${d.high.cpuPerMessage.toFixed(2)} ms per message; at ${d.low.asked}/s asked: ${d.low.rate.toFixed(0)}/s achieved, ${d.low.errors} refused, ${d.low.missing} not received, ${d.low.cpuPerMessage.toFixed(2)} ms server CPU per message.
+<!-- bench:widget:end -->`;
+}
+
+await main();

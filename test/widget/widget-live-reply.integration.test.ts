@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { teams } from '@/db/schema';
+import { closeIdleStreams } from '@/lib/messages/cut-streams';
+import { botApi } from '../support/bot-api';
+import { setupTestDatabase } from '../support/db';
+import { createTenant, type Tenant } from '../support/tenant';
+import { newVisitor, widgetApi } from '../support/widget-api';
+import { openStream, type Sse } from '../support/widget-sse';
+
+const ctx = setupTestDatabase();
+
+/**
+ * What a livechat customer sees of an LLM bot's reply, through the real widget stream route and
+ * the real bot API: typing with its status line, a streamed reply chunk by chunk, then whole.
+ */
+describe('chat widget live stream: typing and streamed replies', () => {
+  let t: Tenant;
+  before(async () => {
+    t = await createTenant(ctx.db);
+    await ctx.db.update(teams).set({ autoAssign: true }).where(eq(teams.id, t.botTeam.id));
+    await ctx.db.execute(`update accounts set default_team_id = ${t.botTeam.id} where id = ${t.account.id}`);
+  });
+
+  /** A customer's chat, held by the tenant's VA (auto-assigned), and its live stream after the first message. */
+  async function customerChat(first = 'hello') {
+    const v = await newVisitor(t.assets.livechat.id);
+    const started = await widgetApi('POST', '/chats', { token: v.token, body: { text: first } });
+    assert.equal(started.status, 201, JSON.stringify(started.body));
+    const chatId = started.body.response.chat_id as string;
+    const s = await openStream(chatId, v.token, { after: 0 });
+    const [state, hello] = await s.next(2);
+    assert.deepEqual([state.event, state.data.handled_by, hello.data.text], ['chat', 'bot', first]);
+    return { v, chatId, s };
+  }
+  const say = async (chatId: string, text: string) => {
+    const res = await botApi('POST', `/chats/${chatId}/messages`, { token: t.token, body: { type: 'outbound', text } });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.response;
+  };
+  const typing = async (chatId: string, body: unknown, token = t.token) => botApi('PUT', `/chats/${chatId}/typing`, { token, body });
+  const openReply = async (chatId: string, text?: string) => {
+    const res = await botApi('POST', `/chats/${chatId}/messages`, {
+      token: t.token,
+      body: { type: 'outbound', stream: true, ...(text ? { text } : {}) },
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.response.transid as string;
+  };
+  const chunk = (chatId: string, transid: string, seq: number, text: string, token = t.token) =>
+    botApi('POST', `/chats/${chatId}/messages/${transid}/chunks`, { token, body: { seq, text } });
+
+  it('shows typing with its status line, its refresh and its end, and clears it with the next message', async () => {
+    const { chatId, s } = await customerChat();
+    assert.equal((await typing(chatId, { on: true, ttl_seconds: 20, status_text: 'Looking up your order…' })).status, 200);
+    const [on] = await s.next(1);
+    assert.equal(on.event, 'typing');
+    assert.deepEqual([on.data.on, on.data.status_text], [true, 'Looking up your order…']);
+    assert.ok(on.data.seconds_left > 0 && on.data.seconds_left <= 20, JSON.stringify(on.data));
+    assert.ok(Date.parse(on.data.expires_at) > Date.now());
+
+    // Off by the VA's call.
+    await typing(chatId, { on: false });
+    const [off] = await s.next(1);
+    assert.deepEqual([off.event, off.data.on, off.data.status_text], ['typing', false, null]);
+
+    // On again, then the reply: the message comes, then typing goes off, nothing else.
+    await typing(chatId, { on: true });
+    const [again] = await s.next(1);
+    assert.deepEqual([again.event, again.data.on, again.data.status_text], ['typing', true, null]);
+    await say(chatId, 'Your order left today.');
+    const [reply, cleared] = await s.next(2);
+    assert.deepEqual([reply.event, reply.data.text], ['message', 'Your order left today.']);
+    assert.deepEqual([cleared.event, cleared.data.on], ['typing', false]);
+    await say(chatId, 'marker');
+    const [marker] = await s.next(1);
+    assert.deepEqual([marker.event, marker.data.text], ['message', 'marker']);
+    await s.close();
+  });
+
+  it('sends every chunk once and in order, holds what follows the open reply, then sends the reply whole', async () => {
+    const { v, chatId, s } = await customerChat('what happened to my order?');
+    const transid = await openReply(chatId, 'Let me');
+    const [opening] = await s.next(1);
+    assert.deepEqual([opening.event, opening.data.seq, opening.data.text], ['chunk', 0, 'Let me']);
+    const messageId = opening.data.message_id as number;
+
+    const pieces = Array.from({ length: 40 }, (_, i) => ` w${i + 1}`);
+    // Sent back to back (no read in between): the wakes coalesce, the chunks must not.
+    for (const [i, piece] of pieces.entries()) {
+      const res = await chunk(chatId, transid, i + 1, piece);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      if (i === 9) {
+        // A retried chunk changes nothing; a gap is refused: neither reaches the customer.
+        assert.equal((await chunk(chatId, transid, 10, piece)).status, 200);
+        assert.equal((await chunk(chatId, transid, 13, ' gap')).body.status_code, 2046);
+      }
+    }
+    const chunks = await s.next(pieces.length);
+    assert.deepEqual(
+      chunks.map((c) => [c.event, c.data.message_id, c.data.seq, c.data.text, c.id]),
+      pieces.map((p, i) => ['chunk', messageId, i + 1, p, undefined]),
+    );
+
+    // The customer writes while the reply is open: their message waits behind it in the stream.
+    const mine = await widgetApi('POST', `/chats/${chatId}/messages`, { token: v.token, body: { text: 'thanks' } });
+    assert.equal(mine.status, 201);
+    assert.ok(mine.body.response.id > messageId);
+    // The page read meanwhile ends before the open reply too.
+    const page = await widgetApi('GET', `/chats/${chatId}/messages?after=0`, { token: v.token });
+    assert.deepEqual(
+      page.body.response.messages.map((m: { text: string }) => m.text),
+      ['what happened to my order?'],
+    );
+
+    const closed = await botApi('PATCH', `/chats/${chatId}/messages/${transid}`, { token: t.token, body: { stream_state: 'closed' } });
+    assert.equal(closed.status, 200, JSON.stringify(closed.body));
+    const [whole, after] = await s.next(2);
+    assert.deepEqual(
+      [whole.event, whole.id, whole.data.id, whole.data.text],
+      ['message', String(messageId), messageId, `Let me${pieces.join('')}`],
+    );
+    assert.deepEqual([after.event, after.data.text, after.data.from], ['message', 'thanks', 'customer']);
+    await say(chatId, 'marker');
+    const [marker] = await s.next(1);
+    assert.deepEqual([marker.event, marker.data.text], ['message', 'marker']);
+    await s.close();
+  });
+
+  it('resends an open reply from its start after a reconnect, and ends a reply cut by a handover or by idling', async () => {
+    const { v, chatId, s } = await customerChat();
+    const transid = await openReply(chatId);
+    assert.equal((await chunk(chatId, transid, 1, 'One')).status, 200);
+    assert.equal((await chunk(chatId, transid, 2, ' two')).status, 200);
+    const [c1, c2] = await s.next(2);
+    assert.deepEqual([c1.data.seq, c2.data.seq], [1, 2]);
+    await s.close();
+
+    // Reconnect after the last message id: the open reply's chunks come again from seq 1, then live.
+    const s2 = await openStream(chatId, v.token, { lastEventId: String(c1.data.message_id - 1) });
+    const [state, r1, r2] = await s2.next(3);
+    assert.equal(state.event, 'chat');
+    assert.deepEqual(
+      [r1, r2].map((c) => [c.event, c.data.seq, c.data.text]),
+      [
+        ['chunk', 1, 'One'],
+        ['chunk', 2, ' two'],
+      ],
+    );
+    assert.equal((await chunk(chatId, transid, 3, ' three')).status, 200);
+    const [r3] = await s2.next(1);
+    assert.deepEqual([r3.event, r3.data.seq, r3.data.text], ['chunk', 3, ' three']);
+
+    // A person takes over: the reply is cut with what it holds, then the customer sees who answers.
+    const taken = await botApi('PATCH', `/chats/${chatId}`, {
+      token: t.token,
+      headers: { team_id: String(t.botTeam.id) },
+      body: { assignee: t.agent.loginId },
+    });
+    assert.equal(taken.status, 200, JSON.stringify(taken.body));
+    const events: Sse[] = await s2.next(2);
+    assert.deepEqual(
+      events.map((e) => [e.event, e.data.text ?? e.data.handled_by]),
+      [
+        ['message', 'One two three'],
+        ['chat', 'person'],
+      ],
+    );
+    // Later chunks are refused: the chat is no longer the VA's.
+    assert.equal((await chunk(chatId, transid, 4, ' four')).body.status_code, 2043);
+    await s2.close();
+
+    // An idle reply is closed by the sweep, which wakes the stream too.
+    const other = await customerChat();
+    const idle = await openReply(other.chatId, 'Half');
+    const [half] = await other.s.next(1);
+    assert.equal(half.data.text, 'Half');
+    const cut = await closeIdleStreams(ctx.db, { idleSeconds: 30, now: new Date(Date.now() + 60_000) });
+    assert.ok(cut.includes(idle));
+    const [ended] = await other.s.next(1);
+    assert.deepEqual([ended.event, ended.data.text], ['message', 'Half']);
+    await other.s.close();
+  });
+
+  it('refuses the chunks and typing of another VA or account, and the stream to another customer or app', async () => {
+    const { v, chatId, s } = await customerChat();
+    const transid = await openReply(chatId);
+    const stranger = await createTenant(ctx.db);
+    const foreignChunk = await chunk(chatId, transid, 1, 'not mine', stranger.token);
+    assert.deepEqual([foreignChunk.status, foreignChunk.body.status_code], [404, 2031]);
+    const foreignTyping = await typing(chatId, { on: true }, stranger.token);
+    assert.deepEqual([foreignTyping.status, foreignTyping.body.status_code], [404, 2031]);
+
+    // Another customer of the same app, and a customer of another account's app, see nothing.
+    for (const visitor of [await newVisitor(t.assets.livechat.id), await newVisitor(stranger.assets.livechat.id)]) {
+      const refused = await openStream(chatId, visitor.token);
+      assert.equal(refused.res.status, 404);
+      assert.equal((await refused.res.json()).status_code, 2031);
+    }
+    // Nothing foreign reached the customer: the next event is the VA's own chunk.
+    assert.equal((await chunk(chatId, transid, 1, 'mine')).status, 200);
+    const [own] = await s.next(1);
+    assert.deepEqual([own.event, own.data.seq, own.data.text], ['chunk', 1, 'mine']);
+    assert.ok(v.token);
+    await s.close();
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * Two production servers (`node scripts/start.mjs`, the build in .next) on one PostgreSQL database
+ * of this test's own: a livechat customer follows their chat on instance B while the VA types and
+ * streams its reply through instance A. Everything reaches B by the cross-instance wake-up
+ * (lib/realtime over LISTEN/NOTIFY): in order, each chunk once, then the whole reply.
+ * Needs PostgreSQL and the build (run `npm run build` first; the first server builds if it is stale).
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { closeDb, type Db, openPostgres, setHandle } from '@/db/client';
+import { teams } from '@/db/schema';
+import { env } from '@/env';
+import { until } from '../delivery/helpers';
+import { sseReader } from '../pull/sse';
+import { freePort } from '../support/private-cluster';
+import { type ProductionServer, startProductionServer } from '../support/production-server';
+import { createTenant } from '../support/tenant';
+
+const skip = env().DATABASE_URL ? false : 'needs PostgreSQL (set DATABASE_URL): several instances share one database server';
+
+async function ready(server: ProductionServer, timeoutMs: number): Promise<void> {
+  await until(
+    `${server.base} ready`,
+    async () => {
+      try {
+        return (await fetch(`${server.base}/api/health/ready`)).status === 200;
+      } catch {
+        return false;
+      }
+    },
+    timeoutMs,
+  );
+}
+
+describe('chat widget across two instances', { skip }, () => {
+  let db: Db;
+  let dropDb: () => Promise<void> = async () => {};
+  let a: ProductionServer;
+  let b: ProductionServer;
+
+  before(async () => {
+    const { default: postgres } = await import('postgres');
+    const adminSql = postgres(env().DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const name = `va_test_widget2_${process.pid}_${randomBytes(3).toString('hex')}`;
+    await adminSql.unsafe(`CREATE DATABASE ${name}`);
+    const url = new URL(env().DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const handle = await openPostgres(url.toString(), { migrate: true });
+    setHandle(handle);
+    db = handle.db;
+    dropDb = async () => {
+      await closeDb();
+      await adminSql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await adminSql.end();
+    };
+    const base = Number(process.env.E2E_PORT ?? 0);
+    const [pa, pb] = base ? [base + 3, base + 4] : [await freePort(), await freePort()];
+    const envOf = { DATABASE_URL: url.toString(), WEBHOOK_ALLOW_PRIVATE: 'true' };
+    a = startProductionServer(pa, envOf);
+    await ready(a, 900_000);
+    b = startProductionServer(pb, envOf);
+    await ready(b, 120_000);
+  });
+
+  after(async () => {
+    for (const s of [a, b]) s?.child.kill('SIGTERM');
+    await Promise.all([a?.exited, b?.exited]);
+    await dropDb();
+  });
+
+  it('typing, each chunk once and in order, and the whole reply reach a widget stream held by the other instance', async () => {
+    const t = await createTenant(db);
+    await db.update(teams).set({ autoAssign: true }).where(eq(teams.id, t.botTeam.id));
+    await db.execute(`update accounts set default_team_id = ${t.botTeam.id} where id = ${t.account.id}`);
+    const json = async (res: Response, status: number) => {
+      const body = (await res.json()) as { response: any };
+      assert.equal(res.status, status, JSON.stringify(body));
+      return body.response;
+    };
+    const visitor = await json(await fetch(`${a.base}/api/widget/apps/${t.assets.livechat.id}/visitors`, { method: 'POST' }), 201);
+    const customer = { authorization: `Bearer ${visitor.token}`, 'content-type': 'application/json' };
+    const chat = await json(
+      await fetch(`${a.base}/api/widget/chats`, {
+        method: 'POST',
+        headers: customer,
+        body: JSON.stringify({ text: 'Where is my parcel?' }),
+      }),
+      201,
+    );
+    const res = await fetch(`${b.base}/api/widget/chats/${chat.chat_id}/stream`, { headers: customer });
+    assert.equal(res.status, 200);
+    const sse = sseReader(res.body!);
+    const [state, hello] = await sse.events(2);
+    assert.deepEqual([state.event, JSON.parse(state.data!).handled_by], ['chat', 'bot']);
+    assert.equal(JSON.parse(hello.data!).text, 'Where is my parcel?');
+
+    const bot = { access_token: t.token, 'content-type': 'application/json' };
+    const api = (method: string, path: string, body: unknown) =>
+      fetch(`${a.base}/api/v1/chats/${chat.chat_id}${path}`, { method, headers: bot, body: JSON.stringify(body) });
+    await json(await api('PUT', '/typing', { on: true, status_text: 'Looking it up…' }), 200);
+    const [, , on] = await sse.events(3);
+    assert.deepEqual([on.event, JSON.parse(on.data!).status_text], ['typing', 'Looking it up…']);
+    const opened = await json(await api('POST', '/messages', { type: 'outbound', stream: true }), 201);
+    const pieces = Array.from({ length: 20 }, (_, i) => ` part${i + 1}`);
+    for (const [i, text] of pieces.entries())
+      await json(await api('POST', `/messages/${opened.transid}/chunks`, { seq: i + 1, text }), 200);
+    await json(await api('PATCH', `/messages/${opened.transid}`, { stream_state: 'closed' }), 200);
+    await json(await api('POST', '/messages', { type: 'outbound', text: 'marker' }), 201);
+
+    // Then: typing off (the reply opened), the chunks, the whole reply, the next message; nothing else.
+    const events = (await sse.events(3 + 1 + pieces.length + 2)).slice(3);
+    const typing = events.filter((e) => e.event === 'typing').map((e) => JSON.parse(e.data!));
+    assert.deepEqual(
+      typing.map((x) => [x.on, x.status_text]),
+      [[false, null]],
+    );
+    const chunks = events.filter((e) => e.event === 'chunk').map((e) => JSON.parse(e.data!));
+    assert.deepEqual(
+      chunks.map((c) => [c.seq, c.text]),
+      pieces.map((p, i) => [i + 1, p]),
+    );
+    const messages = events.filter((e) => e.event === 'message').map((e) => JSON.parse(e.data!));
+    assert.deepEqual(
+      messages.map((m) => m.text),
+      [pieces.join(''), 'marker'],
+    );
+    assert.equal(messages[0].id, chunks[0].message_id);
+    await sse.cancel();
+  });
+});
