@@ -29,6 +29,7 @@ export async function openEventStream(
   const state = await readPullState(db, { accountId, vaUserId });
   let position: Position = startOf(state, { vaUserId, cursor, field });
   const slot = await takeStreamSlot(db, { vaUserId });
+  // Reading from now on; while the stream stays open, stream-slots refreshes it with its slot.
   await noteRead(db, { accountId, vaUserId }).catch(() => {});
   const follow = followEvents(vaUserId);
   let room: (() => void) | undefined;
@@ -72,7 +73,6 @@ export async function openEventStream(
             if (untilBeat <= 0) {
               send(': keep-alive\n\n');
               beat = Date.now();
-              await noteRead(db, { accountId, vaUserId }).catch(() => {});
               continue;
             }
             await follow.next(page.heldBack ? Math.min(HELD_BACK_RETRY_MS, untilBeat) : untilBeat);
