@@ -7,6 +7,7 @@ import { eventCursors, events } from '@/db/schema';
 import { handOverIdlePullChats } from '@/lib/pull/hand-over-idle-pull';
 import { refreshOpenStreams } from '@/lib/pull/stream-slots';
 import { updateVirtualAgent } from '@/lib/virtual-agents/update-virtual-agent';
+import { getVirtualAgentOrFail } from '@/lib/virtual-agents/virtual-agent-view';
 import { createBotChat, sendInbound } from '../delivery/helpers';
 import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';
@@ -105,6 +106,11 @@ describe('bot-down fallback of pull VAs', () => {
       .from(eventCursors)
       .where(inArray(eventCursors.virtualAgentId, [streaming.t.bot.user.id]));
     assert.ok(cursor.at && Date.now() - cursor.at.getTime() < 60_000, 'the open stream keeps last_read_at fresh');
+    // The admin API (the VA page) shows it: one open stream, read just now, nothing acknowledged.
+    const view = await getVirtualAgentOrFail(ctx.db, { accountId: streaming.t.account.id, id: streaming.t.bot.user.id });
+    assert.equal(view.event_cursor.open_streams, 1);
+    assert.ok(view.event_cursor.last_read_at && Date.now() - Date.parse(view.event_cursor.last_read_at) < 60_000);
+    assert.equal(view.event_cursor.acknowledged_cursor, null);
     await stream.cancel();
 
     // A second sweep finds nothing more to do.
