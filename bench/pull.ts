@@ -19,8 +19,13 @@
  *       BENCH_PULL_FANOUT_RATE/s (500) for BENCH_PULL_FANOUT_SECONDS (20) spread over the VAs, each
  *       reaching its VA's 5 streams: commit to arrival p50/p99.
  *
- * Creates its own database beside DATABASE_URL's (default postgres://postgres@127.0.0.1:5432/postgres)
- * and drops it at the end. Needs the build (`npm run build`). BENCH_WRITE=0: print only.
+ * Runs on a PostgreSQL cluster of its own (initdb in a temporary directory, port BENCH_PORT + 10,
+ * removed at the end): a pulled event is given once it is below every snapshot's xmin, and that
+ * horizon is the whole server's, so another user's long transaction on a shared server (another
+ * bench loading data) would hold every event back and the figures would measure that user.
+ * BENCH_PULL_SHARED_PG=1 uses DATABASE_URL's server instead (default
+ * postgres://postgres@127.0.0.1:5432/postgres), in a database of its own dropped at the end.
+ * Needs the build (`npm run build`). BENCH_WRITE=0: print only.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -30,11 +35,13 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createPrivateCluster, privateClusterUnavailable } from '@/test/support/private-cluster';
 import { writeSection } from './report';
 import { waitReady } from './servers';
 
 const ROOT = process.cwd();
-const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SHARED_PG = process.env.BENCH_PULL_SHARED_PG === '1';
+let BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PORT0 = Number(process.env.BENCH_PORT ?? 3331);
 const RATE = Number(process.env.BENCH_PULL_RATE ?? 50);
 const SECONDS = Number(process.env.BENCH_PULL_SECONDS ?? 10);
@@ -157,6 +164,14 @@ function stats(fromStart: number[], fromAnswer: number[], missing: number): Late
 }
 
 async function main() {
+  if (!SHARED_PG) {
+    const why = privateClusterUnavailable();
+    if (why) throw new Error(`bench:pull needs a private PostgreSQL cluster (${why}); BENCH_PULL_SHARED_PG=1 uses DATABASE_URL's`);
+    const cluster = createPrivateCluster(PORT0 + 10);
+    closers.unshift(async () => cluster.remove());
+    BASE_URL = cluster.url;
+    log(`private PostgreSQL cluster on ${cluster.port}`);
+  }
   const host = new URL(BASE_URL).hostname;
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) throw new Error(`bench:pull runs against a local PostgreSQL only (${host})`);
   const loadStart = uptimeLine();
@@ -178,7 +193,7 @@ async function main() {
   const adminSql = postgres(BASE_URL, { max: 1, onnotice: () => {} });
   const dbName = `va_bench_pull_${process.pid}_${randomBytes(3).toString('hex')}`;
   await adminSql.unsafe(`CREATE DATABASE ${dbName}`);
-  closers.unshift(async () => {
+  closers.splice(SHARED_PG ? 0 : 1, 0, async () => {
     await adminSql.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await adminSql.end();
   });
@@ -463,7 +478,7 @@ async function main() {
     MARK_START,
     '## bench:pull: pulled events (stream arrival, long-poll drain, many streams)',
     '',
-    `Run ${new Date().toISOString()} with \`npm run bench:pull\` (\`tsx bench/pull.ts\`) on PostgreSQL (a fresh database, dropped afterwards), two production servers (\`node scripts/start.mjs\` of the build) on ports ${PORT0} and ${PORT0 + 1}, default settings (\`DATABASE_POOL_SIZE=10\`).`,
+    `Run ${new Date().toISOString()} with \`npm run bench:pull\` (\`tsx bench/pull.ts\`) on ${SHARED_PG ? "the machine's shared PostgreSQL server (a fresh database, dropped afterwards)" : "a PostgreSQL cluster of its own (initdb in a temporary directory, removed afterwards; the shared server's other users and their long transactions would hold pulled events back)"}, two production servers (\`node scripts/start.mjs\` of the build) on ports ${PORT0} and ${PORT0 + 1}, default settings (\`DATABASE_POOL_SIZE=10\`).`,
     '',
     `Machine: ${os.cpus().length} CPUs (\`nproc\`), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${cpu}; Node ${process.version}; ${version.split(',')[0]} on the same machine. Servers, bench process and PostgreSQL share the cores, and **other engineers' builds and test suites were running on the machine** during the run: \`/proc/loadavg\` was \`${loadStart}\` at the start and \`${loadEnd}\` at the end (2 would be a full machine). Figures are lower and noisier than on an idle machine.`,
     '',

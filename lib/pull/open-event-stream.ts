@@ -2,9 +2,9 @@ import type { Db } from '@/db/client';
 import { logger } from '@/lib/util/logger';
 import { noteRead } from './ack-events';
 import type { Position } from './cursor';
-import { readEventPage } from './read-event-page';
 import { readPullState, startOf } from './read-pull-state';
 import { followEvents, HELD_BACK_RETRY_MS } from './readers';
+import { readEventPageShared } from './shared-read';
 import { releaseStreamSlot, takeStreamSlot } from './stream-slots';
 
 /** A comment line at least this often, so proxies and clients see the stream is alive. */
@@ -61,7 +61,7 @@ export async function openEventStream(
           send('retry: 1000\n\n');
           let beat = Date.now();
           while (!stopped) {
-            const page = await readEventPage(db, { accountId, vaUserId, after: position, limit: PAGE });
+            const page = await readEventPageShared(db, { accountId, vaUserId, after: position, limit: PAGE });
             for (const { event_type, ...item } of page.items) {
               send(`id: ${item.cursor}\nevent: ${event_type}\ndata: ${JSON.stringify(item)}\n\n`);
             }

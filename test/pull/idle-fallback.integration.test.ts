@@ -8,7 +8,7 @@ import { handOverIdlePullChats } from '@/lib/pull/hand-over-idle-pull';
 import { refreshOpenStreams } from '@/lib/pull/stream-slots';
 import { updateVirtualAgent } from '@/lib/virtual-agents/update-virtual-agent';
 import { getVirtualAgentOrFail } from '@/lib/virtual-agents/virtual-agent-view';
-import { createBotChat, sendInbound } from '../delivery/helpers';
+import { createBotChat, sendInbound, until } from '../delivery/helpers';
 import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';
@@ -94,8 +94,11 @@ describe('bot-down fallback of pull VAs', () => {
       ['superseded', 'superseded', 'pending'],
     );
     assert.equal(left[2].type, 'chat.unassigned');
-    const back = (await botApi('GET', '/events', { token: idle.t.token })).body.response.events as { body: string }[];
-    assert.equal(JSON.parse(back.at(-1)?.body ?? '{}').event_type, 'chat.unassigned');
+    // (Polled: on a shared PostgreSQL server another client's open transaction may hold it back a moment.)
+    await until('chat.unassigned readable by the idle VA', async () => {
+      const back = (await botApi('GET', '/events', { token: idle.t.token })).body.response.events as { body: string }[];
+      return JSON.parse(back.at(-1)?.body ?? '{}').event_type === 'chat.unassigned';
+    });
 
     for (const kept of [streaming, polling, switchedLately]) {
       assert.equal((await chatOf(kept.t, kept.chat)).assignee, kept.t.bot.user.loginId);
