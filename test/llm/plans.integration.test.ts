@@ -7,6 +7,7 @@ import { type Db, openPostgres } from '@/db/client';
 import { env } from '@/env';
 import { dueReplyClocksQuery } from '@/lib/chats/sweep-reply-clocks';
 import { idleStreamsQuery } from '@/lib/messages/cut-streams';
+import { idlePullChatsQuery } from '@/lib/pull/hand-over-idle-pull';
 import { latestReplyTimeoutsQuery, waitingOnVaQuery } from '@/lib/virtual-agents/list-va-replies';
 
 type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
@@ -87,6 +88,11 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
       "the VA page's latest reply timeouts",
       () => latestReplyTimeoutsQuery(db, { virtualAgentId: vaId, limit: 20 }).toSQL(),
       'reply_timeouts_va_idx',
+    ],
+    [
+      "the bot-down fallback of pull VAs (the idle VA's open chats with an event waiting since before the cut-off)",
+      () => idlePullChatsQuery(db, { vaUserId: vaId, before: new Date(), limit: 200 }).toSQL(),
+      'events_chat_va_seq_idx',
     ],
   ];
   for (const [label, query, index] of cases) {
