@@ -388,7 +388,9 @@ async function main() {
   log(`${STREAM_VAS} pull VAs with a chat each`);
   await sleep(2_000);
   const rss0 = rssMiB(a.child.pid as number);
-  const fanArrivals: number[] = [];
+  // Arrivals are kept by transaction id and timed afterwards: this process both commits and reads,
+  // so a frame may be handled before the continuation that stamps its commit.
+  const fanSeen: [string, number][] = [];
   const committedAt = new Map<string, number>();
   let opened = 0;
   const streams: { close: () => Promise<void> }[] = [];
@@ -398,8 +400,7 @@ async function main() {
         Array.from({ length: STREAMS_PER_VA }, async () => {
           streams.push(
             await openStream(a.base, va.token, (item, at) => {
-              const sent = committedAt.get(item.webhook_id);
-              if (sent !== undefined) fanArrivals.push(at - sent);
+              if (item.webhook_id.startsWith('fan-')) fanSeen.push([item.webhook_id, at]);
             }),
           );
           opened++;
@@ -458,7 +459,8 @@ async function main() {
   await Promise.all(pending);
   const expected = commits * STREAMS_PER_VA;
   const fanUntil = nowMs() + 15_000;
-  while (fanArrivals.length < expected && nowMs() < fanUntil) await sleep(50);
+  while (fanSeen.length < expected && nowMs() < fanUntil) await sleep(50);
+  const fanArrivals = fanSeen.map(([tid, at]) => at - (committedAt.get(tid) as number));
   const rss2 = rssMiB(a.child.pid as number);
   const fan = {
     p50: quantile(fanArrivals, 0.5),
