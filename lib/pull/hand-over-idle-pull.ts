@@ -1,4 +1,4 @@
-import { and, eq, exists, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, events } from '@/db/schema';
 import { env } from '@/env';
@@ -37,32 +37,26 @@ async function idlePullVas(db: Db, { before }: { before: Date }): Promise<IdleVa
 }
 
 /**
- * The open chats the VA holds with an event for it waiting since before `before` (the VA's range of
- * chats_assignee_status_list_idx, each checked by events_chat_va_seq_idx).
+ * The open chats the VA holds with an event for it waiting since before `before`: the VA's range of
+ * its waiting events older than that (events_account_pending_idx), never the pending events of
+ * every VA (a pull VA's wait parked in events_due_idx).
  */
-export function idlePullChatsQuery(db: Db, { vaUserId, before, limit }: { vaUserId: number; before: Date; limit: number }) {
+export function idlePullChatsQuery(
+  db: Db,
+  { accountId, vaUserId, before, limit }: { accountId: number; vaUserId: number; before: Date; limit: number },
+) {
+  const waiting = db
+    .selectDistinct({ chatId: events.chatId })
+    .from(events)
+    .where(
+      and(eq(events.accountId, accountId), eq(events.virtualAgentId, vaUserId), eq(events.status, 'pending'), lt(events.createdAt, before)),
+    )
+    .as('waiting');
   return db
     .select({ id: chats.id, accountId: chats.accountId })
-    .from(chats)
-    .where(
-      and(
-        eq(chats.assigneeId, vaUserId),
-        ne(chats.status, 'closed'),
-        exists(
-          db
-            .select({ one: sql`1` })
-            .from(events)
-            .where(
-              and(
-                eq(events.chatId, chats.id),
-                eq(events.virtualAgentId, vaUserId),
-                eq(events.status, 'pending'),
-                lt(events.createdAt, before),
-              ),
-            ),
-        ),
-      ),
-    )
+    .from(waiting)
+    .innerJoin(chats, eq(chats.id, waiting.chatId))
+    .where(and(eq(chats.assigneeId, vaUserId), ne(chats.status, 'closed')))
     .limit(limit);
 }
 
@@ -83,7 +77,7 @@ export async function handOverIdlePullChats(
   const before = new Date(now.getTime() - idleSeconds * 1000);
   const done: IdleHandover[] = [];
   for (const va of await idlePullVas(db, { before })) {
-    const due = await idlePullChatsQuery(db, { vaUserId: va.va, before, limit: limit - done.length });
+    const due = await idlePullChatsQuery(db, { accountId: va.account, vaUserId: va.va, before, limit: limit - done.length });
     for (const { id, accountId } of due) {
       try {
         const moved = await withOutbox(db, async (tx) => {
