@@ -15,7 +15,7 @@
  *       of 500 from A (each page acknowledging the previous one), against A's embedded webhook
  *       engine draining a backlog of the same shape to a receiver in this process;
  *   (e) BENCH_PULL_STREAM_VAS (400) pull VAs × 5 streams (the API's limit per VA) open on A:
- *       A's resident memory before and after (per stream), then events committed at
+ *       a fresh A's resident memory before and after (per stream), then events committed at
  *       BENCH_PULL_FANOUT_RATE/s (500) for BENCH_PULL_FANOUT_SECONDS (20) spread over the VAs, each
  *       reaching its VA's 5 streams: commit to arrival p50/p99.
  *
@@ -386,8 +386,11 @@ async function main() {
     vas.push({ ...va, chat: await newChat(va.token, t.assets.sms.id, va.loginId, 5000 + i) });
   }
   log(`${STREAM_VAS} pull VAs with a chat each`);
-  await sleep(2_000);
-  const rss0 = rssMiB(a.child.pid as number);
+  // A fresh instance for the memory figure: the earlier cases' garbage would blur it.
+  await a.stop();
+  const fresh = await startServer(PORT0, dbUrl.toString());
+  await sleep(3_000);
+  const rss0 = rssMiB(fresh.child.pid as number);
   // Arrivals are kept by transaction id and timed afterwards: this process both commits and reads,
   // so a frame may be handled before the continuation that stamps its commit.
   const fanSeen: [string, number][] = [];
@@ -399,7 +402,7 @@ async function main() {
       vas.slice(i, i + 20).flatMap((va) =>
         Array.from({ length: STREAMS_PER_VA }, async () => {
           streams.push(
-            await openStream(a.base, va.token, (item, at) => {
+            await openStream(fresh.base, va.token, (item, at) => {
               if (item.webhook_id.startsWith('fan-')) fanSeen.push([item.webhook_id, at]);
             }),
           );
@@ -409,7 +412,7 @@ async function main() {
     );
   }
   await sleep(5_000);
-  const rss1 = rssMiB(a.child.pid as number);
+  const rss1 = rssMiB(fresh.child.pid as number);
   log(`${opened} streams open; A's RSS ${f1(rss0)} -> ${f1(rss1)} MiB`);
 
   let seq = 100_000;
@@ -461,7 +464,7 @@ async function main() {
   const fanUntil = nowMs() + 15_000;
   while (fanSeen.length < expected && nowMs() < fanUntil) await sleep(50);
   const fanArrivals = fanSeen.map(([tid, at]) => at - (committedAt.get(tid) as number));
-  const rss2 = rssMiB(a.child.pid as number);
+  const rss2 = rssMiB(fresh.child.pid as number);
   const fan = {
     p50: quantile(fanArrivals, 0.5),
     p99: quantile(fanArrivals, 0.99),
@@ -503,7 +506,7 @@ async function main() {
     '',
     `- Long-poll ÷ engine: ${f1((pullPerSecond / enginePerSecond) * 100)} % (target ≥ 100 %: ${met(pullPerSecond >= enginePerSecond)}). ${fmt(acked.n)} of the pull VA's events were marked delivered by the acknowledgements; ${fmt(seen.size)} distinct events read.`,
     '',
-    `**(e) Many streams on one instance**: ${STREAM_VAS} pull VAs × ${STREAMS_PER_VA} streams = ${opened} streams open on A (from the bench process, one connection each). A's resident memory ${f1(rss0)} MiB before, ${f1(rss1)} MiB with the streams open and idle: **${f1(((rss1 - rss0) * 1024) / Math.max(1, opened))} KiB per stream** (RSS after the load ${f1(rss2)} MiB). Then ${fmt(commits)} events committed by the bench process (an instance of its own: one INSERT and a wake each) at ${fmt(achievedRate)}/s (asked ${FANOUT_RATE}/s) for ${FANOUT_SECONDS} s, round-robin over the VAs; each reaches its VA's ${STREAMS_PER_VA} streams (${fmt(expected)} arrivals expected).`,
+    `**(e) Many streams on one instance**: ${STREAM_VAS} pull VAs × ${STREAMS_PER_VA} streams = ${opened} streams open on A, restarted for this case (from the bench process, one connection each). A's resident memory ${f1(rss0)} MiB before, ${f1(rss1)} MiB with the streams open and idle: **${f1(((rss1 - rss0) * 1024) / Math.max(1, opened))} KiB per stream** (RSS after the load ${f1(rss2)} MiB). Then ${fmt(commits)} events committed by the bench process (an instance of its own: one INSERT and a wake each) at ${fmt(achievedRate)}/s (asked ${FANOUT_RATE}/s) for ${FANOUT_SECONDS} s, round-robin over the VAs; each reaches its VA's ${STREAMS_PER_VA} streams (${fmt(expected)} arrivals expected).`,
     '',
     '| arrivals | p50 ms | p99 ms | max ms |',
     '|---:|---:|---:|---:|',

@@ -33,6 +33,8 @@ type Row = {
   transaction_id: string;
   event_type: string;
   body: Record<string, unknown> | string;
+  current_secret: string | null;
+  previous_secret: string | null;
 };
 
 /**
@@ -58,7 +60,11 @@ export async function readEventPage(
   const rows = rowsOf<Row>(
     await db.execute(sql`
       select e.id, e.stream_xid, e.transaction_id, e.event_type, e.body,
-        e.stream_xid < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint as ready
+        e.stream_xid < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint as ready,
+        -- Uncorrelated: evaluated once per statement (an InitPlan), not per row.
+        (select signing_secret from virtual_agents where user_id = ${vaUserId} and account_id = ${accountId}) as current_secret,
+        (select case when previous_signing_secret_expires_at > now() then previous_signing_secret end
+          from virtual_agents where user_id = ${vaUserId} and account_id = ${accountId}) as previous_secret
       from events e
       where e.virtual_agent_id = ${vaUserId} and e.account_id = ${accountId}
         and (e.stream_xid, e.id) > (${after.xid}::bigint, ${after.id}::bigint)
@@ -76,12 +82,7 @@ export async function readEventPage(
   }
   if (!ready.length) return { items: [], next: after, heldBack };
 
-  const [secrets] = rowsOf<{ current: string; previous: string | null }>(
-    await db.execute(sql`
-      select signing_secret as current,
-        case when previous_signing_secret_expires_at > now() then previous_signing_secret end as previous
-      from virtual_agents where user_id = ${vaUserId} and account_id = ${accountId}`),
-  );
+  const secrets = ready[0].current_secret ? { current: ready[0].current_secret, previous: ready[0].previous_secret } : null;
   const timestamp = String(Math.floor(now.getTime() / 1000));
   const items = ready.map((row): PulledItem => {
     const payload = serializeEvent(typeof row.body === 'string' ? JSON.parse(row.body) : row.body, now);
