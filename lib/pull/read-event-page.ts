@@ -47,18 +47,18 @@ type Row = {
  * committed behind the returned position later. A later row still above the horizon (`ready`
  * false) stops the page and is reported as held back. One range scan of `events_va_stream_idx`.
  */
-export async function readEventPage(
-  db: Db,
-  {
-    accountId,
-    vaUserId,
-    after,
-    limit,
-    now = new Date(),
-  }: { accountId: number; vaUserId: number; after: Position; limit: number; now?: Date },
-): Promise<EventPage> {
-  const rows = rowsOf<Row>(
-    await db.execute(sql`
+export function eventPageQuery({
+  accountId,
+  vaUserId,
+  after,
+  limit,
+}: {
+  accountId: number;
+  vaUserId: number;
+  after: Position;
+  limit: number;
+}) {
+  return sql`
       select e.id, e.stream_xid, e.transaction_id, e.event_type, e.body,
         e.stream_xid < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint as ready,
         -- Uncorrelated: evaluated once per statement (an InitPlan), not per row.
@@ -69,8 +69,20 @@ export async function readEventPage(
       where e.virtual_agent_id = ${vaUserId} and e.account_id = ${accountId}
         and (e.stream_xid, e.id) > (${after.xid}::bigint, ${after.id}::bigint)
       order by e.stream_xid, e.id
-      limit ${limit}`),
-  );
+      limit ${limit}`;
+}
+
+export async function readEventPage(
+  db: Db,
+  {
+    accountId,
+    vaUserId,
+    after,
+    limit,
+    now = new Date(),
+  }: { accountId: number; vaUserId: number; after: Position; limit: number; now?: Date },
+): Promise<EventPage> {
+  const rows = rowsOf<Row>(await db.execute(eventPageQuery({ accountId, vaUserId, after, limit })));
   const ready: Row[] = [];
   let heldBack = false;
   for (const row of rows) {

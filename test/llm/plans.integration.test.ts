@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import type { PgDialect } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import { buildDataSet, type ScaleMeta } from '@/bench/scale-data';
 import { type Db, openPostgres } from '@/db/client';
@@ -8,6 +9,7 @@ import { env } from '@/env';
 import { dueReplyClocksQuery } from '@/lib/chats/sweep-reply-clocks';
 import { idleStreamsQuery } from '@/lib/messages/cut-streams';
 import { idlePullChatsQuery } from '@/lib/pull/hand-over-idle-pull';
+import { eventPageQuery } from '@/lib/pull/read-event-page';
 import { latestReplyTimeoutsQuery, waitingOnVaQuery } from '@/lib/virtual-agents/list-va-replies';
 
 type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
@@ -117,6 +119,21 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
     assert.ok(!plan.seqScans.includes('events'), `sequential scans: ${plan.seqScans}`);
     assert.ok(plan.indexes.includes('events_account_pending_idx'), plan.indexes.join(', '));
     assert.ok(!plan.indexes.includes('events_due_idx'), plan.indexes.join(', '));
+  });
+
+  it("reads a pulled page (GET /events, the stream) from the VA's range of events_va_stream_idx, the secrets once", async () => {
+    const q = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(
+      eventPageQuery({ accountId: meta.accountId, vaUserId: vaId, after: { xid: 0, id: 0 }, limit: 500 }),
+    );
+    const plan = await explain({ sql: q.sql, params: q.params });
+    // virtual_agents (one row per bot, a handful here) may be read whole for the two secrets; they
+    // are InitPlans, read once per statement, not per event.
+    assert.deepEqual(
+      plan.seqScans.filter((t) => t !== 'virtual_agents'),
+      [],
+      `sequential scans: ${plan.seqScans}`,
+    );
+    assert.ok(plan.indexes.includes('events_va_stream_idx'), plan.indexes.join(', '));
   });
 
   it("closes a chat's open streams through the open-stream index, and a chunk finds its message by transid", async () => {
