@@ -186,6 +186,13 @@ export const envSchema = z
     RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(1).default(60),
     /** A VA's webhook with nothing but failures for this long is marked failing (default 3 days). */
     WEBHOOK_FAILING_AFTER_SECONDS: z.coerce.number().int().min(1).default(259_200),
+    /**
+     * Bot-down fallback of `pull` VAs: a VA that has neither read nor held a stream open for this
+     * long while an event of a chat it holds has waited as long loses the chat to its fallback team.
+     * Unset: the webhook retry schedule's total (DELIVERY_RETRY_DELAYS_MS), the time a webhook
+     * VA's event takes to fail for good, so both modes wait alike.
+     */
+    PULL_IDLE_FALLBACK_SECONDS: z.coerce.number().int().min(60).optional(),
     /** A streamed reply left this long without a chunk is closed with what it holds, marked cut short. */
     STREAM_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     /** Where operational events (a webhook marked failing, recovered) are POSTed; unset: none are sent. */

@@ -82,6 +82,20 @@ export const adminVirtualAgentSchema = z.object({
     .describe(
       'Set when the webhook has had nothing but failed attempts since `since` for longer than the service allows (3 days by default); its events keep being retried. Its next delivered event clears it.',
     ),
+  event_cursor: z
+    .object({
+      last_read_at: isoDateTime
+        .nullable()
+        .describe(
+          'The last `GET /api/v1/events`, or the last refresh of an open event stream (about every 15 s while one is open); null: never',
+        ),
+      acknowledged_cursor: z.string().nullable().describe('The acknowledged position (pull mode only); null: nothing acknowledged yet'),
+      acknowledged_at: isoDateTime.nullable().describe('When the acknowledged position last moved'),
+      open_streams: z.number().int().describe('Event streams open now, over all instances'),
+    })
+    .describe(
+      "Where the VA's bot stands in its pulled events. In pull mode the bot-down fallback hands its chats over when `last_read_at` is older than the configured idle time while their events wait",
+    ),
   previous_api_key_valid_until: isoDateTime
     .nullable()
     .describe('After a key rotation with overlap: until when the previous API key still authorizes'),

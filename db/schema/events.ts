@@ -194,8 +194,10 @@ export const eventCursors = pgTable('event_cursors', {
   ackedXid: bigint('acked_xid', { mode: 'number' }).notNull().default(0),
   ackedId: bigint('acked_id', { mode: 'number' }).notNull().default(0),
   ackedAt: tstz('acked_at'),
-  /** The last read or open stream (bot-down fallback of pull VAs). */
+  /** The last read, or the last refresh of an open stream (bot-down fallback of pull VAs). */
   lastReadAt: tstz('last_read_at'),
+  /** When the VA last switched to `pull`: its bot-down clock starts no earlier (lib/pull/hand-over-idle-pull.ts). */
+  pullSince: tstz('pull_since'),
   floorXid: bigint('floor_xid', { mode: 'number' }).notNull().default(0),
   floorId: bigint('floor_id', { mode: 'number' }).notNull().default(0),
   updatedAt: updatedAt(),

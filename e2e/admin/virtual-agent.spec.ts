@@ -184,3 +184,84 @@ test('Retry now sends the events of a VA whose webhook answers again, without wa
     receiver.server.close();
   }
 });
+
+test('registers a pull VA without a webhook URL; its page shows the mode and where the bot stands; webhook mode needs the URL back', async ({
+  page,
+  request,
+}) => {
+  const receiver = await startReceiver();
+  const suffix = uniqueSuffix();
+  const vaName = `Puller ${suffix}`;
+  try {
+    await signIn(page, '/admin/virtual-agents/new');
+    const team = (await (await page.request.post('/api/admin/teams', { data: { name: `Pull team ${suffix}`, auto_assign: false } })).json())
+      .response;
+    const asset = (await (await page.request.post('/api/admin/assets', { data: { channel: 'api', name: `Pull API ${suffix}` } })).json())
+      .response;
+    await page.reload();
+
+    const form = page.getByRole('form', { name: 'Add Virtual Agent' });
+    await form.getByLabel('Name', { exact: true }).fill(vaName);
+    await form.getByLabel('Description').fill('Reads its events from a laptop');
+    // Pull chosen with the keyboard: the radio group moves with the arrow keys.
+    const webhookRadio = form.getByRole('radio', { name: /^Webhook/ });
+    await expect(webhookRadio).toBeChecked();
+    await webhookRadio.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(form.getByRole('radio', { name: /^Pull/ })).toBeChecked();
+    await expect(form.getByRole('radio', { name: /^Pull/ })).toBeFocused();
+    const url = form.getByLabel('Webhook URL (optional in pull mode)');
+    await expect(url).toHaveValue('');
+    await expect(url).not.toHaveAttribute('aria-required', 'true');
+    await expect(form.getByText('Not needed in pull mode: nothing is POSTed.')).toBeVisible();
+    await form.getByLabel('Team', { exact: true }).selectOption({ label: team.name });
+    await screens(page, 'va-new-pull', form.getByRole('radio', { name: /^Pull/ }));
+    await form.getByRole('button', { name: 'Register Virtual Agent' }).click();
+
+    await expect(page).toHaveURL(/\/admin\/virtual-agents\/\d+$/);
+    const apiKey = await page.getByTestId('secret-reveal').getByRole('textbox', { name: 'API key' }).inputValue();
+    await page.getByRole('button', { name: 'I have stored them' }).click();
+    const card = page.getByRole('region', { name: 'Event delivery' });
+    await expect(card).toContainText('Pull: the bot reads GET /api/v1/events');
+    await expect(card.getByRole('definition').nth(1)).toHaveText('Never');
+    await expect(card).toContainText('Nothing yet');
+    const vaId = Number(page.url().split('/').pop());
+    const saved = (await (await page.request.get(`/api/admin/virtual-agents/${vaId}`)).json()).response;
+    expect(saved).toMatchObject({ delivery_mode: 'pull', webhook_url: null });
+
+    // The bot reads and acknowledges from outside; the page then shows when.
+    const token = (await (await request.post('/api/v1/authorize', { data: { api_key: apiKey } })).json()).response.access_token;
+    const created = await request.post('/api/v1/chats', {
+      headers: { access_token: token },
+      data: {
+        channel: 'api',
+        asset_id: asset.id,
+        customer: { destination_id: `pull-${suffix}`, name: 'Pat Pull' },
+        assignee: saved.login_id,
+      },
+    });
+    expect(created.status()).toBe(201);
+    const read = (await (await request.get('/api/v1/events', { headers: { access_token: token } })).json()).response;
+    expect(read.events).toHaveLength(1);
+    const ack = await request.post('/api/v1/events/ack', { headers: { access_token: token }, data: { cursor: read.next_cursor } });
+    expect(ack.status()).toBe(200);
+    await page.reload();
+    await expect(card.getByRole('definition').nth(1)).not.toHaveText('Never');
+    await expect(card).toContainText(read.next_cursor);
+    await expect(card).not.toContainText('Nothing yet');
+    await screens(page, 'va-detail-pull', card);
+
+    // Back to webhook mode: the URL is required again, then saved with it.
+    const settings = page.getByRole('form', { name: 'Virtual Agent settings' });
+    await settings.getByRole('radio', { name: /^Webhook/ }).check();
+    await settings.getByRole('button', { name: 'Save changes' }).click();
+    await expect(settings.getByText('Enter the webhook URL, starting with https://')).toBeVisible();
+    await settings.getByLabel('Webhook URL').fill(receiver.url);
+    await settings.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Changes saved.' })).toBeVisible();
+    await expect(card).toContainText(`Webhook: POSTed to ${receiver.url}`);
+    expect((await (await page.request.get(`/api/admin/virtual-agents/${vaId}`)).json()).response.delivery_mode).toBe('webhook');
+  } finally {
+    receiver.server.close();
+  }
+});

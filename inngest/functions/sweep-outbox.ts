@@ -4,6 +4,7 @@ import { advanceRecoveries } from '@/lib/delivery/advance-recoveries';
 import { findStrandedEvents } from '@/lib/delivery/find-stranded-events';
 import { sweepReplyTimers } from '@/lib/delivery/ops-watch';
 import { markFailingWebhooks } from '@/lib/delivery/webhook-failing';
+import { handOverIdlePullChats } from '@/lib/pull/hand-over-idle-pull';
 import { inngest } from '../client';
 import { deliveryRequestFor } from '../events';
 
@@ -11,7 +12,7 @@ import { deliveryRequestFor } from '../events';
  * Every minute, hands over again the outbox events nobody is working on (their first hand-over to
  * Inngest failed, or their run used up its wake-ups). The minute is part of the event id, so
  * several app instances sweeping at once send each event once. It also advances the recoveries of
- * failed events, marks long-failing webhooks, closes idle streamed replies and acts on spent reply
+ * failed events, marks long-failing webhooks, applies the bot-down fallback of idle pull VAs, closes idle streamed replies and acts on spent reply
  * budgets (the embedded engine's ops-watch does that itself, every second).
  */
 export const sweepOutbox = inngest.createFunction(
@@ -21,6 +22,7 @@ export const sweepOutbox = inngest.createFunction(
     await step.run('mark-failing-webhooks', async () =>
       markFailingWebhooks(await getDb(), { afterSeconds: env().WEBHOOK_FAILING_AFTER_SECONDS }),
     );
+    await step.run('idle-pull-fallback', async () => (await handOverIdlePullChats(await getDb())).length);
     await step.run('sweep-streams-and-reply-budgets', async () => sweepReplyTimers(await getDb()));
     const stranded = await step.run('find-stranded-events', async () =>
       findStrandedEvents(await getDb(), { overdueMs: 60_000, limit: 1_000 }),

@@ -2,11 +2,12 @@ import type { Db } from '@/db/client';
 import { env } from '@/env';
 import { sweepReplyClocks } from '@/lib/chats/sweep-reply-clocks';
 import { closeIdleStreams } from '@/lib/messages/cut-streams';
+import { handOverIdlePullChats } from '@/lib/pull/hand-over-idle-pull';
 import { logger } from '@/lib/util/logger';
 import { advanceRecoveries, onRecoveryWake } from './advance-recoveries';
 import { markFailingWebhooks } from './webhook-failing';
 
-/** How often the embedded engine advances recoveries, and looks for long-failing webhooks. */
+/** How often the embedded engine advances recoveries, and looks for long-failing webhooks and idle pull VAs. */
 const RECOVERY_TICK_MS = 2_000;
 const FAILING_TICK_MS = 60_000;
 /** How often idle streamed replies are closed and spent reply budgets acted on. */
@@ -17,7 +18,8 @@ type Watch = { stop: () => Promise<void> };
 /**
  * The embedded engine's background duties beside delivery: advance running recoveries of failed
  * events (every 2 s, and at once when one starts in this process), mark webhooks that had
- * nothing but failures for WEBHOOK_FAILING_AFTER_SECONDS (every minute), and every second close
+ * nothing but failures for WEBHOOK_FAILING_AFTER_SECONDS and apply the bot-down fallback of pull VAs
+ * idle for PULL_IDLE_FALLBACK_SECONDS (every minute), and every second close
  * idle streamed replies and act on spent reply budgets (sweepReplyTimers). With
  * DELIVERY_ENGINE=inngest the cron function `sweep-outbox` does all of it, once a minute.
  */
@@ -44,10 +46,12 @@ export function startOpsWatch(db: Db): Watch {
   };
   onRecoveryWake(advance);
   advance();
-  const mark = () =>
-    markFailingWebhooks(db, { afterSeconds: env().WEBHOOK_FAILING_AFTER_SECONDS }).catch((err) =>
+  const mark = async () => {
+    await markFailingWebhooks(db, { afterSeconds: env().WEBHOOK_FAILING_AFTER_SECONDS }).catch((err) =>
       logger.error('could not look for failing webhooks', { err }),
     );
+    await handOverIdlePullChats(db).catch((err) => logger.error('could not look for idle pull VAs', { err }));
+  };
   void mark();
   const failing = setInterval(mark, FAILING_TICK_MS);
   failing.unref();

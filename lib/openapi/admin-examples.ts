@@ -72,6 +72,7 @@ const virtualAgent = {
   api_key_prefix: 'vak_Qm4x',
   webhook_disabled: null,
   webhook_failing: null,
+  event_cursor: { last_read_at: null, acknowledged_cursor: null, acknowledged_at: null, open_streams: 0 },
   previous_api_key_valid_until: null,
   previous_signing_secret_valid_until: '2026-03-03T09:14:00.000Z',
   created_at: T0,

@@ -2,9 +2,9 @@ import type { Db } from '@/db/client';
 import { logger } from '@/lib/util/logger';
 import { noteRead } from './ack-events';
 import type { Position } from './cursor';
-import { readEventPage } from './read-event-page';
 import { readPullState, startOf } from './read-pull-state';
 import { followEvents, HELD_BACK_RETRY_MS } from './readers';
+import { readEventPageShared } from './shared-read';
 import { releaseStreamSlot, takeStreamSlot } from './stream-slots';
 
 /** A comment line at least this often, so proxies and clients see the stream is alive. */
@@ -29,6 +29,7 @@ export async function openEventStream(
   const state = await readPullState(db, { accountId, vaUserId });
   let position: Position = startOf(state, { vaUserId, cursor, field });
   const slot = await takeStreamSlot(db, { vaUserId });
+  // Reading from now on; while the stream stays open, stream-slots refreshes it with its slot.
   await noteRead(db, { accountId, vaUserId }).catch(() => {});
   const follow = followEvents(vaUserId);
   let room: (() => void) | undefined;
@@ -60,7 +61,7 @@ export async function openEventStream(
           send('retry: 1000\n\n');
           let beat = Date.now();
           while (!stopped) {
-            const page = await readEventPage(db, { accountId, vaUserId, after: position, limit: PAGE });
+            const page = await readEventPageShared(db, { accountId, vaUserId, after: position, limit: PAGE });
             for (const { event_type, ...item } of page.items) {
               send(`id: ${item.cursor}\nevent: ${event_type}\ndata: ${JSON.stringify(item)}\n\n`);
             }
@@ -72,7 +73,6 @@ export async function openEventStream(
             if (untilBeat <= 0) {
               send(': keep-alive\n\n');
               beat = Date.now();
-              await noteRead(db, { accountId, vaUserId }).catch(() => {});
               continue;
             }
             await follow.next(page.heldBack ? Math.min(HELD_BACK_RETRY_MS, untilBeat) : untilBeat);

@@ -33,6 +33,8 @@ type Row = {
   transaction_id: string;
   event_type: string;
   body: Record<string, unknown> | string;
+  current_secret: string | null;
+  previous_secret: string | null;
 };
 
 /**
@@ -45,6 +47,31 @@ type Row = {
  * committed behind the returned position later. A later row still above the horizon (`ready`
  * false) stops the page and is reported as held back. One range scan of `events_va_stream_idx`.
  */
+export function eventPageQuery({
+  accountId,
+  vaUserId,
+  after,
+  limit,
+}: {
+  accountId: number;
+  vaUserId: number;
+  after: Position;
+  limit: number;
+}) {
+  return sql`
+      select e.id, e.stream_xid, e.transaction_id, e.event_type, e.body,
+        e.stream_xid < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint as ready,
+        -- Uncorrelated: evaluated once per statement (an InitPlan), not per row.
+        (select signing_secret from virtual_agents where user_id = ${vaUserId} and account_id = ${accountId}) as current_secret,
+        (select case when previous_signing_secret_expires_at > now() then previous_signing_secret end
+          from virtual_agents where user_id = ${vaUserId} and account_id = ${accountId}) as previous_secret
+      from events e
+      where e.virtual_agent_id = ${vaUserId} and e.account_id = ${accountId}
+        and (e.stream_xid, e.id) > (${after.xid}::bigint, ${after.id}::bigint)
+      order by e.stream_xid, e.id
+      limit ${limit}`;
+}
+
 export async function readEventPage(
   db: Db,
   {
@@ -55,16 +82,7 @@ export async function readEventPage(
     now = new Date(),
   }: { accountId: number; vaUserId: number; after: Position; limit: number; now?: Date },
 ): Promise<EventPage> {
-  const rows = rowsOf<Row>(
-    await db.execute(sql`
-      select e.id, e.stream_xid, e.transaction_id, e.event_type, e.body,
-        e.stream_xid < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint as ready
-      from events e
-      where e.virtual_agent_id = ${vaUserId} and e.account_id = ${accountId}
-        and (e.stream_xid, e.id) > (${after.xid}::bigint, ${after.id}::bigint)
-      order by e.stream_xid, e.id
-      limit ${limit}`),
-  );
+  const rows = rowsOf<Row>(await db.execute(eventPageQuery({ accountId, vaUserId, after, limit })));
   const ready: Row[] = [];
   let heldBack = false;
   for (const row of rows) {
@@ -76,12 +94,7 @@ export async function readEventPage(
   }
   if (!ready.length) return { items: [], next: after, heldBack };
 
-  const [secrets] = rowsOf<{ current: string; previous: string | null }>(
-    await db.execute(sql`
-      select signing_secret as current,
-        case when previous_signing_secret_expires_at > now() then previous_signing_secret end as previous
-      from virtual_agents where user_id = ${vaUserId} and account_id = ${accountId}`),
-  );
+  const secrets = ready[0].current_secret ? { current: ready[0].current_secret, previous: ready[0].previous_secret } : null;
   const timestamp = String(Math.floor(now.getTime() / 1000));
   const items = ready.map((row): PulledItem => {
     const payload = serializeEvent(typeof row.body === 'string' ? JSON.parse(row.body) : row.body, now);

@@ -3,9 +3,10 @@ import { isDraining } from '@/lib/ops/draining';
 import { subscribe } from '@/lib/realtime/realtime';
 
 /** Waits for a wake of one VA's events, with shutdown ending every wait of this process. */
-type Shared = { enders: Set<() => void> };
+type Shared = { enders: Set<() => void>; generations: Map<number, number> };
 const store = globalThis as unknown as { __vaPullReaders?: Shared };
-store.__vaPullReaders ??= { enders: new Set() };
+store.__vaPullReaders ??= { enders: new Set(), generations: new Map() };
+store.__vaPullReaders.generations ??= new Map();
 const shared = store.__vaPullReaders;
 
 /** A committed event of another transaction may wait behind an open one; this often, it is read again. */
@@ -20,6 +21,7 @@ export function followEvents(vaUserId: number) {
   let ended = isDraining();
   let release: (() => void) | undefined;
   const wake = () => {
+    shared.generations.set(vaUserId, (shared.generations.get(vaUserId) ?? 0) + 1);
     woken = true;
     release?.();
   };
@@ -57,6 +59,14 @@ export function followEvents(vaUserId: number) {
       release?.();
     },
   };
+}
+
+/**
+ * How many wakes of the VA's events this process has heard (one per follower per wake). A read
+ * started at generation g saw every commit whose wake came before it, so a reader at g may share it.
+ */
+export function wakeGeneration(vaUserId: number): number {
+  return shared.generations.get(vaUserId) ?? 0;
 }
 
 /** Shutdown: every long-poll answers now and every stream ends, so clients go to another instance. */

@@ -11,9 +11,9 @@ export const MAX_STREAMS_PER_VA = 5;
 export const SEEN_EVERY_MS = 15_000;
 const STALE_SECONDS = 60;
 
-type Shared = { open: Set<string>; timer?: NodeJS.Timeout; db?: Db };
+type Shared = { open: Map<string, number>; timer?: NodeJS.Timeout; db?: Db };
 const store = globalThis as unknown as { __vaStreamSlots?: Shared };
-store.__vaStreamSlots ??= { open: new Set() };
+store.__vaStreamSlots ??= { open: new Map() };
 const shared = store.__vaStreamSlots;
 
 /**
@@ -35,7 +35,7 @@ export async function takeStreamSlot(db: Db, { vaUserId }: { vaUserId: number })
     }
     await tx.execute(sql`insert into event_streams (id, virtual_agent_id) values (${id}, ${vaUserId})`);
   });
-  shared.open.add(id);
+  shared.open.set(id, vaUserId);
   shared.db = db;
   shared.timer ??= setInterval(refresh, SEEN_EVERY_MS).unref();
   return id;
@@ -53,15 +53,31 @@ export async function releaseStreamSlot(db: Db, id: string): Promise<void> {
     .catch((err) => logger.warn('stream slot not released; it lapses in a minute', { err }));
 }
 
-/** One statement for all of this instance's open streams. */
-function refresh(): void {
+/**
+ * One statement for all of this instance's open streams: their slots are alive, and their VAs are
+ * reading (event_cursors.last_read_at, which the bot-down fallback of pull VAs reads), so a stream
+ * open for hours keeps its VA fresh without a write per event or per stream.
+ */
+export async function refreshOpenStreams(): Promise<void> {
   const db = shared.db;
   if (!db || !shared.open.size) return;
-  const ids = [...shared.open];
-  db.execute(
-    sql`update event_streams set seen_at = now() where id in (${sql.join(
-      ids.map((i) => sql`${i}`),
-      sql`, `,
-    )})`,
-  ).catch((err) => logger.warn('open streams not refreshed', { err }));
+  const ids = [...shared.open.keys()];
+  const vas = [...new Set(shared.open.values())];
+  await db
+    .execute(
+      sql`with seen as (
+        update event_streams set seen_at = now() where id in (${sql.join(
+          ids.map((i) => sql`${i}`),
+          sql`, `,
+        )}) returning 1)
+      update event_cursors set last_read_at = now() where virtual_agent_id in (${sql.join(
+        vas.map((v) => sql`${v}`),
+        sql`, `,
+      )}) and exists (select 1 from seen)`,
+    )
+    .catch((err) => logger.warn('open streams not refreshed', { err }));
+}
+
+function refresh(): void {
+  void refreshOpenStreams();
 }

@@ -57,6 +57,34 @@ function eventDelete(pick: (limit: number, now: Date) => ReturnType<typeof sql>,
 }
 
 /**
+ * The bounded delete for closed chats. Their events go with them (cascade), so each VA's floor is
+ * raised to the newest of those events, as eventDelete does: a cursor before it has lost events and
+ * answers 410, whether the bot acknowledged them or (in webhook mode) replays. The events are read
+ * in the statement's snapshot, before the cascade removes them (events_chat_va_seq_idx).
+ */
+function chatDelete(pick: (limit: number, now: Date) => ReturnType<typeof sql>, still: (now: Date) => ReturnType<typeof sql>) {
+  return async (db: Db, { now, limit }: { now: Date; limit: number }) => {
+    const [row] = rowsOf<{ n: string | number }>(
+      await db.execute(sql`
+        with gone as (
+          delete from chats where ctid = any(array(${pick(limit, now)})) and ${still(now)}
+          returning id),
+        newest as (
+          select distinct on (e.virtual_agent_id) e.virtual_agent_id, e.account_id, e.stream_xid, e.id from events e
+          where e.chat_id in (select id from gone)
+          order by e.virtual_agent_id, e.stream_xid desc, e.id desc),
+        floors as (
+          insert into event_cursors as c (virtual_agent_id, account_id, floor_xid, floor_id)
+          select virtual_agent_id, account_id, stream_xid, id from newest
+          on conflict (virtual_agent_id) do update set floor_xid = excluded.floor_xid, floor_id = excluded.floor_id, updated_at = now()
+          where (excluded.floor_xid, excluded.floor_id) > (c.floor_xid, c.floor_id))
+        select count(*) as n from gone`),
+    );
+    return Number(row?.n ?? 0);
+  };
+}
+
+/**
  * The retention jobs for a configuration. Delivered and superseded events (and, by cascade, their
  * attempts) go after `EVENT_RETENTION_DAYS`, failed ones after `FAILED_EVENT_RETENTION_DAYS`; pending events
  * (waiting, retrying or in flight) are never selected. Closed chats go with their transcripts
@@ -190,8 +218,7 @@ export function retentionJobs(
     const noPendingEvent = sql`not exists (select 1 from events e where e.chat_id = chats.id and e.status = 'pending')`;
     jobs.push({
       name: 'closed-chats',
-      deleteBatch: boundedDelete(
-        'chats',
+      deleteBatch: chatDelete(
         (limit, now) =>
           sql`select ctid from chats where status = 'closed' and closed_at < ${closedBefore(now)}::timestamptz and ${noPendingEvent} limit ${limit}`,
         (now) => sql`status = 'closed' and closed_at < ${closedBefore(now)}::timestamptz and ${noPendingEvent}`,

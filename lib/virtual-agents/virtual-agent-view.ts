@@ -1,9 +1,51 @@
-import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { EventType } from '@/contracts/enums';
 import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
 import type { Db } from '@/db/client';
 import { virtualAgents } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
+import { encodeCursor } from '@/lib/pull/cursor';
+import { rowsOf } from '@/lib/util/rows-of';
+
+type CursorRow = {
+  va: number;
+  last_read_at: Date | string | null;
+  acked_xid: string | number | null;
+  acked_id: string | number | null;
+  acked_at: Date | string | null;
+  streams: string | number;
+};
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** The pull state of each VA: one row of event_cursors and a count of its live event_streams rows. */
+async function loadCursors(db: Db, userIds: number[]): Promise<Map<number, AdminVirtualAgent['event_cursor']>> {
+  if (!userIds.length) return new Map();
+  const ids = sql.join(
+    userIds.map((i) => sql`${i}`),
+    sql`, `,
+  );
+  const rows = rowsOf<CursorRow>(
+    await db.execute(sql`
+      select va.user_id as va, c.last_read_at, c.acked_xid, c.acked_id, c.acked_at,
+        (select count(*) from event_streams s where s.virtual_agent_id = va.user_id and s.seen_at > now() - interval '60 seconds') as streams
+      from virtual_agents va left join event_cursors c on c.virtual_agent_id = va.user_id
+      where va.user_id in (${ids})`),
+  );
+  return new Map(
+    rows.map((r) => {
+      const acked = { xid: Number(r.acked_xid ?? 0), id: Number(r.acked_id ?? 0) };
+      return [
+        Number(r.va),
+        {
+          last_read_at: iso(r.last_read_at),
+          acknowledged_cursor: acked.xid || acked.id ? encodeCursor(Number(r.va), acked) : null,
+          acknowledged_at: iso(r.acked_at),
+          open_streams: Number(r.streams),
+        },
+      ];
+    }),
+  );
+}
 
 /** The account's VAs as the admin API shows them: never the API key or the signing secret. */
 export async function loadVirtualAgents(
@@ -21,6 +63,11 @@ export async function loadVirtualAgents(
       user: { with: { skills: { with: { skill: { columns: { name: true } } } } } },
     },
   });
+  const cursors = await loadCursors(
+    db,
+    rows.map((va) => va.userId),
+  );
+  const none = { last_read_at: null, acknowledged_cursor: null, acknowledged_at: null, open_streams: 0 };
   return rows.map((va) => ({
     id: va.userId,
     login_id: va.user.loginId,
@@ -47,6 +94,7 @@ export async function loadVirtualAgents(
       va.webhookFailingAt && va.webhookFailingSince
         ? { since: va.webhookFailingSince.toISOString(), marked_at: va.webhookFailingAt.toISOString() }
         : null,
+    event_cursor: cursors.get(va.userId) ?? none,
     previous_api_key_valid_until: stillValid(va.previousApiKeyExpiresAt),
     previous_signing_secret_valid_until: stillValid(va.previousSigningSecretExpiresAt),
     created_at: va.createdAt.toISOString(),

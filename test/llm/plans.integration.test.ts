@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import type { PgDialect } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import { buildDataSet, type ScaleMeta } from '@/bench/scale-data';
 import { type Db, openPostgres } from '@/db/client';
 import { env } from '@/env';
 import { dueReplyClocksQuery } from '@/lib/chats/sweep-reply-clocks';
 import { idleStreamsQuery } from '@/lib/messages/cut-streams';
+import { idlePullChatsQuery } from '@/lib/pull/hand-over-idle-pull';
+import { eventPageQuery } from '@/lib/pull/read-event-page';
 import { latestReplyTimeoutsQuery, waitingOnVaQuery } from '@/lib/virtual-agents/list-va-replies';
 import { widgetMessagesAfter } from '@/lib/widget/list-widget-messages';
 
@@ -47,6 +50,15 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
       where ctid = any(array(select ctid from messages tablesample bernoulli (1)))`;
     await raw`insert into reply_timeouts (account_id, virtual_agent_id, chat_id, action, waited_seconds, at)
       select ${meta.accountId}, ${vaId}, id, 'notify', 30, now() - (random() * 30) * interval '1 day' from chats`;
+    // A pull VA's backlog: 100,000 events waiting (parked out of the due range), all written in the
+    // last minutes, as for a bot that reads but lags; the idle-pull sweep asks for older ones.
+    await raw`
+      insert into events (transaction_id, account_id, chat_id, virtual_agent_id, event_type, seq, body, next_attempt_at, created_at)
+      select 'plan-' || g, ${meta.accountId}, c.id, ${vaId}, 'message.received', 100000 + g, '{}'::jsonb,
+        now() + interval '100 years', now() - (random() * 600) * interval '1 second'
+      from generate_series(1, 100000) g
+      join lateral (select id from chats offset (g % 1000) limit 1) c on true`;
+    await raw`vacuum analyze events`;
     await raw`vacuum analyze chats`;
     await raw`vacuum analyze messages`;
     await raw`vacuum analyze reply_timeouts`;
@@ -105,6 +117,33 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
       assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
       assert.ok(plan.indexes.includes('messages_chat_idx'), plan.indexes.join(', '));
     }
+  });
+
+  it("reads the bot-down fallback of pull VAs' waiting events from the VA's range of events_account_pending_idx", async () => {
+    const plan = await explain(
+      idlePullChatsQuery(db, { accountId: meta.accountId, vaUserId: vaId, before: new Date(Date.now() - 3_600_000), limit: 200 }).toSQL(),
+    );
+    // The growing part is the VA's waiting events (100,000 here): never scanned whole, nor every
+    // VA's pending events. The chats they name are joined by id; on this 20,000-chat table the
+    // planner may hash them from a sequential scan (seen here, estimating thousands of chats).
+    assert.ok(!plan.seqScans.includes('events'), `sequential scans: ${plan.seqScans}`);
+    assert.ok(plan.indexes.includes('events_account_pending_idx'), plan.indexes.join(', '));
+    assert.ok(!plan.indexes.includes('events_due_idx'), plan.indexes.join(', '));
+  });
+
+  it("reads a pulled page (GET /events, the stream) from the VA's range of events_va_stream_idx, the secrets once", async () => {
+    const q = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(
+      eventPageQuery({ accountId: meta.accountId, vaUserId: vaId, after: { xid: 0, id: 0 }, limit: 500 }),
+    );
+    const plan = await explain({ sql: q.sql, params: q.params });
+    // virtual_agents (one row per bot, a handful here) may be read whole for the two secrets; they
+    // are InitPlans, read once per statement, not per event.
+    assert.deepEqual(
+      plan.seqScans.filter((t) => t !== 'virtual_agents'),
+      [],
+      `sequential scans: ${plan.seqScans}`,
+    );
+    assert.ok(plan.indexes.includes('events_va_stream_idx'), plan.indexes.join(', '));
   });
 
   it("closes a chat's open streams through the open-stream index, and a chunk finds its message by transid", async () => {

@@ -8,6 +8,7 @@ import { formatAgo, formatDateTime, formatPercent } from '@/components/admin/lib
 import { forget, useRevealed } from '@/components/admin/lib/revealed-secrets';
 import { SecretReveal } from '@/components/admin/secret-reveal';
 import { VaRequestLog } from '@/components/admin/traces/va-request-log';
+import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
 import { RecoveryCard } from './recovery-card';
 import { RepliesCard } from './replies-card';
 import { VaActions } from './va-actions';
@@ -34,6 +35,50 @@ function HealthCard({ id }: { id: number }) {
           <dt>Last error</dt>
           <dd>{h.last_error ? `${h.last_error} (${formatAgo(h.last_error_at)})` : 'None'}</dd>
         </dl>
+      )}
+    </section>
+  );
+}
+
+/** How the VA receives its events and, for pulled events, where its bot stands. */
+function DeliveryCard({ va }: { va: AdminVirtualAgent }) {
+  const c = va.event_cursor;
+  const pull = va.delivery_mode === 'pull';
+  return (
+    <section className="card" aria-labelledby="va-delivery-title">
+      <h2 id="va-delivery-title">Event delivery</h2>
+      <dl className="facts">
+        <dt>Delivery mode</dt>
+        <dd>
+          {pull ? (
+            <>
+              <strong>Pull</strong>: the bot reads <code>GET /api/v1/events</code> or the event stream; nothing is POSTed.
+            </>
+          ) : (
+            <>
+              <strong>Webhook</strong>: POSTed to <code>{va.webhook_url ?? 'no URL'}</code>.
+            </>
+          )}
+        </dd>
+        <dt>Last read</dt>
+        <dd>{c.last_read_at ? `${formatAgo(c.last_read_at)} (${formatDateTime(c.last_read_at)})` : 'Never'}</dd>
+        <dt>Open streams</dt>
+        <dd>{c.open_streams}</dd>
+        {pull && (
+          <>
+            <dt>Last acknowledged</dt>
+            <dd>{c.acknowledged_at ? `${formatAgo(c.acknowledged_at)} (${formatDateTime(c.acknowledged_at)})` : 'Nothing yet'}</dd>
+            <dt>Acknowledged cursor</dt>
+            <dd>{c.acknowledged_cursor ? <code className="break">{c.acknowledged_cursor}</code> : 'None'}</dd>
+          </>
+        )}
+      </dl>
+      {pull && (
+        <p className="hint">
+          {va.fallback_team_id
+            ? 'If the bot neither reads nor keeps a stream open for the idle time while events wait, its chats go to the fallback team.'
+            : 'No fallback team: if the bot stops reading, its chats wait for it.'}
+        </p>
       )}
     </section>
   );
@@ -74,6 +119,7 @@ export function VaDetail({ id, trxid }: { id: number; trxid?: string }) {
         />
       )}
       <VaActions va={va} />
+      <DeliveryCard va={va} />
       <HealthCard id={va.id} />
       <RecoveryCard va={va} />
       <RepliesCard va={va} />

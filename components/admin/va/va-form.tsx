@@ -18,6 +18,7 @@ import {
   type AdminVirtualAgent,
   type CreateVirtualAgentBody,
   createVirtualAgentBodySchema,
+  type DeliveryMode,
   updateVirtualAgentBodySchema,
 } from '@/contracts/schemas/admin-virtual-agent';
 import { headerProblem, WebhookFields } from './webhook-fields';
@@ -25,6 +26,7 @@ import { headerProblem, WebhookFields } from './webhook-fields';
 const PLACED = [
   'name',
   'description',
+  'delivery_mode',
   'webhook_url',
   'webhook_headers',
   'subscriptions',
@@ -47,6 +49,7 @@ const EVENT_HELP: Record<EventType, string> = {
 type Values = {
   name: string;
   description: string;
+  delivery_mode: DeliveryMode;
   webhook_url: string;
   webhook_headers: KvRow[];
   subscriptions: EventType[];
@@ -62,6 +65,7 @@ type Values = {
 const LABELS = {
   name: 'the name',
   description: 'the description',
+  delivery_mode: 'choose:the delivery mode',
   webhook_url: 'the webhook URL',
   webhook_headers: 'the static headers',
   subscriptions: 'choose:the event subscriptions',
@@ -74,9 +78,15 @@ const LABELS = {
   reply_timeout_action: 'choose:what happens when the reply budget runs out',
 };
 
+/** In pull mode an empty URL is no URL: left out when registering, removed when saving. */
+function urlOf(v: Values, removed: null | undefined) {
+  const url = v.webhook_url.trim();
+  return v.delivery_mode === 'pull' && !url ? removed : url;
+}
+
 function common(v: Values) {
   return {
-    webhook_url: v.webhook_url.trim(),
+    delivery_mode: v.delivery_mode,
     webhook_headers: toRecord(v.webhook_headers),
     subscriptions: v.subscriptions,
     team_id: v.team_id ? Number(v.team_id) : undefined,
@@ -90,10 +100,14 @@ function common(v: Values) {
 }
 const createResolver = contractResolver(
   createVirtualAgentBodySchema,
-  (v: Values) => ({ ...common(v), name: v.name, description: v.description }),
+  (v: Values) => ({ ...common(v), webhook_url: urlOf(v, undefined), name: v.name, description: v.description }),
   LABELS,
 );
-const updateResolver = contractResolver(updateVirtualAgentBodySchema, common, LABELS);
+const updateResolver = contractResolver(
+  updateVirtualAgentBodySchema,
+  (v: Values) => ({ ...common(v), webhook_url: urlOf(v, null) }),
+  LABELS,
+);
 
 /** Registration (name and description are fixed once saved) and later edits of a Virtual Agent. */
 export function VaForm({ va }: { va?: AdminVirtualAgent }) {
@@ -107,6 +121,7 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
   >((va ? updateResolver : createResolver) as typeof createResolver, {
     name: va?.name ?? '',
     description: va?.description ?? '',
+    delivery_mode: va?.delivery_mode ?? 'webhook',
     webhook_url: va?.webhook_url ?? '',
     webhook_headers: toRows(va?.webhook_headers),
     // The guide asks bots to handle chat.unassigned (lost control), so a new VA subscribes to it too.
@@ -152,7 +167,8 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
   const errors = formState.errors;
   const err = messages(failure);
 
-  const [teamId, fallbackTeamId, url, headers, attrs, skills] = watch([
+  const [mode, teamId, fallbackTeamId, url, headers, attrs, skills] = watch([
+    'delivery_mode',
     'team_id',
     'fallback_team_id',
     'webhook_url',
@@ -164,7 +180,7 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
   const fallbackTeam = teams.find((t) => String(t.id) === fallbackTeamId);
   // Checks the contract cannot make (the URL's form, each header row) block sending too.
   const local = {
-    url: checkUrlFormat(url),
+    url: mode === 'pull' && !url.trim() ? null : checkUrlFormat(url),
     headers: rowsProblems(headers, headerProblem).length > 0,
     attrs: rowsProblems(attrs, duplicateKey).length > 0,
   };
@@ -206,7 +222,27 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
           {...register('description')}
         />
       </Field>
+      <fieldset className="checks-fieldset" aria-describedby="va-mode-hint">
+        <legend>Delivery mode</legend>
+        <div className="checks">
+          <label>
+            <input type="radio" value="webhook" {...register('delivery_mode')} />
+            Webhook: events are POSTed to the bot
+          </label>
+          <label>
+            <input type="radio" value="pull" {...register('delivery_mode')} />
+            Pull: the bot reads its events (no public URL needed)
+          </label>
+        </div>
+        <p id="va-mode-hint" className="hint">
+          {mode === 'pull'
+            ? 'The bot reads with GET /api/v1/events or the event stream and acknowledges what it handled; nothing is POSTed, so the webhook URL is optional.'
+            : 'Each event is POSTed to the webhook URL, signed, with retries. Choose pull for a bot without a public address.'}
+        </p>
+        {err('delivery_mode') && <p className="field-error">{err('delivery_mode')}</p>}
+      </fieldset>
       <WebhookFields
+        optional={mode === 'pull'}
         url={url}
         onUrl={(v) => setValue('webhook_url', v, { shouldValidate: tried })}
         headers={headers}
@@ -275,7 +311,11 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
           id="va-fallback-team"
           label="Fallback team (optional)"
           error={err('fallback_team_id')}
-          hint="Where the VA's chats go when its webhook keeps failing."
+          hint={
+            mode === 'pull'
+              ? "Where the VA's chats go when it stops reading its events while they wait."
+              : "Where the VA's chats go when its webhook keeps failing."
+          }
         >
           <select {...described('va-fallback-team', { error: err('fallback_team_id'), hint: true })} {...register('fallback_team_id')}>
             <TeamOptions teams={teams} empty="None" />

@@ -26,6 +26,7 @@ function Refusal({ reason }: { reason: string }) {
 
 /** Webhook URL (checked as typed, and the server's address verdict on save) and static headers. */
 export function WebhookFields({
+  optional = false,
   url,
   onUrl,
   headers,
@@ -34,6 +35,8 @@ export function WebhookFields({
   schemaError,
   showErrors,
 }: {
+  /** Pull mode: nothing is POSTed, so the URL may stay empty. */
+  optional?: boolean;
   url: string;
   onUrl: (v: string) => void;
   headers: KvRow[];
@@ -44,7 +47,7 @@ export function WebhookFields({
   showErrors: boolean;
 }) {
   const [touched, setTouched] = useState(false);
-  const formatError = touched || showErrors ? checkUrlFormat(url) : null;
+  const formatError = (touched || showErrors) && !(optional && !url.trim()) ? checkUrlFormat(url) : null;
   const serverError = schemaError ?? (failure?.code === 3007 ? null : fieldError(failure, 'webhook_url'));
   const refusal = failure?.code === 3007 ? (failure.fields.webhook_url ?? failure.description) : null;
   const note = formatError ? null : urlNote(url);
@@ -52,13 +55,18 @@ export function WebhookFields({
     <>
       <Field
         id="va-webhook"
-        label="Webhook URL"
-        required
+        label={optional ? 'Webhook URL (optional in pull mode)' : 'Webhook URL'}
+        required={!optional}
         error={formatError ?? serverError}
-        hint={note ?? 'Events are POSTed here, signed with the signing secret. The bot must answer HTTP 200 within 5 s.'}
+        hint={
+          note ??
+          (optional
+            ? 'Not needed in pull mode: nothing is POSTed. Kept for switching back to webhook delivery.'
+            : 'Events are POSTed here, signed with the signing secret. The bot must answer HTTP 200 within 5 s.')
+        }
       >
         <input
-          {...described('va-webhook', { error: formatError ?? serverError, hint: true, required: true })}
+          {...described('va-webhook', { error: formatError ?? serverError, hint: true, required: !optional })}
           {...(refusal ? { 'aria-invalid': true, 'aria-describedby': 'va-webhook-hint va-webhook-refusal' } : {})}
           type="url"
           inputMode="url"

@@ -1,0 +1,1 @@
+ALTER TABLE "event_cursors" ADD COLUMN "pull_since" timestamp (3) with time zone;
