@@ -1,0 +1,8 @@
+/** Who an agent workspace call acts as, established from its session cookie. */
+export type AgentAuth = {
+  userId: number;
+  accountId: number;
+  loginId: string;
+  email: string;
+  kind: 'agent' | 'manager';
+};
