@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AVAILABILITIES, CHANNELS } from '../enums';
 import { chatSchema } from './chat';
 import { isoDateTime, text } from './common';
-import { attachmentSchema, messageSchema, quickRepliesSchema } from './message';
+import { attachmentSchema, messageSchema } from './message';
 
 export const agentLoginBodySchema = z.object({ email: text().min(3).max(320), password: z.string().min(1).max(1024) }).strict();
 
@@ -67,7 +67,12 @@ export const agentReplyBodySchema = z
   .object({
     text: text().min(1).max(4096).optional(),
     attachment: attachmentSchema.optional(),
-    quick_replies: quickRepliesSchema.optional().describe('livechat only'),
+    quick_replies: z
+      .array(text().trim().min(1).max(200))
+      .min(1)
+      .max(13)
+      .optional()
+      .describe('Titles of quick replies offered to the customer (livechat only); each answers with its title'),
   })
   .strict();
 

@@ -5,6 +5,7 @@ import type { Db } from '@/db/client';
 import type { AgentAuth } from '@/lib/agent-auth/types';
 import { ApiError } from '@/lib/errors';
 import { appendMessage } from '@/lib/messages/append-message';
+import { newTraceId } from '@/lib/util/ids';
 import { asAgentWrite, requireTeamChat } from './agent-scope';
 
 /**
@@ -20,10 +21,14 @@ export async function sendAgentReply(
     throw new ApiError(2000, { detail: 'send text, attachment or quick_replies', errors: [{ field: '(body)', message: 'empty reply' }] });
   }
   await requireTeamChat(db, agent, chatId);
+  const { quick_replies: titles, ...rest } = body;
   const input = {
     type: 'outbound' as const,
-    ...body,
-    ...(body.quick_replies !== undefined && { livechat_sub_type: 'quick_replies' as const }),
+    ...rest,
+    ...(titles !== undefined && {
+      livechat_sub_type: 'quick_replies' as const,
+      quick_replies: { request_identifier: newTraceId(), options: titles.map((title) => ({ title, payload: title })) },
+    }),
   };
   const { message } = await asAgentWrite(chatId, () =>
     appendMessage(db, { accountId: agent.accountId, chatId, actorLoginId: agent.loginId, actorUserId: agent.userId, input }),
