@@ -55,7 +55,15 @@ describe('agent workspace: invite, sign-in and session safety', () => {
     assert.match(cookie, /; SameSite=Lax/);
     const sessionToken = client.cookies.get('va_agent_session') as string;
     assert.equal((await ctx.db.select().from(agentSessions).where(eq(agentSessions.tokenHash, sessionToken))).length, 0);
-    assert.equal((await ctx.db.select().from(agentSessions).where(eq(agentSessions.tokenHash, sha256(sessionToken)))).length, 1);
+    assert.equal(
+      (
+        await ctx.db
+          .select()
+          .from(agentSessions)
+          .where(eq(agentSessions.tokenHash, sha256(sessionToken)))
+      ).length,
+      1,
+    );
 
     const again = await new AgentClient().post('/invite/accept', { token, password: AGENT_PASSWORD });
     assert.equal(again.status, 410);
@@ -79,7 +87,10 @@ describe('agent workspace: invite, sign-in and session safety', () => {
     const otherAdmin = (await signedInAdminOf(ctx.db, other.account.id)).client;
     const res = await otherAdmin.post(`/users/${other.agent.id}/invite`, { email: `late-${other.agent.loginId}@example.test` });
     const token = new URL(res.body.response.invite_url).hash.slice(1);
-    await ctx.db.update(agentLogins).set({ inviteExpiresAt: new Date(Date.now() - 1000) }).where(eq(agentLogins.userId, other.agent.id));
+    await ctx.db
+      .update(agentLogins)
+      .set({ inviteExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(agentLogins.userId, other.agent.id));
     const late = await new AgentClient().post('/invite/accept', { token, password: AGENT_PASSWORD });
     assert.equal(late.body.status_code, 2082);
   });
