@@ -5,6 +5,7 @@ import {
   acceptInviteBodySchema,
   agentChatSchema,
   agentCloseBodySchema,
+  agentDirectorySchema,
   agentLoginBodySchema,
   agentNoteBodySchema,
   agentProfileSchema,
@@ -80,6 +81,13 @@ export const agentContract = c.router(
       body: setAvailabilityBodySchema,
       responses: { 200: envelope(4400, agentProfileSchema), ...errorsFor(WRITE) },
       metadata: meta(...WRITE),
+    },
+    directory: {
+      method: 'GET',
+      path: '/directory',
+      summary: 'Where chats can be transferred: teams with their skills, people and virtual agents',
+      responses: { 200: envelope(4400, agentDirectorySchema), ...errorsFor(READ) },
+      metadata: meta(...READ),
     },
     lists: {
       method: 'GET',

@@ -27,6 +27,11 @@ export const agentProfileSchema = z.object({
   teams: z.array(agentTeamSchema),
 });
 
+export const agentDirectorySchema = z.object({
+  teams: z.array(z.object({ id: z.number().int(), name: z.string(), skills: z.array(z.string()) })),
+  users: z.array(z.object({ login_id: z.string(), name: z.string(), kind: z.enum(['agent', 'manager', 'virtual_agent']) })),
+});
+
 export const setAvailabilityBodySchema = z.object({ availability: z.enum(AVAILABILITIES) }).strict();
 
 export const queueItemSchema = z.object({

@@ -4,6 +4,7 @@ import { getDb } from '@/db/client';
 import { isHttps } from '@/lib/admin-auth/session-cookie';
 import { closeAgentChat, tagAgentChat, transferAgentChat } from '@/lib/agent/change-agent-chat';
 import { getAgentProfile } from '@/lib/agent/get-agent-profile';
+import { listDirectory } from '@/lib/agent/list-directory';
 import { listWorkspace } from '@/lib/agent/list-workspace';
 import { openAgentChat } from '@/lib/agent/open-agent-chat';
 import { pickChat } from '@/lib/agent/pick-chat';
@@ -58,6 +59,7 @@ const agentRouter = tsr.router(agentContract, {
         availability: body.availability,
       }),
     ),
+  directory: async () => ok(4400, await listDirectory(await getDb(), { accountId: agentAuth().accountId })),
   lists: async () => ok(4400, await listWorkspace(await getDb(), { userId: agentAuth().userId })),
   getChat: async ({ params }) => ok(4400, await openAgentChat(await getDb(), { agent: agentAuth(), chatId: params.chat_id })),
   pick: async ({ params }) => {
