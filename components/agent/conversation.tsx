@@ -213,11 +213,15 @@ export function Conversation({
       <div className="conversation-grid">
         <section aria-labelledby="transcript-title" className="transcript-section">
           <h3 id="transcript-title">Transcript</h3>
-          <ol className="transcript" role="log" aria-label="Transcript" aria-live="polite">
-            {data.transcript.map((m) => (
-              <MessageItem key={m.transid} m={m} />
-            ))}
-          </ol>
+          {/* The scrolling log is focusable so its history can be read by keyboard. */}
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1) */}
+          <div className="transcript" role="log" aria-label="Transcript" aria-live="polite" tabIndex={0}>
+            <ol>
+              {data.transcript.map((m) => (
+                <MessageItem key={m.transid} m={m} />
+              ))}
+            </ol>
+          </div>
           {chat.typing && (
             <p className="small muted" role="status">
               {chat.assignee} is typing{chat.typing.status_text ? `: ${chat.typing.status_text}` : '…'}

@@ -146,11 +146,12 @@ function Workspace({ me }: { me: Profile }) {
             Sign out
           </button>
         </div>
+        <p className="shortcuts small muted" id="shortcuts">
+          Shortcuts: <kbd>Alt</kbd>+<kbd>N</kbd> next chat · <kbd>Alt</kbd>+<kbd>R</kbd> reply · <kbd>Alt</kbd>+<kbd>C</kbd> close the chat
+          {connected ? '' : ' · reconnecting…'}
+        </p>
       </header>
-      <p className="shortcuts small muted" id="shortcuts">
-        Shortcuts: <kbd>Alt</kbd>+<kbd>N</kbd> next chat · <kbd>Alt</kbd>+<kbd>R</kbd> reply · <kbd>Alt</kbd>+<kbd>C</kbd> close the chat
-        {connected ? '' : ' · reconnecting…'}
-      </p>
+
       <div id="workspace-notice" className="notice" role="status" tabIndex={-1}>
         {notice}
       </div>
