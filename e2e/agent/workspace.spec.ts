@@ -182,7 +182,7 @@ test('two people pick the same chat: one wins, the other is told at once', async
     const statuses = await Promise.all(answers.map(async (a) => (await a).status()));
     expect([...statuses].sort()).toEqual([200, 409]);
     const [winner, loser] = statuses[0] === 200 ? [first.page, second.page] : [second.page, first.page];
-    await expect(winner.getByText('Assigned to you')).toBeVisible();
+    await expect(winner.getByText('Assigned to you', { exact: true })).toBeVisible();
     // The loser is told in words, focus on the message, and sees who holds the chat now.
     const told = loser.getByRole('alert').filter({ hasText: 'Someone else picked this chat first' });
     await expect(told).toBeFocused();
