@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { QUEUE_REASONS, type workspaceListsSchema } from '@/contracts/schemas/agent';
 import type { Db } from '@/db/client';
@@ -10,11 +10,11 @@ export type WorkspaceLists = z.infer<typeof workspaceListsSchema>;
 export const LIST_LIMIT = 100;
 
 /**
- * The queue: the person's teams' waiting, unassigned chats, oldest first (by when they were
- * queued). Read through `chats_queue_idx`, whose rows are only the waiting chats, so its cost
- * follows the queue's length, not the table's.
+ * One team's queue: its waiting, unassigned chats, oldest first (by when they were queued). A walk
+ * of `chats_queue_idx`, whose rows are only the waiting chats, in its own order: no sort, and a
+ * cost that follows the page, not the table nor the queue's length.
  */
-export function queueQuery(db: Db, { userId }: { userId: number }) {
+export function teamQueueQuery(db: Db, { teamId }: { teamId: number }) {
   return db
     .select({
       id: chats.id,
@@ -30,19 +30,17 @@ export function queueQuery(db: Db, { userId }: { userId: number }) {
     .from(chats)
     .innerJoin(teams, eq(teams.id, chats.teamId))
     .innerJoin(customers, eq(customers.id, chats.customerId))
-    .where(
-      and(
-        inArray(chats.teamId, db.select({ id: teamMemberships.teamId }).from(teamMemberships).where(eq(teamMemberships.userId, userId))),
-        eq(chats.status, 'queued'),
-        isNull(chats.assigneeId),
-      ),
-    )
+    .where(and(eq(chats.teamId, teamId), eq(chats.status, 'queued'), isNull(chats.assigneeId)))
     .orderBy(asc(chats.queuedAt), asc(chats.id))
     .limit(LIST_LIMIT);
 }
 
-/** "Mine": the open chats assigned to the person, latest change first, and whether the customer spoke last. */
-export function mineQuery(db: Db, { userId }: { userId: number }) {
+/**
+ * The person's open chats in one status, latest change first: a walk of
+ * `chats_assignee_status_list_idx` in its order. Whether the customer spoke last is read for the
+ * page's rows only, each from the end of the chat's `messages_chat_idx`.
+ */
+export function mineQuery(db: Db, { userId, status }: { userId: number; status: 'picked' | 'onhold' }) {
   const lastType = sql<
     string | null
   >`(select ${messages.type} from ${messages} where ${messages.chatId} = ${chats.id} and ${messages.type} <> 'announcement' order by ${messages.id} desc limit 1)`;
@@ -59,13 +57,31 @@ export function mineQuery(db: Db, { userId }: { userId: number }) {
     })
     .from(chats)
     .innerJoin(customers, eq(customers.id, chats.customerId))
-    .where(and(eq(chats.assigneeId, userId), inArray(chats.status, ['picked', 'onhold'])))
+    .where(and(eq(chats.assigneeId, userId), eq(chats.status, status)))
     .orderBy(desc(chats.updatedAt), desc(chats.id))
     .limit(LIST_LIMIT);
 }
 
+const byQueuedAt = (a: { queuedAt: Date; id: string }, b: { queuedAt: Date; id: string }) =>
+  a.queuedAt.getTime() - b.queuedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byUpdatedDesc = (a: { updatedAt: Date; id: string }, b: { updatedAt: Date; id: string }) =>
+  b.updatedAt.getTime() - a.updatedAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/**
+ * The queue (the person's teams' queues merged, oldest first) and Mine (picked and on hold merged,
+ * latest first), each at most LIST_LIMIT: every part is an index walk of at most that many rows.
+ */
 export async function listWorkspace(db: Db, { userId, now = new Date() }: { userId: number; now?: Date }): Promise<WorkspaceLists> {
-  const [queue, mine] = await Promise.all([queueQuery(db, { userId }), mineQuery(db, { userId })]);
+  const teamIds = (await db.select({ id: teamMemberships.teamId }).from(teamMemberships).where(eq(teamMemberships.userId, userId))).map(
+    (r) => r.id,
+  );
+  const [queues, picked, onhold] = await Promise.all([
+    Promise.all(teamIds.map((teamId) => teamQueueQuery(db, { teamId }))),
+    mineQuery(db, { userId, status: 'picked' }),
+    mineQuery(db, { userId, status: 'onhold' }),
+  ]);
+  const queue = queues.flat().sort(byQueuedAt).slice(0, LIST_LIMIT);
+  const mine = [...picked, ...onhold].sort(byUpdatedDesc).slice(0, LIST_LIMIT);
   return {
     queue: queue.map((r) => ({
       chat_id: r.id,
