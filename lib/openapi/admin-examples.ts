@@ -297,7 +297,7 @@ export const ADMIN_REQUEST_EXAMPLES: Record<string, unknown> = {
     custom_attributes: { language: 'es' },
   },
   adminUpdateUser: { availability: 'unavailable' },
-  adminInviteUser: {},
+  adminInviteUser: { email: 'maria.lopez@acme.example' },
   adminCreateVirtualAgent: {
     name: 'Billing bot',
     description: 'Answers billing questions and issues refunds',
