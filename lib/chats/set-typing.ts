@@ -3,6 +3,7 @@ import type { TypingInput } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { ApiError, describeFields, type FieldError } from '@/lib/errors';
+import { publishChatChanges } from '@/lib/events/chat-changes';
 import { lockChat } from './lock-chat';
 import { requireHeld } from './require-held';
 
@@ -31,7 +32,7 @@ export async function setTyping(
     if (input.status_text !== undefined) errors.push({ field: 'status_text', message: 'only with on: true' });
     if (errors.length) throw new ApiError(2000, { detail: describeFields(errors), errors });
   }
-  return db.transaction(async (tx) => {
+  const state = await db.transaction(async (tx) => {
     const chat = await lockChat(tx, { accountId, chatId });
     if (chat.status === 'closed') throw new ApiError(2040, { detail: 'a closed chat shows no typing' });
     requireHeld(chat, actorUserId);
@@ -56,4 +57,7 @@ export async function setTyping(
       shown_to_customer: showsTypingToCustomer(chat.channel),
     };
   });
+  // The live views (the agent workspace's open chat) show the indicator at once.
+  publishChatChanges(new Map([[chatId, accountId]]));
+  return state;
 }

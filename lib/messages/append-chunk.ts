@@ -4,6 +4,7 @@ import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import { notHeld } from '@/lib/chats/require-held';
 import { ApiError } from '@/lib/errors';
+import { publishChatChanges } from '@/lib/events/chat-changes';
 import { toMessageView } from './message-view';
 import { heldBy, lookAtStream, MAX_TEXT_LENGTH, streamReturning } from './stream-text';
 
@@ -46,7 +47,11 @@ export async function appendChunk(
         ),
       )
       .returning(streamReturning);
-    if (row) return { message: toMessageView(row), appended: true };
+    if (row) {
+      // The live views (the agent workspace's open chat) show the text as it grows.
+      publishChatChanges(new Map([[chatId, accountId]]));
+      return { message: toMessageView(row), appended: true };
+    }
 
     const look = await lookAtStream(db, { accountId, chatId, transid });
     if (!look.chatFound) throw new ApiError(2031);

@@ -4,6 +4,7 @@ import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import { notHeld } from '@/lib/chats/require-held';
 import { ApiError } from '@/lib/errors';
+import { publishChatChanges } from '@/lib/events/chat-changes';
 import { toMessageView } from './message-view';
 import { heldBy, lookAtStream, streamReturning } from './stream-text';
 
@@ -39,7 +40,10 @@ export async function closeStream(
       ),
     )
     .returning(streamReturning);
-  if (row) return toMessageView(row);
+  if (row) {
+    publishChatChanges(new Map([[chatId, accountId]]));
+    return toMessageView(row);
+  }
 
   const look = await lookAtStream(db, { accountId, chatId, transid });
   if (!look.chatFound) throw new ApiError(2031);

@@ -139,6 +139,23 @@ describe('agent workspace: queue, picks and actions', () => {
       ['chat.assigned', 'message.received'],
     );
 
+    // Open in the workspace before the pick: the bot's typing arrives live.
+    const abort = new AbortController();
+    const live = sseReader((await one.stream(cid, abort.signal)).body as ReadableStream<Uint8Array>);
+    try {
+      await live.events(1);
+      const typing = await botApi('PUT', `/chats/${cid}/typing`, { token: t.token, body: { on: true } });
+      assert.equal(typing.status, 200, JSON.stringify(typing.body));
+      await until('a chat event for the typing bot', async () => {
+        await live.events(live.frames.filter((f) => f.data !== undefined).length + 1);
+        return live.frames.some((f) => f.event === 'chat');
+      });
+      assert.ok((await one.get(`/chats/${cid}`)).body.response.chat.typing?.on);
+    } finally {
+      abort.abort();
+      await live.cancel();
+    }
+
     const taken = await one.post(`/chats/${cid}/pick`);
     assert.equal(taken.status, 200, JSON.stringify(taken.body));
     assert.equal(taken.body.response.chat.assignee, oneLogin);
