@@ -5,4 +5,6 @@ export type AgentAuth = {
   loginId: string;
   email: string;
   kind: 'agent' | 'manager';
+  /** The teams the person belongs to, read with the session: what they may see and work. */
+  teamIds: number[];
 };

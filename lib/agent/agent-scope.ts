@@ -15,13 +15,16 @@ export function notInTeams(chatId: string): ApiError {
   return new ApiError(2085, { detail: `chat ${chatId}` });
 }
 
-/** The chat's team, when it is one of the person's teams (else 2085). Not locked: the writers lock and check again. */
+/**
+ * The chat's team, when it is one of the person's teams (`agent.teamIds`, read with the session;
+ * else 2085). Not locked: the writers lock and check again.
+ */
 export async function requireTeamChat(db: Db, agent: AgentAuth, chatId: string): Promise<{ teamId: number; assigneeId: number | null }> {
   const [chat] = await db
     .select({ teamId: chats.teamId, assigneeId: chats.assigneeId })
     .from(chats)
     .where(and(eq(chats.id, chatId), eq(chats.accountId, agent.accountId)));
-  if (!chat || !(await teamIdsOf(db, agent)).includes(chat.teamId)) throw notInTeams(chatId);
+  if (!chat || !agent.teamIds.includes(chat.teamId)) throw notInTeams(chatId);
   return chat;
 }
 

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { QUEUE_REASONS, type workspaceListsSchema } from '@/contracts/schemas/agent';
 import type { Db } from '@/db/client';
-import { chats, customers, messages, teamMemberships, teams } from '@/db/schema';
+import { chats, customers, messages, teams } from '@/db/schema';
 
 export type WorkspaceLists = z.infer<typeof workspaceListsSchema>;
 
@@ -71,10 +71,10 @@ const byUpdatedDesc = (a: { updatedAt: Date; id: string }, b: { updatedAt: Date;
  * The queue (the person's teams' queues merged, oldest first) and Mine (picked and on hold merged,
  * latest first), each at most LIST_LIMIT: every part is an index walk of at most that many rows.
  */
-export async function listWorkspace(db: Db, { userId, now = new Date() }: { userId: number; now?: Date }): Promise<WorkspaceLists> {
-  const teamIds = (await db.select({ id: teamMemberships.teamId }).from(teamMemberships).where(eq(teamMemberships.userId, userId))).map(
-    (r) => r.id,
-  );
+export async function listWorkspace(
+  db: Db,
+  { userId, teamIds, now = new Date() }: { userId: number; teamIds: number[]; now?: Date },
+): Promise<WorkspaceLists> {
   const [queues, picked, onhold] = await Promise.all([
     Promise.all(teamIds.map((teamId) => teamQueueQuery(db, { teamId }))),
     mineQuery(db, { userId, status: 'picked' }),

@@ -1,12 +1,12 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { agentChatSchema } from '@/contracts/schemas/agent';
 import type { Db } from '@/db/client';
-import { messages, users } from '@/db/schema';
+import { chats, messages, users } from '@/db/schema';
 import type { AgentAuth } from '@/lib/agent-auth/types';
 import { loadChat } from '@/lib/chats/chat-view';
 import { toMessageView } from '@/lib/messages/message-view';
-import { notInTeams, requireTeamChat } from './agent-scope';
+import { notInTeams } from './agent-scope';
 
 export type AgentChat = z.infer<typeof agentChatSchema>;
 
@@ -38,12 +38,16 @@ export function transcriptQuery(db: Db, { chatId }: { chatId: string }) {
  * messages and the announcements (shown as internal notes).
  */
 export async function openAgentChat(db: Db, { agent, chatId }: { agent: AgentAuth; chatId: string }): Promise<AgentChat> {
-  const { assigneeId } = await requireTeamChat(db, agent, chatId);
+  // One round of reads; the team is checked on the chat read (nothing of another chat is answered).
   const [chat, rows, assignee] = await Promise.all([
     loadChat(db, { accountId: agent.accountId, chatId }),
     transcriptQuery(db, { chatId }),
-    assigneeId === null ? Promise.resolve([]) : db.select({ kind: users.kind }).from(users).where(eq(users.id, assigneeId)),
+    db
+      .select({ kind: users.kind })
+      .from(chats)
+      .innerJoin(users, eq(users.id, chats.assigneeId))
+      .where(and(eq(chats.id, chatId), eq(chats.accountId, agent.accountId))),
   ]);
-  if (!chat) throw notInTeams(chatId);
+  if (!chat || !agent.teamIds.includes(chat.team_id)) throw notInTeams(chatId);
   return { chat, assignee_kind: assignee[0]?.kind ?? null, transcript: rows.reverse().map(toMessageView) };
 }

@@ -27,6 +27,7 @@ export async function pickChat(db: Db, { agent, chatId }: { agent: AgentAuth; ch
     withOutbox(db, async (tx) => {
       const chat = await lockChat(tx, { accountId: agent.accountId, chatId });
       const teamIds = await teamIdsOf(tx, agent);
+      // Read again inside the transaction: membership may have changed since the session was read.
       if (!teamIds.includes(chat.teamId)) throw notInTeams(chatId);
       if (chat.assigneeId === agent.userId && chat.status !== 'closed') return;
       if (chat.status === 'closed') throw new ApiError(2040, { detail: 'a closed chat cannot be picked' });

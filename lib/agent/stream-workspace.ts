@@ -54,7 +54,8 @@ export async function streamWorkspace(
         try {
           do {
             again = false;
-            const lists = await listWorkspace(db, { userId: agent.userId });
+            // Teams as the session had them when the stream opened; a changed membership shows on reconnect.
+            const lists = await listWorkspace(db, { userId: agent.userId, teamIds: agent.teamIds });
             // waited_seconds moves with the clock: compare without it, so only real changes are sent.
             const key = JSON.stringify({ ...lists, queue: lists.queue.map((q) => ({ ...q, waited_seconds: 0 })) });
             if (key !== last) {

@@ -60,7 +60,7 @@ const agentRouter = tsr.router(agentContract, {
       }),
     ),
   directory: async () => ok(4400, await listDirectory(await getDb(), { accountId: agentAuth().accountId })),
-  lists: async () => ok(4400, await listWorkspace(await getDb(), { userId: agentAuth().userId })),
+  lists: async () => ok(4400, await listWorkspace(await getDb(), { userId: agentAuth().userId, teamIds: agentAuth().teamIds })),
   getChat: async ({ params }) => ok(4400, await openAgentChat(await getDb(), { agent: agentAuth(), chatId: params.chat_id })),
   pick: async ({ params }) => {
     const db = await getDb();
