@@ -1,20 +1,21 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, type Placeholder, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { QUEUE_REASONS, type workspaceListsSchema } from '@/contracts/schemas/agent';
 import type { Db } from '@/db/client';
 import { chats, customers, messages, teams } from '@/db/schema';
+import { prepared } from '@/lib/util/prepared';
 
 export type WorkspaceLists = z.infer<typeof workspaceListsSchema>;
 
 /** The most chats each list shows. A queue longer than this shows its oldest. */
-export const LIST_LIMIT = 100;
+export const LIST_LIMIT = 50;
 
 /**
  * One team's queue: its waiting, unassigned chats, oldest first (by when they were queued). A walk
  * of `chats_queue_idx`, whose rows are only the waiting chats, in its own order: no sort, and a
  * cost that follows the page, not the table nor the queue's length.
  */
-export function teamQueueQuery(db: Db, { teamId }: { teamId: number }) {
+export function teamQueueQuery(db: Db, { teamId }: { teamId: number | Placeholder }) {
   return db
     .select({
       id: chats.id,
@@ -40,7 +41,7 @@ export function teamQueueQuery(db: Db, { teamId }: { teamId: number }) {
  * `chats_assignee_status_list_idx` in its order. Whether the customer spoke last is read for the
  * page's rows only, each from the end of the chat's `messages_chat_idx`.
  */
-export function mineQuery(db: Db, { userId, status }: { userId: number; status: 'picked' | 'onhold' }) {
+export function mineQuery(db: Db, { userId, status }: { userId: number | Placeholder; status: 'picked' | 'onhold' | Placeholder }) {
   const lastType = sql<
     string | null
   >`(select ${messages.type} from ${messages} where ${messages.chatId} = ${chats.id} and ${messages.type} <> 'announcement' order by ${messages.id} desc limit 1)`;
@@ -62,6 +63,12 @@ export function mineQuery(db: Db, { userId, status }: { userId: number; status: 
     .limit(LIST_LIMIT);
 }
 
+// Prepared once per connection pool: planned once, not on every read of a workspace.
+const teamQueueStatement = prepared('agent_team_queue', (db: Db) => teamQueueQuery(db, { teamId: sql.placeholder('teamId') }));
+const mineStatement = prepared('agent_mine', (db: Db) =>
+  mineQuery(db, { userId: sql.placeholder('userId'), status: sql.placeholder('status') }),
+);
+
 const byQueuedAt = (a: { queuedAt: Date; id: string }, b: { queuedAt: Date; id: string }) =>
   a.queuedAt.getTime() - b.queuedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const byUpdatedDesc = (a: { updatedAt: Date; id: string }, b: { updatedAt: Date; id: string }) =>
@@ -76,9 +83,9 @@ export async function listWorkspace(
   { userId, teamIds, now = new Date() }: { userId: number; teamIds: number[]; now?: Date },
 ): Promise<WorkspaceLists> {
   const [queues, picked, onhold] = await Promise.all([
-    Promise.all(teamIds.map((teamId) => teamQueueQuery(db, { teamId }))),
-    mineQuery(db, { userId, status: 'picked' }),
-    mineQuery(db, { userId, status: 'onhold' }),
+    Promise.all(teamIds.map((teamId) => teamQueueStatement(db).execute({ teamId }))),
+    mineStatement(db).execute({ userId, status: 'picked' }),
+    mineStatement(db).execute({ userId, status: 'onhold' }),
   ]);
   const queue = queues.flat().sort(byQueuedAt).slice(0, LIST_LIMIT);
   const mine = [...picked, ...onhold].sort(byUpdatedDesc).slice(0, LIST_LIMIT);
