@@ -38,7 +38,7 @@ export async function register() {
     [
       { prefix: '/api/v1/', core: botApiHandler.core, owns: botApiHandler.owns, served: true },
       { prefix: '/api/admin/', core: adminApiHandler.core, owns: adminApiHandler.owns, served: false },
-      { prefix: '/api/agent/', core: agentApiHandler.core, owns: agentApiHandler.owns, served: false },
+      { prefix: '/api/agent/', core: agentApiHandler.core, owns: agentApiHandler.owns, served: true },
     ],
     { headersTimeoutMs: env().HEADERS_TIMEOUT_MS, bodyTimeoutMs: env().BODY_TIMEOUT_MS },
   );
