@@ -2,6 +2,7 @@ import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwrig
 import { startBot } from '@/examples/bot/bot';
 import { E2E_ADMIN } from '../../playwright.config';
 import { DESKTOP, expectAccessible, PHONE } from '../admin/axe';
+import { signIn } from '../admin/helpers';
 import { expect, test } from '../fixtures';
 
 const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -254,5 +255,42 @@ test('the workspace passes axe at 390 and 1280 px and works by keyboard: next ch
   } finally {
     await Promise.all([customer.close(), agent.context.close()]);
     await bot.close();
+  }
+});
+
+test('an administrator invites a person from the console; the link is shown once and signs them in', async ({ page, browser, baseURL }) => {
+  await signIn(page, '/admin/users');
+  const s = suffix();
+  const created = await page.request.post('/api/admin/users', {
+    data: { kind: 'agent', login_id: `invited-${s}`, name: `Invited ${s}`, email: `invited-${s}@example.test` },
+  });
+  expect(created.status()).toBe(201);
+  const user = (await created.json()).response;
+  await page.reload();
+  const invite = page.getByRole('button', { name: `Invite Invited ${s} to the workspace` });
+  await invite.click();
+  const heading = page.getByRole('heading', { name: `Invite link for Invited ${s}` });
+  await expect(heading).toBeFocused();
+  const link = await page.getByRole('textbox', { name: 'Invite link' }).inputValue();
+  expect(link).toMatch(/\/agent\/invite#[A-Za-z0-9_-]{43}$/);
+  await expectAccessible(page, 'users page with an invite link');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByTestId('invite-reveal')).toHaveCount(0);
+  await expect(invite).toBeFocused();
+
+  const person = await personPage(browser, link, baseURL!);
+  try {
+    await expect(person.page.getByText(`invited-${s}`)).toBeVisible();
+    // Spent: the same link again is refused in words.
+    const again = await person.context.newPage();
+    const url = new URL(link);
+    await again.goto(`${baseURL}${url.pathname}${url.hash}`);
+    await again.getByLabel('New password').fill(PASSWORD);
+    await again.getByLabel('Repeat the password').fill(PASSWORD);
+    await again.getByRole('button', { name: 'Set password and sign in' }).click();
+    await expect(again.getByRole('alert').filter({ hasText: 'Invite link invalid, already used or expired' })).toBeFocused();
+    expect(user.id).toBeGreaterThan(0);
+  } finally {
+    await person.context.close();
   }
 });
