@@ -97,7 +97,7 @@ async function customerAsksForPerson(page: Page, baseURL: string, assetId: numbe
   await expect(page.getByRole('log')).toContainText('Connecting you with a person');
 }
 
-test('the whole loop: customer, bot, "agent please", a person picks and answers live, then hands back to the bot', async ({
+test('the whole loop: customer, bot, "agent please", a person picks and answers live, hands back, the bot closes', async ({
   request,
   browser,
   baseURL,
@@ -156,6 +156,10 @@ test('the whole loop: customer, bot, "agent please", a person picks and answers 
     await expect(workspace.getByRole('status').filter({ hasText: `Chat handed to ${va.login_id}.` })).toBeFocused();
     // The bot holds the chat again and answers the customer's last message.
     await expect(page.getByRole('log').getByText(/Thanks, I have noted that/)).toHaveCount(2);
+    // "That is all": the bot closes the chat it was handed back.
+    await page.getByRole('button', { name: 'That is all, thanks' }).last().click();
+    await expect(page.getByRole('log')).toContainText('Glad I could help');
+    await expect(page.getByRole('log')).toContainText('This chat has ended.');
   } finally {
     await Promise.all([customer.close(), agent.context.close(), outsider.context.close()]);
     await bot.close();
