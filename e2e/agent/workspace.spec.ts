@@ -13,7 +13,7 @@ const PASSWORD = 'quiet harbour lantern seventeen';
  * people (auto-assign off, so handed-over chats wait in the queue to be picked) with two agents,
  * each invited through the admin API; plus an agent of another team.
  */
-async function setUp(request: APIRequestContext) {
+async function setUp(request: APIRequestContext, { autoAssign = false }: { autoAssign?: boolean } = {}) {
   expect((await request.post('/api/admin/login', { data: E2E_ADMIN })).status()).toBe(200);
   const s = suffix();
   const post = async (path: string, data: unknown) => {
@@ -22,7 +22,7 @@ async function setUp(request: APIRequestContext) {
     return (await res.json()).response;
   };
   const bots = await post('/teams', { name: `Agent e2e bots ${s}`, auto_assign: true });
-  const people = await post('/teams', { name: `Agent e2e people ${s}`, auto_assign: false });
+  const people = await post('/teams', { name: `Agent e2e people ${s}`, auto_assign: autoAssign });
   const others = await post('/teams', { name: `Agent e2e others ${s}`, auto_assign: false });
   const person = async (name: string, teamId: number) => {
     const user = await post('/users', {
@@ -296,5 +296,35 @@ test('an administrator invites a person from the console; the link is shown once
     expect(user.id).toBeGreaterThan(0);
   } finally {
     await person.context.close();
+  }
+});
+
+test('availability decides where auto-assign sends a handed-over chat', async ({ request, browser, baseURL }) => {
+  const { asset, va, people, one, two } = await setUp(request, { autoAssign: true });
+  const bot = await startExampleBot(request, baseURL!, va, people.name);
+  const customer = await browser.newContext();
+  const agent = await personPage(browser, one.inviteUrl, baseURL!);
+  const other = await personPage(browser, two.inviteUrl, baseURL!);
+  try {
+    // Both away: the handed-over chat waits in the queue.
+    for (const p of [agent.page, other.page]) {
+      const available = p.getByRole('button', { name: 'Available' });
+      await expect(available).toHaveAttribute('aria-pressed', 'true');
+      await available.click();
+      await expect(available).toHaveAttribute('aria-pressed', 'false');
+      await expect(available).toBeFocused();
+    }
+    await customerAsksForPerson(await customer.newPage(), baseURL!, asset.id);
+    await expect(agent.page.getByRole('button', { name: /transferred/ })).toBeVisible();
+    await expect(agent.page.getByRole('heading', { name: 'Mine (0)' })).toBeVisible();
+    // Available again: auto-assign gives the waiting chat at once, and the page shows it live.
+    await agent.page.getByRole('button', { name: 'Available' }).click();
+    await expect(agent.page.getByRole('heading', { name: 'Mine (1)' })).toBeVisible();
+    await expect(agent.page.getByRole('heading', { name: 'Queue (0)' })).toBeVisible();
+    await expect(other.page.getByRole('heading', { name: 'Queue (0)' })).toBeVisible();
+    await expect(other.page.getByRole('heading', { name: 'Mine (0)' })).toBeVisible();
+  } finally {
+    await Promise.all([customer.close(), agent.context.close(), other.context.close()]);
+    await bot.close();
   }
 });
