@@ -1,14 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { chats, teamMemberships } from '@/db/schema';
+import { chats } from '@/db/schema';
 import type { AgentAuth } from '@/lib/agent-auth/types';
 import { ApiError } from '@/lib/errors';
-
-/** The teams the person belongs to: what they may see and work. */
-export async function teamIdsOf(db: Db, { userId }: { userId: number }): Promise<number[]> {
-  const rows = await db.select({ teamId: teamMemberships.teamId }).from(teamMemberships).where(eq(teamMemberships.userId, userId));
-  return rows.map((r) => r.teamId);
-}
 
 /** 2085: the chat does not exist, is in another account, or is in none of the person's teams. */
 export function notInTeams(chatId: string): ApiError {

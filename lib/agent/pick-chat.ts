@@ -9,7 +9,7 @@ import { eventChatOf, lockChat } from '@/lib/chats/lock-chat';
 import { ApiError } from '@/lib/errors';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { fillFreeSeats } from '@/lib/routing/auto-assign';
-import { asAgentWrite, notInTeams, teamIdsOf } from './agent-scope';
+import { asAgentWrite, notInTeams } from './agent-scope';
 
 /**
  * A person takes a chat of their teams: a waiting one from the queue, or one a virtual agent holds
@@ -26,8 +26,8 @@ export async function pickChat(db: Db, { agent, chatId }: { agent: AgentAuth; ch
   await asAgentWrite(chatId, () =>
     withOutbox(db, async (tx) => {
       const chat = await lockChat(tx, { accountId: agent.accountId, chatId });
-      const teamIds = await teamIdsOf(tx, agent);
-      // Read again inside the transaction: membership may have changed since the session was read.
+      // The teams as read with the session, moments ago in this request.
+      const teamIds = agent.teamIds;
       if (!teamIds.includes(chat.teamId)) throw notInTeams(chatId);
       if (chat.assigneeId === agent.userId && chat.status !== 'closed') return;
       if (chat.status === 'closed') throw new ApiError(2040, { detail: 'a closed chat cannot be picked' });
@@ -41,6 +41,8 @@ export async function pickChat(db: Db, { agent, chatId }: { agent: AgentAuth; ch
         .where(and(eq(users.id, agent.userId), eq(users.enabled, true)))
         .for('no key update');
       if (!me) throw new ApiError(2080);
+      // A statement of its own, after the lock is granted: its snapshot holds every pick committed
+      // before (a sub-select of the locking statement would count with the snapshot taken before the wait).
       const [{ load }] = await tx
         .select({ load: sql<number>`count(*)::int` })
         .from(chats)
