@@ -28,15 +28,17 @@ export async function register() {
   installShutdown();
   // `npm start` (scripts/start.mjs) serves the bot API through node:http, with the pipelines and
   // route implementations of this very build, handed over here.
-  const [{ botApiHandler }, { adminApiHandler }, { exposeNodeEntries }] = await Promise.all([
+  const [{ botApiHandler }, { adminApiHandler }, { agentApiHandler }, { exposeNodeEntries }] = await Promise.all([
     import('./app/api/v1/_routers'),
     import('./app/api/admin/_routers'),
+    import('./app/api/agent/_routers'),
     import('./lib/http/node-entry'),
   ]);
   exposeNodeEntries(
     [
       { prefix: '/api/v1/', core: botApiHandler.core, owns: botApiHandler.owns, served: true },
       { prefix: '/api/admin/', core: adminApiHandler.core, owns: adminApiHandler.owns, served: false },
+      { prefix: '/api/agent/', core: agentApiHandler.core, owns: agentApiHandler.owns, served: true },
     ],
     { headersTimeoutMs: env().HEADERS_TIMEOUT_MS, bodyTimeoutMs: env().BODY_TIMEOUT_MS },
   );

@@ -9,7 +9,7 @@ export const E2E_ADMIN = { email: 'e2e-admin@example.test', password: 'e2e-passw
 /**
  * Two projects against one real server (`npm start`, or `next start` with E2E_ENTRY=next, on a
  * fresh embedded database):
- * `api` drives the HTTP API without a browser, `admin` drives the pages in Debian's Chromium, `security` the security headers and `widget` the chat widget, both in Chromium too.
+ * `api` drives the HTTP API without a browser, `admin` drives the pages in Debian's Chromium, `security` the security headers, `widget` the chat widget and `agent` the agent workspace, all in Chromium too.
  */
 export default defineConfig({
   testDir: './e2e',
@@ -24,7 +24,7 @@ export default defineConfig({
   use: { baseURL: `http://127.0.0.1:${PORT}`, trace: 'retain-on-failure' },
   projects: [
     { name: 'api', testDir: './e2e/api' },
-    ...['admin', 'security', 'widget'].map((name) => ({
+    ...['admin', 'security', 'widget', 'agent'].map((name) => ({
       name,
       testDir: `./e2e/${name}`,
       use: {

@@ -11,7 +11,8 @@
  * (run `npm run build` first), starts it as `npm start` does on BENCH_PORT (3221) and stops it at the end.
  *
  * Knobs: BENCH_SCALE_CHATS (1000000; `--small` is 100000), BENCH_SINGLE (200 requests per path),
- * BENCH_SECONDS (5 s at 20 connections), BENCH_WRITE=0 (print only). The retention step deletes
+ * BENCH_SECONDS (5 s at 20 connections), BENCH_WRITE=0 (print only), BENCH_GROUPS=agent (only those
+ * groups of paths, comma separated: bot, admin, agent; the pause and retention steps then do not run). The retention step deletes
  * at most 100 batches of 1,000 events (the clock moved 28 days forward: the data set spans the last few days, and delivered events go after 30), so the data set shrinks a
  * little on each run.
  */
@@ -22,6 +23,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { openPostgres } from '@/db/client';
+import { hashPassword } from '@/lib/auth/passwords';
 import { PAUSE_BATCH, pauseEndpointEvents } from '@/lib/delivery/pause-endpoint-events';
 import { retentionJobs } from '@/lib/retention/jobs';
 import { runRetention } from '@/lib/retention/run-retention';
@@ -40,7 +42,7 @@ const started = Date.now();
 const log = (m: string) => console.log(`[bench:scale ${((Date.now() - started) / 1000).toFixed(0).padStart(5)}s] ${m}`);
 
 type Path = {
-  group: 'bot' | 'admin';
+  group: 'bot' | 'admin' | 'agent';
   label: string;
   target: string;
   method?: 'GET' | 'PATCH';
@@ -105,7 +107,8 @@ async function main() {
   try {
     const base = `http://127.0.0.1:${PORT}`;
     await waitReady(`${base}/api/health`, server, 120_000);
-    const paths = await requestPaths(base, meta, dbUrl.toString());
+    const groups = process.env.BENCH_GROUPS?.split(',').map((g) => g.trim());
+    const paths = (await requestPaths(base, meta, dbUrl.toString())).filter((p) => !groups || groups.includes(p.group));
     const loadBefore = os.loadavg()[0];
     const timings: Timing[] = [];
     for (const p of paths) {
@@ -117,6 +120,10 @@ async function main() {
       );
     }
     const loadAfter = os.loadavg()[0];
+    if (groups) {
+      console.log(`\n${render({ meta, builds, buildSeconds, timings, retention: null, pause: null, autovacuum, loadBefore, loadAfter })}`);
+      return;
+    }
     const pause = await pauseThroughput(dbUrl.toString(), meta);
     log(`pause: ${pause.moved} of ${pause.pending} pending events held in ${pause.seconds.toFixed(1)} s (${pause.batches} batches)`);
     const retention = await retentionThroughput(dbUrl.toString());
@@ -167,7 +174,27 @@ async function requestPaths(base: string, meta: ScaleMeta, url: string): Promise
     { id: string }[]
   >`select transaction_id as id from events where account_id = ${meta.accountId} offset ${Math.floor(meta.chats / 2)} limit 1`;
   const [va] = await sql<{ id: number }[]>`select id from users where account_id = ${meta.accountId} and login_id = ${meta.botLoginId}`;
+  // A person of the people's team (thousands of its chats wait in the queue, thousands are theirs)
+  // signs in to the agent workspace; the password is set here as an invite would.
+  const agentPassword = 'bench agent password 9';
+  const [person] = await sql<{ id: number }[]>`select id from users where account_id = ${meta.accountId} and login_id = 'bench-agent-0'`;
+  await sql`insert into agent_logins (user_id, account_id, email, password_hash)
+    values (${person.id}, ${meta.accountId}, 'bench-agent-0@example.test', ${await hashPassword(agentPassword)})
+    on conflict (user_id) do update set password_hash = excluded.password_hash`;
+  const [personChat] = await sql<{ id: string }[]>`select id from chats where assignee_id = ${person.id} and status = 'picked' limit 1`;
   await sql.end();
+  const agentLogin = await fetch(`${base}/api/agent/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench-agent-0@example.test', password: agentPassword }),
+  });
+  if (!agentLogin.ok) throw new Error(`agent login failed: ${agentLogin.status} ${await agentLogin.text()}`);
+  const agent = {
+    cookie: agentLogin.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+  };
   const trxid = firstRes.headers.get('trxid') ?? '';
   // A day in the middle of the log's 7 days (bench/scale-data.ts).
   const dayAgo = new Date(Date.now() - 3 * 86_400_000).toISOString();
@@ -223,6 +250,13 @@ async function requestPaths(base: string, meta: ScaleMeta, url: string): Promise
       headers: adm,
     },
     { group: 'admin', label: 'a chat’s requests (chat page)', target: `/api/admin/bot-requests?chat_id=${chat.chat_id}`, headers: adm },
+    { group: 'agent', label: 'GET /api/agent/chats (queue and Mine)', target: '/api/agent/chats', headers: agent },
+    {
+      group: 'agent',
+      label: 'GET /api/agent/chats/{id} (a chat with its transcript)',
+      target: `/api/agent/chats/${personChat.id}`,
+      headers: agent,
+    },
   ];
 }
 
@@ -314,8 +348,8 @@ function render(r: {
   builds: IndexBuild[];
   buildSeconds: number | null;
   timings: Timing[];
-  retention: { deleted: number; batches: number; seconds: number };
-  pause: { pending: number; moved: number; seconds: number; batches: number };
+  retention: { deleted: number; batches: number; seconds: number } | null;
+  pause: { pending: number; moved: number; seconds: number; batches: number } | null;
   autovacuum: string;
   loadBefore: number;
   loadAfter: number;
@@ -340,11 +374,7 @@ function render(r: {
       (t) =>
         `| ${t.group} ${t.label} | ${t.single.p50} ms | ${t.single.p95} ms | ${t.single.p99} ms | ${t.conc.p50} ms | ${t.conc.p99} ms | ${t.conc.rps} |`,
     ),
-    '',
-    `Retention: ${r.retention.deleted.toLocaleString('en')} delivered events (with their attempts, by cascade) deleted in ${r.retention.batches} batches of 1,000 in ${r.retention.seconds.toFixed(1)} s ` +
-      `(${Math.round(r.retention.deleted / r.retention.seconds).toLocaleString('en')} events/s).`,
-    '',
-    `Pausing a VA with ${r.pause.pending.toLocaleString('en')} pending events (its endpoint answered \`Retry-After\` or its circuit opened): ${r.pause.moved.toLocaleString('en')} held back in ${r.pause.batches} statements of at most ${PAUSE_BATCH.toLocaleString('en')} in ${r.pause.seconds.toFixed(1)} s (${Math.round((r.pause.seconds * 1000) / r.pause.batches)} ms per statement on average, against a statement timeout of seconds).`,
+    ...(r.retention && r.pause ? tail(r.retention, r.pause) : []),
     '',
     'Index builds (plain `CREATE INDEX` after the bulk load; on a live database `npm run db:build-indexes` builds them `CONCURRENTLY`, which takes longer but blocks no writes):',
     '',
@@ -354,6 +384,21 @@ function render(r: {
     '<!-- bench:scale:end -->',
   ];
   return lines.join('\n');
+}
+
+/** The retention and pause lines (a run limited to some groups of paths does not measure them). */
+function tail(
+  retention: { deleted: number; batches: number; seconds: number },
+  pause: { pending: number; moved: number; seconds: number; batches: number },
+) {
+  const r = { retention, pause };
+  return [
+    '',
+    `Retention: ${r.retention.deleted.toLocaleString('en')} delivered events (with their attempts, by cascade) deleted in ${r.retention.batches} batches of 1,000 in ${r.retention.seconds.toFixed(1)} s ` +
+      `(${Math.round(r.retention.deleted / r.retention.seconds).toLocaleString('en')} events/s).`,
+    '',
+    `Pausing a VA with ${r.pause.pending.toLocaleString('en')} pending events (its endpoint answered \`Retry-After\` or its circuit opened): ${r.pause.moved.toLocaleString('en')} held back in ${r.pause.batches} statements of at most ${PAUSE_BATCH.toLocaleString('en')} in ${r.pause.seconds.toFixed(1)} s (${Math.round((r.pause.seconds * 1000) / r.pause.batches)} ms per statement on average, against a statement timeout of seconds).`,
+  ];
 }
 
 main().then(

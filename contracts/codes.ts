@@ -68,6 +68,14 @@ export const CODES = {
   // Chat widget (customers)
   2070: { http: 401, description: 'Chat widget credential missing, expired or not for this chat: start a new conversation' },
   2071: { http: 404, description: 'No chat widget with this app ID' },
+  // Agent workspace (people)
+  2080: { http: 401, description: 'Workspace sign-in required: the session is missing or has expired' },
+  2081: { http: 401, description: 'Invalid email or password' },
+  2082: { http: 410, description: 'Invite link invalid, already used or expired: ask an administrator for a new one' },
+  2083: { http: 409, description: 'Someone else picked this chat first' },
+  2084: { http: 409, description: 'At capacity: close or hand over a chat before taking another' },
+  2085: { http: 404, description: 'No such chat in your teams' },
+  2086: { http: 403, description: 'The chat is not assigned to you: pick it first' },
   4108: { http: 500, description: 'Unable to get the chat details' },
   // Admin API
   3001: { http: 401, description: 'Sign in required' },

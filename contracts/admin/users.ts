@@ -2,13 +2,14 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { idParams } from '../schemas/admin-common';
 import { adminUserSchema, createUserBodySchema, listUsersQuerySchema, updateUserBodySchema } from '../schemas/admin-user';
-import { envelope } from '../schemas/common';
+import { envelope, isoDateTime, text } from '../schemas/common';
 import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
 
 const LIST_CODES = [...READ_CODES, 2001] as const;
 const CREATE_CODES = [...WRITE_CODES, 3004, 3006] as const;
+const INVITE_CODES = [...WRITE_CODES, 2014, 3004, 3006, 3008] as const;
 const UPDATE_CODES = [...WRITE_CODES, 2014, 3004, 3005, 3006, 3008] as const;
 
 export const usersContract = c.router({
@@ -41,5 +42,26 @@ export const usersContract = c.router({
     body: updateUserBodySchema,
     responses: { 200: envelope(4400, adminUserSchema), ...errorsFor(UPDATE_CODES) },
     metadata: meta(...UPDATE_CODES),
+  },
+  inviteUser: {
+    method: 'POST',
+    path: '/users/:id/invite',
+    summary: 'Invite an agent or a manager to the agent workspace',
+    description:
+      "Answers `invite_url`, a one-time link (valid 72 hours) where the person sets their password and signs in to /agent. It is shown once: only its hash is kept. A new invite replaces the previous link (and lets a person who has a password set a new one). The sign-in email is `email` if sent, else the user's own (2000 when there is none); another person signing in with it is 3004. Virtual agents cannot be invited (3008).",
+    pathParams: idParams,
+    body: z.object({ email: text().trim().email().max(320).optional() }).strict(),
+    responses: {
+      201: envelope(
+        4401,
+        z.object({
+          invite_url: z.string().describe('Give it to the person; it is not shown again'),
+          email: z.string().describe('The sign-in email'),
+          expires_at: isoDateTime,
+        }),
+      ),
+      ...errorsFor(INVITE_CODES),
+    },
+    metadata: meta(...INVITE_CODES),
   },
 });

@@ -1,6 +1,7 @@
 import { bigserial, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt } from './_columns';
 import { accounts, admins } from './accounts';
+import { users } from './users';
 
 /**
  * One row per state-changing admin API call: who (admin and email, kept if the admin is deleted),
@@ -16,6 +17,8 @@ export const auditEntries = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     adminId: integer('admin_id').references(() => admins.id, { onDelete: 'set null' }),
+    /** The person (agent or manager) when the action came from the agent workspace; `admin_email` then holds `agent:<email>`. */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     adminEmail: text('admin_email').notNull(),
     /** `METHOD /route/:param`, as in the API reference. */
     action: text('action').notNull(),

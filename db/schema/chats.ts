@@ -52,6 +52,13 @@ export const chats = pgTable(
     awaitingReplySince: tstz('awaiting_reply_since'),
     /** When the VA's reply budget runs out (null: no clock running); typing pushes it back (lib/chats/reply-clock.ts). */
     replyDueAt: tstz('reply_due_at'),
+    /**
+     * Since when the chat waits in its team's queue (set whenever it becomes queued; the agent
+     * workspace's queue is read oldest first by it), and why it is there: `new`, `transfer` (by
+     * a bot, an agent or an administrator), `requeued`, `reply_timeout`, `bot_down`.
+     */
+    queuedAt: tstz('queued_at').notNull().defaultNow(),
+    queueReason: text('queue_reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -79,6 +86,8 @@ export const chats = pgTable(
     index('chats_closed_idx').on(t.closedAt).where(sql`${t.status} = 'closed'`),
     // The reply-budget sweep reads only chats with a running clock; the VA page lists the chats waiting on it.
     index('chats_reply_due_idx').on(t.replyDueAt).where(sql`${t.replyDueAt} is not null`),
+    // The agent workspace's queue: a team's waiting, unassigned chats, oldest first.
+    index('chats_queue_idx').on(t.teamId, t.queuedAt, t.id).where(sql`${t.status} = 'queued' and ${t.assigneeId} is null`),
     index('chats_awaiting_reply_idx').on(t.assigneeId, t.awaitingReplySince).where(sql`${t.awaitingReplySince} is not null`),
   ],
 );

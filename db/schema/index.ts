@@ -1,4 +1,5 @@
 export * from './accounts';
+export * from './agents';
 export * from './assets';
 export * from './audit';
 export * from './bot-requests';

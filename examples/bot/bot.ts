@@ -50,7 +50,8 @@ const SEEN_LIMIT = 10_000;
 
 /**
  * The example bot: a node:http webhook receiver that greets each chat it is given, answers what
- * the customer writes, and hands the chat to a team of people when the customer asks for one.
+ * the customer writes, and hands the chat to a team of people when the customer asks for one;
+ * given such a chat back by a person, it closes it once the customer says that is all.
  *
  * - Verifies every delivery's signature over the raw body before reading it (401 otherwise).
  * - Acts before it answers 200, so a failure (500) makes the service deliver the event again;
@@ -72,6 +73,9 @@ export async function startBot(options: BotOptions) {
   const handoverTeamName = options.handoverTeam ?? 'Support';
   const held = new Set<string>();
   const seen = new Set<string>();
+  /** Chats this bot handed to people, and those of them a person has handed back since. */
+  const handedOver = new Set<string>();
+  const handedBack = new Set<string>();
 
   async function handoverTeamId(): Promise<number> {
     const teams = responseOf(await api.teams.listTeams());
@@ -119,6 +123,20 @@ export async function startBot(options: BotOptions) {
     const said = message.text ?? message.quick_reply_response?.options[0]?.payload ?? '';
     if (said === DONE) {
       await reply(chatId, 'Glad I could help. Write again at any time.', `done-${message.transid}`);
+      // A chat a person handed back is finished here: the bot closes it (with the chat's current team).
+      if (handedBack.has(chatId)) {
+        const { team_id } = responseOf(await api.chats.getChat({ params: { chat_id: chatId } }));
+        responseOf(
+          await api.chats.updateChat({
+            params: { chat_id: chatId },
+            headers: { team_id },
+            body: { status: 'closed', outcome: 'resolved' },
+          }),
+        );
+        handedBack.delete(chatId);
+        held.delete(chatId);
+        log('closed', { chat_id: chatId });
+      }
       return;
     }
     if (WANTS_HUMAN.test(said)) {
@@ -129,6 +147,7 @@ export async function startBot(options: BotOptions) {
       // no longer ours, that is done; otherwise the error stands and the event is retried.
       if (res.status !== 202 && responseOf(await api.chats.getChat({ params: { chat_id: chatId } })).assignee === loginId) responseOf(res);
       held.delete(chatId);
+      handedOver.add(chatId);
       log('handed over', { chat_id: chatId, team_id: teamid });
       return;
     }
@@ -152,6 +171,8 @@ export async function startBot(options: BotOptions) {
     switch (event.event_type) {
       case 'chat.assigned': {
         held.add(chatId);
+        // Given back a chat it handed to people: a person's hand-back.
+        if (handedOver.delete(chatId)) handedBack.add(chatId);
         const waiting = customerMessage(event.payload.messages);
         if (waiting) await answer(chatId, event.channel, waiting);
         else await reply(chatId, 'Hello! I am the demo bot. How can I help?', `greet-${id}`);

@@ -4,7 +4,9 @@ import { storableText } from '@/lib/util/storable-text';
 
 export type AdminAction = {
   accountId: number;
-  adminId: number;
+  /** The administrator, or null for a person acting in the agent workspace (then `userId`). */
+  adminId: number | null;
+  userId?: number | null;
   adminEmail: string;
   method: string;
   /** The route's path pattern (`/virtual-agents/:id`), not the concrete path. */
@@ -23,6 +25,7 @@ export async function recordAdminAction(db: Db, a: AdminAction): Promise<void> {
   await db.insert(auditEntries).values({
     accountId: a.accountId,
     adminId: a.adminId,
+    userId: a.userId ?? null,
     adminEmail: a.adminEmail,
     action: `${a.method} ${a.routePath}`,
     targetId: a.targetId === null ? null : storableText(a.targetId.slice(0, 200)),

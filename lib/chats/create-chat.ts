@@ -4,7 +4,7 @@ import type { Db } from '@/db/client';
 import { chats, customers, messages } from '@/db/schema';
 import { ApiError, describeFields, type FieldError } from '@/lib/errors';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
-import { withOutbox } from '@/lib/events/with-outbox';
+import { noteChatChange, withOutbox } from '@/lib/events/with-outbox';
 import { type Idempotency, withIdempotency } from '@/lib/idempotency/with-idempotency';
 import { toMessageView } from '@/lib/messages/message-view';
 import { normalizeMessage } from '@/lib/messages/normalize-message';
@@ -85,6 +85,8 @@ export async function createChat(
           routeParams: body.route_params ?? {},
         })
         .returning();
+      // A new chat is a change the live views hear of (a queued one lands in the workspace's queue).
+      noteChatChange(tx, chatId, accountId);
 
       const base = Date.now();
       const inserted = bodies.length

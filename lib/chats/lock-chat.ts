@@ -21,7 +21,7 @@ export async function lockChat(tx: Db, { accountId, chatId }: { accountId: numbe
     .prepare('lock_chat')
     .execute({ chatId, accountId });
   if (!row) throw new ApiError(2031);
-  noteChatChange(tx, chatId);
+  noteChatChange(tx, chatId, accountId);
   return { ...row.chat, destinationId: row.destinationId };
 }
 

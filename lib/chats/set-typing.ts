@@ -57,7 +57,7 @@ export async function setTyping(
       shown_to_customer: showsTypingToCustomer(chat.channel),
     };
   });
-  // The chat's live views (the widget, the admin chat page) show it at once.
-  publishChatChanges([chatId]);
+  // The chat's live views (the widget, the admin chat page, the agent workspace) show it at once.
+  publishChatChanges(new Map([[chatId, accountId]]));
   return state;
 }

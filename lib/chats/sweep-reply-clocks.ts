@@ -79,6 +79,7 @@ export async function sweepReplyClocks(
             teamId: va.fallbackTeamId as number,
             skill: va.fallbackSkill,
             why,
+            reason: 'reply_timeout',
             now,
           });
         }

@@ -43,7 +43,7 @@ export async function transferChat(
     const now = new Date();
     await tx
       .update(chats)
-      .set({ teamId, skill: skillName ?? null, assigneeId: null, status: 'queued', updatedAt: now })
+      .set({ teamId, skill: skillName ?? null, assigneeId: null, status: 'queued', updatedAt: now, queuedAt: now, queueReason: 'transfer' })
       .where(eq(chats.id, chat.id));
     await announceHandover(tx, {
       accountId,

@@ -87,6 +87,10 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
       outcome: next.outcome,
     };
     if (next.closedAt !== 'keep') set.closedAt = next.closedAt === 'set' ? now : null;
+    if (next.offerToQueue && !(chat.status === 'queued' && chat.assigneeId === null)) {
+      set.queuedAt = now;
+      set.queueReason = 'requeued';
+    }
     if (patch.alias_id !== undefined) set.aliasId = patch.alias_id;
     if (patch.tags !== undefined) set.tags = [...new Set(patch.tags)];
     // Under the chat's lock: a concurrent add or remove waits, so neither loses the other's tags.

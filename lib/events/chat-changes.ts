@@ -9,10 +9,23 @@ import { publish, subscribe } from '@/lib/realtime/realtime';
  */
 export const chatTopic = (chatId: string) => `chat:${chatId}`;
 
-/** Call after the transaction that changed the chats has committed. */
-export function publishChatChanges(chatIds: Iterable<string>): void {
-  const topics = [...new Set(chatIds)].map(chatTopic);
+/**
+ * "A chat of this account changed": the agent workspace's lists (queue and Mine) re-read on it.
+ * One topic per account rather than per team, since a transfer moves a chat between teams and the
+ * readers re-read anyway; a workspace stream coalesces a burst of wakes into one read.
+ */
+export const accountChatsTopic = (accountId: number) => `chats:${accountId}`;
+
+/** Call after the transaction that changed the chats (chat id to account id) has committed. */
+export function publishChatChanges(changed: Map<string, number>): void {
+  const topics = [...changed.keys()].map(chatTopic);
+  for (const accountId of new Set(changed.values())) topics.push(accountChatsTopic(accountId));
   if (topics.length) publish(topics);
+}
+
+/** Calls `listener` after each change of any chat of the account, on any instance. */
+export function subscribeAccountChats(accountId: number, listener: () => void): () => void {
+  return subscribe(accountChatsTopic(accountId), () => listener());
 }
 
 /** Calls `listener` after each change of the chat, on any instance; returns the unsubscribe. */

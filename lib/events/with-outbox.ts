@@ -9,7 +9,7 @@ const changedChats = Symbol('chats changed in this transaction');
  * A transaction opened by `withOutbox`. Only such a transaction can enqueue events (the type of
  * `enqueueEvent` asks for it), so no writer can add an event and forget to wake delivery.
  */
-export type OutboxTx = Db & { readonly [written]: { ids: number[]; vaUserIds: Set<number> }; readonly [changedChats]: Set<string> };
+export type OutboxTx = Db & { readonly [written]: { ids: number[]; vaUserIds: Set<number> }; readonly [changedChats]: Map<string, number> };
 
 /**
  * Runs `work` in one transaction and, once it has committed, wakes the delivery engine for the
@@ -18,10 +18,10 @@ export type OutboxTx = Db & { readonly [written]: { ids: number[]; vaUserIds: Se
  */
 export async function withOutbox<T>(db: Db, work: (tx: OutboxTx) => Promise<T>): Promise<T> {
   let noted = { ids: [] as number[], vaUserIds: new Set<number>() };
-  let chatIds = new Set<string>();
+  let chatIds = new Map<string, number>();
   const result = await db.transaction(async (tx) => {
     noted = { ids: [], vaUserIds: new Set() };
-    chatIds = new Set();
+    chatIds = new Map();
     const outboxTx: OutboxTx = Object.assign(tx as Db, { [written]: noted, [changedChats]: chatIds });
     return work(outboxTx);
   });
@@ -34,8 +34,8 @@ export async function withOutbox<T>(db: Db, work: (tx: OutboxTx) => Promise<T>):
  * Marks a chat as changed by this transaction (lockChat does it for every chat change): once it
  * commits, the chat's live views are told. Outside a `withOutbox` transaction it does nothing.
  */
-export function noteChatChange(tx: Db, chatId: string): void {
-  (tx as Partial<OutboxTx>)[changedChats]?.add(chatId);
+export function noteChatChange(tx: Db, chatId: string, accountId: number): void {
+  (tx as Partial<OutboxTx>)[changedChats]?.set(chatId, accountId);
 }
 
 /** Called by `enqueueEvent` for each event it writes. */

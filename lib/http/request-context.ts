@@ -1,16 +1,19 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AdminAuth } from '@/lib/admin-auth/types';
+import type { AgentAuth } from '@/lib/agent-auth/types';
 import type { BotAuth } from '@/lib/auth/types';
 import { setLogContext } from '@/lib/util/logger';
 import type { WidgetVisitorAuth } from '@/lib/widget/types';
 
 // The identities are defined by the auth layers; this module only carries them.
-export type { AdminAuth, BotAuth };
+export type { AdminAuth, AgentAuth, BotAuth };
 
 export type RequestContext = {
   trxid: string;
   bot?: BotAuth;
   admin?: AdminAuth;
+  /** A person signed in to the agent workspace (lib/agent-auth). */
+  agent?: AgentAuth;
   /** A chat widget customer (lib/widget). */
   widget?: WidgetVisitorAuth;
   /** The TCP peer's address, when the server adapter knows it (Next's request does not carry it). */
@@ -58,5 +61,11 @@ export function widgetAuth(): WidgetVisitorAuth {
 export function adminAuth(): AdminAuth {
   const auth = currentContext().admin;
   if (!auth) throw new Error('admin route reached without a session');
+  return auth;
+}
+
+export function agentAuth(): AgentAuth {
+  const auth = currentContext().agent;
+  if (!auth) throw new Error('agent route reached without a session');
   return auth;
 }

@@ -48,8 +48,8 @@ export async function appendChunk(
       )
       .returning(streamReturning);
     if (row) {
-      // The chat's live views read the new chunk (the widget shows the text growing).
-      publishChatChanges([chatId]);
+      // The chat's live views read the new chunk (the widget and the workspace show the text growing).
+      publishChatChanges(new Map([[chatId, accountId]]));
       return { message: toMessageView(row), appended: true };
     }
 

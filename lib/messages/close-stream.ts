@@ -42,7 +42,7 @@ export async function closeStream(
     .returning(streamReturning);
   if (row) {
     // The live views send the finished message now.
-    publishChatChanges([chatId]);
+    publishChatChanges(new Map([[chatId, accountId]]));
     return toMessageView(row);
   }
 

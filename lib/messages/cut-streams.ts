@@ -1,6 +1,6 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { messages } from '@/db/schema';
+import { chats, messages } from '@/db/schema';
 import { publishChatChanges } from '@/lib/events/chat-changes';
 import { metrics } from '@/lib/metrics/registry';
 
@@ -47,7 +47,12 @@ export async function closeIdleStreams(
     .returning({ transid: messages.transid, chatId: messages.chatId });
   if (rows.length) {
     metrics().streamsCutShort.inc(rows.length);
-    publishChatChanges(rows.map((r) => r.chatId));
+    // The chats' accounts, for the workspaces' account topic (a sweep cuts a few streams at most).
+    const owners = await db
+      .select({ id: chats.id, accountId: chats.accountId })
+      .from(chats)
+      .where(inArray(chats.id, [...new Set(rows.map((r) => r.chatId))]));
+    publishChatChanges(new Map(owners.map((c) => [c.id, c.accountId])));
   }
   return rows.map((r) => r.transid);
 }

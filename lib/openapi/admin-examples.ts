@@ -179,6 +179,11 @@ export const ADMIN_SUCCESS_EXAMPLES: Record<string, unknown> = {
   adminListUsers: [user],
   adminCreateUser: user,
   adminUpdateUser: { ...user, availability: 'unavailable' },
+  adminInviteUser: {
+    invite_url: 'https://chat.acme.example/agent/invite#Xq3v9KpL2mN8rT5wY1zB7cD4fG6hJ0sA-uE2iO9nQkM',
+    email: 'maria.lopez@acme.example',
+    expires_at: '2026-03-05T08:15:00.000Z',
+  },
   adminListVirtualAgents: [virtualAgent],
   adminGetVirtualAgent: virtualAgent,
   adminCreateVirtualAgent: {
@@ -293,6 +298,7 @@ export const ADMIN_REQUEST_EXAMPLES: Record<string, unknown> = {
     custom_attributes: { language: 'es' },
   },
   adminUpdateUser: { availability: 'unavailable' },
+  adminInviteUser: { email: 'maria.lopez@acme.example' },
   adminCreateVirtualAgent: {
     name: 'Billing bot',
     description: 'Answers billing questions and issues refunds',

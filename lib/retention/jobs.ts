@@ -161,6 +161,14 @@ export function retentionJobs(
       ),
     },
     {
+      name: 'expired-agent-sessions',
+      deleteBatch: boundedDelete(
+        'agent_sessions',
+        (limit, now) => sql`select ctid from agent_sessions where expires_at < ${now.toISOString()}::timestamptz limit ${limit}`,
+        (now) => sql`expires_at < ${now.toISOString()}::timestamptz`,
+      ),
+    },
+    {
       // Windows of the shared rate limits (lib/limits) that ended: a later hit would start afresh anyway.
       name: 'expired-rate-limits',
       deleteBatch: boundedDelete(

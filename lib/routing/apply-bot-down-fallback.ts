@@ -51,6 +51,7 @@ export async function applyBotDownFallback(db: Db, { eventId }: { eventId: numbe
       teamId: team.id,
       skill: row.fallbackSkill,
       why,
+      reason: 'bot_down',
       now,
     });
     return true;

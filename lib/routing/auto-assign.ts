@@ -142,7 +142,7 @@ async function assignChat(
     .set({ assigneeId: user.id, status: 'picked', updatedAt: new Date() })
     .where(eq(chats.id, chatId))
     .returning();
-  noteChatChange(tx, chatId);
+  noteChatChange(tx, chatId, accountId);
   if (user.kind !== 'virtual_agent') return;
   const lastMessage = await lastMessageOf(tx, chat.id);
   await startReplyClockOnAssign(tx, { chatId: chat.id, lastMessage });

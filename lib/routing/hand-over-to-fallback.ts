@@ -21,10 +21,24 @@ export async function handOverToFallback(
     teamId,
     skill,
     why,
+    reason,
     now = new Date(),
-  }: { accountId: number; chat: LockedChat; vaUserId: number; teamId: number; skill: string | null; why: string; now?: Date },
+  }: {
+    accountId: number;
+    chat: LockedChat;
+    vaUserId: number;
+    teamId: number;
+    skill: string | null;
+    why: string;
+    /** Why the chat is in the queue, as the agent workspace shows it. */
+    reason: 'bot_down' | 'reply_timeout';
+    now?: Date;
+  },
 ): Promise<void> {
-  await tx.update(chats).set({ teamId, skill, assigneeId: null, status: 'queued', updatedAt: now }).where(eq(chats.id, chat.id));
+  await tx
+    .update(chats)
+    .set({ teamId, skill, assigneeId: null, status: 'queued', updatedAt: now, queuedAt: now, queueReason: reason })
+    .where(eq(chats.id, chat.id));
   await tx.insert(messages).values({
     chatId: chat.id,
     accountId,

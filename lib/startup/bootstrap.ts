@@ -6,7 +6,7 @@ import { createAccount } from '@/lib/accounts/create-account';
 import { passwordProblem } from '@/lib/auth/password-policy';
 import { randomToken } from '@/lib/util/ids';
 import { checkDemoLogin, demoBotWebhookUrl, demoLines, readDemoLogin, serviceUrl, writeDemoLogin } from './demo-login';
-import { seedDemo } from './seed-demo';
+import { DEMO_AGENT_EMAIL, seedDemo } from './seed-demo';
 
 const DEMO_EMAIL = 'admin@demo.test';
 
@@ -47,9 +47,11 @@ export async function bootstrap(db: Db): Promise<void> {
     isPlatformAdmin: true,
   });
   const webhookUrl = demoBotWebhookUrl();
-  const demo = await seedDemo(db, { accountId: account.id, webhookUrl });
+  const agentPassword = randomToken(12);
+  const demo = await seedDemo(db, { accountId: account.id, webhookUrl, agentPassword });
   const lines = demoLines({
     adminLogin: `${DEMO_EMAIL}  /  ${password}`,
+    agentLogin: `${DEMO_AGENT_EMAIL}  /  ${agentPassword}`,
     apiKey: demo.apiKey,
     signingSecret: demo.signingSecret,
     webhookUrl,

@@ -15,6 +15,8 @@ export const DEMO_BOT_LOGIN_ID = 'va-demo-bot';
  */
 export type DemoLogin = {
   adminLogin: string;
+  /** The demo agent's workspace sign-in (email / password); absent in files written before the workspace. */
+  agentLogin?: string | null;
   /** null once the key was rotated after it was written here: a dead key is never shown. */
   apiKey: string | null;
   signingSecret: string | null;
@@ -23,6 +25,7 @@ export type DemoLogin = {
 export const LABELS = {
   service: 'Service',
   admin: 'Admin login',
+  agent: 'Agent workspace login',
   apiKey: 'Demo bot API key',
   signingSecret: 'Demo bot signing secret',
   webhook: 'Demo bot webhook',
@@ -57,6 +60,7 @@ export function readDemoLogin(file = demoLoginFile()): DemoLogin | null {
   const secret = field(text, LABELS.signingSecret);
   return {
     adminLogin: field(text, LABELS.admin) ?? '(see the first start)',
+    agentLogin: field(text, LABELS.agent)?.replace(/\s+\(\S+\/agent\)$/, '') ?? null,
     apiKey: apiKey?.startsWith('vak_') ? apiKey : null,
     signingSecret: secret?.startsWith('whsec_') ? secret : null,
   };
@@ -100,6 +104,7 @@ export async function checkDemoLogin(
       (keyHash === va.previousApiKeyHash && va.previousApiKeyExpiresAt !== null && va.previousApiKeyExpiresAt > now));
   return {
     adminLogin: login.adminLogin,
+    agentLogin: login.agentLogin ?? null,
     apiKey: keyLive ? login.apiKey : null,
     // The secret in force is readable (delivery signs with it), but a rotated secret was shown once
     // to whoever rotated it: the file does not hand it out again.
@@ -117,6 +122,7 @@ export function demoLines(login: DemoLogin & { webhookUrl: string | null; vaId: 
   return [
     `${LABELS.service}: ${base}   (admin pages: ${base}/admin, bot guide and API reference: ${base}/docs)`,
     `${LABELS.admin}: ${login.adminLogin}`,
+    ...(login.agentLogin ? [`${LABELS.agent}: ${login.agentLogin}   (${base}/agent)`] : []),
     login.apiKey
       ? `${LABELS.apiKey}: ${login.apiKey}`
       : `${LABELS.apiKey}: ${ROTATED}; rotate it again at ${vaPage} and start the bot with VA_API_KEY=<new key>`,

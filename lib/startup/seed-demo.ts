@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { CHANNELS } from '@/contracts/enums';
 import type { Db } from '@/db/client';
-import { accounts, skills } from '@/db/schema';
+import { accounts, agentLogins, skills } from '@/db/schema';
 import { createAsset } from '@/lib/assets/create-asset';
+import { hashPassword } from '@/lib/auth/passwords';
 import { createChat } from '@/lib/chats/create-chat';
 import { createTeam } from '@/lib/teams/create-team';
 import { createUser } from '@/lib/users/create-user';
@@ -14,7 +15,12 @@ import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
  * first; "Support" holds live agents with skills and auto-assign on, for the bot's handovers. The bot's webhook is `webhookUrl`, where the example bot
  * (`npm run demo:bot`, examples/bot) listens; until it runs, its events wait and are retried.
  */
-export async function seedDemo(db: Db, { accountId, webhookUrl }: { accountId: number; webhookUrl: string }) {
+export const DEMO_AGENT_EMAIL = 'alex.agent@demo.test';
+
+export async function seedDemo(
+  db: Db,
+  { accountId, webhookUrl, agentPassword }: { accountId: number; webhookUrl: string; agentPassword?: string },
+) {
   const vaTeam = await createTeam(db, { accountId, name: 'Virtual Agents', autoAssign: true, skillNames: ['triage'] });
   const support = await createTeam(db, { accountId, name: 'Support', autoAssign: true, skillNames: ['billing', 'technical'] });
   await db.update(accounts).set({ defaultTeamId: vaTeam.id }).where(eq(accounts.id, accountId));
@@ -29,7 +35,7 @@ export async function seedDemo(db: Db, { accountId, webhookUrl }: { accountId: n
     teamIds: [vaTeam.id, support.id],
     availability: 'unavailable',
   });
-  await createUser(db, {
+  const alex = await createUser(db, {
     accountId,
     kind: 'agent',
     loginId: 'alex.agent',
@@ -49,6 +55,12 @@ export async function seedDemo(db: Db, { accountId, webhookUrl }: { accountId: n
     capacity: 2,
     skillIds: [supportSkills.get('billing')!],
   });
+  // Alex signs in to the agent workspace (/agent) with the password the start prints.
+  if (agentPassword) {
+    await db
+      .insert(agentLogins)
+      .values({ userId: alex.id, accountId, email: DEMO_AGENT_EMAIL, passwordHash: await hashPassword(agentPassword) });
+  }
   const assets = new Map<string, number>();
   for (const channel of CHANNELS) assets.set(channel, (await createAsset(db, { accountId, channel, name: `Demo ${channel}` })).id);
   const bot = await createVirtualAgent(db, {

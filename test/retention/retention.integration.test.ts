@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { and, eq, inArray } from 'drizzle-orm';
-import { accessTokens, adminSessions, admins, auditEntries, chats, deliveryAttempts, events, idempotencyKeys, messages } from '@/db/schema';
+import {
+  accessTokens,
+  adminSessions,
+  admins,
+  agentSessions,
+  auditEntries,
+  chats,
+  deliveryAttempts,
+  events,
+  idempotencyKeys,
+  messages,
+} from '@/db/schema';
 import { retentionJobs } from '@/lib/retention/jobs';
 import { runRetention } from '@/lib/retention/run-retention';
 import { newChat } from '../support/chats';
@@ -92,6 +103,10 @@ describe('retention', () => {
       { tokenHash: 'expired-session', adminId: adm.id, expiresAt: new Date(later.getTime() - 1000) },
       { tokenHash: 'valid-session', adminId: adm.id, expiresAt: new Date(later.getTime() + 3_600_000) },
     ]);
+    await ctx.db.insert(agentSessions).values([
+      { tokenHash: 'expired-agent-session', userId: t.agent.id, expiresAt: new Date(later.getTime() - 1000) },
+      { tokenHash: 'valid-agent-session', userId: t.agent.id, expiresAt: new Date(later.getTime() + 3_600_000) },
+    ]);
   });
 
   const eventsLeft = async () =>
@@ -143,6 +158,14 @@ describe('retention', () => {
     assert.deepEqual(
       sessions.map((r) => r.h),
       ['valid-session'],
+    );
+    const agentLeft = await ctx.db
+      .select({ h: agentSessions.tokenHash })
+      .from(agentSessions)
+      .where(inArray(agentSessions.tokenHash, ['expired-agent-session', 'valid-agent-session']));
+    assert.deepEqual(
+      agentLeft.map((r) => r.h),
+      ['valid-agent-session'],
     );
   });
 

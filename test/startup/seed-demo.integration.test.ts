@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createAccount } from '@/lib/accounts/create-account';
 import { authorize } from '@/lib/auth/authorize';
-import { seedDemo } from '@/lib/startup/seed-demo';
+import { DEMO_AGENT_EMAIL, seedDemo } from '@/lib/startup/seed-demo';
+import { AgentClient } from '../support/agent-api';
 import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';
 
@@ -45,5 +46,23 @@ describe('demo data', () => {
     assert.equal(handover.status, 202);
     const after = await botApi('GET', `/chats/${fresh.body.response.chat_id}`, { token });
     assert.equal(after.body.response.assignee, 'alex.agent');
+  });
+
+  it('creates one agent who signs in to the workspace with the printed password and sees the handed-over chat', async () => {
+    const { account } = await createAccount(ctx.db, {
+      name: 'Demo agent',
+      adminEmail: 'demo-agent-seed@example.test',
+      adminPassword: 'demo-seed-password-k7',
+    });
+    await seedDemo(ctx.db, { accountId: account.id, webhookUrl: 'http://127.0.0.1:3001/webhook', agentPassword: 'printed-demo-pw-42' });
+    const alex = new AgentClient();
+    const login = await alex.login(DEMO_AGENT_EMAIL, 'printed-demo-pw-42');
+    assert.equal(login.status, 200, JSON.stringify(login.body));
+    assert.equal(login.body.response.login_id, 'alex.agent');
+    const mine = (await alex.get('/chats')).body.response.mine as { channel: string; awaiting_reply: boolean }[];
+    assert.deepEqual(
+      mine.map((m) => [m.channel, m.awaiting_reply]),
+      [['sms', true]],
+    );
   });
 });

@@ -11,6 +11,7 @@ export const GUIDE_PAGES = [
   { slug: 'delivery', title: 'Retries, ordering and catch-up' },
   { slug: 'idempotency', title: 'Idempotency' },
   { slug: 'handover', title: 'Handover, lost control and the fallback' },
+  { slug: 'agent-workspace', title: 'The agent workspace' },
   { slug: 'replying-from-a-language-model', title: 'Replying from a language model' },
   { slug: 'credentials', title: 'Rotating credentials' },
   { slug: 'local-testing', title: 'Testing locally' },

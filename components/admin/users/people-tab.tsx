@@ -8,6 +8,7 @@ import { Switch } from '@/components/admin/form';
 import { Ident } from '@/components/admin/ident';
 import { keys, tsr } from '@/components/admin/lib/client';
 import { failureOf } from '@/components/admin/lib/errors';
+import { SecretValue } from '@/components/admin/secret-reveal';
 import { useToast } from '@/components/admin/toast';
 import type { AdminUser } from '@/contracts/schemas/admin-user';
 import { PersonForm } from './person-form';
@@ -33,11 +34,59 @@ function AvailabilitySwitch({ user }: { user: AdminUser }) {
   );
 }
 
+type Invite = { userId: number; name: string; url: string; email: string; expiresAt: string };
+
+/** The invite link just made: shown once, with where focus returns after. */
+function InviteReveal({ invite, onDone }: { invite: Invite; onDone: () => void }) {
+  return (
+    <section className="reveal" aria-labelledby="invite-title" data-testid="invite-reveal">
+      <h2 id="invite-title" tabIndex={-1}>
+        Invite link for {invite.name}
+      </h2>
+      <p className="reveal-warning">
+        <strong>Copy it now: you will not see it again.</strong> Give it to {invite.name} only. It lets them set a password once and sign in
+        to the agent workspace at /agent as {invite.email}; it expires {new Date(invite.expiresAt).toLocaleString()}.
+      </p>
+      <SecretValue id="revealed-invite-url" label="Invite link" value={invite.url} />
+      <button type="button" className="btn" onClick={onDone}>
+        Done
+      </button>
+    </section>
+  );
+}
+
+function InviteButton({ user, onInvited }: { user: AdminUser; onInvited: (invite: Invite) => void }) {
+  const toast = useToast();
+  const invite = tsr.users.inviteUser.useMutation({
+    onSuccess: (res) =>
+      onInvited({
+        userId: user.id,
+        name: user.name,
+        url: res.body.response.invite_url,
+        email: res.body.response.email,
+        expiresAt: res.body.response.expires_at,
+      }),
+    onError: (err) => toast.error(`No invite: ${failureOf(err)?.description}`),
+  });
+  return (
+    <button
+      type="button"
+      id={`user-${user.id}-invite`}
+      className="btn btn-small"
+      disabled={invite.isPending}
+      onClick={() => invite.mutate({ params: { id: user.id }, body: {} })}
+    >
+      Invite<span className="sr-only"> {user.name} to the workspace</span>
+    </button>
+  );
+}
+
 /** Agents or managers: the list with availability toggles, and the add and edit forms. */
 export function PeopleTab({ kind }: { kind: 'agent' | 'manager' }) {
   const users = tsr.users.listUsers.useQuery({ queryKey: keys.users(kind), queryData: { query: { kind } } });
   const teams = tsr.teams.listTeams.useQuery({ queryKey: keys.teams });
   const [editing, setEditing] = useState<number | 'new' | null>(null);
+  const [invite, setInvite] = useState<Invite | null>(null);
   const teamList = teams.data?.body.response ?? [];
   const teamName = (id: number) => teamList.find((t) => t.id === id)?.name ?? `#${id}`;
   const list = users.data?.body.response ?? [];
@@ -88,6 +137,15 @@ export function PeopleTab({ kind }: { kind: 'agent' | 'manager' }) {
             ))}
         </div>
       )}
+      {invite && (
+        <InviteReveal
+          invite={invite}
+          onDone={() => {
+            setInvite(null);
+            focusId(`user-${invite.userId}-invite`);
+          }}
+        />
+      )}
       <LoadState query={users} />
       <DataTable
         label={`${label[0].toUpperCase()}${label.slice(1)}s`}
@@ -112,17 +170,26 @@ export function PeopleTab({ kind }: { kind: 'agent' | 'manager' }) {
           {
             header: <span className="sr-only">Actions</span>,
             cell: (u) => (
-              <button
-                type="button"
-                id={`user-${u.id}-edit`}
-                className="btn btn-small"
-                onClick={() => {
-                  setEditing(u.id);
-                  focusId(`user-${u.id}-name`);
-                }}
-              >
-                Edit<span className="sr-only"> {u.name}</span>
-              </button>
+              <span className="row">
+                <button
+                  type="button"
+                  id={`user-${u.id}-edit`}
+                  className="btn btn-small"
+                  onClick={() => {
+                    setEditing(u.id);
+                    focusId(`user-${u.id}-name`);
+                  }}
+                >
+                  Edit<span className="sr-only"> {u.name}</span>
+                </button>
+                <InviteButton
+                  user={u}
+                  onInvited={(made) => {
+                    setInvite(made);
+                    focusId('invite-title');
+                  }}
+                />
+              </span>
             ),
           },
         ]}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { AVAILABILITIES, CHANNELS } from '../enums';
+import { chatSchema } from './chat';
+import { isoDateTime, text } from './common';
+import { attachmentSchema, messageSchema } from './message';
+
+export const agentLoginBodySchema = z.object({ email: text().min(3).max(320), password: z.string().min(1).max(1024) }).strict();
+
+export const acceptInviteBodySchema = z
+  .object({
+    token: text().min(10).max(200).describe('The part of the invite link after `#`'),
+    password: z.string().min(1).max(1024),
+  })
+  .strict();
+
+export const QUEUE_REASONS = ['new', 'transfer', 'requeued', 'reply_timeout', 'bot_down'] as const;
+
+export const agentTeamSchema = z.object({ id: z.number().int(), name: z.string() });
+
+export const agentProfileSchema = z.object({
+  user_id: z.number().int(),
+  login_id: z.string(),
+  email: z.string(),
+  kind: z.enum(['agent', 'manager']),
+  availability: z.enum(AVAILABILITIES).describe('`available`: routing and auto-assign may give you chats; `unavailable`: away'),
+  capacity: z.number().int().describe('Most chats you hold at once; picks and auto-assign both respect it'),
+  teams: z.array(agentTeamSchema),
+});
+
+export const agentDirectorySchema = z.object({
+  teams: z.array(z.object({ id: z.number().int(), name: z.string(), skills: z.array(z.string()) })),
+  users: z.array(z.object({ login_id: z.string(), name: z.string(), kind: z.enum(['agent', 'manager', 'virtual_agent']) })),
+});
+
+export const setAvailabilityBodySchema = z.object({ availability: z.enum(AVAILABILITIES) }).strict();
+
+export const queueItemSchema = z.object({
+  chat_id: z.string(),
+  channel: z.enum(CHANNELS),
+  team_id: z.number().int(),
+  team_name: z.string(),
+  skill: z.string().nullable(),
+  customer_name: z.string().nullable(),
+  destination_id: z.string(),
+  queued_at: isoDateTime,
+  waited_seconds: z.number().int(),
+  reason: z.enum(QUEUE_REASONS).describe('Why the chat is in the queue'),
+});
+
+export const mineItemSchema = z.object({
+  chat_id: z.string(),
+  channel: z.enum(CHANNELS),
+  status: z.enum(['picked', 'onhold']),
+  team_id: z.number().int(),
+  customer_name: z.string().nullable(),
+  destination_id: z.string(),
+  updated_at: isoDateTime,
+  awaiting_reply: z.boolean().describe('The last message is from the customer'),
+});
+
+export const workspaceListsSchema = z.object({ queue: z.array(queueItemSchema), mine: z.array(mineItemSchema) });
+
+export const agentChatSchema = z.object({
+  chat: chatSchema,
+  assignee_kind: z.enum(['agent', 'manager', 'virtual_agent']).nullable(),
+  transcript: z
+    .array(messageSchema)
+    .describe('The whole transcript, oldest first (the last 500 messages); announcements are internal notes'),
+});
+
+export const agentReplyBodySchema = z
+  .object({
+    text: text().min(1).max(4096).optional(),
+    attachment: attachmentSchema.optional(),
+    quick_replies: z
+      .array(text().trim().min(1).max(200))
+      .min(1)
+      .max(13)
+      .optional()
+      .describe('Titles of quick replies offered to the customer (livechat only); each answers with its title'),
+  })
+  .strict();
+
+export const agentNoteBodySchema = z.object({ text: text().trim().min(1).max(4096) }).strict();
+
+export const agentTagsBodySchema = z
+  .object({
+    add_tags: z.array(text().min(1).max(100)).max(50).optional(),
+    remove_tags: z.array(text().min(1).max(100)).max(50).optional(),
+  })
+  .strict();
+
+export const agentTransferBodySchema = z
+  .object({
+    team_id: z.number().int().positive().max(2_147_483_647).optional().describe('To a team queue (with `skill_name`, to a skill of it)'),
+    skill_name: text().min(1).max(100).optional(),
+    assignee: text().min(1).max(200).optional().describe('To a person or back to a virtual agent: their login ID'),
+  })
+  .strict();
+
+export const agentCloseBodySchema = z.object({ outcome: text().max(200).optional() }).strict();

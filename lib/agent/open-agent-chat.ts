@@ -1,0 +1,53 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { agentChatSchema } from '@/contracts/schemas/agent';
+import type { Db } from '@/db/client';
+import { chats, messages, users } from '@/db/schema';
+import type { AgentAuth } from '@/lib/agent-auth/types';
+import { loadChat } from '@/lib/chats/chat-view';
+import { toMessageView } from '@/lib/messages/message-view';
+import { notInTeams } from './agent-scope';
+
+export type AgentChat = z.infer<typeof agentChatSchema>;
+
+/** The most messages a chat view carries (the latest ones). */
+export const TRANSCRIPT_LIMIT = 500;
+
+/** The transcript's latest messages, newest first, through `messages_chat_idx`. */
+export function transcriptQuery(db: Db, { chatId }: { chatId: string }) {
+  return db
+    .select({
+      id: messages.id,
+      transid: messages.transid,
+      type: messages.type,
+      body: messages.body,
+      authorLoginId: messages.authorLoginId,
+      sentAt: messages.sentAt,
+      streamState: messages.streamState,
+      streamSeq: messages.streamSeq,
+    })
+    .from(messages)
+    .where(eq(messages.chatId, chatId))
+    .orderBy(desc(messages.id))
+    .limit(TRANSCRIPT_LIMIT);
+}
+
+/**
+ * A chat of the person's teams (2085 otherwise) as the workspace shows it: the chat (customer,
+ * tags, details, assignee, the bot's typing), who holds it, and the transcript with the bot's
+ * messages and the announcements (shown as internal notes).
+ */
+export async function openAgentChat(db: Db, { agent, chatId }: { agent: AgentAuth; chatId: string }): Promise<AgentChat> {
+  // One round of reads; the team is checked on the chat read (nothing of another chat is answered).
+  const [chat, rows, assignee] = await Promise.all([
+    loadChat(db, { accountId: agent.accountId, chatId }),
+    transcriptQuery(db, { chatId }),
+    db
+      .select({ kind: users.kind })
+      .from(chats)
+      .innerJoin(users, eq(users.id, chats.assigneeId))
+      .where(and(eq(chats.id, chatId), eq(chats.accountId, agent.accountId))),
+  ]);
+  if (!chat || !agent.teamIds.includes(chat.team_id)) throw notInTeams(chatId);
+  return { chat, assignee_kind: assignee[0]?.kind ?? null, transcript: rows.reverse().map(toMessageView) };
+}
