@@ -1,14 +1,13 @@
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
-import { env } from '@/env';
 import { recordAdminAction } from '@/lib/audit/record-admin-action';
+import { firstPathParam, readJsonBody } from '@/lib/audit/request-parts';
 import { addressKey, clientAddress } from '@/lib/auth/client-address';
 import type { ApiRequest } from '@/lib/http/api-request';
 import { consumeRateLimit } from '@/lib/http/rate-limit';
 import type { RequestContext } from '@/lib/http/request-context';
 import type { RouteEntry } from '@/lib/http/route-table';
-import { limiterFor, tooManyRequests } from '@/lib/limits/limiters';
+import { consumeSessionBudget } from '@/lib/limits/limiters';
 import { sha256 } from '@/lib/util/ids';
 import { logger } from '@/lib/util/logger';
 import { authenticateSession } from './authenticate-session';
@@ -40,7 +39,7 @@ export async function adminGuard(req: ApiRequest, entry: RouteEntry, ctx: Reques
     if (token) ctx.setCookies = [clearedSessionCookie({ secure: isHttps(req) })];
     throw err;
   }
-  ctx.rateLimit = await consumeSessionBudget(sha256(token ?? ''));
+  ctx.rateLimit = await consumeSessionBudget('admin-session', sha256(token ?? ''), 'admin requests');
   if (!SAFE_METHODS.has(req.method)) auditAfterwards(req, entry, ctx);
 }
 
@@ -53,7 +52,7 @@ function auditAfterwards(req: ApiRequest, entry: RouteEntry, ctx: RequestContext
   if (!admin) return;
   ctx.afterResponse = async (response) => {
     try {
-      const body = readJson(req.body);
+      const body = readJsonBody(req.body);
       await recordAdminAction(await getDb(), {
         accountId: admin.accountId,
         adminId: admin.adminId,
@@ -71,37 +70,4 @@ function auditAfterwards(req: ApiRequest, entry: RouteEntry, ctx: RequestContext
       logger.error('audit entry not recorded', { route: entry.path, err });
     }
   };
-}
-
-/** The request's JSON body, or undefined when there is none or it does not parse. */
-function readJson(bytes: Uint8Array | null): unknown {
-  if (!bytes || bytes.byteLength === 0) return undefined;
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return undefined;
-  }
-}
-
-function firstPathParam(pattern: string, pathname: string): string | null {
-  const at = pattern.split('/').findIndex((part) => part.startsWith(':'));
-  if (at < 0) return null;
-  const raw = pathname.split('/')[at];
-  if (raw === undefined) return null;
-  try {
-    return decodeURIComponent(raw).slice(0, 100);
-  } catch {
-    return raw.slice(0, 100);
-  }
-}
-
-async function consumeSessionBudget(sessionKey: string) {
-  const points = env().ADMIN_RATE_LIMIT_PER_MINUTE;
-  try {
-    const res = await limiterFor({ name: 'admin-session', points, durationSeconds: 60 }).consume(sessionKey, 1);
-    return { limit: points, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    throw tooManyRequests(rejection.msBeforeNext, `at most ${points} admin requests per session per minute`, points);
-  }
 }

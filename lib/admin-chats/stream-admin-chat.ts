@@ -1,12 +1,10 @@
 import type { Db } from '@/db/client';
 import { subscribeChatChanges } from '@/lib/events/chat-changes';
-import { logger } from '@/lib/util/logger';
+import { liveStream } from '@/lib/realtime/live-stream';
 import { inspectChat } from './inspect-chat';
 
-const HEARTBEAT_MS = 25_000;
 /** Least time between two reads of one chat for one page: a reply streaming at 20 chunks/s costs at most 10 reads a second. */
 const MIN_GAP_MS = 100;
-const encoder = new TextEncoder();
 
 /**
  * The console's live view of one chat as Server-Sent Events: `chat` events, each the whole admin
@@ -20,67 +18,21 @@ export async function streamAdminChat(
   db: Db,
   { accountId, chatId, signal }: { accountId: number; chatId: string; signal: AbortSignal },
 ): Promise<ReadableStream<Uint8Array>> {
-  let last = JSON.stringify(await inspectChat(db, { accountId, chatId }));
-  let pumping = false;
-  let again = false;
-  let closed = false;
-  let unsubscribe = () => {};
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
-
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (text: string) => {
-        if (!closed) controller.enqueue(encoder.encode(text));
-      };
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        unsubscribe();
-        clearInterval(heartbeat);
-        try {
-          controller.close();
-        } catch {
-          // already closed by the client going away
-        }
-      };
-      const pump = async () => {
-        if (pumping) {
-          again = true;
-          return;
-        }
-        pumping = true;
-        try {
-          do {
-            again = false;
-            const started = Date.now();
-            const now = JSON.stringify(await inspectChat(db, { accountId, chatId }));
-            if (now !== last && !closed) {
-              last = now;
-              send(`event: chat\ndata: ${now}\n\n`);
-            }
-            const wait = MIN_GAP_MS - (Date.now() - started);
-            if (again && wait > 0) await new Promise((r) => setTimeout(r, wait));
-          } while (again && !closed);
-        } catch (err) {
-          // The page's EventSource reconnects and starts from the whole chat again.
-          logger.warn('admin chat stream stopped', { err });
-          close();
-        } finally {
-          pumping = false;
-        }
-      };
-      unsubscribe = subscribeChatChanges(chatId, () => void pump());
-      signal.addEventListener('abort', close, { once: true });
-      heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
-      send('retry: 2000\n\n');
-      send(`event: chat\ndata: ${last}\n\n`);
-      // A change committed between the first read and the subscription is read now.
-      void pump();
-    },
-    cancel() {
-      closed = true;
-      unsubscribe();
-      clearInterval(heartbeat);
+  const first = await inspectChat(db, { accountId, chatId });
+  let last = JSON.stringify(first);
+  return liveStream({
+    what: 'admin chat',
+    signal,
+    minGapMs: MIN_GAP_MS,
+    subscribe: (wake) => [subscribeChatChanges(chatId, wake)],
+    opening: (send) => send('chat', first),
+    read: async (send) => {
+      const now = await inspectChat(db, { accountId, chatId });
+      const text = JSON.stringify(now);
+      if (text !== last) {
+        last = text;
+        send('chat', now);
+      }
     },
   });
 }

@@ -1,16 +1,15 @@
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import { agentContract } from '@/contracts/agent';
 import { getDb } from '@/db/client';
-import { env } from '@/env';
 import { checkSameOrigin } from '@/lib/admin-auth/check-same-origin';
 import { isHttps } from '@/lib/admin-auth/session-cookie';
 import { recordAdminAction } from '@/lib/audit/record-admin-action';
+import { firstPathParam, readJsonBody } from '@/lib/audit/request-parts';
 import { addressKey, clientAddress } from '@/lib/auth/client-address';
 import type { ApiRequest } from '@/lib/http/api-request';
 import { consumeRateLimit } from '@/lib/http/rate-limit';
 import type { RequestContext } from '@/lib/http/request-context';
 import type { RouteEntry } from '@/lib/http/route-table';
-import { limiterFor, tooManyRequests } from '@/lib/limits/limiters';
+import { consumeSessionBudget } from '@/lib/limits/limiters';
 import { sha256 } from '@/lib/util/ids';
 import { logger } from '@/lib/util/logger';
 import { clearedAgentSessionCookie, readAgentSessionToken } from './agent-session-cookie';
@@ -42,7 +41,7 @@ export async function agentGuard(req: ApiRequest, entry: RouteEntry, ctx: Reques
     if (token) ctx.setCookies = [clearedAgentSessionCookie({ secure: isHttps(req) })];
     throw err;
   }
-  ctx.rateLimit = await consumeSessionBudget(sha256(token ?? ''));
+  ctx.rateLimit = await consumeSessionBudget('agent-session', sha256(token ?? ''), 'workspace requests');
   if (!SAFE_METHODS.has(req.method)) auditAfterwards(req, entry, ctx);
 }
 
@@ -58,8 +57,8 @@ function auditAfterwards(req: ApiRequest, entry: RouteEntry, ctx: RequestContext
         adminEmail: `agent:${agent.email}`,
         method: req.method,
         routePath: `/agent${entry.path.replace(/^\/api\/agent/, '')}`,
-        targetId: chatIdOf(entry.path, req.path),
-        body: readJson(req.body),
+        targetId: firstPathParam(entry.path, req.path),
+        body: readJsonBody(req.body),
         httpStatus: response.status,
         clientAddress: ctx.clientAddress ?? 'unknown',
         trxid: ctx.trxid,
@@ -68,36 +67,4 @@ function auditAfterwards(req: ApiRequest, entry: RouteEntry, ctx: RequestContext
       logger.error('audit entry not recorded', { route: entry.path, err });
     }
   };
-}
-
-function readJson(bytes: Uint8Array | null): unknown {
-  if (!bytes || bytes.byteLength === 0) return undefined;
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return undefined;
-  }
-}
-
-function chatIdOf(pattern: string, pathname: string): string | null {
-  const at = pattern.split('/').findIndex((part) => part.startsWith(':'));
-  if (at < 0) return null;
-  const raw = pathname.split('/')[at];
-  if (raw === undefined) return null;
-  try {
-    return decodeURIComponent(raw).slice(0, 100);
-  } catch {
-    return raw.slice(0, 100);
-  }
-}
-
-async function consumeSessionBudget(sessionKey: string) {
-  const points = env().ADMIN_RATE_LIMIT_PER_MINUTE;
-  try {
-    const res = await limiterFor({ name: 'agent-session', points, durationSeconds: 60 }).consume(sessionKey, 1);
-    return { limit: points, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    throw tooManyRequests(rejection.msBeforeNext, `at most ${points} workspace requests per session per minute`, points);
-  }
 }

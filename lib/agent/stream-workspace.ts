@@ -1,14 +1,12 @@
 import type { Db } from '@/db/client';
 import type { AgentAuth } from '@/lib/agent-auth/types';
 import { subscribeAccountChats, subscribeChatChanges } from '@/lib/events/chat-changes';
-import { logger } from '@/lib/util/logger';
+import { liveStream } from '@/lib/realtime/live-stream';
 import { requireTeamChat } from './agent-scope';
 import { listWorkspace } from './list-workspace';
 
-const HEARTBEAT_MS = 25_000;
 /** Wakes closer together than this are read once: a burst of chat changes costs one read per stream. */
 const COALESCE_MS = 150;
-const encoder = new TextEncoder();
 
 /**
  * The workspace's live view as Server-Sent Events, on the shared realtime topics: `lists` (the
@@ -24,74 +22,23 @@ export async function streamWorkspace(
 ): Promise<ReadableStream<Uint8Array>> {
   if (chatId !== null) await requireTeamChat(db, agent, chatId);
   let last = '';
-  let closed = false;
-  let pending: ReturnType<typeof setTimeout> | undefined;
-  let reading = false;
-  let again = false;
-  const cleanups: (() => void)[] = [];
-
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (text: string) => {
-        if (!closed) controller.enqueue(encoder.encode(text));
-      };
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        for (const cleanup of cleanups) cleanup();
-        try {
-          controller.close();
-        } catch {
-          // already closed by the client going away
-        }
-      };
-      const read = async () => {
-        if (reading) {
-          again = true;
-          return;
-        }
-        reading = true;
-        try {
-          do {
-            again = false;
-            // Teams as the session had them when the stream opened; a changed membership shows on reconnect.
-            const lists = await listWorkspace(db, { userId: agent.userId, teamIds: agent.teamIds });
-            // waited_seconds moves with the clock: compare without it, so only real changes are sent.
-            const key = JSON.stringify({ ...lists, queue: lists.queue.map((q) => ({ ...q, waited_seconds: 0 })) });
-            if (key !== last) {
-              last = key;
-              send(`event: lists\ndata: ${JSON.stringify(lists)}\n\n`);
-            }
-          } while (again && !closed);
-        } catch (err) {
-          logger.warn('workspace stream stopped', { err });
-          close();
-        } finally {
-          reading = false;
-        }
-      };
-      const wake = () => {
-        if (pending || closed) return;
-        pending = setTimeout(() => {
-          pending = undefined;
-          void read();
-        }, COALESCE_MS);
-      };
-      // Subscribed before the first read, so a change committed in between is not missed.
-      cleanups.push(subscribeAccountChats(agent.accountId, wake));
-      if (chatId !== null) {
-        cleanups.push(subscribeChatChanges(chatId, () => send(`event: chat\ndata: ${JSON.stringify({ chat_id: chatId })}\n\n`)));
+  return liveStream({
+    what: 'workspace',
+    signal,
+    coalesceMs: COALESCE_MS,
+    subscribe: (wake, send) => [
+      subscribeAccountChats(agent.accountId, wake),
+      ...(chatId === null ? [] : [subscribeChatChanges(chatId, () => send('chat', { chat_id: chatId }))]),
+    ],
+    read: async (send) => {
+      // Teams as the session had them when the stream opened; a changed membership shows on reconnect.
+      const lists = await listWorkspace(db, { userId: agent.userId, teamIds: agent.teamIds });
+      // waited_seconds moves with the clock: compare without it, so only real changes are sent.
+      const key = JSON.stringify({ ...lists, queue: lists.queue.map((q) => ({ ...q, waited_seconds: 0 })) });
+      if (key !== last) {
+        last = key;
+        send('lists', lists);
       }
-      const heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
-      cleanups.push(() => clearInterval(heartbeat));
-      cleanups.push(() => clearTimeout(pending));
-      signal.addEventListener('abort', close, { once: true });
-      send('retry: 2000\n\n');
-      void read();
-    },
-    cancel() {
-      closed = true;
-      for (const cleanup of cleanups) cleanup();
     },
   });
 }

@@ -73,3 +73,19 @@ export async function consumeOne(limiter: RateLimiterAbstract, key: string): Pro
     return { consumed: rejection.consumedPoints, msBeforeNext: rejection.msBeforeNext };
   }
 }
+
+/**
+ * One signed-in session's requests per minute (ADMIN_RATE_LIMIT_PER_MINUTE), for the console
+ * (`admin-session`) and the agent workspace (`agent-session`): the state for the rate-limit
+ * headers, or a 429 in the envelope past the budget.
+ */
+export async function consumeSessionBudget(name: 'admin-session' | 'agent-session', sessionKey: string, what: string) {
+  const points = env().ADMIN_RATE_LIMIT_PER_MINUTE;
+  try {
+    const res = await limiterFor({ name, points, durationSeconds: 60 }).consume(sessionKey, 1);
+    return { limit: points, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    throw tooManyRequests(rejection.msBeforeNext, `at most ${points} ${what} per session per minute`, points);
+  }
+}
