@@ -94,7 +94,16 @@ export async function handOverIdlePullChats(
           const why =
             `Virtual agent ${va.login_id} has not read its events for over ${idleSeconds} s while this chat's events waited; ` +
             `chat transferred to ${va.team_name}${va.skill ? ` / ${va.skill}` : ''}.`;
-          await handOverToFallback(tx, { accountId, chat, vaUserId: va.va, teamId: va.team_id, skill: va.skill, why, reason: 'bot_down', now });
+          await handOverToFallback(tx, {
+            accountId,
+            chat,
+            vaUserId: va.va,
+            teamId: va.team_id,
+            skill: va.skill,
+            why,
+            reason: 'bot_down',
+            now,
+          });
           return true;
         });
         if (moved) {
