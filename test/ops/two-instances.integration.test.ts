@@ -5,58 +5,25 @@
  * sources (the first server does, as `npm start` does; CI builds before the suites).
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
-import { closeDb, type Db, getDb, openPostgres, setHandle } from '@/db/client';
+import { type Db, getDb } from '@/db/client';
 import { admins, chats, deliveryAttempts, events } from '@/db/schema';
-import { env } from '@/env';
 import { createTeam } from '@/lib/teams/create-team';
 import { createUser } from '@/lib/users/create-user';
 import { until } from '../delivery/helpers';
 import { type Receiver, startReceiver } from '../delivery/receiver';
 import { describeOrSkip } from '../support/describe-or-skip';
-import { freePort } from '../support/private-cluster';
-import { type ProductionServer, startProductionServer } from '../support/production-server';
+import type { ProductionServer } from '../support/production-server';
 import { createTenant, type Tenant } from '../support/tenant';
+import { needsPostgres, setupTwoInstances } from '../support/two-instances';
 
 const _ROOT = path.resolve(import.meta.dirname, '..', '..');
 const RATE_LIMIT = 30;
 const TOKEN_CACHE_SECONDS = 120;
-const skip = env().DATABASE_URL ? false : 'needs PostgreSQL (set DATABASE_URL): several instances share one database server';
 
 type Server = ProductionServer;
-
-function startServer(port: number, databaseUrl: string): Server {
-  return startProductionServer(port, {
-    DATABASE_URL: databaseUrl,
-    DELIVERY_ENGINE: 'embedded',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-    RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
-    // Long enough that a token refused within seconds was forgotten on notice, not on expiry.
-    TOKEN_CACHE_SECONDS: String(TOKEN_CACHE_SECONDS),
-  });
-}
-
-async function ready(server: Server, timeoutMs: number): Promise<void> {
-  let done = false;
-  void server.exited.then(() => {
-    if (!done) assert.fail(`server exited before it was ready:\n${server.out.join('\n')}`);
-  });
-  await until(
-    `${server.base} ready`,
-    async () => {
-      try {
-        return (await fetch(`${server.base}/api/health/ready`)).status === 200;
-      } catch {
-        return false;
-      }
-    },
-    timeoutMs,
-  );
-  done = true;
-}
 
 /** A signed-in admin session of the tenant's account on that instance. */
 async function adminCookie(server: Server, t: Tenant): Promise<string> {
@@ -83,44 +50,25 @@ async function bot(server: Server, t: Tenant, method: string, p: string, body?: 
   return { status: res.status, body: (await res.json()) as { status_code: number; response: any } };
 }
 
-describeOrSkip('two instances on one PostgreSQL database', skip, () => {
+describeOrSkip('two instances on one PostgreSQL database', needsPostgres, () => {
   let db: Db;
-  let dropDb: () => Promise<void> = async () => {};
   let receiver: Receiver;
   let a: Server;
   let b: Server;
+  const two = setupTwoInstances('two', {
+    DELIVERY_ENGINE: 'embedded',
+    RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+    // Long enough that a token refused within seconds was forgotten on notice, not on expiry.
+    TOKEN_CACHE_SECONDS: String(TOKEN_CACHE_SECONDS),
+  });
 
   before(async () => {
-    const { default: postgres } = await import('postgres');
-    const adminSql = postgres(env().DATABASE_URL!, { max: 1, onnotice: () => {} });
-    const name = `va_test_two_${process.pid}_${randomBytes(3).toString('hex')}`;
-    await adminSql.unsafe(`CREATE DATABASE ${name}`);
-    const url = new URL(env().DATABASE_URL!);
-    url.pathname = `/${name}`;
-    const handle = await openPostgres(url.toString(), { migrate: true });
-    setHandle(handle);
-    db = handle.db;
-    dropDb = async () => {
-      await closeDb();
-      await adminSql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await adminSql.end();
-    };
+    ({ db, a, b } = two);
     receiver = await startReceiver(() => ({ status: 200, body: 'ok' }));
-    // E2E_PORT, when set, gives the port range to use (shared machines); else any free ports.
-    const base = Number(process.env.E2E_PORT ?? 0);
-    const [pa, pb] = base ? [base + 1, base + 2] : [await freePort(), await freePort()];
-    // The first one builds if it must; the second starts on that build.
-    a = startServer(pa, url.toString());
-    await ready(a, 600_000);
-    b = startServer(pb, url.toString());
-    await ready(b, 120_000);
   });
 
   after(async () => {
-    for (const s of [a, b]) s?.child.kill('SIGTERM');
-    await Promise.all([a?.exited, b?.exited]);
     await receiver?.close();
-    await dropDb();
   });
 
   it('delivers the events written through both instances once each, in order', async () => {

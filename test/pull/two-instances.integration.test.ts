@@ -5,71 +5,23 @@
  * Needs PostgreSQL and the build (run `npm run build` first; the first server builds if it is stale).
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { closeDb, type Db, openPostgres, setHandle } from '@/db/client';
-import { env } from '@/env';
+import { before, describe, it } from 'node:test';
+import type { Db } from '@/db/client';
 import { updateVirtualAgent } from '@/lib/virtual-agents/update-virtual-agent';
 import { until } from '../delivery/helpers';
-import { freePort } from '../support/private-cluster';
-import { type ProductionServer, startProductionServer } from '../support/production-server';
+import type { ProductionServer } from '../support/production-server';
 import { createTenant, type Tenant } from '../support/tenant';
+import { needsPostgres, setupTwoInstances } from '../support/two-instances';
 import { sseReader } from './sse';
 
-const skip = env().DATABASE_URL ? false : 'needs PostgreSQL (set DATABASE_URL): several instances share one database server';
-
-function startServer(port: number, databaseUrl: string): ProductionServer {
-  // The delivery engine's idle poll is far longer than this test: an arrival can only come from the wake-up.
-  return startProductionServer(port, { DATABASE_URL: databaseUrl, DELIVERY_ENGINE: 'embedded', WEBHOOK_ALLOW_PRIVATE: 'true' });
-}
-
-async function ready(server: ProductionServer, timeoutMs: number): Promise<void> {
-  await until(
-    `${server.base} ready`,
-    async () => {
-      try {
-        return (await fetch(`${server.base}/api/health/ready`)).status === 200;
-      } catch {
-        return false;
-      }
-    },
-    timeoutMs,
-  );
-}
-
-describe('pulled events across two instances', { skip }, () => {
+describe('pulled events across two instances', { skip: needsPostgres }, () => {
   let db: Db;
-  let dropDb: () => Promise<void> = async () => {};
   let a: ProductionServer;
   let b: ProductionServer;
-
-  before(async () => {
-    const { default: postgres } = await import('postgres');
-    const adminSql = postgres(env().DATABASE_URL!, { max: 1, onnotice: () => {} });
-    const name = `va_test_pull2_${process.pid}_${randomBytes(3).toString('hex')}`;
-    await adminSql.unsafe(`CREATE DATABASE ${name}`);
-    const url = new URL(env().DATABASE_URL!);
-    url.pathname = `/${name}`;
-    const handle = await openPostgres(url.toString(), { migrate: true });
-    setHandle(handle);
-    db = handle.db;
-    dropDb = async () => {
-      await closeDb();
-      await adminSql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await adminSql.end();
-    };
-    const base = Number(process.env.E2E_PORT ?? 0);
-    const [pa, pb] = base ? [base + 1, base + 2] : [await freePort(), await freePort()];
-    a = startServer(pa, url.toString());
-    await ready(a, 900_000);
-    b = startServer(pb, url.toString());
-    await ready(b, 120_000);
-  });
-
-  after(async () => {
-    for (const s of [a, b]) s?.child.kill('SIGTERM');
-    await Promise.all([a?.exited, b?.exited]);
-    await dropDb();
+  // The delivery engine's idle poll is far longer than this test: an arrival can only come from the wake-up.
+  const two = setupTwoInstances('pull2', { DELIVERY_ENGINE: 'embedded' });
+  before(() => {
+    ({ db, a, b } = two);
   });
 
   const stream = (server: ProductionServer, t: Tenant, headers: Record<string, string> = {}) =>

@@ -6,68 +6,23 @@
  * Needs PostgreSQL and the build (run `npm run build` first; the first server builds if it is stale).
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
-import { closeDb, type Db, openPostgres, setHandle } from '@/db/client';
+import type { Db } from '@/db/client';
 import { teams } from '@/db/schema';
-import { env } from '@/env';
-import { until } from '../delivery/helpers';
 import { sseReader } from '../pull/sse';
-import { freePort } from '../support/private-cluster';
-import { type ProductionServer, startProductionServer } from '../support/production-server';
+import type { ProductionServer } from '../support/production-server';
 import { createTenant } from '../support/tenant';
+import { needsPostgres, setupTwoInstances } from '../support/two-instances';
 
-const skip = env().DATABASE_URL ? false : 'needs PostgreSQL (set DATABASE_URL): several instances share one database server';
-
-async function ready(server: ProductionServer, timeoutMs: number): Promise<void> {
-  await until(
-    `${server.base} ready`,
-    async () => {
-      try {
-        return (await fetch(`${server.base}/api/health/ready`)).status === 200;
-      } catch {
-        return false;
-      }
-    },
-    timeoutMs,
-  );
-}
-
-describe('chat widget across two instances', { skip }, () => {
+describe('chat widget across two instances', { skip: needsPostgres }, () => {
   let db: Db;
-  let dropDb: () => Promise<void> = async () => {};
   let a: ProductionServer;
   let b: ProductionServer;
 
-  before(async () => {
-    const { default: postgres } = await import('postgres');
-    const adminSql = postgres(env().DATABASE_URL!, { max: 1, onnotice: () => {} });
-    const name = `va_test_widget2_${process.pid}_${randomBytes(3).toString('hex')}`;
-    await adminSql.unsafe(`CREATE DATABASE ${name}`);
-    const url = new URL(env().DATABASE_URL!);
-    url.pathname = `/${name}`;
-    const handle = await openPostgres(url.toString(), { migrate: true });
-    setHandle(handle);
-    db = handle.db;
-    dropDb = async () => {
-      await closeDb();
-      await adminSql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await adminSql.end();
-    };
-    const base = Number(process.env.E2E_PORT ?? 0);
-    const [pa, pb] = base ? [base + 3, base + 4] : [await freePort(), await freePort()];
-    const envOf = { DATABASE_URL: url.toString(), WEBHOOK_ALLOW_PRIVATE: 'true' };
-    a = startProductionServer(pa, envOf);
-    await ready(a, 900_000);
-    b = startProductionServer(pb, envOf);
-    await ready(b, 120_000);
-  });
-
-  after(async () => {
-    for (const s of [a, b]) s?.child.kill('SIGTERM');
-    await Promise.all([a?.exited, b?.exited]);
-    await dropDb();
+  const two = setupTwoInstances('widget2', {}, { portOffset: 3 });
+  before(() => {
+    ({ db, a, b } = two);
   });
 
   it('typing, each chunk once and in order, and the whole reply reach a widget stream held by the other instance', async () => {
