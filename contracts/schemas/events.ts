@@ -132,6 +132,12 @@ export const chatAssignedEventSchema = z
       messages: z
         .array(eventMessageEntrySchema)
         .describe('The last message sent to or received from the customer, if any (announcements never appear)'),
+      transcript: z
+        .array(eventMessageEntrySchema)
+        .optional()
+        .describe(
+          'Only when the chat comes back to a VA that held it before (a person hands it back, or it is transferred back): the transcript so far, oldest first, up to the last 50 messages, announcements left out. Its last entry is the one in `messages`.',
+        ),
     }),
   })
   .describe('Sent when a chat is assigned to the VA');

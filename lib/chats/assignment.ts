@@ -1,7 +1,7 @@
 import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Message } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
-import { messages, skills, teamMemberships, users, virtualAgents } from '@/db/schema';
+import { events, messages, skills, teamMemberships, users, virtualAgents } from '@/db/schema';
 import { ApiError } from '@/lib/errors';
 import { toMessageView } from '@/lib/messages/message-view';
 
@@ -47,9 +47,25 @@ export async function requireSkill(tx: Db, { teamId, name, field }: { teamId: nu
     throw new ApiError(2034, { detail: `"${name}" in team ${teamId}`, errors: [{ field, message: 'no such skill in the team' }] });
 }
 
-/** The last message sent to or received from the customer; announcements are for agents only. */
-export async function lastMessageOf(tx: Db, chatId: string): Promise<Message | null> {
-  const [row] = await tx
+/** How much of the transcript a chat.assigned carries when a chat comes back to a VA. */
+export const RETURN_TRANSCRIPT_LIMIT = 50;
+
+/**
+ * What a chat.assigned carries to `vaUserId`: the last message sent to or received from the
+ * customer (announcements are for people only); and, when the VA held the chat before (a person,
+ * or a transfer, hands it back), the transcript so far, up to the last RETURN_TRANSCRIPT_LIMIT
+ * messages, oldest first, so the bot sees what was said while it did not hold the chat.
+ */
+export async function assignedCause(
+  tx: Db,
+  { chatId, vaUserId }: { chatId: string; vaUserId: number },
+): Promise<{ type: 'chat.assigned'; lastMessage: Message | null; transcript?: Message[] }> {
+  const [heldBefore] = await tx
+    .select({ id: events.id })
+    .from(events)
+    .where(and(eq(events.chatId, chatId), eq(events.virtualAgentId, vaUserId)))
+    .limit(1);
+  const rows = await tx
     .select({
       transid: messages.transid,
       type: messages.type,
@@ -60,6 +76,7 @@ export async function lastMessageOf(tx: Db, chatId: string): Promise<Message | n
     .from(messages)
     .where(and(eq(messages.chatId, chatId), ne(messages.type, 'announcement')))
     .orderBy(desc(messages.id))
-    .limit(1);
-  return row ? toMessageView(row) : null;
+    .limit(heldBefore ? RETURN_TRANSCRIPT_LIMIT : 1);
+  const oldestFirst = rows.reverse().map(toMessageView);
+  return { type: 'chat.assigned', lastMessage: oldestFirst.at(-1) ?? null, ...(heldBefore ? { transcript: oldestFirst } : {}) };
 }

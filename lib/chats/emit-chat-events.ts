@@ -5,7 +5,7 @@ import type { EventChat } from '@/lib/events/event-body';
 import { supersedePendingEvents } from '@/lib/events/supersede-pending-events';
 import type { OutboxTx } from '@/lib/events/with-outbox';
 import { cutStreamsOfChat } from '@/lib/messages/cut-streams';
-import { lastMessageOf } from './assignment';
+import { assignedCause } from './assignment';
 import type { ChatEventPlan } from './chat-transition';
 import { replyClockStop, startReplyClockOnAssign } from './reply-clock';
 
@@ -38,9 +38,9 @@ export async function emitChatEvents(
   for (const event of plan.events) {
     switch (event.type) {
       case 'chat.assigned': {
-        const lastMessage = await lastMessageOf(tx, chat.id);
-        await startReplyClockOnAssign(tx, { chatId: chat.id, lastMessage, now: at });
-        await enqueueEvent(tx, { accountId, chat, vaUserId: event.to, cause: { type: 'chat.assigned', lastMessage } });
+        const cause = await assignedCause(tx, { chatId: chat.id, vaUserId: event.to });
+        await startReplyClockOnAssign(tx, { chatId: chat.id, lastMessage: cause.lastMessage, now: at });
+        await enqueueEvent(tx, { accountId, chat, vaUserId: event.to, cause });
         break;
       }
       case 'chat.closed':

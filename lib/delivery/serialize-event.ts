@@ -32,7 +32,7 @@ const ENVELOPE_TAIL = ['payload', 'transaction_id'] as const;
 
 /** Each event type's body and payload keys. */
 export const EVENT_KEY_ORDER: Record<EventType, { body: readonly string[]; payload: readonly string[] }> = {
-  'chat.assigned': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['skill', 'messages'] },
+  'chat.assigned': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['skill', 'messages', 'transcript'] },
   'message.received': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['messages'] },
   'chat.closed': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['timestamp', 'chat_outcome'] },
   'chat.unassigned': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['timestamp', 'reason', 'team_id', 'assignee'] },
@@ -87,6 +87,7 @@ export function serializeEvent(body: Record<string, unknown>, postedOn: Date): s
   if (isRecord(ordered.payload)) {
     const payload = inOrder(ordered.payload, order?.payload ?? []);
     if (Array.isArray(payload.messages)) payload.messages = payload.messages.map((m) => (isRecord(m) ? entryInOrder(m) : m));
+    if (Array.isArray(payload.transcript)) payload.transcript = payload.transcript.map((m) => (isRecord(m) ? entryInOrder(m) : m));
     ordered.payload = payload;
   }
   return JSON.stringify(ordered);

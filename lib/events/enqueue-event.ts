@@ -12,7 +12,7 @@ import { buildEventBody, type EventChat, toEventEntry } from './event-body';
 import { noteEvent, type OutboxTx } from './with-outbox';
 
 export type EventCause =
-  | { type: 'chat.assigned'; lastMessage: Message | null }
+  | { type: 'chat.assigned'; lastMessage: Message | null; transcript?: Message[] }
   | { type: 'message.received'; message: Message }
   | { type: 'chat.closed'; outcome: string | null; at: Date }
   | { type: 'chat.unassigned'; reason: UnassignReason; at: Date; teamId: number; assignee: string | null };
@@ -88,7 +88,11 @@ export async function enqueueEvent(
 function payloadOf(cause: EventCause, chat: EventChat, transactionId: string): Record<string, unknown> {
   switch (cause.type) {
     case 'chat.assigned':
-      return { skill: chat.skill, messages: cause.lastMessage ? [toEventEntry(cause.lastMessage, transactionId)] : [] };
+      return {
+        skill: chat.skill,
+        messages: cause.lastMessage ? [toEventEntry(cause.lastMessage, transactionId)] : [],
+        ...(cause.transcript ? { transcript: cause.transcript.map((m) => toEventEntry(m, transactionId)) } : {}),
+      };
     case 'message.received':
       return { messages: [toEventEntry(cause.message, transactionId)] };
     case 'chat.closed':

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { chats, customers, skills, teamMemberships, teams, userSkills, users } from '@/db/schema';
-import { lastMessageOf } from '@/lib/chats/assignment';
+import { assignedCause } from '@/lib/chats/assignment';
 import { startReplyClockOnAssign } from '@/lib/chats/reply-clock';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { noteChatChange, type OutboxTx } from '@/lib/events/with-outbox';
@@ -144,8 +144,8 @@ async function assignChat(
     .returning();
   noteChatChange(tx, chatId, accountId);
   if (user.kind !== 'virtual_agent') return;
-  const lastMessage = await lastMessageOf(tx, chat.id);
-  await startReplyClockOnAssign(tx, { chatId: chat.id, lastMessage });
+  const cause = await assignedCause(tx, { chatId: chat.id, vaUserId: user.id });
+  await startReplyClockOnAssign(tx, { chatId: chat.id, lastMessage: cause.lastMessage });
   const [customer] = await tx.select({ destinationId: customers.destinationId }).from(customers).where(eq(customers.id, chat.customerId));
   await enqueueEvent(tx, {
     accountId,
@@ -161,6 +161,6 @@ async function assignChat(
       skill: chat.skill,
     },
     vaUserId: user.id,
-    cause: { type: 'chat.assigned', lastMessage },
+    cause,
   });
 }

@@ -197,9 +197,23 @@ describe('agent workspace: queue, picks and actions', () => {
     );
     assert.equal(bodies[2].payload.reason, 'reassigned');
     assert.equal(bodies[2].payload.assignee, oneLogin);
+    // Back with the VA that held it before: the last message as always, and the transcript so far,
+    // oldest first, without the announcements (the pick notice and the note are not for the bot).
     const handBack = bodies[3];
-    assert.equal(handBack.payload.messages.length, 1);
-    assert.equal(handBack.payload.messages[0].text, 'Hello, I am a person.');
+    assert.deepEqual(
+      handBack.payload.messages.map((m: { message: { text: string } }) => m.message.text),
+      ['Hello, I am a person.'],
+    );
+    assert.deepEqual(
+      handBack.payload.transcript.map((m: { message: { type: string; text: string } }) => [m.message.type, m.message.text]),
+      [
+        ['inbound', 'agent please'],
+        ['outbound', 'One moment.'],
+        ['outbound', 'Hello, I am a person.'],
+      ],
+    );
+    // The first chat.assigned, to a VA that never held the chat, has no transcript.
+    assert.equal(bodies[0].payload.transcript, undefined);
     const transcript = await botApi('GET', `/chats/${cid}/messages`, { token: t.token });
     assert.ok(
       transcript.body.response.messages.some((m: { text?: string }) => m.text === 'Hello, I am a person.'),

@@ -366,6 +366,9 @@ describe('every event kind on every channel, as a bot receives it', () => {
         { reason: 'transferred', team_id: t.botTeam.id, assignee: null },
       );
       assert.equal(back.payload.messages[0].text, 'are you still there?');
+      // Back with a VA that held it before: the transcript so far too, ending with that message.
+      assert.equal(back.payload.transcript.at(-1).text, 'are you still there?');
+      assert.ok(back.payload.transcript.length > 1);
       assert.equal(back.payload.skill, 'billing', 'the skill the chat was handed to');
       assert.equal(back.team_id, t.botTeam.id);
       assert.equal(closed.payload.chat_outcome, 'resolved');
