@@ -2,7 +2,7 @@
  * npm run bench:api: PATCH /api/v1/chats/{chat_id} against its ceiling and the framework's floor, on
  * PostgreSQL, at 50 connections, all in one run, written to BENCHMARKS.md between
  * `<!-- bench:api:start -->` and `<!-- bench:api:end -->` (nothing else in the file is touched; notes
- * on the figures live in their own dated sections of BENCHMARKS.md, written by hand).
+ * on the figures live in dated sections of docs/benchmarks/notes.md, written by hand).
  *
  *   (a) bench/baseline-server.ts: node:http + postgres.js, same token lookup and UPDATE (the ceiling);
  *   (b) GET /api/health on `next start` of the build (an empty route handler: the framework's floor);
