@@ -2,9 +2,10 @@ import { getDb } from '@/db/client';
 import { deliveryRequestsOf } from '@/lib/delivery/delivery-requests';
 import { onOutbox } from '@/lib/events/signal';
 import { logger } from '@/lib/util/logger';
+import { processStore } from '@/lib/util/process-store';
 import { requestDelivery } from './request-delivery';
 
-const store = globalThis as unknown as { __vaInngestHandOver?: () => void };
+const store = processStore<{ __vaInngestHandOver?: () => void }>();
 
 /**
  * DELIVERY_ENGINE=inngest: each outbox event committed by this process is handed to Inngest as

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { env } from '@/env';
 import { logger } from '@/lib/util/logger';
+import { processStore } from '@/lib/util/process-store';
 import type { BotAuth } from './types';
 
 /**
@@ -19,7 +20,7 @@ const CHANNEL = 'va_tokens_revoked';
 /** Entries kept at most; past it the oldest go first (Map keeps insertion order). */
 const MAX_ENTRIES = 10_000;
 
-const store = globalThis as unknown as { __vaTokenCache?: Shared };
+const store = processStore<{ __vaTokenCache?: Shared }>();
 store.__vaTokenCache ??= { entries: new Map() };
 const shared = store.__vaTokenCache;
 

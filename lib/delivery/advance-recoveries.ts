@@ -2,13 +2,14 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { eventRecoveries } from '@/db/schema';
 import { signalOutbox } from '@/lib/events/signal';
+import { processStore } from '@/lib/util/process-store';
 import { rowsOf } from '@/lib/util/rows-of';
 
 /** Events a recovery puts back at once; the next batch waits until these have left `pending`. */
 export const RECOVERY_BATCH = 500;
 const LEASE_MS = 30_000;
 
-const store = globalThis as unknown as { __vaRecoveryWake?: () => void };
+const store = processStore<{ __vaRecoveryWake?: () => void }>();
 
 /** Asks this process's runner (if any) to look at the recoveries now rather than at its next tick. */
 export function wakeRecoveries(): void {

@@ -3,6 +3,7 @@ import { type Db, getDb } from '@/db/client';
 import { env } from '@/env';
 import { onOutbox } from '@/lib/events/signal';
 import { logger } from '@/lib/util/logger';
+import { processStore } from '@/lib/util/process-store';
 import { type ClaimedEvent, claimDueEvents } from './claim-due-events';
 import { attemptDelivery, logAttempt } from './deliver-claimed-event';
 import { EndpointHealth } from './endpoint-health';
@@ -55,7 +56,7 @@ export type EngineStats = {
   rests: number;
 };
 
-const store = globalThis as unknown as { __vaDeliveryEngine?: EmbeddedEngine; __vaStoppingEngine?: EmbeddedEngine };
+const store = processStore<{ __vaDeliveryEngine?: EmbeddedEngine; __vaStoppingEngine?: EmbeddedEngine }>();
 
 /** Starts the engine once per process; later calls return the running one. */
 export async function startEmbeddedEngine(options: EmbeddedEngineOptions = {}): Promise<EmbeddedEngine> {

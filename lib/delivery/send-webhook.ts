@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { env } from '@/env';
+import { processStore } from '@/lib/util/process-store';
 import { checkWebhookUrl, RESERVED_HEADERS, resolvePublic } from '@/lib/webhooks/url-policy';
 import { serializeEvent } from './serialize-event';
 import { signWebhook } from './sign-webhook';
@@ -37,7 +38,7 @@ export const EXCERPT_CHARS = 1024;
 
 // node:http with keep-alive: undici's fetch costs several times the CPU per request. Idle sockets
 // close before the usual 5 s server keep-alive, so a reused socket is rarely one the peer just closed.
-const store = globalThis as unknown as { __vaWebhookAgents?: { http: http.Agent; https: https.Agent } };
+const store = processStore<{ __vaWebhookAgents?: { http: http.Agent; https: https.Agent } }>();
 if (!store.__vaWebhookAgents) {
   store.__vaWebhookAgents = {
     http: new http.Agent({ keepAlive: true, timeout: 4_000, scheduling: 'lifo' }),

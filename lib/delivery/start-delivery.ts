@@ -2,8 +2,9 @@ import { getDb } from '@/db/client';
 import { env } from '@/env';
 import { connectOutboxSignal, disconnectOutboxSignal } from '@/lib/events/signal';
 import { logger } from '@/lib/util/logger';
+import { processStore } from '@/lib/util/process-store';
 
-const store = globalThis as unknown as { __vaDeliveryStarted?: Promise<void> };
+const store = processStore<{ __vaDeliveryStarted?: Promise<void> }>();
 
 /**
  * Starts webhook delivery as DELIVERY_ENGINE says, once per process: `embedded` runs the claim loop

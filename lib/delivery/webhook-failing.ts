@@ -3,9 +3,10 @@ import type { Db } from '@/db/client';
 import { users, virtualAgents } from '@/db/schema';
 import { notifyOps } from '@/lib/ops/notify-ops';
 import { logger } from '@/lib/util/logger';
+import { processStore } from '@/lib/util/process-store';
 
 /** What this process last wrote about each VA's webhook, and when (see `noteWebhookOutcome`). */
-const store = globalThis as unknown as { __vaWebhookStates?: Map<number, { failing: boolean; at: number }> };
+const store = processStore<{ __vaWebhookStates?: Map<number, { failing: boolean; at: number }> }>();
 /** How long a state this process wrote is trusted before it is written again (another instance may have changed it). */
 const TRUST_MS = 60_000;
 

@@ -1,13 +1,14 @@
 import { EventEmitter } from 'node:events';
 import type { Db } from '@/db/client';
 import { connectRealtime, disconnectRealtime, onRemoteWake, publish } from '@/lib/realtime/realtime';
+import { processStore } from '@/lib/util/process-store';
 
 // The delivery engine listens here so a committed event is sent at once instead of at the next
 // poll. The wake also reaches the other instances through lib/realtime (LISTEN/NOTIFY on
 // PostgreSQL); their idle poll stays as the safety net. Each event also wakes the topic of its VA
 // (`events:<va user id>`), which the pull readers (lib/pull) follow.
 type Shared = { emitter: EventEmitter; unsubscribe?: () => void };
-const store = globalThis as unknown as { __vaOutboxSignal?: Shared };
+const store = processStore<{ __vaOutboxSignal?: Shared }>();
 store.__vaOutboxSignal ??= { emitter: new EventEmitter().setMaxListeners(50) };
 const shared = store.__vaOutboxSignal;
 

@@ -5,6 +5,7 @@ import { ApiError } from '@/lib/errors';
 import { API_CSP, COMMON_SECURITY_HEADERS, HSTS } from '@/lib/security/headers';
 import { newTraceId } from '@/lib/util/ids';
 import { logger } from '@/lib/util/logger';
+import { processStore } from '@/lib/util/process-store';
 import { type ApiAnswer, type ApiRequest, PlainHeaders } from './api-request';
 import type { ApiCore } from './create-api-handler';
 import { hasDotSegment } from './dot-segments';
@@ -268,5 +269,5 @@ export function exposeNodeEntries(
       connectionsCheckingInterval: 1_000,
     },
   };
-  (globalThis as { __vaNodeEntries?: NodeEntries }).__vaNodeEntries = entries;
+  processStore<{ __vaNodeEntries?: NodeEntries }>().__vaNodeEntries = entries;
 }

@@ -1,6 +1,7 @@
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { env } from '@/env';
 import { ApiError } from '@/lib/errors';
+import { processStore } from '@/lib/util/process-store';
 import { DatabaseRateLimiter } from './database-limiter';
 
 /**
@@ -11,7 +12,7 @@ import { DatabaseRateLimiter } from './database-limiter';
  */
 export type LimiterSpec = { name: string; points: number; durationSeconds: number; memoryBlock?: boolean };
 
-const store = globalThis as unknown as { __vaLimiters?: Map<string, RateLimiterAbstract> };
+const store = processStore<{ __vaLimiters?: Map<string, RateLimiterAbstract> }>();
 
 /** Whether limits are counted in the database (shared by the instances) or in this process. */
 export function limitStore(): 'database' | 'memory' {

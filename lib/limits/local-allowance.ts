@@ -1,4 +1,5 @@
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { processStore } from '@/lib/util/process-store';
 
 /** Points of a key taken from the shared counter at once, and how they are being spent here. */
 type Allowance = {
@@ -14,7 +15,7 @@ type Allowance = {
 
 export type Taken = { ok: true; remaining: number; msBeforeNext: number } | { ok: false; msBeforeNext: number };
 
-const store = globalThis as unknown as { __vaAllowances?: Map<string, Allowance> };
+const store = processStore<{ __vaAllowances?: Map<string, Allowance> }>();
 /** Above this many keys, ended windows are forgotten. */
 const PRUNE_AT = 10_000;
 

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { processStore } from '@/lib/util/process-store';
 
 /**
  * The process's Prometheus metrics (served at /api/metrics). Kept on globalThis: route bundles and
@@ -61,7 +62,7 @@ function create() {
 }
 
 type Metrics = ReturnType<typeof create>;
-const store = globalThis as unknown as { __vaMetrics?: Metrics };
+const store = processStore<{ __vaMetrics?: Metrics }>();
 
 export function metrics(): Metrics {
   store.__vaMetrics ??= create();

@@ -1,4 +1,6 @@
-const store = globalThis as unknown as { __vaDraining?: boolean };
+import { processStore } from '@/lib/util/process-store';
+
+const store = processStore<{ __vaDraining?: boolean }>();
 
 /** Marks the process as shutting down: readiness fails so load balancers stop sending traffic. */
 export function startDraining(): void {

@@ -1,10 +1,11 @@
 import { eventsTopic } from '@/lib/events/signal';
 import { isDraining } from '@/lib/ops/draining';
 import { subscribe } from '@/lib/realtime/realtime';
+import { processStore } from '@/lib/util/process-store';
 
 /** Waits for a wake of one VA's events, with shutdown ending every wait of this process. */
 type Shared = { enders: Set<() => void>; generations: Map<number, number> };
-const store = globalThis as unknown as { __vaPullReaders?: Shared };
+const store = processStore<{ __vaPullReaders?: Shared }>();
 store.__vaPullReaders ??= { enders: new Set(), generations: new Map() };
 store.__vaPullReaders.generations ??= new Map();
 const shared = store.__vaPullReaders;

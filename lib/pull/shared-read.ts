@@ -1,10 +1,11 @@
 import type { Db } from '@/db/client';
+import { processStore } from '@/lib/util/process-store';
 import type { Position } from './cursor';
 import { type EventPage, readEventPage } from './read-event-page';
 import { wakeGeneration } from './readers';
 
 type Shared = { inFlight: Map<string, Promise<EventPage>> };
-const store = globalThis as unknown as { __vaPullSharedReads?: Shared };
+const store = processStore<{ __vaPullSharedReads?: Shared }>();
 store.__vaPullSharedReads ??= { inFlight: new Map() };
 const shared = store.__vaPullSharedReads;
 

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { ApiError } from '@/lib/errors';
 import { logger } from '@/lib/util/logger';
+import { processStore } from '@/lib/util/process-store';
 import { rowsOf } from '@/lib/util/rows-of';
 
 /** Open streams a VA may hold at once, over all instances. */
@@ -12,7 +13,7 @@ export const SEEN_EVERY_MS = 15_000;
 const STALE_SECONDS = 60;
 
 type Shared = { open: Map<string, number>; timer?: NodeJS.Timeout; db?: Db };
-const store = globalThis as unknown as { __vaStreamSlots?: Shared };
+const store = processStore<{ __vaStreamSlots?: Shared }>();
 store.__vaStreamSlots ??= { open: new Map() };
 const shared = store.__vaStreamSlots;
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@/db/client';
 import { logger } from '@/lib/util/logger';
+import { processStore } from '@/lib/util/process-store';
 
 /**
  * Topic wake-ups for the whole product, within this process and, on PostgreSQL, across instances
@@ -42,7 +43,7 @@ type Shared = {
   queued: Set<string>;
   notifications: number;
 };
-const store = globalThis as unknown as { __vaRealtime?: Shared };
+const store = processStore<{ __vaRealtime?: Shared }>();
 store.__vaRealtime ??= { topics: new Map(), remote: new Set(), listens: 0, inFlight: false, queued: new Set(), notifications: 0 };
 const shared = store.__vaRealtime;
 

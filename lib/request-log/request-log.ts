@@ -1,9 +1,10 @@
 import { openedHandle } from '@/db/client';
 import { env } from '@/env';
+import { processStore } from '@/lib/util/process-store';
 import { COPY_TARGET, RequestLogBuffer } from './request-log-buffer';
 
 // One buffer per process: route bundles and the instrumentation hook share it through globalThis.
-const store = globalThis as unknown as { __vaRequestLog?: RequestLogBuffer };
+const store = processStore<{ __vaRequestLog?: RequestLogBuffer }>();
 
 /** The process's request log buffer, writing to the process's database. */
 export function requestLog(): RequestLogBuffer {

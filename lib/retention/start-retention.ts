@@ -1,10 +1,11 @@
 import { getDb } from '@/db/client';
 import { env } from '@/env';
 import { logger } from '@/lib/util/logger';
+import { processStore } from '@/lib/util/process-store';
 import { retentionJobs } from './jobs';
 import { runRetention } from './run-retention';
 
-const store = globalThis as unknown as { __vaRetention?: NodeJS.Timeout };
+const store = processStore<{ __vaRetention?: NodeJS.Timeout }>();
 
 /** One retention pass with the configured jobs and batch size. */
 export async function runConfiguredRetention(now = new Date()) {

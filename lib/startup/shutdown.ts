@@ -6,9 +6,10 @@ import { startDraining } from '@/lib/ops/draining';
 import { endPullReaders } from '@/lib/pull/readers';
 import { flushRequestLog } from '@/lib/request-log/request-log';
 import { flushLogs, logger } from '@/lib/util/logger';
+import { processStore } from '@/lib/util/process-store';
 
 type Listener = (signal: NodeJS.Signals) => void;
-const store = globalThis as unknown as { __vaShutdownInstalled?: boolean };
+const store = processStore<{ __vaShutdownInstalled?: boolean }>();
 
 /**
  * On SIGTERM or SIGINT: readiness turns 503, event streams and long-polls end, delivery stops claiming, calls in flight get

@@ -5,9 +5,10 @@ import { listenForRevokedTokens } from '@/lib/auth/token-cache';
 import { startDelivery } from '@/lib/delivery/start-delivery';
 import { startRetention } from '@/lib/retention/start-retention';
 import { logger } from '@/lib/util/logger';
+import { processStore } from '@/lib/util/process-store';
 import { bootstrap } from './bootstrap';
 
-const store = globalThis as unknown as { __vaStarted?: Promise<void> };
+const store = processStore<{ __vaStarted?: Promise<void> }>();
 
 export function startServer(): Promise<void> {
   if (!store.__vaStarted) store.__vaStarted = start();

@@ -1,12 +1,13 @@
 import pino from 'pino';
 import { env } from '@/env';
 import { loggableError } from './loggable-error';
+import { processStore } from './process-store';
 
 type Fields = Record<string, unknown>;
 
 // The request context lives in lib/http; it registers how to read the current request's trxid,
 // so every line logged while serving a request carries it without this module depending on http.
-const store = globalThis as unknown as { __vaLogContext?: () => string | undefined; __vaPino?: pino.Logger };
+const store = processStore<{ __vaLogContext?: () => string | undefined; __vaPino?: pino.Logger }>();
 
 /** Called once by the request context: returns the trxid of the request being served, if any. */
 export function setLogContext(read: () => string | undefined): void {
