@@ -20,7 +20,7 @@ import { fetchRequestHandler, TsRestResponse, tsr } from '@ts-rest/serverless/fe
 import { botApiHandler } from '@/app/api/v1/_routers';
 import { botContract } from '@/contracts/bot';
 import { closeDb, getDb } from '@/db/client';
-import { authenticateToken } from '@/lib/auth/authenticate-token';
+import { authenticateToken } from '@/lib/bot-auth/authenticate-token';
 import { updateChat } from '@/lib/chats/update-chat';
 import { ApiError } from '@/lib/errors';
 import { serveNode } from '@/lib/http/node-entry';

@@ -188,7 +188,7 @@ async function main() {
   const { botApi } = await import('@/test/support/bot-api');
   const { updateVirtualAgent } = await import('@/lib/virtual-agents/update-virtual-agent');
   const { createVirtualAgent } = await import('@/lib/virtual-agents/create-virtual-agent');
-  const { authorize } = await import('@/lib/auth/authorize');
+  const { authorize } = await import('@/lib/bot-auth/authorize');
 
   const adminSql = postgres(BASE_URL, { max: 1, onnotice: () => {} });
   const dbName = `va_bench_pull_${process.pid}_${randomBytes(3).toString('hex')}`;

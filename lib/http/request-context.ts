@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AdminAuth } from '@/lib/admin-auth/types';
 import type { AgentAuth } from '@/lib/agent-auth/types';
-import type { BotAuth } from '@/lib/auth/types';
+import type { BotAuth } from '@/lib/bot-auth/types';
 import { setLogContext } from '@/lib/util/logger';
 import type { WidgetVisitorAuth } from '@/lib/widget/types';
 

@@ -1,6 +1,6 @@
 import { checkpointEmbedded } from '@/db/client';
 import { env } from '@/env';
-import { stopListeningForRevokedTokens } from '@/lib/auth/token-cache';
+import { stopListeningForRevokedTokens } from '@/lib/bot-auth/token-cache';
 import { stopDelivery } from '@/lib/delivery/start-delivery';
 import { startDraining } from '@/lib/ops/draining';
 import { endPullReaders } from '@/lib/pull/readers';

@@ -1,7 +1,7 @@
 import { getHandle } from '@/db/client';
 import { DirectoryInUseError } from '@/db/lock-directory';
 import { env } from '@/env';
-import { listenForRevokedTokens } from '@/lib/auth/token-cache';
+import { listenForRevokedTokens } from '@/lib/bot-auth/token-cache';
 import { startDelivery } from '@/lib/delivery/start-delivery';
 import { startRetention } from '@/lib/retention/start-retention';
 import { logger } from '@/lib/util/logger';

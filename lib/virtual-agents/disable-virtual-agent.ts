@@ -1,7 +1,7 @@
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accessTokens, chats, messages, teams, users } from '@/db/schema';
-import { revokeCachedTokens } from '@/lib/auth/token-cache';
+import { revokeCachedTokens } from '@/lib/bot-auth/token-cache';
 import { lockChat } from '@/lib/chats/lock-chat';
 import { notifyLostControl } from '@/lib/chats/notify-lost-control';
 import type { OutboxTx } from '@/lib/events/with-outbox';

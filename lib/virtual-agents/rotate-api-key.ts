@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accessTokens, virtualAgents } from '@/db/schema';
 import { env } from '@/env';
-import { forgetTokensOf, revokeCachedTokens } from '@/lib/auth/token-cache';
+import { forgetTokensOf, revokeCachedTokens } from '@/lib/bot-auth/token-cache';
 import { sha256 } from '@/lib/util/ids';
 import { newApiKey } from './create-virtual-agent';
 import { lockCredentials, previousValidUntil, type RotationMode } from './rotation';

@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { AdminVirtualAgent, UpdateVirtualAgentBody } from '@/contracts/schemas/admin-virtual-agent';
 import type { Db } from '@/db/client';
 import { skills, teamMemberships, userSkills, users, virtualAgents } from '@/db/schema';
-import { forgetTokensOf } from '@/lib/auth/token-cache';
+import { forgetTokensOf } from '@/lib/bot-auth/token-cache';
 import { ApiError } from '@/lib/errors';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { requireAccountTeam, resolveSkillNames } from '@/lib/teams/check-references';

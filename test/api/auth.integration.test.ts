@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { accessTokens } from '@/db/schema';
-import { forgetAllTokens } from '@/lib/auth/token-cache';
+import { forgetAllTokens } from '@/lib/bot-auth/token-cache';
 import { sha256 } from '@/lib/util/ids';
 import { rotateApiKey } from '@/lib/virtual-agents/rotate-api-key';
 import { updateVirtualAgent } from '@/lib/virtual-agents/update-virtual-agent';

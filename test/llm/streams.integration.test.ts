@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { messages } from '@/db/schema';
-import { authorize } from '@/lib/auth/authorize';
+import { authorize } from '@/lib/bot-auth/authorize';
 import { closeIdleStreams } from '@/lib/messages/cut-streams';
 import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
 import { type AdminClient, signedInAdminOf } from '../support/admin-api';

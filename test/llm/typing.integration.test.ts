@@ -99,7 +99,7 @@ describe('typing indicator with a working status', () => {
     const queued = await newChat(t);
     const other = await createTenant(ctx.db);
     const { createVirtualAgent } = await import('@/lib/virtual-agents/create-virtual-agent');
-    const { authorize } = await import('@/lib/auth/authorize');
+    const { authorize } = await import('@/lib/bot-auth/authorize');
     const second = await createVirtualAgent(ctx.db, {
       accountId: t.account.id,
       name: 'Second bot',

@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { CHANNELS, type Channel, type EventType } from '@/contracts/enums';
 import type { MessageInput } from '@/contracts/schemas/message';
 import { events } from '@/db/schema';
-import { authorize } from '@/lib/auth/authorize';
+import { authorize } from '@/lib/bot-auth/authorize';
 import { updateChat } from '@/lib/chats/update-chat';
 import { claimDueEvents } from '@/lib/delivery/claim-due-events';
 import { deliverClaimedEvent } from '@/lib/delivery/deliver-claimed-event';

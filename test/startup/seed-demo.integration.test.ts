@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createAccount } from '@/lib/accounts/create-account';
-import { authorize } from '@/lib/auth/authorize';
+import { authorize } from '@/lib/bot-auth/authorize';
 import { DEMO_AGENT_EMAIL, seedDemo } from '@/lib/startup/seed-demo';
 import { AgentClient } from '../support/agent-api';
 import { botApi } from '../support/bot-api';

@@ -3,7 +3,7 @@ import type { EventType } from '@/contracts/enums';
 import type { Db } from '@/db/client';
 import { createAccount } from '@/lib/accounts/create-account';
 import { createAsset } from '@/lib/assets/create-asset';
-import { authorize } from '@/lib/auth/authorize';
+import { authorize } from '@/lib/bot-auth/authorize';
 import { createTeam } from '@/lib/teams/create-team';
 import { createUser } from '@/lib/users/create-user';
 import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';

@@ -1,7 +1,7 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
-import { authorize } from '@/lib/auth/authorize';
+import { authorize } from '@/lib/bot-auth/authorize';
 import { currentContext } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 

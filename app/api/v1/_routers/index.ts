@@ -1,5 +1,5 @@
 import { botContract } from '@/contracts/bot';
-import { botGuard } from '@/lib/auth/bot-guard';
+import { botGuard } from '@/lib/bot-auth/bot-guard';
 import { createApiHandler } from '@/lib/http/create-api-handler';
 import { recordBotRequest } from '@/lib/request-log/record-bot-request';
 import { authRouter } from './auth';

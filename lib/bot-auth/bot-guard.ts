@@ -1,5 +1,6 @@
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
+import { addressKey, clientAddress } from '@/lib/auth/client-address';
 import { ApiError } from '@/lib/errors';
 import type { ApiRequest } from '@/lib/http/api-request';
 import { consumeRateLimit } from '@/lib/http/rate-limit';
@@ -7,7 +8,6 @@ import type { RequestContext } from '@/lib/http/request-context';
 import type { RouteEntry } from '@/lib/http/route-table';
 import { authenticateToken } from './authenticate-token';
 import { recordBotAuthFailure, refuseIfFailingTooOften } from './bot-auth-failures';
-import { addressKey, clientAddress } from './client-address';
 
 const PUBLIC_PATHS = new Set<string>([botContract.auth.authorize.path]);
 
