@@ -24,7 +24,7 @@ export async function register() {
     const { startInngestHandOver } = await import('./inngest/hand-over');
     await startInngestHandOver();
   }
-  const { installShutdown } = await import('./lib/startup/shutdown');
+  const { installShutdown } = await import('./lib/ops/shutdown');
   installShutdown();
   // `npm start` (scripts/start.mjs) serves the bot API through node:http, with the pipelines and
   // route implementations of this very build, handed over here.

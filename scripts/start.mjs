@@ -54,7 +54,7 @@ if (process.argv.includes('--next')) {
  */
 async function serve() {
   process.env.NODE_ENV = 'production';
-  // Registered before Next runs the instrumentation hook, whose shutdown (lib/startup/shutdown.ts)
+  // Registered before Next runs the instrumentation hook, whose shutdown (lib/ops/shutdown.ts)
   // takes over the listeners already there and calls them once delivery has drained: the server
   // keeps answering (readiness 503, metrics, calls in flight) until then. Registered after it, this
   // listener closed the server and exited at once, cutting the drain short.

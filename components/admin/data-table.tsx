@@ -1,7 +1,7 @@
 'use client';
 
 import type { HTMLAttributes, Key, ReactElement, ReactNode, TdHTMLAttributes } from 'react';
-import { failureOf } from '@/components/admin/lib/errors';
+import { failureOf } from '@/components/admin/shared/errors';
 import { TableRegion } from '@/components/admin/table-region';
 
 /** One column: its header and what each row shows in it. */

@@ -2,8 +2,8 @@
 
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { tsr } from '@/components/admin/lib/client';
-import { isUnauthorized, shouldRetry } from '@/components/admin/lib/errors';
+import { tsr } from '@/components/admin/shared/client';
+import { isUnauthorized, shouldRetry } from '@/components/admin/shared/errors';
 import { ToastProvider } from './toast';
 
 let leaving = false;

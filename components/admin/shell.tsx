@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { keys, tsr } from '@/components/admin/lib/client';
+import { keys, tsr } from '@/components/admin/shared/client';
 import { focusWhenReady, useEscape } from './focus';
 import { leaveConsole } from './providers';
 import { useToast } from './toast';

@@ -3,9 +3,9 @@
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
-import { tsr } from '@/components/admin/lib/client';
-import { failureOf } from '@/components/admin/lib/errors';
-import { contractResolver } from '@/components/admin/lib/form-words';
+import { tsr } from '@/components/admin/shared/client';
+import { failureOf } from '@/components/admin/shared/errors';
+import { contractResolver } from '@/components/admin/shared/form-words';
 import { focusNextPage } from '@/components/admin/shell';
 import { useContractForm } from '@/components/admin/use-contract-form';
 import { loginBodySchema } from '@/contracts/schemas/admin-session';

@@ -4,10 +4,10 @@ import { useState } from 'react';
 import { type Column, DataTable, LoadState } from '@/components/admin/data-table';
 import { FilterRow } from '@/components/admin/filter-row';
 import { Field } from '@/components/admin/form';
-import { tsr } from '@/components/admin/lib/client';
-import { contractResolver } from '@/components/admin/lib/form-words';
-import { formatDateTime } from '@/components/admin/lib/format';
 import { Pager, useCursorPages } from '@/components/admin/pager';
+import { tsr } from '@/components/admin/shared/client';
+import { contractResolver } from '@/components/admin/shared/form-words';
+import { formatDateTime } from '@/components/admin/shared/format';
 import { useContractForm } from '@/components/admin/use-contract-form';
 import { type AuditEntry, type AuditQuery, auditQuerySchema } from '@/contracts/schemas/admin-audit';
 

@@ -2,7 +2,7 @@
 
 import { asOptions, FilterRow, FilterSelect } from '@/components/admin/filter-row';
 import { Field } from '@/components/admin/form';
-import { contractResolver } from '@/components/admin/lib/form-words';
+import { contractResolver } from '@/components/admin/shared/form-words';
 import { useContractForm } from '@/components/admin/use-contract-form';
 import { CHANNELS, CHAT_STATUSES } from '@/contracts/enums';
 import { listAdminChatsQuerySchema } from '@/contracts/schemas/admin-chat';

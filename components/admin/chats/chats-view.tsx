@@ -3,9 +3,9 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import { type Column, DataTable, LoadState } from '@/components/admin/data-table';
-import { keys, tsr } from '@/components/admin/lib/client';
-import { formatAgo, formatDateTime } from '@/components/admin/lib/format';
 import { Pager, useCursorPages } from '@/components/admin/pager';
+import { keys, tsr } from '@/components/admin/shared/client';
+import { formatAgo, formatDateTime } from '@/components/admin/shared/format';
 import type { Chat } from '@/contracts/schemas/chat';
 import { type ChatFilters, ChatFiltersForm } from './chat-filters';
 import { StatusBadge } from './status-badge';

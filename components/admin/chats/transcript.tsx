@@ -1,4 +1,4 @@
-import { formatDateTime } from '@/components/admin/lib/format';
+import { formatDateTime } from '@/components/admin/shared/format';
 import { CopyId } from '@/components/admin/traces/copy-id';
 import type { Message } from '@/contracts/schemas/message';
 

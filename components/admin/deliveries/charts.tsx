@@ -1,7 +1,7 @@
 'use client';
 
 import { Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatMs, formatTime } from '@/components/admin/lib/format';
+import { formatMs, formatTime } from '@/components/admin/shared/format';
 import type { DeliveryStats } from '@/contracts/schemas/admin-delivery';
 
 /**

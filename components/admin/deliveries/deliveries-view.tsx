@@ -3,9 +3,9 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import { type Column, DataTable } from '@/components/admin/data-table';
-import { keys, tsr } from '@/components/admin/lib/client';
-import { failureOf } from '@/components/admin/lib/errors';
-import { formatAgo, formatMs, formatPercent } from '@/components/admin/lib/format';
+import { keys, tsr } from '@/components/admin/shared/client';
+import { failureOf } from '@/components/admin/shared/errors';
+import { formatAgo, formatMs, formatPercent } from '@/components/admin/shared/format';
 import { DELIVERY_WINDOWS, type DeliveryStats, type DeliveryWindow } from '@/contracts/schemas/admin-delivery';
 import { DeliveriesChart, FailingChart, LatencyChart } from './charts';
 

@@ -1,8 +1,8 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { keys, tsr } from '@/components/admin/lib/client';
-import { failureOf } from '@/components/admin/lib/errors';
+import { keys, tsr } from '@/components/admin/shared/client';
+import { failureOf } from '@/components/admin/shared/errors';
 import { useToast } from '@/components/admin/toast';
 
 /**

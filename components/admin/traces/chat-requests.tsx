@@ -1,7 +1,7 @@
 'use client';
 
 import { LoadState } from '@/components/admin/data-table';
-import { tsr } from '@/components/admin/lib/client';
+import { tsr } from '@/components/admin/shared/client';
 import { RecordingNote } from './recording-note';
 import { RequestRows } from './request-rows';
 

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { type Column, DataTable } from '@/components/admin/data-table';
-import { formatDateTime, formatMs } from '@/components/admin/lib/format';
+import { formatDateTime, formatMs } from '@/components/admin/shared/format';
 import type { BotRequest } from '@/contracts/schemas/admin-trace';
 import { CopyId } from './copy-id';
 

@@ -3,9 +3,9 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
-import { tsr } from '@/components/admin/lib/client';
-import { failureOf } from '@/components/admin/lib/errors';
-import { formatDateTime } from '@/components/admin/lib/format';
+import { tsr } from '@/components/admin/shared/client';
+import { failureOf } from '@/components/admin/shared/errors';
+import { formatDateTime } from '@/components/admin/shared/format';
 import type { TraceMatch } from '@/contracts/schemas/admin-trace';
 import { RecordingNote } from './recording-note';
 

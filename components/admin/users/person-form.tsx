@@ -3,9 +3,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { duplicateKey, type KvRow, KvRows, rowsProblems, toRecord, toRows } from '@/components/admin/kv-rows';
-import { keys, tsr } from '@/components/admin/lib/client';
-import { failureOf, fieldError } from '@/components/admin/lib/errors';
-import { contractResolver } from '@/components/admin/lib/form-words';
+import { keys, tsr } from '@/components/admin/shared/client';
+import { failureOf, fieldError } from '@/components/admin/shared/errors';
+import { contractResolver } from '@/components/admin/shared/form-words';
 import { useToast } from '@/components/admin/toast';
 import { useContractForm } from '@/components/admin/use-contract-form';
 import type { AdminTeam } from '@/contracts/schemas/admin-team';

@@ -2,9 +2,9 @@
 
 import { useState } from 'react';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
-import { tsr } from '@/components/admin/lib/client';
-import { failureOf } from '@/components/admin/lib/errors';
-import { formatDateTime, parseDateTime } from '@/components/admin/lib/format';
+import { tsr } from '@/components/admin/shared/client';
+import { failureOf } from '@/components/admin/shared/errors';
+import { formatDateTime, parseDateTime } from '@/components/admin/shared/format';
 import { useToast } from '@/components/admin/toast';
 import type { Recovery } from '@/contracts/schemas/admin-delivery';
 import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';

@@ -1,8 +1,8 @@
 'use client';
 
 import Link from 'next/link';
-import { tsr } from '@/components/admin/lib/client';
-import { formatDateTime } from '@/components/admin/lib/format';
+import { tsr } from '@/components/admin/shared/client';
+import { formatDateTime } from '@/components/admin/shared/format';
 import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
 
 /**

@@ -2,11 +2,11 @@
 
 import Link from 'next/link';
 import { focusId } from '@/components/admin/focus';
-import { keys, tsr } from '@/components/admin/lib/client';
-import { failureOf } from '@/components/admin/lib/errors';
-import { formatAgo, formatDateTime, formatPercent } from '@/components/admin/lib/format';
-import { forget, useRevealed } from '@/components/admin/lib/revealed-secrets';
 import { SecretReveal } from '@/components/admin/secret-reveal';
+import { keys, tsr } from '@/components/admin/shared/client';
+import { failureOf } from '@/components/admin/shared/errors';
+import { formatAgo, formatDateTime, formatPercent } from '@/components/admin/shared/format';
+import { forget, useRevealed } from '@/components/admin/shared/revealed-secrets';
 import { VaRequestLog } from '@/components/admin/traces/va-request-log';
 import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
 import { RecoveryCard } from './recovery-card';

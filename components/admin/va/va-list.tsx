@@ -3,8 +3,8 @@
 import Link from 'next/link';
 import { type Column, DataTable, LoadState } from '@/components/admin/data-table';
 import { Ident } from '@/components/admin/ident';
-import { keys, tsr } from '@/components/admin/lib/client';
-import { formatAgo, formatPercent } from '@/components/admin/lib/format';
+import { keys, tsr } from '@/components/admin/shared/client';
+import { formatAgo, formatPercent } from '@/components/admin/shared/format';
 import type { VirtualAgentHealth } from '@/contracts/schemas/admin-delivery';
 import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
 
