@@ -7,7 +7,11 @@ type Fields = Record<string, unknown>;
 
 // The request context lives in lib/http; it registers how to read the current request's trxid,
 // so every line logged while serving a request carries it without this module depending on http.
-const store = processStore<{ __vaLogContext?: () => string | undefined; __vaPino?: pino.Logger }>();
+const store = processStore<{
+  __vaLogContext?: () => string | undefined;
+  __vaPino?: pino.Logger;
+  __vaLogStream?: ReturnType<typeof pino.destination>;
+}>();
 
 /** Called once by the request context: returns the trxid of the request being served, if any. */
 export function setLogContext(read: () => string | undefined): void {
@@ -33,19 +37,25 @@ const SECRET_KEYS = [
 
 function base(): pino.Logger {
   if (!store.__vaPino) {
-    store.__vaPino = pino({
-      level: env().LOG_LEVEL,
-      base: undefined,
-      messageKey: 'msg',
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: [...SECRET_KEYS, ...SECRET_KEYS.map((k) => `*.${k}`)], censor: '[redacted]' },
-      serializers: { err: loggableError },
-      mixin: () => {
-        const trxid = store.__vaLogContext?.();
-        return trxid ? { trxid } : {};
+    // stdout, written asynchronously; minLength 1 writes each line at once as pino's default does,
+    // and makes the stream's flush(cb) wait for the write under way (flushLogs below).
+    store.__vaLogStream = pino.destination({ dest: 1, sync: false, minLength: 1 });
+    store.__vaPino = pino(
+      {
+        level: env().LOG_LEVEL,
+        base: undefined,
+        messageKey: 'msg',
+        timestamp: pino.stdTimeFunctions.isoTime,
+        formatters: { level: (label) => ({ level: label }) },
+        redact: { paths: [...SECRET_KEYS, ...SECRET_KEYS.map((k) => `*.${k}`)], censor: '[redacted]' },
+        serializers: { err: loggableError },
+        mixin: () => {
+          const trxid = store.__vaLogContext?.();
+          return trxid ? { trxid } : {};
+        },
       },
-    });
+      store.__vaLogStream,
+    );
   }
   return store.__vaPino;
 }
@@ -69,23 +79,27 @@ export const logger = {
 };
 
 /**
- * Waits (up to `timeoutMs`) until every line logged so far is written. pino writes stdout through
- * sonic-boom asynchronously, and its `flush()` returns at once when lines go out as they come
- * (pino's setting), even while a write is still under way: a line logged just before something
- * else writes synchronously (or exits) can then come out after it. So this watches the stream
- * itself until nothing is queued or being written (sonic-boom 4's `_writing` and `_len`).
+ * Waits (up to `timeoutMs`) until every line logged so far is written: pino writes stdout
+ * asynchronously, so a line logged just before something else writes synchronously (or the process
+ * exits) could otherwise come out after it.
  */
 export async function flushLogs(timeoutMs = 1_000): Promise<void> {
-  const l = store.__vaPino;
-  if (!l) return;
-  const stream = (l as unknown as Record<symbol, { _writing?: boolean; _len?: number } | undefined>)[pino.symbols.streamSym];
-  const deadline = Date.now() + timeoutMs;
-  while (stream && (stream._writing || (stream._len ?? 0) > 0) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+  const stream = store.__vaLogStream;
+  if (!stream || !store.__vaPino) return;
+  await Promise.race([
+    new Promise<void>((resolve) => {
+      try {
+        stream.flush(() => resolve());
+      } catch {
+        resolve();
+      }
+    }),
+    new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
+  ]);
 }
 
 /** Drops the configured logger (tests that change LOG_LEVEL). */
 export function resetLogger(): void {
   store.__vaPino = undefined;
+  store.__vaLogStream = undefined;
 }
