@@ -65,7 +65,9 @@ function checked(request: APIRequestContext, violations: string[]): APIRequestCo
 }
 
 async function checkBrowserCall(request: Request): Promise<string[]> {
-  const response = await request.response();
+  // The page may be gone by now (a navigation or the test's end: "Target page, context or browser
+  // has been closed"); a call whose answer cannot be read any more is not checked.
+  const response = await request.response().catch(() => null);
   if (!response || request.resourceType() !== 'fetch') return [];
   let body: unknown;
   try {

@@ -126,6 +126,10 @@ test('register a Virtual Agent, store its credentials, send a test event and rot
     await page.keyboard.press('Tab');
     await expect(form.getByLabel('Description')).toBeFocused();
     await page.keyboard.type('Registered by keyboard');
+    // The delivery mode: one stop for the radio group, on the checked choice (webhook, the default).
+    await page.keyboard.press('Tab');
+    await expect(form.getByRole('radio', { name: /^Webhook/ })).toBeFocused();
+    await expect(form.getByRole('radio', { name: /^Webhook/ })).toBeChecked();
     await page.keyboard.press('Tab');
     await expect(form.getByLabel('Webhook URL')).toBeFocused();
     await page.keyboard.type(receiver.url);
