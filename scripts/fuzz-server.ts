@@ -94,10 +94,29 @@ function operations(): Op[] {
   return out;
 }
 
+/** Longest a request may take before it counts as a hanging answer (a failure, not a wait forever). */
+const CALL_TIMEOUT_MS = 20_000;
+
 async function call(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) {
-  const res = await fetch(base + path, { method, headers: init.headers, body: init.body, redirect: 'manual' });
-  const text = await res.text();
-  return { status: res.status, text, headers: res.headers };
+  let res: Response;
+  try {
+    res = await fetch(base + path, {
+      method,
+      headers: init.headers,
+      body: init.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+    });
+  } catch (err) {
+    return { status: 0, text: `no answer within ${CALL_TIMEOUT_MS} ms (${(err as Error).name})`, headers: new Headers(), stream: false };
+  }
+  // A live stream accepted (200, text/event-stream) never ends by itself: its opening is the answer.
+  if (res.ok && res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await res.body?.cancel();
+    return { status: res.status, text: '', headers: res.headers, stream: true };
+  }
+  const text = await res.text().catch((err: Error) => `the answer's body did not arrive whole (${err.name})`);
+  return { status: res.status, text, headers: res.headers, stream: false };
 }
 
 async function main() {
@@ -200,7 +219,7 @@ async function main() {
       }
     }
     // A path with a trailing slash (or one that `..` resolved to) is redirected to its canonical form.
-    let envelope = method === 'HEAD' || reply.status === 204 || reply.status === 308;
+    let envelope = method === 'HEAD' || reply.status === 204 || reply.status === 308 || reply.stream;
     if (!envelope) {
       try {
         const parsed = JSON.parse(reply.text);
@@ -209,7 +228,7 @@ async function main() {
         envelope = false;
       }
     }
-    if (reply.status >= 500 || !envelope)
+    if (reply.status >= 500 || reply.status === 0 || !envelope)
       failures.push(`${method} ${path.slice(0, 160)} → ${reply.status} ${reply.text.slice(0, 200)} (body ${String(body).slice(0, 120)})`);
   }
   console.log(`seed ${firstSeed}: ${total} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
