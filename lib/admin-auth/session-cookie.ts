@@ -1,4 +1,4 @@
-import { parseCookie, stringifySetCookie } from 'cookie';
+import { sessionCookies } from '@/lib/auth/session-cookies';
 
 export const SESSION_COOKIE = 'va_session';
 
@@ -23,25 +23,9 @@ export function isHttps(req: RequestLike): boolean {
   return ownOrigin(req).startsWith('https://');
 }
 
+const cookies = sessionCookies(SESSION_COOKIE);
 /** The cookie carrying a new session: unreadable by scripts, not sent on cross-site subrequests. */
-export function sessionCookie(token: string, { maxAgeSeconds, secure }: { maxAgeSeconds: number; secure: boolean }): string {
-  return stringifySetCookie({
-    name: SESSION_COOKIE,
-    value: token,
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    maxAge: maxAgeSeconds,
-    secure,
-  });
-}
-
-export function clearedSessionCookie({ secure }: { secure: boolean }): string {
-  return stringifySetCookie({ name: SESSION_COOKIE, value: '', path: '/', httpOnly: true, sameSite: 'lax', maxAge: 0, secure });
-}
-
+export const sessionCookie = cookies.set;
+export const clearedSessionCookie = cookies.cleared;
 /** The session token from a `Cookie` header, if any. */
-export function readSessionToken(headers: Headers): string | undefined {
-  const header = headers.get('cookie');
-  return (header && parseCookie(header)[SESSION_COOKIE]) || undefined;
-}
+export const readSessionToken = cookies.read;
