@@ -150,9 +150,9 @@ export const envSchema = z
      */
     VALIDATE_RESPONSES: booleanString,
     /** Webhook calls in flight at once per process, over all VAs. */
-    DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(128),
+    DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(256),
     /** Webhook calls in flight at once per VA per process (its share; a hanging bot holds no more). */
-    DELIVERY_MAX_IN_FLIGHT_PER_VA: z.coerce.number().int().min(1).max(10_000).default(64),
+    DELIVERY_MAX_IN_FLIGHT_PER_VA: z.coerce.number().int().min(1).max(10_000).default(128),
     /** Consecutive failed calls (no answer, 5xx, 429) that open a VA's circuit. */
     DELIVERY_CIRCUIT_FAILURES: z.coerce.number().int().min(1).default(5),
     /** First pause of an open circuit; it doubles on each failed probe up to DELIVERY_CIRCUIT_MAX_OPEN_MS. */

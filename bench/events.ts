@@ -51,7 +51,7 @@ import {
   startPeer,
 } from './events-backlog';
 import { writeSection } from './report';
-import { freePort, waitReady } from './servers';
+import { freePort, processCpuMs, waitReady } from './servers';
 
 /** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes. */
 function nowMs(): number {
@@ -113,10 +113,11 @@ const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 20);
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_SECONDS ?? 6) * 1000;
 const ROUNDS = 3;
 const WARMUP_MS = 1_000;
-const CEILING_IN_FLIGHT = 128; // the engine's default concurrency
+const CEILING_IN_FLIGHT = 128; // the engine's default DELIVERY_MAX_IN_FLIGHT_PER_VA: what one VA may have in flight
 const CEILING_BATCH = 32; // the engine's default claim size
 const POOL_SIZE = 10; // the app's default DATABASE_POOL_SIZE; the ceiling gets the same
-const PER_VA = 64; // the engine's default DELIVERY_MAX_IN_FLIGHT_PER_VA
+const PER_VA = 128; // the engine's default DELIVERY_MAX_IN_FLIGHT_PER_VA
+const CONCURRENCY = 256; // the engine's default DELIVERY_CONCURRENCY
 const HANGING_CHATS = 300; // (e): the neighbour's backlog at an endpoint that never answers
 const DELIVERY_TIMEOUT_S = 5; // the default DELIVERY_TIMEOUT_MS
 const DEADLINE_MS = 1_500_000;
@@ -125,6 +126,8 @@ const BACKLOG_CHATS = Number(process.env.BENCH_BACKLOG_CHATS ?? 2_000);
 const BACKLOG_PER_CHAT = 10;
 const BACKLOG_ROUNDS = Number(process.env.BENCH_BACKLOG_ROUNDS ?? 3);
 const PEER_CONCURRENCY = (process.env.BENCH_PEER_CONCURRENCY ?? '24,128').split(',').map(Number);
+/** BENCH_BACKLOG_CASES=ours,bare (kinds: ours, peer, bare): only those cases of (f), for profiling; default all. */
+const BACKLOG_CASES = process.env.BENCH_BACKLOG_CASES?.split(',');
 const SHARE_VAS = 4;
 const SHARE_CHATS = BACKLOG_CHATS / SHARE_VAS;
 const TARGET_PEER_RATIO = 2;
@@ -347,13 +350,13 @@ async function main() {
       return total;
     };
     const single = [{ accountId: t.account.id, vaId: t.bot.user.id, chatIds: clones }];
-    const cases: { name: string; kind: 'ours' | 'peer' | 'bare'; concurrency?: number; perVa?: number }[] = [
+    type Case = { name: string; kind: 'ours' | 'peer' | 'bare'; concurrency?: number; perVa?: number };
+    const allCases: Case[] = [
       { name: 'ours', kind: 'ours' },
-      // For comparison only: the VA allowed every call of the engine, as the bare loop is.
-      { name: 'ours, per-VA cap 128', kind: 'ours', perVa: 128 },
       ...PEER_CONCURRENCY.map((c) => ({ name: `graphile-worker c${c}`, kind: 'peer' as const, concurrency: c })),
       { name: 'bare loop', kind: 'bare' },
     ];
+    const cases = allCases.filter((c) => !BACKLOG_CASES || BACKLOG_CASES.includes(c.kind));
     const rounds: BacklogRound[] = [];
     for (let round = 1; round <= BACKLOG_ROUNDS; round++) {
       const order = round % 2 ? cases : [...cases].reverse();
@@ -440,6 +443,8 @@ async function main() {
 
 type Drain = Throughput & {
   startedAt: number;
+  /** CPU of the database's backends for the bench database, per delivery. */
+  pgCpuMsPerDelivery: number;
   /** Longest silence between two arrivals, ms. */
   maxGapMs: number;
   check?: ArrivalCheck;
@@ -476,6 +481,7 @@ async function measureFullDrain(
   start: () => Promise<() => Promise<void>>,
 ): Promise<Drain> {
   const cpu0 = process.cpuUsage();
+  const pg0 = await backendsCpuMs();
   const t0 = nowMs();
   const stop = await start();
   // Every event once (a duplicate does not count), or give up after DRAIN_TIMEOUT_MS and say so.
@@ -492,22 +498,45 @@ async function measureFullDrain(
   const last = drained ? arrivals[arrivals.length - 1][2] : nowMs();
   await stop();
   const cpu = process.cpuUsage(cpu0);
+  const pg1 = await backendsCpuMs();
+  let pgCpuMs = 0;
+  for (const [pid, ms] of pg1) pgCpuMs += ms - (pg0.get(pid) ?? 0);
   const times = arrivals.map((a) => a[2]).sort((a, b) => a - b);
   let maxGapMs = times[0] - t0;
   for (let i = 1; i < times.length; i++) maxGapMs = Math.max(maxGapMs, times[i] - times[i - 1]);
   const windowMs = Math.max(1, last - t0);
   const perSecond = (unique.size * 1000) / windowMs;
-  log(`${label}: ${Math.round(perSecond)} deliveries/s (${unique.size} events in ${(windowMs / 1000).toFixed(1)} s)`);
+  const cpuMsPerDelivery = (cpu.user + cpu.system) / 1000 / Math.max(1, arrivals.length);
+  const pgCpuMsPerDelivery = pgCpuMs / Math.max(1, arrivals.length);
+  log(
+    `${label}: ${Math.round(perSecond)} deliveries/s (${unique.size} events in ${(windowMs / 1000).toFixed(1)} s); CPU ms per delivery: bench process ${cpuMsPerDelivery.toFixed(3)}, PostgreSQL ${pgCpuMsPerDelivery.toFixed(3)}`,
+  );
   return {
     label,
     delivered: unique.size,
     perSecond,
     windowMs,
-    cpuMsPerDelivery: (cpu.user + cpu.system) / 1000 / Math.max(1, arrivals.length),
+    cpuMsPerDelivery,
+    pgCpuMsPerDelivery,
     drained,
     startedAt: t0,
     maxGapMs,
   };
+}
+
+/**
+ * CPU time so far of each PostgreSQL backend serving the bench's database (by pid, from /proc): the
+ * database's share of a drain's cost. Empty where /proc cannot be read.
+ */
+async function backendsCpuMs(): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (!adminSql || !benchDb) return out;
+  const rows = await adminSql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${benchDb}`;
+  for (const { pid } of rows) {
+    const ms = processCpuMs(pid);
+    if (ms !== null) out.set(pid, ms);
+  }
+  return out;
 }
 
 async function waitFor(what: string, check: () => boolean, timeoutMs: number) {
@@ -833,7 +862,7 @@ async function renderReport({
     `| (a) alone | ${ms(latency.p50)} | ${ms(latency.p99)} | ${ms(latency.max)} |`,
     `| (e) beside a hanging neighbour | ${ms(withNeighbour.p50)} | ${ms(withNeighbour.p99)} | ${ms(withNeighbour.max)} |`,
     '',
-    `**Throughput**: a backlog of \`message.received\` rows over ${CHATS} chats (per-chat order, round-robin arrival), counted at the receiver over ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s of warm-up (or until the backlog was gone). (b) and (d) alternate for ${ROUNDS} rounds. The engine runs with its defaults (128 calls in flight, at most ${PER_VA} of them to one VA, claims of up to 32, attempts recorded in batches); the ceiling claims the same way (up to ${CEILING_BATCH} rows per statement with FOR UPDATE SKIP LOCKED, ${CEILING_IN_FLIGHT} node:http POSTs in flight) and marks each row delivered, on a pool of ${POOL_SIZE}, with no per-chat order, signature, address check or attempt rows.`,
+    `**Throughput**: a backlog of \`message.received\` rows over ${CHATS} chats (per-chat order, round-robin arrival), counted at the receiver over ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s of warm-up (or until the backlog was gone). (b) and (d) alternate for ${ROUNDS} rounds. The engine runs with its defaults (${CONCURRENCY} calls in flight, at most ${PER_VA} of them to one VA, claims of up to 32, attempts recorded in batches); the ceiling claims the same way (up to ${CEILING_BATCH} rows per statement with FOR UPDATE SKIP LOCKED, ${CEILING_IN_FLIGHT} node:http POSTs in flight) and marks each row delivered, on a pool of ${POOL_SIZE}, with no per-chat order, signature, address check or attempt rows.`,
     '',
     '| case | deliveries/s (median) | rounds | bench process CPU ms per delivery |',
     '|---|---:|---:|---:|',
@@ -898,7 +927,7 @@ function renderBacklog({ rounds, share }: BacklogResults): string {
   const spread = Math.max(...share.shares.map((s) => Math.abs(s - equal) / equal));
   const total = rounds[0].results.ours.delivered;
   return [
-    `**(f) One VA's backlog**: ${fmt(total)} \`message.received\` rows over ${fmt(BACKLOG_CHATS)} chats (${BACKLOG_PER_CHAT} per chat, arriving round-robin), drained whole; the rate is the events arrived (each once) over the time from the drain's start to its last arrival. Ours is the engine with its defaults (128 calls in flight, at most ${PER_VA} to one VA); "ours, per-VA cap 128" is the same engine with \`DELIVERY_MAX_IN_FLIGHT_PER_VA=128\`, for comparison with the bare loop's 128 calls (not a target). The peer is graphile-worker 0.18 in the bench process doing the same job (\`bench/events-backlog.ts\`): one job per event in a named queue per chat (job key = transaction id), a task that reads the event and its VA, signs with Standard Webhooks, POSTs over keep-alive node:http and records the attempt row and the event's state in one statement; tuned per its performance page (\`concurrentJobs\` ${PEER_CONCURRENCY.join(' and ')}, pool one larger, completions batched, LISTEN/NOTIFY), without its local queue, which runs a named queue's jobs side by side. The bare loop is (d) on this backlog (128 in flight, no order, no signature, no attempt rows). The cases run in each round in alternating order; the receiver verifies every signature and each chat's order at arrival.`,
+    `**(f) One VA's backlog**: ${fmt(total)} \`message.received\` rows over ${fmt(BACKLOG_CHATS)} chats (${BACKLOG_PER_CHAT} per chat, arriving round-robin), drained whole; the rate is the events arrived (each once) over the time from the drain's start to its last arrival. Ours is the engine with its defaults (${CONCURRENCY} calls in flight, at most ${PER_VA} to one VA, as many as the bare loop's). The peer is graphile-worker 0.18 in the bench process doing the same job (\`bench/events-backlog.ts\`): one job per event in a named queue per chat (job key = transaction id), a task that reads the event and its VA, signs with Standard Webhooks, POSTs over keep-alive node:http and records the attempt row and the event's state in one statement; tuned per its performance page (\`concurrentJobs\` ${PEER_CONCURRENCY.join(' and ')}, pool one larger, completions batched, LISTEN/NOTIFY), without its local queue, which runs a named queue's jobs side by side. The bare loop is (d) on this backlog (${CEILING_IN_FLIGHT} in flight, no order, no signature, no attempt rows). The cases run in each round in alternating order; the receiver verifies every signature and each chat's order at arrival.`,
     '',
     `| round | ${names.map((n) => `${n} /s`).join(' | ')} | ours ÷ best peer | ours ÷ bare loop | ours: longest silence ms | ours: claims |`,
     `|---:|${names.map(() => '---:').join('|')}|---:|---:|---:|---:|`,
@@ -911,7 +940,7 @@ function renderBacklog({ rounds, share }: BacklogResults): string {
     '|---:|---|---|',
     ...rounds.flatMap((r) => names.filter((n) => n !== 'bare loop').map((n) => `| ${r.round} | ${n} | ${checks(r.results[n])} |`)),
     '',
-    `**(g) ${SHARE_VAS} VAs at once**: ${SHARE_VAS} tenants, each VA with ${fmt(SHARE_CHATS)} chats × ${BACKLOG_PER_CHAT} waiting at the same times (written in one transaction), drained by the engine with its defaults (${SHARE_VAS} × ${PER_VA} > 128, so the VAs compete for the engine's calls): ${fmt(share.drain.perSecond)} deliveries/s overall. Shares of the deliveries in the first ${(share.window / 1000).toFixed(1)} s, while every VA still had events waiting: ${share.shares.map((s) => pct(s)).join(' / ')}. ${checks(share.drain)}.`,
+    `**(g) ${SHARE_VAS} VAs at once**: ${SHARE_VAS} tenants, each VA with ${fmt(SHARE_CHATS)} chats × ${BACKLOG_PER_CHAT} waiting at the same times (written in one transaction), drained by the engine with its defaults (${SHARE_VAS} × ${PER_VA} > ${CONCURRENCY}, so the VAs compete for the engine's calls): ${fmt(share.drain.perSecond)} deliveries/s overall. Shares of the deliveries in the first ${(share.window / 1000).toFixed(1)} s, while every VA still had events waiting: ${share.shares.map((s) => pct(s)).join(' / ')}. ${checks(share.drain)}.`,
     '',
     `- (f) ours ÷ tuned peer (the better of its concurrencies) = **${x(median(peerRatios))}** (median of the rounds' ${peerRatios.map(x).join(' / ')}; target ≥ ${TARGET_PEER_RATIO}x: **${met(median(peerRatios) >= TARGET_PEER_RATIO)}**).`,
     `- (f) ours ÷ bare loop = **${pct(median(bareRatios))}** (rounds ${bareRatios.map(pct).join(' / ')}; target ≥ ${pct(TARGET_BARE_RATIO)}: **${met(median(bareRatios) >= TARGET_BARE_RATIO)}**).`,

@@ -111,12 +111,21 @@ export async function openPostgres(url: string, { migrate }: { migrate: boolean 
     }
   }
   // A database that is down or unreachable must fail a request within seconds (a 503), not hold it.
+  // JIT compilation is off: every statement of the app is short, and the planner's cost estimate of
+  // some (the delivery claim's scan, estimated over the whole backlog though it stops after a few
+  // dozen rows) crosses `jit_above_cost`, which then spent 20-270 ms compiling a statement that runs
+  // in 2-5 ms, at every claim (seen in auto_explain during bench:events).
   const options = (max: number, applicationName: string, connection: Record<string, string> = {}) => ({
     max,
     onnotice: () => {},
     connect_timeout: env().DATABASE_CONNECT_TIMEOUT_SECONDS,
     backoff: reconnectDelaySeconds,
-    connection: { statement_timeout: env().DATABASE_STATEMENT_TIMEOUT_MS, application_name: applicationName, ...connection },
+    connection: {
+      statement_timeout: env().DATABASE_STATEMENT_TIMEOUT_MS,
+      application_name: applicationName,
+      jit: 'off',
+      ...connection,
+    },
   });
   const client = postgres(url, options(env().DATABASE_POOL_SIZE, APPLICATION_NAME));
   // COPY gets a connection of its own, opened at the first batch: the pool pipelines queries onto

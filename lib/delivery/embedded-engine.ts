@@ -141,6 +141,16 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
    * room for the VA and took less clears it.
    */
   const capped = new Set<number>();
+  /**
+   * When (ms) a claim last had room for every VA it could see and took all they had due: no other
+   * VA's event was hidden behind a capped VA's rows then. Until something can have made another
+   * VA's events due (an outbox signal, a timer, a recovered webhook's waiting events), a claim cut
+   * by a capped VA needs no second claim to look past its rows; with one VA's backlog that second
+   * claim would read the whole backlog to find nothing, after each of its calls. Trusted for
+   * `idlePollMs` at most, as the idle poll is for what no signal announces.
+   */
+  let othersTakenAt = 0;
+  const othersTaken = () => Date.now() - othersTakenAt <= idlePollMs;
   let timer: NodeJS.Timeout | undefined;
   let timerAt = Number.POSITIVE_INFINITY;
   let idle: (() => void) | undefined;
@@ -160,6 +170,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
     timer = setTimeout(() => {
       timer = undefined;
       timerAt = Number.POSITIVE_INFINITY;
+      othersTakenAt = 0;
       pump();
     }, at - Date.now());
     timer.unref?.();
@@ -224,12 +235,17 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   /** What an attempt's end means for the loop: the next event of its chat, a retry, a free slot. */
   const settle = ({ attempt, signalsBefore }: (typeof finished)[number], result: AttemptResult) => {
     logAttempt(attempt, result);
+    // A webhook back after failures has its waiting events made due now (recordAttempts).
+    if (attempt.outcome.ok && (attempt.recovered || attempt.event.attemptCount > 0)) othersTakenAt = 0;
     // Its chat's next event, leased by the same statement: on its way without a claim.
     if (result.next) launch(result.next);
     else if (result.status === 'pending') wakeWithin(result.retryInMs ?? 0);
     // The chat's next event can go now; or an event written meanwhile may have been passed over by
     // a claim because this one still held its chat.
-    else if (result.hasNext || signals !== signalsBefore) pumpAgain = true;
+    else if (result.hasNext || signals !== signalsBefore) {
+      pumpAgain = true;
+      othersTakenAt = 0;
+    }
     // A slot is free for work that did not fit before: the overall limit's, or its VA's.
     if (saturated || (!result.next && capped.has(attempt.event.virtualAgentId))) pumpAgain = true;
   };
@@ -266,10 +282,14 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
         saturated = true; // each recorded attempt pumps again
         return;
       }
+      const vaFree = health.freeSlots();
+      // Every capped VA is at its limit and no other VA had anything due at the last look: a claim
+      // could only read past the capped VAs' rows to find nothing (the whole backlog, for one VA's).
+      // The end of one of their calls claims again.
+      if (othersTaken() && capped.size && [...capped].every((va) => vaFree[va] === 0)) return;
       const limit = Math.min(free, batchSize);
       reserved += limit;
       let claimed: ClaimedEvent[];
-      const vaFree = health.freeSlots();
       try {
         stats.claims++;
         claimed = await claimDueEvents(db, { limit, leaseMs, perVa, free: vaFree });
@@ -277,6 +297,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
         reserved -= limit;
       }
       const cut = noteCaps(claimed, vaFree, claimed.length === limit);
+      if (claimed.length < limit && !cut) othersTakenAt = Date.now();
       // Sent even when the engine stopped meanwhile: stop() waits for them, so their leases do not
       // hold them back from the next run. An event whose endpoint has no slot left by now (another
       // claim ran beside this one, or the circuit opened meanwhile) is given back at once.
@@ -292,11 +313,12 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
       for (const event of surplus) capped.add(event.virtualAgentId);
       // Events given back wait for a slot of their endpoint: the end of each attempt claims again.
       saturated = claimed.length === limit || surplus.length > 0;
-      if (saturated || cut) {
+      if (saturated || (cut && !othersTaken())) {
         // More is due: a second claim runs beside this one while these are sent (claims skip each
         // other's rows), so one claim's round trip does not pace the whole engine. After a VA took
         // all its free slots, its other rows may have filled the claim's scan and hidden other
-        // VAs' events: the next claim passes that VA over and sees them.
+        // VAs' events: the next claim passes that VA over and sees them (unless a claim just
+        // did and found none: `othersTakenAt`).
         pumpAgain = true;
         if (claiming < maxClaims) pump();
       } else if (!timer) {
@@ -356,6 +378,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   const unsubscribe = onOutbox(() =>
     scope.runInAsyncScope(() => {
       signals++;
+      othersTakenAt = 0;
       pump();
     }),
   );
