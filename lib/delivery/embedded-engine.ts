@@ -48,6 +48,8 @@ export type EmbeddedEngine = {
 export type EngineStats = {
   /** Claim statements run. */
   claims: number;
+  /** Claims that took nothing: each read the due events it could see and found none it could send. */
+  emptyClaims: number;
   /**
    * Times the engine came to rest: no call in flight, no claim running, waiting for a signal or a
    * timer (the next retry, a paused endpoint, or the idle poll). With work due and a slot free for
@@ -154,7 +156,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   let timer: NodeJS.Timeout | undefined;
   let timerAt = Number.POSITIVE_INFINITY;
   let idle: (() => void) | undefined;
-  const stats: EngineStats = { claims: 0, rests: 0 };
+  const stats: EngineStats = { claims: 0, emptyClaims: 0, rests: 0 };
   const rest = () => {
     stats.rests++;
     idle?.();
@@ -296,6 +298,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
       } finally {
         reserved -= limit;
       }
+      if (!claimed.length) stats.emptyClaims++;
       const cut = noteCaps(claimed, vaFree, claimed.length === limit);
       if (claimed.length < limit && !cut) othersTakenAt = Date.now();
       // Sent even when the engine stopped meanwhile: stop() waits for them, so their leases do not

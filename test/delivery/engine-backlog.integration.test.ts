@@ -88,4 +88,21 @@ describe('embedded engine: a backlog behind the per-VA cap', () => {
     // Claims are bounded by the work, not by time: at most one claim and one follow-up per event.
     assert.ok(engine.stats.claims <= 2 * 48 + 2, `${engine.stats.claims} claims`);
   });
+
+  it('alone with a backlog behind its cap, a VA costs no claim that can only find nothing', async () => {
+    // Each time one of its chats is done, the VA has a slot free, a claim fills it and the VA is at
+    // its cap again. A claim then made to look past its rows for other VAs' events reads its whole
+    // backlog and finds nothing; once one has found nothing, none is made again until something
+    // new may be due (a signal, a timer), so the count stays flat however many chats there are.
+    await stopEmbeddedEngine();
+    const a = await own.tenant(() => ({ status: 200, body: 'ok', delayMs: 5 }));
+    const chats = await chatsWithBacklog(a.t, 12, 3, '3');
+    const engine = await startEmbeddedEngine({ db: ctx.db, concurrency: 8, perVa: 2, idlePollMs: 3_600_000, opsWatch: false });
+    await until('the engine to come to rest', () => engine.stats.rests > 0, 60_000);
+    const rows = await ctx.db.select().from(events).where(inArray(events.chatId, chats));
+    assert.equal(rows.filter((e) => e.status !== 'delivered').length, 0);
+    assert.equal(a.receiver.requests.length, 48);
+    // The last claim, which finds the backlog gone, is empty too.
+    assert.ok(engine.stats.emptyClaims <= 2, `${engine.stats.emptyClaims} empty claims of ${engine.stats.claims} for 12 chats`);
+  });
 });
