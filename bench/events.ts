@@ -45,6 +45,7 @@ import {
   checkArrivals,
   checkDatabase,
   cloneChats,
+  describePeerStats,
   enqueuePeerJobs,
   insertBacklogs,
   makeVerifier,
@@ -125,6 +126,9 @@ const BACKLOG_CHATS = Number(process.env.BENCH_BACKLOG_CHATS ?? 2_000);
 const BACKLOG_PER_CHAT = 10;
 const BACKLOG_ROUNDS = Number(process.env.BENCH_BACKLOG_ROUNDS ?? 3);
 const PEER_CONCURRENCY = (process.env.BENCH_PEER_CONCURRENCY ?? '24,128').split(',').map(Number);
+const PEER_OPTIONS = JSON.parse(process.env.BENCH_PEER_OPTIONS ?? '{}') as Partial<import('./events-backlog').PeerOptions>;
+/** Which drains of (f) and (g) run: `ours`, `peer`, `bare`, `share` ((g)); all by default. For tuning one of them. */
+const BACKLOG_CASES = new Set((process.env.BENCH_BACKLOG_CASES ?? 'ours,peer,bare,share').split(',').map((c) => c.trim()));
 const SHARE_VAS = 4;
 const SHARE_CHATS = BACKLOG_CHATS / SHARE_VAS;
 const TARGET_PEER_RATIO = 2;
@@ -347,13 +351,14 @@ async function main() {
       return total;
     };
     const single = [{ accountId: t.account.id, vaId: t.bot.user.id, chatIds: clones }];
-    const cases: { name: string; kind: 'ours' | 'peer' | 'bare'; concurrency?: number; perVa?: number }[] = [
+    const allCases: { name: string; kind: 'ours' | 'peer' | 'bare'; concurrency?: number; perVa?: number }[] = [
       { name: 'ours', kind: 'ours' },
       // For comparison only: the VA allowed every call of the engine, as the bare loop is.
       { name: 'ours, per-VA cap 128', kind: 'ours', perVa: 128 },
       ...PEER_CONCURRENCY.map((c) => ({ name: `graphile-worker c${c}`, kind: 'peer' as const, concurrency: c })),
       { name: 'bare loop', kind: 'bare' },
     ];
+    const cases = allCases.filter((c) => BACKLOG_CASES.has(c.kind));
     const rounds: BacklogRound[] = [];
     for (let round = 1; round <= BACKLOG_ROUNDS; round++) {
       const order = round % 2 ? cases : [...cases].reverse();
@@ -364,6 +369,7 @@ async function main() {
         const label = `(f) ${c.name}, round ${round}`;
         let claims: number | undefined;
         let overlaps: number | undefined;
+        let peerStats: string | undefined;
         const drain = await measureFullDrain(label, total, arrivals, async () => {
           if (c.kind === 'ours') {
             const engine = await startEmbeddedEngine({ db, perVa: c.perVa });
@@ -373,10 +379,11 @@ async function main() {
             };
           }
           if (c.kind === 'peer') {
-            const peer = await startPeer(dbUrl.toString(), { concurrency: c.concurrency ?? 24 });
+            const peer = await startPeer(dbUrl.toString(), { ...PEER_OPTIONS, concurrency: c.concurrency ?? 24 });
             return async () => {
-              overlaps = peer.overlaps;
               await peer.stop();
+              overlaps = peer.overlaps;
+              peerStats = describePeerStats(peer.stats);
             };
           }
           return bareLoop(sql, `http://127.0.0.1:${port}/bare`);
@@ -385,12 +392,14 @@ async function main() {
         if (c.kind !== 'bare') drain.db = await checkDatabase(sql);
         drain.claims = claims;
         drain.overlaps = overlaps;
+        drain.peerStats = peerStats;
         log(`${label}: ${describeCheck(drain)}`);
         results[c.name] = drain;
       }
       rounds.push({ round, results });
     }
 
+    if (!BACKLOG_CASES.has('share')) return { rounds, share: null };
     // (g) Several VAs at once, each its own tenant and address.
     const vas: { accountId: number; vaId: number; chatIds: string[]; path: string }[] = [];
     const secrets: Record<string, string> = {};
@@ -447,9 +456,11 @@ type Drain = Throughput & {
   claims?: number;
   /** The peer: times it ran two jobs of one chat at once. */
   overlaps?: number;
+  /** The peer: task errors (retried out of order), empty fetches, batch fetches. */
+  peerStats?: string;
 };
 type BacklogRound = { round: number; results: Record<string, Drain> };
-type BacklogResults = { rounds: BacklogRound[]; share: { drain: Drain; shares: number[]; window: number } };
+type BacklogResults = { rounds: BacklogRound[]; share: { drain: Drain; shares: number[]; window: number } | null };
 
 function describeCheck(d: Drain): string {
   const c = d.check;
@@ -465,6 +476,7 @@ function describeCheck(d: Drain): string {
   if (d.db) parts.push(`${d.db.notDelivered} not delivered`, `${d.db.notOneAttempt} without exactly one attempt`);
   if (d.claims !== undefined) parts.push(`${d.claims} claims`);
   if (d.overlaps !== undefined) parts.push(`${d.overlaps} jobs started while another of their chat ran`);
+  if (d.peerStats !== undefined) parts.push(d.peerStats);
   return `${parts.join(', ')}; longest silence ${Math.round(d.maxGapMs)} ms`;
 }
 
@@ -864,6 +876,21 @@ function knobs(): string {
 /** The backlog cases (f) and (g), with their targets. */
 function renderBacklog({ rounds, share }: BacklogResults): string {
   const names = Object.keys(rounds[0].results);
+  // Some cases only (BENCH_BACKLOG_CASES, while tuning): the rates and checks, no ratios or targets.
+  if (!share || !names.includes('ours') || !names.includes('bare loop')) {
+    return [
+      `**(f) some cases only** (\`BENCH_BACKLOG_CASES=${[...BACKLOG_CASES].join(',')}\`): deliveries/s, longest silence ms and checks.`,
+      '',
+      '| round | case | /s | longest silence ms | checks |',
+      '|---:|---|---:|---:|---|',
+      ...rounds.flatMap((r) =>
+        Object.entries(r.results).map(
+          ([n, d]) =>
+            `| ${r.round} | ${n} | ${fmt(d.perSecond)}${d.drained ? '' : ' (not all arrived)'} | ${fmt(d.maxGapMs)} | ${describeCheck(d)} |`,
+        ),
+      ),
+    ].join('\n');
+  }
   const peers = names.filter((n) => n.startsWith('graphile-worker'));
   // With an even number of rounds, the mean of the middle two (quantile() would take the higher).
   const median = (xs: number[]) => {
