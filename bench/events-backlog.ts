@@ -148,6 +148,11 @@ export type PeerOptions = {
   poolSize?: number;
   /** Where the task's own queries go: graphile-worker's pool (`helpers.withPgClient`), or a postgres.js pool of this size. */
   taskPool?: 'shared' | number;
+  /**
+   * Record the attempts of tasks that finish together in one statement (each task still waits for
+   * its row's commit before it returns), rather than one statement per task.
+   */
+  recordBatch?: boolean;
   /** `completeJobBatchDelay` and `failJobBatchDelay`. */
   batchDelay?: number;
   pollInterval?: number;
@@ -243,6 +248,61 @@ const RECORD_ATTEMPT = `
     delivered_at = case when $7::boolean then now() end
   where id = $1`;
 
+// The batched form: any number of attempts, as one JSON text parameter (text, so that postgres.js
+// passes the string as it is rather than encoding it again as a JSON string).
+const RECORD_ATTEMPTS = `
+  with input as (
+    select * from jsonb_to_recordset($1::text::jsonb)
+      as x(event_id bigint, attempt_number int, started_at timestamptz, duration_ms int, http_status int, error text, ok boolean)),
+  attempt as (
+    insert into delivery_attempts (event_id, attempt_number, started_at, duration_ms, http_status, error)
+    select event_id, attempt_number, started_at, duration_ms, http_status, error from input)
+  update events e set attempt_count = e.attempt_count + 1, updated_at = now(),
+    status = case when input.ok then 'delivered'::event_status else e.status end,
+    delivered_at = case when input.ok then now() end
+  from input where e.id = input.event_id`;
+
+type Attempt = {
+  event_id: string;
+  attempt_number: number;
+  started_at: Date;
+  duration_ms: number;
+  http_status: number | null;
+  error: string | null;
+  ok: boolean;
+};
+
+/**
+ * Gathers what callers hand in while a write is under way and writes it with the next one; each
+ * caller's promise settles with the write that carried its item. One write at a time.
+ */
+function batcher<T>(write: (items: T[]) => Promise<void>) {
+  let waiting: { item: T; done: (err?: unknown) => void }[] = [];
+  let writing = false;
+  const drain = async () => {
+    while (waiting.length) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        await write(batch.map((b) => b.item));
+        for (const b of batch) b.done();
+      } catch (err) {
+        for (const b of batch) b.done(err);
+      }
+    }
+    writing = false;
+  };
+  return (item: T) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ item, done: (err) => (err === undefined ? resolve() : reject(err)) });
+      if (!writing) {
+        writing = true;
+        // The tasks finishing in this turn of the event loop join the first write.
+        setImmediate(drain);
+      }
+    });
+}
+
 type EventRow = { chat_id: string; transaction_id: string; body: unknown; webhook_url: string; signing_secret: string; attempts: number };
 
 export async function startPeer(connectionString: string, options: PeerOptions): Promise<Peer> {
@@ -251,12 +311,25 @@ export async function startPeer(connectionString: string, options: PeerOptions):
     localQueueSize = -1,
     poolSize = concurrency + 1,
     taskPool = concurrency + 1,
+    recordBatch = false,
     batchDelay = 0,
     pollInterval = 2_000,
   } = options;
   const { run, Logger } = await import('graphile-worker');
   const { default: postgres } = await import('postgres');
   const own = taskPool === 'shared' ? null : postgres(connectionString, { max: taskPool, onnotice: () => {} });
+  // Outside a job (the batched record) graphile-worker's pool is reached through the last job's helpers.
+  let lastHelpers: import('graphile-worker').JobHelpers | undefined;
+  const query = async <T>(name: string, text: string, values: unknown[]): Promise<T[]> => {
+    if (own) return (await own.unsafe(text, values as never[], { prepare: true })) as unknown as T[];
+    const result = await lastHelpers!.withPgClient((client) => client.query({ name, text, values }));
+    return result.rows as T[];
+  };
+  const recordOne = (a: Attempt) =>
+    query('peer_record_attempt', RECORD_ATTEMPT, [a.event_id, a.attempt_number, a.started_at, a.duration_ms, a.http_status, a.error, a.ok]);
+  const recordMany = batcher<Attempt>(async (attempts) => {
+    await query('peer_record_attempts', RECORD_ATTEMPTS, [JSON.stringify(attempts)]);
+  });
   const agent = new http.Agent({ keepAlive: true, scheduling: 'lifo' });
   const signers = new Map<string, Webhook>();
   // Jobs running now per chat: a named queue should never run two at once.
@@ -350,11 +423,7 @@ export async function startPeer(connectionString: string, options: PeerOptions):
     taskList: {
       deliver: async (payload, helpers) => {
         const { id } = payload as { id: string };
-        const query = async <T>(name: string, text: string, values: unknown[]): Promise<T[]> => {
-          if (own) return (await own.unsafe(text, values as never[], { prepare: true })) as unknown as T[];
-          const result = await helpers.withPgClient((client) => client.query({ name, text, values }));
-          return result.rows as T[];
-        };
+        lastHelpers = helpers;
         const t0 = performance.now();
         const [e] = await query<EventRow>('peer_read_event', READ_EVENT, [id]);
         const t1 = performance.now();
@@ -381,7 +450,16 @@ export async function startPeer(connectionString: string, options: PeerOptions):
         running.set(e.chat_id, (running.get(e.chat_id) ?? 1) - 1);
         const t2 = performance.now();
         const ok = status === 200;
-        await query('peer_record_attempt', RECORD_ATTEMPT, [id, e.attempts + 1, postedAt, Math.round(t2 - t1), status, error, ok]);
+        const attempt = {
+          event_id: id,
+          attempt_number: e.attempts + 1,
+          started_at: postedAt,
+          duration_ms: Math.round(t2 - t1),
+          http_status: status,
+          error,
+          ok,
+        };
+        await (recordBatch ? recordMany(attempt) : recordOne(attempt));
         stats.tasks++;
         stats.readMs += t1 - t0;
         stats.postMs += t2 - t1;
