@@ -2,6 +2,16 @@
  * The backlog cases of bench:events (see bench/events.ts): many chats' events waiting for one VA or
  * for several at once, the same job done by graphile-worker (the peer), and the checks of what
  * arrived. Used by bench/events.ts only.
+ *
+ * The peer is graphile-worker 0.18 tuned as its performance page recommends and as a user who
+ * measured it would (startPeer says what and why): its local queue (batched fetches, one job per
+ * named queue each), batched completions, one pool of at most PEER_POOL_MAX connections that the
+ * task shares, and the task's attempt rows written together for the tasks that finish together.
+ * Untuned (one get_job per worker, a second pool as large as the first) it drained 47 events/s at
+ * c24 on the loaded machine (load average ~10), 414 tuned within the hour, and at c128 PostgreSQL
+ * refused its connections. Each drain reports graphile-worker's task errors (a failed job is retried
+ * behind its chat's later events), empty fetches and where the task's time went, so a regression
+ * of the peer's tuning shows in the log.
  */
 
 import { EventEmitter } from 'node:events';
@@ -186,6 +196,8 @@ export type PeerStats = {
   /** Time from start to stop, ms: with the task time, how busy the workers were. */
   runMs: number;
   concurrency: number;
+  /** CPU time of the bench process (graphile-worker, the task, the checks' bookkeeping) from start to stop, ms. */
+  cpuMs: number;
 };
 
 export function describePeerStats(s: PeerStats): string {
@@ -197,7 +209,8 @@ export function describePeerStats(s: PeerStats): string {
   const samples = s.errorSamples.length ? ` [${s.errorSamples.join(' | ')}]` : '';
   return (
     `${s.jobErrors} task errors, ${s.emptyGets} empty gets, ${s.getErrors} get errors${fetches}; ` +
-    `task ms read ${per(s.readMs)} / POST ${per(s.postMs)} / record ${per(s.recordMs)}, workers busy ${busy} %${samples}`
+    `task ms read ${per(s.readMs)} / POST ${per(s.postMs)} / record ${per(s.recordMs)}, workers busy ${busy} %, ` +
+    `process CPU ${per(s.cpuMs)} ms per task${samples}`
   );
 }
 
@@ -305,13 +318,54 @@ function batcher<T>(write: (items: T[]) => Promise<void>) {
 
 type EventRow = { chat_id: string; transaction_id: string; body: unknown; webhook_url: string; signing_secret: string; attempts: number };
 
+/**
+ * The most connections the peer opens. The docs advise `maxPoolSize` of `concurrentJobs + 2`; past
+ * this the pool stays smaller, since the task holds a connection for its read and its share of a
+ * batched write, never across its POST (at c64, pools of 12, 24 and 40 drained alike), and the
+ * server's 100 connections are shared with the bench's own pools (21) and other users' databases.
+ */
+export const PEER_POOL_MAX = 26;
+
+/**
+ * graphile-worker doing our job, as an application built on it would. Each job (enqueuePeerJobs)
+ * reads its event and the VA's address and secret, signs with Standard Webhooks, POSTs over
+ * keep-alive node:http and records the attempt row and the event's new state; an answer other than
+ * 200 throws, and graphile-worker retries the job. Tuned per its performance page
+ * (https://worker.graphile.org/docs/performance) and by measuring on this machine:
+ *
+ * - The local queue (`localQueue.size` 500, the page's setting). Without it every worker runs its
+ *   own get_job, and with a named queue per chat get_job locks every free queue row (2,000 here)
+ *   FOR UPDATE SKIP LOCKED in a subquery: a get_job that overlaps another finds every queue
+ *   locked, returns nothing although thousands of jobs are due, and that worker sleeps until the
+ *   poll. That was the slowness and the silences. With the local queue the pool fetches for its
+ *   workers, one fetch at a time, and 0.18's batched fetch keeps one job per named queue (the fix
+ *   of graphile/worker#621), so a chat's jobs still run one at a time: the bench counts overlaps
+ *   and checks every chat's order at arrival. A size of `concurrentJobs + 1` (the page's starting
+ *   point) left the workers waiting on each fetch.
+ * - Completions and failures batched (`completeJobBatchDelay`, `failJobBatchDelay` 0), as the page
+ *   advises everyone.
+ * - One pool: the task's queries go through `helpers.withPgClient`, on graphile-worker's pool.
+ *   A second pool as large as the worker's (the old setup) opened 2 × 129 connections at c128
+ *   against PostgreSQL's 100: connections were refused, tasks failed, and a failed job is retried
+ *   later with its queue released, so its chat's later events overtook it (reordered arrivals, a
+ *   duplicate when the POST had gone out). A postgres.js pool of 8 for the task did no better.
+ * - The attempts of tasks that finish together are written in one statement, and each task waits
+ *   for that commit before it returns (so the job completes only once its row is in). The rollup
+ *   trigger on delivery_attempts upserts the VA's row for the minute, so with one statement per
+ *   task every task waited for the previous one's commit (pg_stat_activity showed the record
+ *   statements waiting on Lock:transactionid): at c24, 22 % of the bare loop's rate against 58 %
+ *   batched. The engine writes its attempts in batches for the same reason.
+ * - `pollInterval` stays at its default (2 s): the local queue fetches again as soon as its batch
+ *   is used up, and waits for the poll only after a fetch that returned no more jobs than workers
+ *   were waiting (the end of a drain), and for retries.
+ */
 export async function startPeer(connectionString: string, options: PeerOptions): Promise<Peer> {
   const {
     concurrency,
-    localQueueSize = -1,
-    poolSize = concurrency + 1,
-    taskPool = concurrency + 1,
-    recordBatch = false,
+    localQueueSize = 500,
+    poolSize = Math.min(concurrency + 2, PEER_POOL_MAX),
+    taskPool = 'shared',
+    recordBatch = true,
     batchDelay = 0,
     pollInterval = 2_000,
   } = options;
@@ -379,6 +433,7 @@ export async function startPeer(connectionString: string, options: PeerOptions):
     recordMs: 0,
     runMs: 0,
     concurrency,
+    cpuMs: 0,
   };
   const sample = (msg: string) => {
     if (stats.errorSamples.length < 4 && !stats.errorSamples.includes(msg)) stats.errorSamples.push(msg);
@@ -404,6 +459,7 @@ export async function startPeer(connectionString: string, options: PeerOptions):
   });
 
   const startedAt = performance.now();
+  const cpuAtStart = process.cpuUsage();
   const runner = await run({
     events,
     preset: {
@@ -471,6 +527,8 @@ export async function startPeer(connectionString: string, options: PeerOptions):
   return {
     async stop() {
       stats.runMs = performance.now() - startedAt;
+      const cpu = process.cpuUsage(cpuAtStart);
+      stats.cpuMs = (cpu.user + cpu.system) / 1000;
       await runner.stop();
       agent.destroy();
       await own?.end({ timeout: 5 });

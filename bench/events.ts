@@ -14,7 +14,7 @@
  *       signing, address check or attempt records. (b) and (d) alternate over three rounds.
  *   (f) one VA's backlog over BENCH_BACKLOG_CHATS chats (2,000) × 10 events, drained whole by the
  *       engine, by graphile-worker 0.18 doing the same job (bench/events-backlog.ts; one run per
- *       concurrency in BENCH_PEER_CONCURRENCY, default `24,128`) and by the bare loop of (d), in
+ *       concurrency in BENCH_PEER_CONCURRENCY, default `24,64`) and by the bare loop of (d), in
  *       BENCH_BACKLOG_ROUNDS (3) rounds whose order alternates; each drain's arrivals are checked
  *       (all, once, each chat in order, signatures) and, for the engine and the peer, the database
  *       (delivered, one attempt row each);
@@ -27,7 +27,10 @@
  * DATABASE_URL's (default postgres://postgres@127.0.0.1:5432/postgres) and drops it at the end.
  * Knobs: BENCH_WRITE=0 (don't touch BENCHMARKS.md), BENCH_LATENCY_RATE (msg/s, default 50),
  * BENCH_LATENCY_SECONDS (default 20), BENCH_WINDOW_SECONDS (throughput window per round, default 6),
- * BENCH_PARTS=backlog ((f) and (g) only, no server build, printed and not written).
+ * BENCH_PARTS=backlog ((f) and (g) only, no server build, printed and not written),
+ * BENCH_BACKLOG_CASES (which drains of (f) and (g) run, of `ours,peer,bare,share`; all by default,
+ * and with fewer the report shows rates and checks only), BENCH_PEER_OPTIONS (JSON of the peer's
+ * PeerOptions other than its concurrency, e.g. `{"localQueueSize":-1}`, to measure its tuning).
  * graphile-worker declares Node >= 22.18 but runs on the Node 20 the project uses (checked with 0.18.0).
  */
 
@@ -49,6 +52,8 @@ import {
   enqueuePeerJobs,
   insertBacklogs,
   makeVerifier,
+  PEER_POOL_MAX,
+  type PeerStats,
   startPeer,
 } from './events-backlog';
 import { writeSection } from './report';
@@ -125,7 +130,7 @@ const DEADLINE_MS = 1_500_000;
 const BACKLOG_CHATS = Number(process.env.BENCH_BACKLOG_CHATS ?? 2_000);
 const BACKLOG_PER_CHAT = 10;
 const BACKLOG_ROUNDS = Number(process.env.BENCH_BACKLOG_ROUNDS ?? 3);
-const PEER_CONCURRENCY = (process.env.BENCH_PEER_CONCURRENCY ?? '24,128').split(',').map(Number);
+const PEER_CONCURRENCY = (process.env.BENCH_PEER_CONCURRENCY ?? '24,64').split(',').map(Number);
 const PEER_OPTIONS = JSON.parse(process.env.BENCH_PEER_OPTIONS ?? '{}') as Partial<import('./events-backlog').PeerOptions>;
 /** Which drains of (f) and (g) run: `ours`, `peer`, `bare`, `share` ((g)); all by default. For tuning one of them. */
 const BACKLOG_CASES = new Set((process.env.BENCH_BACKLOG_CASES ?? 'ours,peer,bare,share').split(',').map((c) => c.trim()));
@@ -369,7 +374,7 @@ async function main() {
         const label = `(f) ${c.name}, round ${round}`;
         let claims: number | undefined;
         let overlaps: number | undefined;
-        let peerStats: string | undefined;
+        let peerStats: PeerStats | undefined;
         const drain = await measureFullDrain(label, total, arrivals, async () => {
           if (c.kind === 'ours') {
             const engine = await startEmbeddedEngine({ db, perVa: c.perVa });
@@ -383,7 +388,7 @@ async function main() {
             return async () => {
               await peer.stop();
               overlaps = peer.overlaps;
-              peerStats = describePeerStats(peer.stats);
+              peerStats = peer.stats;
             };
           }
           return bareLoop(sql, `http://127.0.0.1:${port}/bare`);
@@ -456,8 +461,8 @@ type Drain = Throughput & {
   claims?: number;
   /** The peer: times it ran two jobs of one chat at once. */
   overlaps?: number;
-  /** The peer: task errors (retried out of order), empty fetches, batch fetches. */
-  peerStats?: string;
+  /** The peer: task errors (retried out of order), empty fetches, batch fetches, task time. */
+  peerStats?: PeerStats;
 };
 type BacklogRound = { round: number; results: Record<string, Drain> };
 type BacklogResults = { rounds: BacklogRound[]; share: { drain: Drain; shares: number[]; window: number } | null };
@@ -476,7 +481,7 @@ function describeCheck(d: Drain): string {
   if (d.db) parts.push(`${d.db.notDelivered} not delivered`, `${d.db.notOneAttempt} without exactly one attempt`);
   if (d.claims !== undefined) parts.push(`${d.claims} claims`);
   if (d.overlaps !== undefined) parts.push(`${d.overlaps} jobs started while another of their chat ran`);
-  if (d.peerStats !== undefined) parts.push(d.peerStats);
+  if (d.peerStats !== undefined) parts.push(describePeerStats(d.peerStats));
   return `${parts.join(', ')}; longest silence ${Math.round(d.maxGapMs)} ms`;
 }
 
@@ -908,7 +913,8 @@ function renderBacklog({ rounds, share }: BacklogResults): string {
     if (!c) return '';
     const dbPart = d.db ? `, ${fmt(c.expected - d.db.notDelivered)} delivered, ${d.db.notOneAttempt} not one attempt` : '';
     const overlapPart = d.overlaps !== undefined ? `, ${d.overlaps} jobs started while another of their chat ran` : '';
-    return `${fmt(c.arrived)}/${fmt(c.expected)} arrived, ${c.duplicates} dup., ${c.reordered} reordered, ${c.badSignatures} bad sig.${dbPart}${overlapPart}`;
+    const errorPart = d.peerStats ? `, ${d.peerStats.jobErrors} task errors` : '';
+    return `${fmt(c.arrived)}/${fmt(c.expected)} arrived, ${c.duplicates} dup., ${c.reordered} reordered, ${c.badSignatures} bad sig.${dbPart}${overlapPart}${errorPart}`;
   };
   const correct = (d: Drain) =>
     !!d.check &&
@@ -925,7 +931,7 @@ function renderBacklog({ rounds, share }: BacklogResults): string {
   const spread = Math.max(...share.shares.map((s) => Math.abs(s - equal) / equal));
   const total = rounds[0].results.ours.delivered;
   return [
-    `**(f) One VA's backlog**: ${fmt(total)} \`message.received\` rows over ${fmt(BACKLOG_CHATS)} chats (${BACKLOG_PER_CHAT} per chat, arriving round-robin), drained whole; the rate is the events arrived (each once) over the time from the drain's start to its last arrival. Ours is the engine with its defaults (128 calls in flight, at most ${PER_VA} to one VA); "ours, per-VA cap 128" is the same engine with \`DELIVERY_MAX_IN_FLIGHT_PER_VA=128\`, for comparison with the bare loop's 128 calls (not a target). The peer is graphile-worker 0.18 in the bench process doing the same job (\`bench/events-backlog.ts\`): one job per event in a named queue per chat (job key = transaction id), a task that reads the event and its VA, signs with Standard Webhooks, POSTs over keep-alive node:http and records the attempt row and the event's state in one statement; tuned per its performance page (\`concurrentJobs\` ${PEER_CONCURRENCY.join(' and ')}, pool one larger, completions batched, LISTEN/NOTIFY), without its local queue, which runs a named queue's jobs side by side. The bare loop is (d) on this backlog (128 in flight, no order, no signature, no attempt rows). The cases run in each round in alternating order; the receiver verifies every signature and each chat's order at arrival.`,
+    `**(f) One VA's backlog**: ${fmt(total)} \`message.received\` rows over ${fmt(BACKLOG_CHATS)} chats (${BACKLOG_PER_CHAT} per chat, arriving round-robin), drained whole; the rate is the events arrived (each once) over the time from the drain's start to its last arrival. Ours is the engine with its defaults (128 calls in flight, at most ${PER_VA} to one VA); "ours, per-VA cap 128" is the same engine with \`DELIVERY_MAX_IN_FLIGHT_PER_VA=128\`, for comparison with the bare loop's 128 calls (not a target). The peer is graphile-worker 0.18 in the bench process doing the same job (\`bench/events-backlog.ts\`): one job per event in a named queue per chat (job key = transaction id, run_at = the event's time, so a chat's jobs run one at a time in order), a task that reads the event and its VA, signs with Standard Webhooks, POSTs over keep-alive node:http and records the attempt row and the event's state, an answer other than 200 failing the job for graphile-worker to retry. Tuned per its performance page and by measuring (\`startPeer\` says why): \`concurrentJobs\` ${PEER_CONCURRENCY.join(' and ')}${process.env.BENCH_PEER_CONCURRENCY ? '' : " (its page's 24, and 64: 32, 96 and 128 drained no faster here)"}, its local queue of 500 (the pool fetches jobs in batches, at most one per named queue), completions batched, one pool of \`concurrentJobs + 2\` connections up to ${PEER_POOL_MAX} that the task shares (\`helpers.withPgClient\`), and the attempt rows of tasks that finish together written in one statement, each task waiting for its commit (one statement per task queues on the rollup trigger's row for the VA and minute)${Object.keys(PEER_OPTIONS).length ? `; this run changed that with \`BENCH_PEER_OPTIONS=${JSON.stringify(PEER_OPTIONS)}\`` : ''}. The bare loop is (d) on this backlog (128 in flight, no order, no signature, no attempt rows). The cases run in each round in alternating order; the receiver verifies every signature and each chat's order at arrival.`,
     '',
     `| round | ${names.map((n) => `${n} /s`).join(' | ')} | ours ÷ best peer | ours ÷ bare loop | ours: longest silence ms | ours: claims |`,
     `|---:|${names.map(() => '---:').join('|')}|---:|---:|---:|---:|`,
