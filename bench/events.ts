@@ -14,7 +14,7 @@
  *       signing, address check or attempt records. (b) and (d) alternate over three rounds.
  *   (f) one VA's backlog over BENCH_BACKLOG_CHATS chats (2,000) × 10 events, drained whole by the
  *       engine, by graphile-worker 0.18 doing the same job (bench/events-backlog.ts; one run per
- *       concurrency in BENCH_PEER_CONCURRENCY, default `24,128`) and by the bare loop of (d), in
+ *       concurrency in BENCH_PEER_CONCURRENCY, default `24,64`) and by the bare loop of (d), in
  *       BENCH_BACKLOG_ROUNDS (3) rounds whose order alternates; each drain's arrivals are checked
  *       (all, once, each chat in order, signatures) and, for the engine and the peer, the database
  *       (delivered, one attempt row each);
@@ -27,7 +27,10 @@
  * DATABASE_URL's (default postgres://postgres@127.0.0.1:5432/postgres) and drops it at the end.
  * Knobs: BENCH_WRITE=0 (don't touch BENCHMARKS.md), BENCH_LATENCY_RATE (msg/s, default 50),
  * BENCH_LATENCY_SECONDS (default 20), BENCH_WINDOW_SECONDS (throughput window per round, default 6),
- * BENCH_PARTS=backlog ((f) and (g) only, no server build, printed and not written).
+ * BENCH_PARTS=backlog ((f) and (g) only, no server build, printed and not written),
+ * BENCH_BACKLOG_CASES (which drains of (f) and (g) run, of `ours,peer,bare,share`; all by default,
+ * and with fewer the report shows rates and checks only), BENCH_PEER_OPTIONS (JSON of the peer's
+ * PeerOptions other than its concurrency, e.g. `{"localQueueSize":-1}`, to measure its tuning).
  * graphile-worker declares Node >= 22.18 but runs on the Node 20 the project uses (checked with 0.18.0).
  */
 
@@ -45,9 +48,12 @@ import {
   checkArrivals,
   checkDatabase,
   cloneChats,
+  describePeerStats,
   enqueuePeerJobs,
   insertBacklogs,
   makeVerifier,
+  PEER_POOL_MAX,
+  type PeerStats,
   startPeer,
 } from './events-backlog';
 import { writeSection } from './report';
@@ -125,9 +131,10 @@ const DEADLINE_MS = 1_500_000;
 const BACKLOG_CHATS = Number(process.env.BENCH_BACKLOG_CHATS ?? 2_000);
 const BACKLOG_PER_CHAT = 10;
 const BACKLOG_ROUNDS = Number(process.env.BENCH_BACKLOG_ROUNDS ?? 3);
-const PEER_CONCURRENCY = (process.env.BENCH_PEER_CONCURRENCY ?? '24,128').split(',').map(Number);
-/** BENCH_BACKLOG_CASES=ours,bare (kinds: ours, peer, bare): only those cases of (f), for profiling; default all. */
-const BACKLOG_CASES = process.env.BENCH_BACKLOG_CASES?.split(',');
+const PEER_CONCURRENCY = (process.env.BENCH_PEER_CONCURRENCY ?? '24,64').split(',').map(Number);
+const PEER_OPTIONS = JSON.parse(process.env.BENCH_PEER_OPTIONS ?? '{}') as Partial<import('./events-backlog').PeerOptions>;
+/** Which drains of (f) and (g) run: `ours`, `peer`, `bare`, `share` ((g)); all by default. For tuning one of them. */
+const BACKLOG_CASES = new Set((process.env.BENCH_BACKLOG_CASES ?? 'ours,peer,bare,share').split(',').map((c) => c.trim()));
 const SHARE_VAS = 4;
 const SHARE_CHATS = BACKLOG_CHATS / SHARE_VAS;
 const TARGET_PEER_RATIO = 2;
@@ -350,13 +357,12 @@ async function main() {
       return total;
     };
     const single = [{ accountId: t.account.id, vaId: t.bot.user.id, chatIds: clones }];
-    type Case = { name: string; kind: 'ours' | 'peer' | 'bare'; concurrency?: number; perVa?: number };
-    const allCases: Case[] = [
+    const allCases: { name: string; kind: 'ours' | 'peer' | 'bare'; concurrency?: number; perVa?: number }[] = [
       { name: 'ours', kind: 'ours' },
       ...PEER_CONCURRENCY.map((c) => ({ name: `graphile-worker c${c}`, kind: 'peer' as const, concurrency: c })),
       { name: 'bare loop', kind: 'bare' },
     ];
-    const cases = allCases.filter((c) => !BACKLOG_CASES || BACKLOG_CASES.includes(c.kind));
+    const cases = allCases.filter((c) => BACKLOG_CASES.has(c.kind));
     const rounds: BacklogRound[] = [];
     for (let round = 1; round <= BACKLOG_ROUNDS; round++) {
       const order = round % 2 ? cases : [...cases].reverse();
@@ -367,6 +373,7 @@ async function main() {
         const label = `(f) ${c.name}, round ${round}`;
         let claims: number | undefined;
         let overlaps: number | undefined;
+        let peerStats: PeerStats | undefined;
         const drain = await measureFullDrain(label, total, arrivals, async () => {
           if (c.kind === 'ours') {
             const engine = await startEmbeddedEngine({ db, perVa: c.perVa });
@@ -376,10 +383,11 @@ async function main() {
             };
           }
           if (c.kind === 'peer') {
-            const peer = await startPeer(dbUrl.toString(), { concurrency: c.concurrency ?? 24 });
+            const peer = await startPeer(dbUrl.toString(), { ...PEER_OPTIONS, concurrency: c.concurrency ?? 24 });
             return async () => {
-              overlaps = peer.overlaps;
               await peer.stop();
+              overlaps = peer.overlaps;
+              peerStats = peer.stats;
             };
           }
           return bareLoop(sql, `http://127.0.0.1:${port}/bare`);
@@ -388,12 +396,14 @@ async function main() {
         if (c.kind !== 'bare') drain.db = await checkDatabase(sql);
         drain.claims = claims;
         drain.overlaps = overlaps;
+        drain.peerStats = peerStats;
         log(`${label}: ${describeCheck(drain)}`);
         results[c.name] = drain;
       }
       rounds.push({ round, results });
     }
 
+    if (!BACKLOG_CASES.has('share')) return { rounds, share: null };
     // (g) Several VAs at once, each its own tenant and address.
     const vas: { accountId: number; vaId: number; chatIds: string[]; path: string }[] = [];
     const secrets: Record<string, string> = {};
@@ -452,9 +462,11 @@ type Drain = Throughput & {
   claims?: number;
   /** The peer: times it ran two jobs of one chat at once. */
   overlaps?: number;
+  /** The peer: task errors (retried out of order), empty fetches, batch fetches, task time. */
+  peerStats?: PeerStats;
 };
 type BacklogRound = { round: number; results: Record<string, Drain> };
-type BacklogResults = { rounds: BacklogRound[]; share: { drain: Drain; shares: number[]; window: number } };
+type BacklogResults = { rounds: BacklogRound[]; share: { drain: Drain; shares: number[]; window: number } | null };
 
 function describeCheck(d: Drain): string {
   const c = d.check;
@@ -470,6 +482,7 @@ function describeCheck(d: Drain): string {
   if (d.db) parts.push(`${d.db.notDelivered} not delivered`, `${d.db.notOneAttempt} without exactly one attempt`);
   if (d.claims !== undefined) parts.push(`${d.claims} claims`);
   if (d.overlaps !== undefined) parts.push(`${d.overlaps} jobs started while another of their chat ran`);
+  if (d.peerStats !== undefined) parts.push(describePeerStats(d.peerStats));
   return `${parts.join(', ')}; longest silence ${Math.round(d.maxGapMs)} ms`;
 }
 
@@ -893,6 +906,21 @@ function knobs(): string {
 /** The backlog cases (f) and (g), with their targets. */
 function renderBacklog({ rounds, share }: BacklogResults): string {
   const names = Object.keys(rounds[0].results);
+  // Some cases only (BENCH_BACKLOG_CASES, while tuning): the rates and checks, no ratios or targets.
+  if (!share || !names.includes('ours') || !names.includes('bare loop')) {
+    return [
+      `**(f) some cases only** (\`BENCH_BACKLOG_CASES=${[...BACKLOG_CASES].join(',')}\`): deliveries/s, longest silence ms and checks.`,
+      '',
+      '| round | case | /s | longest silence ms | checks |',
+      '|---:|---|---:|---:|---|',
+      ...rounds.flatMap((r) =>
+        Object.entries(r.results).map(
+          ([n, d]) =>
+            `| ${r.round} | ${n} | ${fmt(d.perSecond)}${d.drained ? '' : ' (not all arrived)'} | ${fmt(d.maxGapMs)} | ${describeCheck(d)} |`,
+        ),
+      ),
+    ].join('\n');
+  }
   const peers = names.filter((n) => n.startsWith('graphile-worker'));
   // With an even number of rounds, the mean of the middle two (quantile() would take the higher).
   const median = (xs: number[]) => {
@@ -910,7 +938,8 @@ function renderBacklog({ rounds, share }: BacklogResults): string {
     if (!c) return '';
     const dbPart = d.db ? `, ${fmt(c.expected - d.db.notDelivered)} delivered, ${d.db.notOneAttempt} not one attempt` : '';
     const overlapPart = d.overlaps !== undefined ? `, ${d.overlaps} jobs started while another of their chat ran` : '';
-    return `${fmt(c.arrived)}/${fmt(c.expected)} arrived, ${c.duplicates} dup., ${c.reordered} reordered, ${c.badSignatures} bad sig.${dbPart}${overlapPart}`;
+    const errorPart = d.peerStats ? `, ${d.peerStats.jobErrors} task errors` : '';
+    return `${fmt(c.arrived)}/${fmt(c.expected)} arrived, ${c.duplicates} dup., ${c.reordered} reordered, ${c.badSignatures} bad sig.${dbPart}${overlapPart}${errorPart}`;
   };
   const correct = (d: Drain) =>
     !!d.check &&
@@ -927,7 +956,7 @@ function renderBacklog({ rounds, share }: BacklogResults): string {
   const spread = Math.max(...share.shares.map((s) => Math.abs(s - equal) / equal));
   const total = rounds[0].results.ours.delivered;
   return [
-    `**(f) One VA's backlog**: ${fmt(total)} \`message.received\` rows over ${fmt(BACKLOG_CHATS)} chats (${BACKLOG_PER_CHAT} per chat, arriving round-robin), drained whole; the rate is the events arrived (each once) over the time from the drain's start to its last arrival. Ours is the engine with its defaults (${CONCURRENCY} calls in flight, at most ${PER_VA} to one VA, as many as the bare loop's). The peer is graphile-worker 0.18 in the bench process doing the same job (\`bench/events-backlog.ts\`): one job per event in a named queue per chat (job key = transaction id), a task that reads the event and its VA, signs with Standard Webhooks, POSTs over keep-alive node:http and records the attempt row and the event's state in one statement; tuned per its performance page (\`concurrentJobs\` ${PEER_CONCURRENCY.join(' and ')}, pool one larger, completions batched, LISTEN/NOTIFY), without its local queue, which runs a named queue's jobs side by side. The bare loop is (d) on this backlog (${CEILING_IN_FLIGHT} in flight, no order, no signature, no attempt rows). The cases run in each round in alternating order; the receiver verifies every signature and each chat's order at arrival.`,
+    `**(f) One VA's backlog**: ${fmt(total)} \`message.received\` rows over ${fmt(BACKLOG_CHATS)} chats (${BACKLOG_PER_CHAT} per chat, arriving round-robin), drained whole; the rate is the events arrived (each once) over the time from the drain's start to its last arrival. Ours is the engine with its defaults (${CONCURRENCY} calls in flight, at most ${PER_VA} to one VA, as many as the bare loop's). The peer is graphile-worker 0.18 in the bench process doing the same job (\`bench/events-backlog.ts\`): one job per event in a named queue per chat (job key = transaction id, run_at = the event's time, so a chat's jobs run one at a time in order), a task that reads the event and its VA, signs with Standard Webhooks, POSTs over keep-alive node:http and records the attempt row and the event's state, an answer other than 200 failing the job for graphile-worker to retry. Tuned per its performance page and by measuring (\`startPeer\` says why): \`concurrentJobs\` ${PEER_CONCURRENCY.join(' and ')}${process.env.BENCH_PEER_CONCURRENCY ? '' : " (its page's 24, and 64: 32, 96 and 128 drained no faster here)"}, its local queue of 500 (the pool fetches jobs in batches, at most one per named queue), completions batched, one pool of \`concurrentJobs + 2\` connections up to ${PEER_POOL_MAX} that the task shares (\`helpers.withPgClient\`), and the attempt rows of tasks that finish together written in one statement, each task waiting for its commit (one statement per task queues on the rollup trigger's row for the VA and minute)${Object.keys(PEER_OPTIONS).length ? `; this run changed that with \`BENCH_PEER_OPTIONS=${JSON.stringify(PEER_OPTIONS)}\`` : ''}. The bare loop is (d) on this backlog (${CEILING_IN_FLIGHT} in flight, no order, no signature, no attempt rows). The cases run in each round in alternating order; the receiver verifies every signature and each chat's order at arrival.`,
     '',
     `| round | ${names.map((n) => `${n} /s`).join(' | ')} | ours ÷ best peer | ours ÷ bare loop | ours: longest silence ms | ours: claims |`,
     `|---:|${names.map(() => '---:').join('|')}|---:|---:|---:|---:|`,
