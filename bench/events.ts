@@ -509,9 +509,10 @@ async function measureFullDrain(
   if (!drained) log(`${label}: ${unique.size} of ${total} arrived in ${DRAIN_TIMEOUT_MS / 1000} s; stopped there`);
   // A drain that did not finish is rated over the whole wait.
   const last = drained ? arrivals[arrivals.length - 1][2] : nowMs();
+  // Before the stop: the peer closes its pool on stopping, and a closed backend's CPU is gone.
+  const pg1 = await backendsCpuMs();
   await stop();
   const cpu = process.cpuUsage(cpu0);
-  const pg1 = await backendsCpuMs();
   let pgCpuMs = 0;
   for (const [pid, ms] of pg1) pgCpuMs += ms - (pg0.get(pid) ?? 0);
   const times = arrivals.map((a) => a[2]).sort((a, b) => a - b);
