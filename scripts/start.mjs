@@ -70,14 +70,21 @@ async function serve() {
     setTimeout(() => process.exit(0), 10_000).unref();
   };
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, stop);
+  // instrumentation.ts hands the API entry over (lib/http/node-entry.ts emits it) once the database
+  // is open, which may be after prepare() resolves (migrations on a loaded machine take minutes);
+  // it exits itself when the start fails. Listened for before Next loads, so it cannot be missed.
+  const entriesReady = new Promise((resolve, reject) => {
+    process.once('va-node-entries-ready', resolve);
+    setTimeout(
+      () => reject(new Error('the build did not expose the API entry (instrumentation.ts): rebuild with npm run build')),
+      600_000,
+    ).unref();
+  });
   const { default: next } = await import('next');
   const app = next({ dev: false, dir: process.cwd(), hostname: hostname ?? 'localhost', port });
   const handle = app.getRequestHandler();
   await app.prepare();
-  // instrumentation.ts hands the API entry over once the database is open, which may be after
-  // prepare() resolves (migrations on a loaded machine take minutes); it exits itself when the
-  // start fails.
-  const entries = await exposedEntries(600_000);
+  const entries = await entriesReady;
   // The same header and request time limits on every path (entries.serverOptions, from
   // HEADERS_TIMEOUT_MS and BODY_TIMEOUT_MS); what node:http refuses itself is answered by clientError.
   server = http.createServer(entries.serverOptions, (req, res) => {
@@ -88,13 +95,4 @@ async function serve() {
   // Longer than a load balancer's idle timeout, so it never reuses a connection we just closed.
   server.keepAliveTimeout = 65_000;
   server.listen(port, hostname, () => console.log(`Ready on http://${hostname ?? 'localhost'}:${port}`));
-}
-
-async function exposedEntries(timeoutMs) {
-  const until = Date.now() + timeoutMs;
-  while (!globalThis.__vaNodeEntries) {
-    if (Date.now() > until) throw new Error('the build did not expose the API entry (instrumentation.ts): rebuild with npm run build');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return globalThis.__vaNodeEntries;
 }

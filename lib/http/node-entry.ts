@@ -270,4 +270,9 @@ export function exposeNodeEntries(
     },
   };
   processStore<{ __vaNodeEntries?: NodeEntries }>().__vaNodeEntries = entries;
+  // scripts/start.mjs waits for this (it runs Next in the same process and serves through it).
+  (process as NodeJS.EventEmitter).emit(NODE_ENTRIES_READY, entries);
 }
+
+/** The process event that hands the entries to scripts/start.mjs, once the database is open. */
+export const NODE_ENTRIES_READY = 'va-node-entries-ready';
