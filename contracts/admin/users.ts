@@ -1,9 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { errors } from '../errors';
 import { idParams } from '../schemas/admin-common';
 import { adminUserSchema, createUserBodySchema, listUsersQuerySchema, updateUserBodySchema } from '../schemas/admin-user';
 import { envelope, isoDateTime, text } from '../schemas/common';
-import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+import { READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
 
@@ -20,8 +21,7 @@ export const usersContract = c.router({
     description:
       'Every user of the account, or those of one `kind`, with their teams, skills and availability. Unknown query parameters are refused (2001).',
     query: listUsersQuerySchema,
-    responses: { 200: envelope(4400, z.array(adminUserSchema)), ...errorsFor(LIST_CODES) },
-    metadata: meta(...LIST_CODES),
+    responses: { 200: envelope(4400, z.array(adminUserSchema)), ...errors(...LIST_CODES) },
   },
   createUser: {
     method: 'POST',
@@ -29,8 +29,7 @@ export const usersContract = c.router({
     summary: 'Create an agent or a manager',
     description: 'Team and skill IDs must belong to the account (3006 names the field). A login ID or name in use answers 3004.',
     body: createUserBodySchema,
-    responses: { 201: envelope(4401, adminUserSchema), ...errorsFor(CREATE_CODES) },
-    metadata: meta(...CREATE_CODES),
+    responses: { 201: envelope(4401, adminUserSchema), ...errors(...CREATE_CODES) },
   },
   updateUser: {
     method: 'PATCH',
@@ -40,8 +39,7 @@ export const usersContract = c.router({
       'Only the fields sent change; lists replace the current ones. `login_id` and `kind` cannot change (3005). Virtual agents are changed at /virtual-agents/{id} (3008 here).',
     pathParams: idParams,
     body: updateUserBodySchema,
-    responses: { 200: envelope(4400, adminUserSchema), ...errorsFor(UPDATE_CODES) },
-    metadata: meta(...UPDATE_CODES),
+    responses: { 200: envelope(4400, adminUserSchema), ...errors(...UPDATE_CODES) },
   },
   inviteUser: {
     method: 'POST',
@@ -60,8 +58,7 @@ export const usersContract = c.router({
           expires_at: isoDateTime,
         }),
       ),
-      ...errorsFor(INVITE_CODES),
+      ...errors(...INVITE_CODES),
     },
-    metadata: meta(...INVITE_CODES),
   },
 });

@@ -1,8 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { errors } from '../errors';
 import { decimalInt, envelope, errorEnvelopeSchema, text } from '../schemas/common';
 import { ackBodySchema, ackResultSchema, cursorExpiredEnvelopeSchema, eventPageSchema } from '../schemas/pulled-event';
-import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, meta } from './common';
+import { AUTH_CODES, authHeaders, BODY_CODES } from './common';
 
 const c = initContract();
 
@@ -10,8 +11,6 @@ const afterQuery = text()
   .max(200)
   .optional()
   .describe("Read the events after this cursor (a `cursor` or `next_cursor` given before); omitted: after the VA's acknowledged position");
-
-const cursorErrors = { 404: errorEnvelopeSchema, 410: cursorExpiredEnvelopeSchema } as const;
 
 export const eventsContract = c.router({
   listEvents: {
@@ -30,8 +29,7 @@ export const eventsContract = c.router({
           .describe('Seconds to wait for an event when none is there, 0 to 30 (default 0: answer at once)'),
       })
       .strict(),
-    responses: { 200: envelope(4309, eventPageSchema), ...authErrors, ...cursorErrors },
-    metadata: meta(...AUTH_CODES, 2001, 2060, 2061, 2063),
+    responses: { 200: envelope(4309, eventPageSchema), ...errors(...AUTH_CODES, 2001, 2060, 2061, 2063) },
   },
   streamEvents: {
     method: 'GET',
@@ -48,10 +46,8 @@ export const eventsContract = c.router({
         contentType: 'text/event-stream',
         body: z.custom<ReadableStream<Uint8Array>>((v) => v instanceof ReadableStream).describe('Server-Sent Events, streamed'),
       }),
-      ...authErrors,
-      ...cursorErrors,
+      ...errors(...AUTH_CODES, 2001, 2060, 2061, 2062, 2063),
     },
-    metadata: meta(...AUTH_CODES, 2001, 2060, 2061, 2062, 2063),
   },
   ackEvents: {
     method: 'POST',
@@ -61,7 +57,6 @@ export const eventsContract = c.router({
       'Marks every event of the VA up to and including `cursor` as handled: in `pull` delivery mode they count as delivered (delivery log, metrics, VA health) and later reads without `after` start after it. The acknowledged position never moves back (acknowledging an older cursor changes nothing). In `webhook` mode the answer is the same and nothing changes. `GET /events?after=C` acknowledges up to C too.',
     headers: authHeaders,
     body: ackBodySchema,
-    responses: { 200: envelope(4310, ackResultSchema), ...authErrors, ...bodyErrors, ...cursorErrors },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2060, 2061, 2063),
+    responses: { 200: envelope(4310, ackResultSchema), ...errors(...AUTH_CODES, ...BODY_CODES, 2060, 2061, 2063) },
   },
 });

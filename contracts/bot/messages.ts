@@ -1,8 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { cursorQuery, envelope, errorEnvelopeSchema, pageSizeQuery, text } from '../schemas/common';
+import { errors } from '../errors';
+import { cursorQuery, envelope, pageSizeQuery, text } from '../schemas/common';
 import { chunkInputSchema, closeStreamInputSchema, messageInputSchema, messagePageSchema, messageSchema } from '../schemas/message';
-import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, idempotentHeaders, meta } from './common';
+import { AUTH_CODES, authHeaders, BODY_CODES, idempotentHeaders } from './common';
 
 const c = initContract();
 const chatIdParams = z.object({ chat_id: text().min(1).max(100) });
@@ -20,10 +21,8 @@ export const messagesContract = c.router({
     query: z.object({ page_size: pageSizeQuery, cursor: cursorQuery }).strict(),
     responses: {
       200: envelope(4305, messagePageSchema),
-      404: errorEnvelopeSchema,
-      ...authErrors,
+      ...errors(...AUTH_CODES, 2001, 2014, 2031),
     },
-    metadata: meta(...AUTH_CODES, 2001, 2014, 2031),
   },
   postMessage: {
     method: 'POST',
@@ -36,13 +35,8 @@ export const messagesContract = c.router({
     body: messageInputSchema,
     responses: {
       201: envelope(4306, messageSchema),
-      403: errorEnvelopeSchema,
-      404: errorEnvelopeSchema,
-      409: errorEnvelopeSchema,
-      ...authErrors,
-      ...bodyErrors,
+      ...errors(...AUTH_CODES, ...BODY_CODES, 2013, 2014, 2020, 2031, 2040, 2043),
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2013, 2014, 2020, 2031, 2040, 2043),
   },
   appendChunk: {
     method: 'POST',
@@ -55,13 +49,8 @@ export const messagesContract = c.router({
     body: chunkInputSchema,
     responses: {
       200: envelope(4312, messageSchema),
-      403: errorEnvelopeSchema,
-      404: errorEnvelopeSchema,
-      409: errorEnvelopeSchema,
-      ...authErrors,
-      ...bodyErrors,
+      ...errors(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2043, 2044, 2045, 2046, 2047, 2048),
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2043, 2044, 2045, 2046, 2047, 2048),
   },
   closeStream: {
     method: 'PATCH',
@@ -74,12 +63,7 @@ export const messagesContract = c.router({
     body: closeStreamInputSchema,
     responses: {
       200: envelope(4313, messageSchema),
-      403: errorEnvelopeSchema,
-      404: errorEnvelopeSchema,
-      409: errorEnvelopeSchema,
-      ...authErrors,
-      ...bodyErrors,
+      ...errors(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2043, 2044, 2047),
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2043, 2044, 2047),
   },
 });

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { meta } from '../bot/common';
+import { errors } from '../errors';
 import { envelope, errorEnvelopeSchema, intIdParam, text } from '../schemas/common';
 import {
   startWidgetChatBodySchema,
@@ -17,18 +17,6 @@ import {
 const c = initContract();
 
 export const WIDGET_API_PREFIX = '/api/widget';
-
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  405: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-  413: errorEnvelopeSchema,
-  415: errorEnvelopeSchema,
-  429: errorEnvelopeSchema,
-  500: errorEnvelopeSchema,
-} as const;
 
 const appParams = z.object({ app_id: intIdParam() });
 const chatParams = z.object({ chat_id: text().min(1).max(100) });
@@ -49,8 +37,7 @@ export const widgetContract = c.router(
       description:
         "The asset's name (the chat title) and whether it takes new chats. No credential needed. An unknown app, or one that is not a livechat asset, is 2071.",
       pathParams: appParams,
-      responses: { 200: envelope(4400, widgetAppSchema), ...errors },
-      metadata: meta(2014, 2071, 2012, 2099, 2007),
+      responses: { 200: envelope(4400, widgetAppSchema), ...errors(2014, 2071, 2012, 2099, 2007) },
     },
     createVisitor: {
       method: 'POST',
@@ -60,16 +47,14 @@ export const widgetContract = c.router(
         "Issues a new livechat id (the customer's `destination_id`) and its credential. Keep both in the browser: the same id keeps the conversation across reloads. Counted per client address per hour (2012 beyond). A disabled asset is 2035.",
       pathParams: appParams,
       body: z.object({}).strict().optional(),
-      responses: { 201: envelope(4401, widgetVisitorSchema), ...errors },
-      metadata: meta(2014, 2071, 2035, 2012, 2099, 2007),
+      responses: { 201: envelope(4401, widgetVisitorSchema), ...errors(2014, 2071, 2035, 2012, 2099, 2007) },
     },
     currentChat: {
       method: 'GET',
       path: '/chats/current',
       summary: "The customer's latest chat",
       description: "The customer's most recent chat of this app (open or closed), or null: where a reloaded page resumes.",
-      responses: { 200: envelope(4400, widgetCurrentChatSchema), ...errors },
-      metadata: meta(2070, 2012, 2099, 2007),
+      responses: { 200: envelope(4400, widgetCurrentChatSchema), ...errors(2070, 2012, 2099, 2007) },
     },
     startChat: {
       method: 'POST',
@@ -78,8 +63,7 @@ export const widgetContract = c.router(
       description:
         "Starts a chat on the livechat channel with this customer, optionally with their name and a first message. It enters routing like any other chat (rules, auto-assign, the VA's events). A disabled asset is 2035; messages count per customer per minute (2012 beyond).",
       body: startWidgetChatBodySchema,
-      responses: { 201: envelope(4302, widgetChatSchema), ...errors },
-      metadata: meta(2000, 2006, 2008, 2009, 2070, 2035, 2012, 2099, 2007),
+      responses: { 201: envelope(4302, widgetChatSchema), ...errors(2000, 2006, 2008, 2009, 2070, 2035, 2012, 2099, 2007) },
     },
     getChat: {
       method: 'GET',
@@ -87,8 +71,7 @@ export const widgetContract = c.router(
       summary: 'A chat of the customer',
       description: "Whether the chat is open and who answers it (`waiting`, `bot`, `person`). Another customer's chat is not found (2031).",
       pathParams: chatParams,
-      responses: { 200: envelope(4304, widgetChatSchema), ...errors },
-      metadata: meta(2014, 2070, 2031, 2012, 2099, 2007),
+      responses: { 200: envelope(4304, widgetChatSchema), ...errors(2014, 2070, 2031, 2012, 2099, 2007) },
     },
     listMessages: {
       method: 'GET',
@@ -98,8 +81,7 @@ export const widgetContract = c.router(
         "The customer's own messages and what was sent to them, after `after` (a message id), 100 at a time. Announcements and internal details never appear. A streamed reply still open is not listed yet: the page ends before it (`more` false) and the live stream sends it.",
       pathParams: chatParams,
       query: widgetMessagesQuerySchema,
-      responses: { 200: envelope(4305, widgetMessagePageSchema), ...errors },
-      metadata: meta(2001, 2014, 2070, 2031, 2012, 2099, 2007),
+      responses: { 200: envelope(4305, widgetMessagePageSchema), ...errors(2001, 2014, 2070, 2031, 2012, 2099, 2007) },
     },
     sendMessage: {
       method: 'POST',
@@ -109,8 +91,7 @@ export const widgetContract = c.router(
         'Text (up to 2000 characters) or the click on a quick reply (`quick_reply_response`, one of the offered titles). A closed chat is 2040; messages count per customer per minute (2012 beyond).',
       pathParams: chatParams,
       body: widgetMessageBodySchema,
-      responses: { 201: envelope(4306, widgetMessageSchema), ...errors },
-      metadata: meta(2000, 2006, 2008, 2009, 2014, 2070, 2031, 2040, 2012, 2099, 2007),
+      responses: { 201: envelope(4306, widgetMessageSchema), ...errors(2000, 2006, 2008, 2009, 2014, 2070, 2031, 2040, 2012, 2099, 2007) },
     },
     streamChat: {
       method: 'GET',
@@ -131,9 +112,8 @@ export const widgetContract = c.router(
           contentType: 'text/event-stream',
           body: z.custom<ReadableStream<Uint8Array>>((v) => v instanceof ReadableStream).describe('Server-Sent Events, streamed'),
         }),
-        ...errors,
+        ...errors(2001, 2014, 2070, 2031, 2012, 2099, 2007),
       },
-      metadata: meta(2001, 2014, 2070, 2031, 2012, 2099, 2007),
     },
   },
   { pathPrefix: WIDGET_API_PREFIX, strictStatusCodes: true },

@@ -2,9 +2,9 @@ import { type AppRoute, type AppRouter, extractZodObjectShape, isAppRoute, isApp
 import { generateOpenApi } from '@ts-rest/open-api';
 import { adminContract } from '@/contracts/admin';
 import { botContract } from '@/contracts/bot';
-import type { RouteMeta } from '@/contracts/bot/common';
 import { POST_MESSAGE_EXAMPLES } from '@/contracts/bot/message-examples';
 import { CODES, type Code } from '@/contracts/codes';
+import { errorCodesOf } from '@/contracts/errors';
 import { widgetContract } from '@/contracts/widget';
 import { ADMIN_REQUEST_EXAMPLES, ADMIN_SUCCESS_EXAMPLES } from './admin-examples';
 import { eventComponents, sharedComponents, webhookEventUnion } from './components';
@@ -165,11 +165,12 @@ function fieldNames(schema: unknown): string[] {
 }
 
 /**
- * The status codes a route can answer with: its `metadata.codes`, plus 2014 for routes with path
- * parameters (the handler maps every path-parameter failure to it), in numeric order.
+ * The status codes a route can answer with: those of its error responses (`errors(...)` in
+ * contracts/errors.ts), plus 2014 for routes with path parameters (the handler maps every
+ * path-parameter failure to it), in numeric order.
  */
 export function codesOfRoute(route: AppRoute): Code[] {
-  const declared = (route.metadata as RouteMeta | undefined)?.codes ?? [];
+  const declared = Object.values(route.responses).flatMap(errorCodesOf);
   const implied: Code[] = route.pathParams ? [2014] : [];
   return [...new Set([...declared, ...implied])].sort((a, b) => a - b);
 }
