@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { errors } from '../errors';
 import { adminChatDetailSchema, adminMessageBodySchema, listAdminChatsQuerySchema } from '../schemas/admin-chat';
-import { chatSchema } from '../schemas/chat';
+import { chatPageSchema } from '../schemas/chat';
 import { envelope, text } from '../schemas/common';
 import { messageSchema } from '../schemas/message';
 import { READ_CODES, WRITE_CODES } from './common';
@@ -23,13 +23,7 @@ export const chatsContract = c.router({
       'Chats of the account filtered by any of the query parameters (all must hold); `q` matches the chat ID (or its start), alias ID, customer destination ID or name. Unknown query parameters are refused (2001).',
     query: listAdminChatsQuerySchema,
     responses: {
-      200: envelope(
-        4400,
-        z.object({
-          chats: z.array(chatSchema),
-          next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
-        }),
-      ),
+      200: envelope(4400, chatPageSchema),
       ...errors(...LIST_CODES),
     },
   },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, nameText, text } from './common';
+import { isoDateTime, named, nameText, text } from './common';
 
 export const createAccountBodySchema = z
   .object({
@@ -8,6 +8,7 @@ export const createAccountBodySchema = z
     admin_password: text().min(8).max(200),
   })
   .strict();
+named('CreateAccountBody', createAccountBodySchema);
 
 export type CreateAccountBody = z.infer<typeof createAccountBodySchema>;
 
@@ -23,6 +24,7 @@ export const adminAccountSchema = z.object({
   created_at: isoDateTime,
   admins: z.array(z.object({ email: z.string(), is_platform_admin: z.boolean() })),
 });
+named('AdminAccount', adminAccountSchema);
 
 export type AdminAccount = z.infer<typeof adminAccountSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANNELS } from '../enums';
-import { cursorQuery, isoDateTime, nameText, pageSizeQuery, text, withOpenApi } from './common';
+import { cursorQuery, isoDateTime, named, nameText, pageSizeQuery, text, withOpenApi } from './common';
 
 /** A website origin: scheme, host and optional port, nothing after but an optional `/` (`https://shop.example`). */
 export const ORIGIN_PATTERN =
@@ -38,6 +38,7 @@ export const adminAssetSchema = z.object({
   widget: widgetInstallSchema.nullable(),
   created_at: isoDateTime,
 });
+named('AdminAsset', adminAssetSchema);
 
 export type AdminAsset = z.infer<typeof adminAssetSchema>;
 
@@ -67,6 +68,7 @@ export const createAssetBodySchema = z
     address: text().trim().min(1).max(500).optional(),
   })
   .strict();
+named('CreateAssetBody', createAssetBodySchema);
 
 export type CreateAssetBody = z.infer<typeof createAssetBodySchema>;
 

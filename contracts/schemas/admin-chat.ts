@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES, EVENT_STATUSES, EVENT_TYPES } from '../enums';
 import { chatSchema } from './chat';
-import { cursorQuery, intIdParam, isoDateTime, pageSizeQuery, text } from './common';
+import { cursorQuery, intIdParam, isoDateTime, named, pageSizeQuery, text } from './common';
 import { messageInputSchema, messageSchema } from './message';
 
 export const listAdminChatsQuerySchema = z
@@ -32,6 +32,7 @@ export const deliveryAttemptSchema = z.object({
   error: z.string().nullable(),
   response_excerpt: z.string().nullable().describe('First bytes of the answer body'),
 });
+named('DeliveryAttempt', deliveryAttemptSchema);
 
 export const adminEventSchema = z.object({
   id: z.number().int().describe('Use with POST /api/admin/events/{id}/redeliver'),
@@ -56,6 +57,7 @@ export const adminEventSchema = z.object({
   body: z.record(z.unknown()).describe('The event body as sent, without `posted_on` (stamped on each attempt)'),
   attempts: z.array(deliveryAttemptSchema),
 });
+named('AdminEvent', adminEventSchema);
 
 export type AdminEvent = z.infer<typeof adminEventSchema>;
 
@@ -63,6 +65,7 @@ export const adminChatDetailSchema = chatSchema.extend({
   messages: z.array(messageSchema).describe('The whole transcript, oldest first, announcements included'),
   events: z.array(adminEventSchema).describe('Every event of the chat, by sequence, with every delivery attempt'),
 });
+named('AdminChatDetail', adminChatDetailSchema);
 
 export type AdminChatDetail = z.infer<typeof adminChatDetailSchema>;
 
@@ -73,3 +76,4 @@ export const adminMessageBodySchema = messageInputSchema
       .describe('`inbound`: as the customer (emits `message.received`); `announcement`: a note for agents and admins'),
   })
   .strict();
+named('AdminMessageBody', adminMessageBodySchema);

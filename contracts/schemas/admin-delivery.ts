@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANNELS, EVENT_TYPES } from '../enums';
-import { dateTimeInput, isoDateTime, text } from './common';
+import { dateTimeInput, isoDateTime, named, text } from './common';
 
 export const DELIVERY_WINDOWS = ['15m', '1h', '24h'] as const;
 export type DeliveryWindow = (typeof DELIVERY_WINDOWS)[number];
@@ -57,6 +57,7 @@ export const deliveryStatsSchema = z.object({
     oldest_pending_since: isoDateTime.nullable(),
   }),
 });
+named('DeliveryStats', deliveryStatsSchema);
 
 export type DeliveryStats = z.infer<typeof deliveryStatsSchema>;
 
@@ -72,6 +73,7 @@ export const virtualAgentHealthSchema = z.object({
   last_error: z.string().nullable().describe('Error of the latest unsuccessful attempt in the last 24 hours'),
   last_error_at: isoDateTime.nullable(),
 });
+named('VirtualAgentHealth', virtualAgentHealthSchema);
 
 export type VirtualAgentHealth = z.infer<typeof virtualAgentHealthSchema>;
 
@@ -86,6 +88,7 @@ export const testEventResultSchema = z.object({
   transaction_id: z.string().describe('Also the `webhook-id` header'),
   sent_at: isoDateTime,
 });
+named('TestEventResult', testEventResultSchema);
 
 export type TestEventResult = z.infer<typeof testEventResultSchema>;
 
@@ -97,6 +100,7 @@ export const startRecoverySchema = z
     until: dateTimeInput().optional().describe('…and before this time; default now'),
   })
   .strict();
+named('StartRecoveryBody', startRecoverySchema);
 
 export const recoverySchema = z.object({
   id: z.number().int(),
@@ -112,6 +116,7 @@ export const recoverySchema = z.object({
   created_at: isoDateTime,
   finished_at: isoDateTime.nullable(),
 });
+named('Recovery', recoverySchema);
 
 export type StartRecovery = z.infer<typeof startRecoverySchema>;
 export type Recovery = z.infer<typeof recoverySchema>;
@@ -127,11 +132,13 @@ export const startTestChatSchema = z
     text: text().min(1).max(2000).optional().describe("The customer's first message; a greeting that says it is a test when omitted"),
   })
   .strict();
+named('StartTestChatBody', startTestChatSchema);
 
 export const testChatSchema = z.object({
   chat_id: z.string().describe('The new chat: open it in the console to write as its customer'),
   channel: z.enum(CHANNELS),
   assignee: z.string().describe("The virtual agent's login ID"),
 });
+named('TestChat', testChatSchema);
 
 export type TestChat = z.infer<typeof testChatSchema>;

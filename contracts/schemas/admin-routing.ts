@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nameSchema, skillNameSchema } from './admin-common';
-import { intId, isoDateTime, safePattern, text } from './common';
+import { intId, isoDateTime, named, safePattern, text } from './common';
 
 export const ROUTING_OPS = ['equals', 'not_equals', 'contains', 'starts_with', 'in'] as const;
 
@@ -38,6 +38,7 @@ export const adminRoutingRuleSchema = z.object({
   created_at: isoDateTime,
   updated_at: isoDateTime,
 });
+named('AdminRoutingRule', adminRoutingRuleSchema);
 
 export type AdminRoutingRule = z.infer<typeof adminRoutingRuleSchema>;
 
@@ -53,6 +54,7 @@ export const createRoutingRuleBodySchema = z
     position: z.number().int().min(0).max(1_000_000).optional().describe('Default: after the last rule'),
   })
   .strict();
+named('CreateRoutingRuleBody', createRoutingRuleBodySchema);
 
 export type CreateRoutingRuleBody = z.infer<typeof createRoutingRuleBodySchema>;
 
@@ -66,9 +68,12 @@ export const updateRoutingRuleBodySchema = z
     position: z.number().int().min(0).max(1_000_000).optional(),
   })
   .strict();
+named('UpdateRoutingRuleBody', updateRoutingRuleBodySchema);
 
 export type UpdateRoutingRuleBody = z.infer<typeof updateRoutingRuleBodySchema>;
 
 export const defaultTeamBodySchema = z.object({ team_id: intId().nullable().describe('null: fall back to the oldest team') }).strict();
+named('DefaultTeamBody', defaultTeamBodySchema);
 
 export const defaultTeamSchema = z.object({ default_team_id: z.number().int().nullable(), team_name: z.string().nullable() });
+named('DefaultTeam', defaultTeamSchema);

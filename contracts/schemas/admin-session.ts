@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, text } from './common';
+import { isoDateTime, named, text } from './common';
 
 export const loginBodySchema = z
   .object({
@@ -7,6 +7,7 @@ export const loginBodySchema = z
     password: text().min(1).max(200),
   })
   .strict();
+named('AdminLoginBody', loginBodySchema);
 
 export const adminProfileSchema = z.object({
   email: z.string(),
@@ -19,5 +20,6 @@ export const adminProfileSchema = z.object({
   }),
   session_expires_at: isoDateTime,
 });
+named('AdminProfile', adminProfileSchema);
 
 export type AdminProfile = z.infer<typeof adminProfileSchema>;

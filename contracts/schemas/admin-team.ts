@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nameSchema, skillNameSchema } from './admin-common';
-import { isoDateTime } from './common';
+import { isoDateTime, named } from './common';
 
 export const adminSkillSchema = z.object({
   id: z.number().int(),
@@ -8,6 +8,7 @@ export const adminSkillSchema = z.object({
   team_id: z.number().int(),
   team_name: z.string(),
 });
+named('AdminSkill', adminSkillSchema);
 
 export const adminTeamSchema = z.object({
   id: z.number().int(),
@@ -23,6 +24,7 @@ export const adminTeamSchema = z.object({
   created_at: isoDateTime,
   updated_at: isoDateTime,
 });
+named('AdminTeam', adminTeamSchema);
 
 export type AdminTeam = z.infer<typeof adminTeamSchema>;
 export type AdminSkill = z.infer<typeof adminSkillSchema>;
@@ -34,9 +36,12 @@ export const createTeamBodySchema = z
     skills: z.array(skillNameSchema).max(100).optional().describe('Names of skills to create in the team'),
   })
   .strict();
+named('CreateTeamBody', createTeamBodySchema);
 
 export const updateTeamBodySchema = z.object({ name: nameSchema.optional(), auto_assign: z.boolean().optional() }).strict();
+named('UpdateTeamBody', updateTeamBodySchema);
 
 export type UpdateTeamBody = z.infer<typeof updateTeamBodySchema>;
 
 export const createSkillBodySchema = z.object({ name: skillNameSchema }).strict();
+named('CreateSkillBody', createSkillBodySchema);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AVAILABILITIES, USER_KINDS } from '../enums';
 import { customAttributesSchema, immutableField } from './admin-common';
-import { intId, isoDateTime, nameText, SAFE_TEXT_MESSAGE, safePattern, text } from './common';
+import { intId, isoDateTime, named, nameText, SAFE_TEXT_MESSAGE, safePattern, text } from './common';
 
 const idList = z.array(intId()).max(100);
 
@@ -20,6 +20,7 @@ export const adminUserSchema = z.object({
   created_at: isoDateTime,
   updated_at: isoDateTime,
 });
+named('AdminUser', adminUserSchema);
 
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
@@ -38,6 +39,7 @@ export const createUserBodySchema = z
     custom_attributes: customAttributesSchema.optional(),
   })
   .strict();
+named('CreateUserBody', createUserBodySchema);
 
 export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 
@@ -55,5 +57,6 @@ export const updateUserBodySchema = z
     kind: immutableField('`kind`'),
   })
   .strict();
+named('UpdateUserBody', updateUserBodySchema);
 
 export type UpdateUserBody = z.infer<typeof updateUserBodySchema>;

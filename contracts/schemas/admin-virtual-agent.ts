@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES, REPLY_TIMEOUT_ACTIONS } from '../enums';
 import { customAttributesSchema, immutableField, nameSchema, skillNameSchema } from './admin-common';
-import { intId, isoDateTime, KEY_RULE, nameText, text, withOpenApi } from './common';
+import { intId, isoDateTime, KEY_RULE, named, nameText, text, withOpenApi } from './common';
 
 const webhookUrlSchema = text()
   .min(1)
@@ -105,6 +105,7 @@ export const adminVirtualAgentSchema = z.object({
   created_at: isoDateTime,
   updated_at: isoDateTime,
 });
+named('AdminVirtualAgent', adminVirtualAgentSchema);
 
 export type AdminVirtualAgent = z.infer<typeof adminVirtualAgentSchema>;
 
@@ -112,6 +113,7 @@ export const createdVirtualAgentSchema = adminVirtualAgentSchema.extend({
   api_key: z.string().describe('Exchange at POST /api/v1/authorize. Shown only in this answer'),
   signing_secret: z.string().describe('`whsec_...` key of the webhook signatures. Shown only in this answer'),
 });
+named('CreatedVirtualAgent', createdVirtualAgentSchema);
 
 export const createVirtualAgentBodySchema = z
   .object({
@@ -132,6 +134,7 @@ export const createVirtualAgentBodySchema = z
     reply_timeout_action: replyTimeoutActionSchema.optional(),
   })
   .strict();
+named('CreateVirtualAgentBody', createVirtualAgentBodySchema);
 
 export type CreateVirtualAgentBody = z.infer<typeof createVirtualAgentBodySchema>;
 
@@ -159,6 +162,7 @@ export const updateVirtualAgentBodySchema = z
     reply_timeout_action: replyTimeoutActionSchema.optional(),
   })
   .strict();
+named('UpdateVirtualAgentBody', updateVirtualAgentBodySchema);
 
 export type UpdateVirtualAgentBody = z.infer<typeof updateVirtualAgentBodySchema>;
 
@@ -192,6 +196,7 @@ export const rotatedApiKeySchema = z.object({
   api_key_prefix: z.string(),
   previous_valid_until: isoDateTime.nullable().describe('Until when the previous key still authorizes (null: it stopped at once)'),
 });
+named('RotatedApiKey', rotatedApiKeySchema);
 
 export const rotatedSigningSecretSchema = z.object({
   id: z.number().int(),
@@ -200,6 +205,7 @@ export const rotatedSigningSecretSchema = z.object({
     .nullable()
     .describe('Until when deliveries also carry a signature with the previous secret (null: dropped at once)'),
 });
+named('RotatedSigningSecret', rotatedSigningSecretSchema);
 
 export const vaRepliesSchema = z.object({
   waiting_count: z.number().int().describe('Chats the VA holds whose customer is waiting for its reply now'),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { isoDateTime, text } from './common';
+import { isoDateTime, named, text } from './common';
 
 export const authorizeBodySchema = z.object({ api_key: text().min(1).max(200) }).strict();
+named('AuthorizeBody', authorizeBodySchema);
 
 export const accessTokenSchema = z.object({
   access_token: z.string(),
@@ -9,3 +10,4 @@ export const accessTokenSchema = z.object({
   expires_in: z.number().int().describe('Seconds until the token expires'),
   expires_at: isoDateTime,
 });
+named('AccessToken', accessTokenSchema);

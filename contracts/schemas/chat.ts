@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
-import { INT4_DECIMAL_PATTERN, intId, isoDateTime, KEY_RULE, otherDetailsSchema, text, withOpenApi } from './common';
+import { INT4_DECIMAL_PATTERN, intId, isoDateTime, KEY_RULE, named, otherDetailsSchema, text, withOpenApi } from './common';
 import { messageInputSchema, messageSchema } from './message';
 
 export const assetSchema = z.object({
@@ -13,11 +13,13 @@ export const assetSchema = z.object({
       "The asset's address on its channel: sms long code, social page or owner ID, email From address, app or service key; null when none was registered",
     ),
 });
+named('Asset', assetSchema);
 export const customerSchema = z.object({
   id: z.number().int(),
   destination_id: z.string().describe('Customer address on the channel'),
   name: z.string(),
 });
+named('Customer', customerSchema);
 
 export const chatSchema = z.object({
   chat_id: z.string(),
@@ -55,6 +57,7 @@ export const chatSchema = z.object({
     .nullable()
     .describe("The assigned VA's typing indicator while it is on (PUT /chats/{chat_id}/typing); null otherwise"),
 });
+named('Chat', chatSchema);
 
 export type Chat = z.infer<typeof chatSchema>;
 
@@ -62,6 +65,7 @@ export const chatPageSchema = z.object({
   chats: z.array(chatSchema),
   next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
 });
+named('ChatPage', chatPageSchema);
 
 const tagsSchema = z.array(text().trim().min(1).max(100)).max(50);
 
@@ -91,6 +95,7 @@ export const createChatBodySchema = z
     messages: z.array(messageInputSchema).max(50).optional().describe('Initial messages, oldest first'),
   })
   .strict();
+named('CreateChatBody', createChatBodySchema);
 
 export type CreateChatBody = z.infer<typeof createChatBodySchema>;
 
@@ -116,6 +121,7 @@ export const updateChatBodySchema = z
       .describe(`Merged into the existing pairs; a null value removes a key. ${otherDetailsSchema.description}`),
   })
   .strict();
+named('UpdateChatBody', updateChatBodySchema);
 // The service refuses `{}` (2000): at least one field must be sent.
 withOpenApi(updateChatBodySchema, { minProperties: 1 });
 
@@ -133,5 +139,6 @@ export const transferBodySchema = z
       .strict(),
   })
   .strict();
+named('TransferBody', transferBodySchema);
 
 export type TransferBody = z.infer<typeof transferBodySchema>;

@@ -56,6 +56,15 @@ export function withOpenApi<T extends z.ZodTypeAny>(schema: T, keywords: Record<
 }
 
 /**
+ * Names a schema in the OpenAPI documents: ts-rest's generator makes a schema whose entry carries a
+ * `title` a component of that name, and refers to it wherever the schema is used. `example` (typed
+ * by the schema; a test parses it too) is the component's example, from which the documents derive
+ * the examples of the answers and bodies that hold it. Like withOpenApi, it marks this very schema.
+ */
+export const named = <T extends z.ZodTypeAny>(title: string, schema: T, example?: z.input<T>): T =>
+  withOpenApi(schema, example === undefined ? { title } : { title, example });
+
+/**
  * RFC 3339's `date-time` and nothing looser, as the published `pattern` beside `format: date-time`:
  * validators of that format also take a space for `T`, an offset without minutes (`+01`) or without
  * its colon (`+0100`) and a leap second (`:60`), which the service refuses. Seconds are required;
@@ -87,6 +96,7 @@ export const fieldErrorSchema = z.object({
   field: z.string().describe('Dotted path of the offending input, e.g. `customer.destination_id` or `header.team_id`'),
   message: z.string(),
 });
+named('FieldError', fieldErrorSchema);
 
 /** Every error answer: the spec's envelope; `response` lists field errors when input was refused. */
 export const errorEnvelopeSchema = z
@@ -96,6 +106,7 @@ export const errorEnvelopeSchema = z
     response: z.object({ errors: z.array(fieldErrorSchema) }).nullable(),
   })
   .describe('Error envelope');
+named('ErrorEnvelope', errorEnvelopeSchema);
 
 export function envelope<T extends z.ZodTypeAny>(code: Code, response: T) {
   return z.object({

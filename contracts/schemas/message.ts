@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ATTACHMENT_TYPES, MESSAGE_TYPES, STREAM_STATES } from '../enums';
-import { dateTimeInput, isoDateTime, SAFE_TEXT_MESSAGE, safePattern, text } from './common';
+import { dateTimeInput, isoDateTime, named, SAFE_TEXT_MESSAGE, safePattern, text } from './common';
 
 export const attachmentSchema = z
   .object({
@@ -13,6 +13,7 @@ export const attachmentSchema = z
       .describe('Hosted URL of the attachment: `http` or `https` only'),
   })
   .strict();
+named('Attachment', attachmentSchema);
 
 export const quickRepliesSchema = z
   .object({
@@ -24,6 +25,7 @@ export const quickRepliesSchema = z
   })
   .strict()
   .describe('Quick replies offered to the customer (livechat, outbound only)');
+named('QuickReplies', quickRepliesSchema);
 
 export const quickReplyResponseSchema = z
   .object({
@@ -47,6 +49,7 @@ export const quickReplyResponseSchema = z
   })
   .strict()
   .describe("The customer's answer to quick replies (livechat, inbound only)");
+named('QuickReplyResponse', quickReplyResponseSchema);
 
 export const wabInteractiveResponseSchema = z
   .object({
@@ -91,6 +94,7 @@ export const messageInputSchema = z
       ),
   })
   .strict();
+named('MessageInput', messageInputSchema);
 
 export type MessageInput = z.infer<typeof messageInputSchema>;
 
@@ -119,6 +123,7 @@ export const messageSchema = z.object({
     ),
   stream_seq: z.number().int().optional().describe('Streamed replies only: the `seq` of the last chunk accepted (0 before the first)'),
 });
+named('Message', messageSchema);
 
 export type Message = z.infer<typeof messageSchema>;
 
@@ -136,6 +141,7 @@ export const chunkInputSchema = z
     text: text().min(1).max(4096).describe('Text appended to the message; the whole text holds up to 4096 characters (2048)'),
   })
   .strict();
+named('ChunkInput', chunkInputSchema);
 
 export const closeStreamInputSchema = z
   .object({
@@ -147,6 +153,7 @@ export const closeStreamInputSchema = z
       .describe('Replaces the whole text (for example after moderation); left out, the text is what the chunks built'),
   })
   .strict();
+named('CloseStreamInput', closeStreamInputSchema);
 
 export const typingInputSchema = z
   .object({
@@ -165,6 +172,7 @@ export const typingInputSchema = z
       .describe('With `on: true`: a working status shown with it, such as "Looking up your order…" (up to 120 characters)'),
   })
   .strict();
+named('TypingInput', typingInputSchema);
 
 export type TypingInput = z.infer<typeof typingInputSchema>;
 
@@ -178,8 +186,10 @@ export const typingStateSchema = z.object({
       'Whether the channel shows typing to the customer: true on livechat only; on other channels it is kept and shown to agents only',
     ),
 });
+named('TypingState', typingStateSchema);
 
 export const messagePageSchema = z.object({
   messages: z.array(messageSchema),
   next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
 });
+named('MessagePage', messagePageSchema);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorEnvelopeSchema, fieldErrorSchema, text } from './common';
+import { errorEnvelopeSchema, fieldErrorSchema, named, text } from './common';
 
 export const eventCursorSchema = z
   .string()
@@ -20,6 +20,7 @@ export const pulledEventSchema = z.object({
     ),
   body: z.string().describe('The event body (a `WebhookEvent`) as the exact JSON text that was signed: verify it before parsing it'),
 });
+named('PulledEvent', pulledEventSchema);
 
 export type PulledEvent = z.infer<typeof pulledEventSchema>;
 
@@ -27,14 +28,17 @@ export const eventPageSchema = z.object({
   events: z.array(pulledEventSchema).describe('In the VA-wide order; empty when none came within `wait_seconds`'),
   next_cursor: eventCursorSchema.describe('The cursor after the last event given (the same one when none was): pass it as `after` next'),
 });
+named('EventPage', eventPageSchema);
 
 export const ackBodySchema = z
   .object({ cursor: text().max(200).describe('Acknowledge every event up to and including this cursor') })
   .strict();
+named('AckEventsBody', ackBodySchema);
 
 export const ackResultSchema = z.object({
   acknowledged: eventCursorSchema.describe("The VA's acknowledged position after this call (never moves back)"),
 });
+named('AckResult', ackResultSchema);
 
 /** 2063: the cursor is older than what retention kept; `oldest_cursor` reads on from the oldest event still kept. */
 export const cursorExpiredEnvelopeSchema = errorEnvelopeSchema.extend({
@@ -43,3 +47,4 @@ export const cursorExpiredEnvelopeSchema = errorEnvelopeSchema.extend({
     oldest_cursor: eventCursorSchema.describe('Pass as `after` to read from the oldest event still kept'),
   }),
 });
+named('CursorExpiredEnvelope', cursorExpiredEnvelopeSchema);

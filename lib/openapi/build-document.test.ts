@@ -13,7 +13,7 @@ import {
   documentedRoutes,
   RESPONSE_EXAMPLES,
 } from './build-document';
-import { EVENT_COMPONENTS, eventJsonSchema, eventJsonSchemas, eventTypeOf } from './components';
+import { EVENT_COMPONENTS, eventJsonSchema, eventJsonSchemas, eventTypeOf } from './events';
 import { EVENT_EXAMPLES } from './examples';
 import { fixSchema } from './schema-tools';
 import { HTTP_METHODS, type OperationObject } from './types';

@@ -1,13 +1,15 @@
 import { type AppRoute, type AppRouter, extractZodObjectShape, isAppRoute, isAppRouteOtherResponse, isZodObject } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
+import type { z } from 'zod';
 import { adminContract } from '@/contracts/admin';
 import { botContract } from '@/contracts/bot';
 import { POST_MESSAGE_EXAMPLES } from '@/contracts/bot/message-examples';
 import { CODES, type Code } from '@/contracts/codes';
 import { errorCodesOf } from '@/contracts/errors';
+import { widgetChatSchema, widgetChunkSchema, widgetMessageSchema, widgetTypingSchema } from '@/contracts/schemas/widget';
 import { widgetContract } from '@/contracts/widget';
 import { ADMIN_REQUEST_EXAMPLES, ADMIN_SUCCESS_EXAMPLES } from './admin-examples';
-import { eventComponents, sharedComponents, webhookEventUnion } from './components';
+import { eventComponents, webhookEventUnion } from './events';
 import {
   type ErrorExampleContext,
   errorEnvelopeExample,
@@ -18,7 +20,7 @@ import {
 } from './examples';
 import { infoDescription, statusCodeCatalogue } from './overview';
 import { sampleFromSchema } from './sample';
-import { fixSchema, referenceComponents } from './schema-tools';
+import { fixSchema, nameOf, toOpenApiSchema } from './schema-tools';
 import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, Ref, ResponseObject, SchemaObject } from './types';
 import { fixedComponents, webhooks } from './webhooks';
 import { WIDGET_SUCCESS_EXAMPLES } from './widget-examples';
@@ -114,14 +116,9 @@ const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   chat_id: "The chat's `chat_id`",
 };
 
-/** The `data:` of each Server-Sent Events `event:` a stream sends, by operationId (as `x-sse-events`). */
-const SSE_EVENTS: Record<string, Record<string, SchemaObject>> = {
-  widgetStreamChat: {
-    chat: { $ref: '#/components/schemas/WidgetChat' },
-    typing: { $ref: '#/components/schemas/WidgetTyping' },
-    chunk: { $ref: '#/components/schemas/WidgetChunk' },
-    message: { $ref: '#/components/schemas/WidgetMessage' },
-  },
+/** The `data:` of each Server-Sent Events `event:` a stream sends, by operationId (as `x-sse-events`, each a named schema). */
+const SSE_EVENTS: Record<string, Record<string, z.ZodTypeAny>> = {
+  widgetStreamChat: { chat: widgetChatSchema, typing: widgetTypingSchema, chunk: widgetChunkSchema, message: widgetMessageSchema },
 };
 
 /** Statuses answered before the rate limiter counts the request (2099, 2008, 2009). */
@@ -209,8 +206,8 @@ export function documentedRoutes(scope: DocumentScope = 'all'): { operationId: s
 type BuildContext = {
   index: Map<string, RouteInfo>;
   allow: Map<string, string[]>;
-  /** Shared component schemas as the converter emits them, to recognise them inside route schemas. */
-  plain: Record<string, SchemaObject>;
+  /** The named schemas (a `title` on the zod schema, see `named` in contracts/schemas/common.ts). */
+  components: Record<string, SchemaObject>;
   /** Success envelopes named so far (name -> schema), so that equal envelopes share one name. */
   envelopes: Map<string, SchemaObject>;
 };
@@ -298,7 +295,7 @@ function mapResponses(
   const codes = codesOfRoute(route);
   const statuses = new Set([...Object.keys(raw).map(Number), ...codes.map((c) => CODES[c].http)]);
   const exampleContext: ErrorExampleContext = {
-    bodyField: bodyFieldForExample(bodySchema),
+    bodyField: bodyFieldForExample(bodySchema?.$ref ? ctx.components[bodySchema.$ref.split('/').pop() ?? ''] : bodySchema),
     queryField: fieldNames(route.query).includes('page_size') ? 'page_size' : fieldNames(route.query)[0],
     pathField: fieldNames(route.pathParams)[0],
     allow: ctx.allow.get(route.path) ?? [route.method],
@@ -332,7 +329,9 @@ function mapResponses(
           },
         },
         'x-status-codes': [],
-        ...(SSE_EVENTS[operationId] && { 'x-sse-events': SSE_EVENTS[operationId] }),
+        ...(SSE_EVENTS[operationId] && {
+          'x-sse-events': Object.fromEntries(Object.entries(SSE_EVENTS[operationId]).map(([event, s]) => [event, schemaRef(nameOf(s))])),
+        }),
       };
       continue;
     }
@@ -345,7 +344,7 @@ function mapResponses(
       const sample =
         operationId in RESPONSE_EXAMPLES
           ? RESPONSE_EXAMPLES[operationId]
-          : sampleFromSchema(schema.properties?.response ?? {}, ctx.plain, 'response');
+          : sampleFromSchema(schema.properties?.response ?? {}, ctx.components, 'response');
       statusCodes = [literal];
       examples = { [literal]: { summary: `${literal} ${CODES[literal].description}`, value: successEnvelopeExample(literal, sample) } };
       if (route.path.endsWith('/authorize')) headers.access_token = headerRef('access_token');
@@ -366,8 +365,7 @@ function mapResponses(
       headers,
       content: {
         'application/json': {
-          schema:
-            status < 300 ? namedEnvelope(referenceComponents(schema, ctx.plain), operationId, ctx) : referenceComponents(schema, ctx.plain),
+          schema: status < 300 ? namedEnvelope(schema, operationId, ctx) : schema,
           ...(statusCodes.length && { examples }),
         },
       },
@@ -400,10 +398,10 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
         required: true,
         content: {
           'application/json': {
-            schema: referenceComponents(bodySchema, ctx.plain),
+            schema: bodySchema,
             ...(operationId in NAMED_BODY_EXAMPLES
               ? { examples: NAMED_BODY_EXAMPLES[operationId] }
-              : { example: operationId in BODY_EXAMPLES ? BODY_EXAMPLES[operationId] : sampleFromSchema(bodySchema, ctx.plain) }),
+              : { example: operationId in BODY_EXAMPLES ? BODY_EXAMPLES[operationId] : sampleFromSchema(bodySchema, ctx.components) }),
           },
         },
       },
@@ -422,17 +420,20 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
   const groups = SCOPES[scope];
   const apis = Object.fromEntries(groups.map((g) => [g, APIS[g]]));
   const index = routeIndex(apis);
-  const { plain, defined } = sharedComponents();
-  const ctx: BuildContext = { index, allow: allowedMethods(routeIndex()), plain, envelopes: new Map() };
-  const generated = generateOpenApi(
-    apis as AppRouter,
-    { info: { title: '', version: '' } },
-    {
-      setOperationId: 'concatenated-path',
-      operationMapper: (operation) => mapOperation(operation as unknown as OperationObject, ctx) as never,
-    },
+  const generated = generateOpenApi(apis as AppRouter, { info: { title: '', version: '' } }, { setOperationId: 'concatenated-path' });
+  // ts-rest's generator has made each schema with a `title` (`named` in contracts/) a component.
+  const components = Object.fromEntries(
+    Object.entries((generated.components?.schemas ?? {}) as Record<string, SchemaObject>).map(([name, s]) => [name, fixSchema(s)]),
   );
-  const paths = generated.paths as Record<string, PathItemObject>;
+  // What a stream's events carry is named too, though no route's schema holds it (OpenAPI 3.0 cannot say so).
+  for (const s of Object.values(SSE_EVENTS).flatMap(Object.values)) components[nameOf(s)] ??= { title: nameOf(s), ...toOpenApiSchema(s) };
+  const ctx: BuildContext = { index, allow: allowedMethods(routeIndex()), components, envelopes: new Map() };
+  const paths = Object.fromEntries(
+    Object.entries(generated.paths as Record<string, Record<string, OperationObject>>).map(([path, item]) => [
+      path,
+      Object.fromEntries(Object.entries(item).map(([method, op]) => [method, mapOperation(op, ctx)])),
+    ]),
+  ) as Record<string, PathItemObject>;
   const ids = Object.values(paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate) throw new Error(`operationId ${duplicate} is used twice`);
@@ -447,7 +448,7 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
   ]);
   const all: OpenApiDocument['components'] = {
     schemas: {
-      ...defined,
+      ...components,
       ...Object.fromEntries(ctx.envelopes),
       ...(bot ? { ...eventComponents(), WebhookEvent: webhookEventUnion() } : {}),
     },

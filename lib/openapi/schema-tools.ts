@@ -3,6 +3,13 @@ import { generateOpenApi } from '@ts-rest/open-api';
 import type { z } from 'zod';
 import type { SchemaObject } from './types';
 
+/** The component name a zod schema was given (`named` in contracts/schemas/common.ts). */
+export function nameOf(schema: z.ZodTypeAny): string {
+  const title = (schema as { metaOpenApi?: { title?: string } }).metaOpenApi?.title;
+  if (!title) throw new Error('the schema has no name: give it one with named()');
+  return title;
+}
+
 const COMPOSITIONS = ['oneOf', 'anyOf', 'allOf'] as const;
 
 /**
@@ -15,7 +22,17 @@ export function toOpenApiSchema(schema: z.ZodTypeAny): SchemaObject {
   const router = { probe: { method: 'GET', path: '/', responses: { 200: schema } } } as unknown as AppRouter;
   const doc = generateOpenApi(router, { info: { title: '', version: '' } });
   const converted = doc.paths['/'].get.responses['200'].content['application/json'].schema as SchemaObject;
-  return fixSchema(structuredClone(converted));
+  // Self-contained: the named schemas inside (which the generator made `$ref`s) are spelled out again.
+  const named = (doc.components?.schemas ?? {}) as Record<string, SchemaObject>;
+  const inline = (s: SchemaObject): SchemaObject => {
+    if (!s.$ref) {
+      forEachSubschema(s, inline);
+      return s;
+    }
+    const { title: _, ...target } = structuredClone(named[s.$ref.split('/').pop() ?? '']);
+    return inline(target);
+  };
+  return fixSchema(inline(structuredClone(converted)));
 }
 
 /**
@@ -94,32 +111,6 @@ export function forEachSubschema(schema: SchemaObject, fn: (sub: SchemaObject) =
     const list = schema[key];
     if (list) schema[key] = list.map(fn);
   }
-}
-
-/**
- * Replaces every (sub)schema equal to a named object component with a `$ref` to it, so the
- * document names shared shapes (Chat, Message, ErrorEnvelope ...) once. `self` names the
- * component whose own definition is being rewritten: its top level stays as it is.
- */
-export function referenceComponents(schema: SchemaObject, components: Record<string, SchemaObject>, self?: string): SchemaObject {
-  const byJson = new Map(
-    Object.entries(components)
-      .filter(([name, s]) => name !== self && s.type === 'object')
-      .map(([name, s]) => [JSON.stringify(s), name]),
-  );
-  if (!self) {
-    const name = byJson.get(JSON.stringify(schema));
-    if (name) return { $ref: `#/components/schemas/${name}` };
-  }
-  const visit = (s: SchemaObject): SchemaObject => {
-    const name = byJson.get(JSON.stringify(s));
-    if (name) return { $ref: `#/components/schemas/${name}` };
-    forEachSubschema(s, visit);
-    return s;
-  };
-  const top = structuredClone(schema);
-  forEachSubschema(top, visit);
-  return top;
 }
 
 /**

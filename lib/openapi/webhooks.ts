@@ -1,4 +1,4 @@
-import { EVENT_COMPONENTS, type EventComponentName, eventTypeOf } from './components';
+import { EVENT_COMPONENTS, type EventComponentName, eventTypeOf } from './events';
 import { EVENT_EXAMPLES } from './examples';
 import { eventNote } from './overview';
 import type { OpenApiDocument, PathItemObject } from './types';
