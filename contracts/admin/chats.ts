@@ -4,7 +4,7 @@ import { errors } from '../errors';
 import { adminChatDetailSchema, adminMessageBodySchema, listAdminChatsQuerySchema } from '../schemas/admin-chat';
 import { chatPageSchema } from '../schemas/chat';
 import { envelope, text } from '../schemas/common';
-import { messageSchema } from '../schemas/message';
+import { INBOUND_MESSAGE_EXAMPLE, messageSchema } from '../schemas/message';
 import { READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
@@ -44,6 +44,6 @@ export const chatsContract = c.router({
       "`inbound` is stored as if the customer wrote it and emits `message.received` to an assigned VA (handy to test a bot); `announcement` is a note visible to agents and admins, written by `admin:<email>`. Fields must suit the chat's channel (2020). A closed chat takes announcements only (2040).",
     pathParams: chatIdParams,
     body: adminMessageBodySchema,
-    responses: { 201: envelope(4401, messageSchema), ...errors(...POST_CODES) },
+    responses: { 201: envelope(4401, messageSchema, INBOUND_MESSAGE_EXAMPLE), ...errors(...POST_CODES) },
   },
 });

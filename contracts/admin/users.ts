@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errors } from '../errors';
 import { idParams } from '../schemas/admin-common';
 import { adminUserSchema, createUserBodySchema, listUsersQuerySchema, updateUserBodySchema } from '../schemas/admin-user';
-import { envelope, isoDateTime, text } from '../schemas/common';
+import { envelope, example, isoDateTime, text } from '../schemas/common';
 import { READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
@@ -48,15 +48,22 @@ export const usersContract = c.router({
     description:
       "Answers `invite_url`, a one-time link (valid 72 hours) where the person sets their password and signs in to /agent. It is shown once: only its hash is kept. A new invite replaces the previous link (and lets a person who has a password set a new one). The sign-in email is `email` if sent, else the user's own (2000 when there is none); another person signing in with it is 3004. Virtual agents cannot be invited (3008).",
     pathParams: idParams,
-    body: z.object({ email: text().trim().email().max(320).optional() }).strict(),
+    body: example(z.object({ email: text().trim().email().max(320).optional() }).strict(), { email: 'maria.lopez@acme.example' }),
     responses: {
       201: envelope(
         4401,
-        z.object({
-          invite_url: z.string().describe('Give it to the person; it is not shown again'),
-          email: z.string().describe('The sign-in email'),
-          expires_at: isoDateTime,
-        }),
+        example(
+          z.object({
+            invite_url: z.string().describe('Give it to the person; it is not shown again'),
+            email: z.string().describe('The sign-in email'),
+            expires_at: isoDateTime,
+          }),
+          {
+            invite_url: 'https://chat.acme.example/agent/invite#Xq3v9KpL2mN8rT5wY1zB7cD4fG6hJ0sA-uE2iO9nQkM',
+            email: 'maria.lopez@acme.example',
+            expires_at: '2026-03-05T08:15:00.000Z',
+          },
+        ),
       ),
       ...errors(...INVITE_CODES),
     },

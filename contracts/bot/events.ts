@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { errors } from '../errors';
-import { decimalInt, envelope, errorEnvelopeSchema, text } from '../schemas/common';
+import { decimalInt, envelope, errorEnvelopeSchema, eventStream, text } from '../schemas/common';
 import { ackBodySchema, ackResultSchema, cursorExpiredEnvelopeSchema, eventPageSchema } from '../schemas/pulled-event';
 import { AUTH_CODES, authHeaders, BODY_CODES } from './common';
 
@@ -11,6 +11,19 @@ const afterQuery = text()
   .max(200)
   .optional()
   .describe("Read the events after this cursor (a `cursor` or `next_cursor` given before); omitted: after the VA's acknowledged position");
+
+/** What a stream sends, as the documents show it. */
+const STREAM_EXAMPLE = [
+  'retry: 1000',
+  '',
+  'id: ev0000002a000000000000031c0000000000001f5d',
+  'event: message.received',
+  'data: {"cursor":"ev0000002a000000000000031c0000000000001f5d","webhook_id":"trx_01JDW3K6C4S7PMG1T0W2AF9Q3V","webhook_timestamp":"1764230400","webhook_signature":"v1,3pmrF0sWc2N1ak0rD1Ht8Bq3yQ9c4Uu1HLBFnB2sh4o=","body":"{\\"event_type\\":\\"message.received\\",\\"chat_id\\":\\"c_1\\"}"}',
+  '',
+  ': keep-alive',
+  '',
+  '',
+].join('\n');
 
 export const eventsContract = c.router({
   listEvents: {
@@ -44,7 +57,7 @@ export const eventsContract = c.router({
     responses: {
       200: c.otherResponse({
         contentType: 'text/event-stream',
-        body: z.custom<ReadableStream<Uint8Array>>((v) => v instanceof ReadableStream).describe('Server-Sent Events, streamed'),
+        body: eventStream(STREAM_EXAMPLE),
       }),
       ...errors(...AUTH_CODES, 2001, 2060, 2061, 2062, 2063),
     },

@@ -9,6 +9,15 @@ const c = initContract();
 const chatIdParams = z.object({ chat_id: text().min(1).max(100) });
 const messageParams = z.object({ chat_id: text().min(1).max(100), transid: text().min(1).max(100) });
 
+/** A streamed reply, as the chunk and close examples answer it. */
+const STREAMED_REPLY = {
+  transid: '9d2f7a61-3c4b-4e8f-b1a0-6c5d4e3f2a19',
+  type: 'outbound',
+  text: 'I found both charges.',
+  author: 'va-billing-bot',
+  timestamp: '2026-03-02T09:14:12.004Z',
+} as const;
+
 export const messagesContract = c.router({
   listMessages: {
     method: 'GET',
@@ -48,7 +57,7 @@ export const messagesContract = c.router({
     pathParams: messageParams,
     body: chunkInputSchema,
     responses: {
-      200: envelope(4312, messageSchema),
+      200: envelope(4312, messageSchema, { ...STREAMED_REPLY, stream_state: 'open', stream_seq: 1 }),
       ...errors(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2043, 2044, 2045, 2046, 2047, 2048),
     },
   },
@@ -62,7 +71,12 @@ export const messagesContract = c.router({
     pathParams: messageParams,
     body: closeStreamInputSchema,
     responses: {
-      200: envelope(4313, messageSchema),
+      200: envelope(4313, messageSchema, {
+        ...STREAMED_REPLY,
+        text: 'I found both charges. The second one is being refunded; you will see it within 3 days.',
+        stream_state: 'closed',
+        stream_seq: 4,
+      }),
       ...errors(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2043, 2044, 2047),
     },
   },

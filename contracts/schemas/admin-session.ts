@@ -7,7 +7,7 @@ export const loginBodySchema = z
     password: text().min(1).max(200),
   })
   .strict();
-named('AdminLoginBody', loginBodySchema);
+named('AdminLoginBody', loginBodySchema, { email: 'ops@acme.example', password: 'correct-horse-battery-staple' });
 
 export const adminProfileSchema = z.object({
   email: z.string(),
@@ -20,6 +20,11 @@ export const adminProfileSchema = z.object({
   }),
   session_expires_at: isoDateTime,
 });
-named('AdminProfile', adminProfileSchema);
+named('AdminProfile', adminProfileSchema, {
+  email: 'ops@acme.example',
+  is_platform_admin: true,
+  account: { id: 1, name: 'Acme Retail', default_team_id: 673, transfer_enabled: true },
+  session_expires_at: '2026-03-02T21:00:00.000Z',
+});
 
 export type AdminProfile = z.infer<typeof adminProfileSchema>;

@@ -20,7 +20,21 @@ export const adminUserSchema = z.object({
   created_at: isoDateTime,
   updated_at: isoDateTime,
 });
-named('AdminUser', adminUserSchema);
+named('AdminUser', adminUserSchema, {
+  id: 31,
+  kind: 'agent',
+  login_id: 'maria.lopez',
+  name: 'María López',
+  email: 'maria.lopez@acme.example',
+  availability: 'available',
+  capacity: 3,
+  enabled: true,
+  team_ids: [673],
+  skills: [{ id: 21, name: 'spanish', team_id: 673 }],
+  custom_attributes: { language: 'es' },
+  created_at: '2026-02-20T08:00:00.000Z',
+  updated_at: '2026-03-02T09:00:00.000Z',
+});
 
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
@@ -39,7 +53,17 @@ export const createUserBodySchema = z
     custom_attributes: customAttributesSchema.optional(),
   })
   .strict();
-named('CreateUserBody', createUserBodySchema);
+named('CreateUserBody', createUserBodySchema, {
+  kind: 'agent',
+  login_id: 'maria.lopez',
+  name: 'María López',
+  email: 'maria.lopez@acme.example',
+  availability: 'available',
+  capacity: 3,
+  team_ids: [673],
+  skill_ids: [21],
+  custom_attributes: { language: 'es' },
+});
 
 export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 
@@ -57,6 +81,6 @@ export const updateUserBodySchema = z
     kind: immutableField('`kind`'),
   })
   .strict();
-named('UpdateUserBody', updateUserBodySchema);
+named('UpdateUserBody', updateUserBodySchema, { availability: 'unavailable' });
 
 export type UpdateUserBody = z.infer<typeof updateUserBodySchema>;

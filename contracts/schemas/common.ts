@@ -64,6 +64,15 @@ export function withOpenApi<T extends z.ZodTypeAny>(schema: T, keywords: Record<
 export const named = <T extends z.ZodTypeAny>(title: string, schema: T, example?: z.input<T>): T =>
   withOpenApi(schema, example === undefined ? { title } : { title, example });
 
+/** An example of a schema that has no name, for the documents to show and derive from (see `named`). */
+export const example = <T extends z.ZodTypeAny>(schema: T, value: z.input<T>): T => withOpenApi(schema, { example: value });
+
+/** A Server-Sent Events answer (the body of a `c.otherResponse`), with the text the documents show as its example. */
+export const eventStream = (exampleText: string) =>
+  withOpenApi(z.custom<ReadableStream<Uint8Array>>((v) => v instanceof ReadableStream).describe('Server-Sent Events, streamed'), {
+    example: exampleText,
+  });
+
 /**
  * RFC 3339's `date-time` and nothing looser, as the published `pattern` beside `format: date-time`:
  * validators of that format also take a space for `T`, an offset without minutes (`+01`) or without
@@ -108,12 +117,17 @@ export const errorEnvelopeSchema = z
   .describe('Error envelope');
 named('ErrorEnvelope', errorEnvelopeSchema);
 
-export function envelope<T extends z.ZodTypeAny>(code: Code, response: T) {
-  return z.object({
+/**
+ * The success envelope of `code` around `response`. `answer`, when given, is the example answer of
+ * this route where the example of `response` would mislead (a streamed reply, say).
+ */
+export function envelope<T extends z.ZodTypeAny>(code: Code, response: T, answer?: z.input<T>) {
+  const schema = z.object({
     status_code: z.literal(code as number).describe(CODES[code].description),
     description: z.string(),
     response,
   });
+  return answer === undefined ? schema : example(schema, { status_code: code, description: CODES[code].description, response: answer });
 }
 
 /**

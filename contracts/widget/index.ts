@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { errors } from '../errors';
-import { envelope, errorEnvelopeSchema, intIdParam, text } from '../schemas/common';
+import { envelope, errorEnvelopeSchema, eventStream, intIdParam, text } from '../schemas/common';
 import {
   startWidgetChatBodySchema,
   widgetAppSchema,
@@ -20,6 +20,31 @@ export const WIDGET_API_PREFIX = '/api/widget';
 
 const appParams = z.object({ app_id: intIdParam() });
 const chatParams = z.object({ chat_id: text().min(1).max(100) });
+
+/** What the live stream sends, as the documents show it. */
+const STREAM_EXAMPLE = [
+  'retry: 2000',
+  '',
+  'event: chat',
+  'data: {"chat_id":"c_01hx7","status":"open","handled_by":"bot"}',
+  '',
+  'event: typing',
+  'data: {"on":true,"status_text":"Looking up your order…","expires_at":"2026-05-04T10:15:30.000Z","seconds_left":10}',
+  '',
+  'event: chunk',
+  'data: {"message_id":1042,"seq":1,"text":"Your order "}',
+  '',
+  'event: chunk',
+  'data: {"message_id":1042,"seq":2,"text":"left today."}',
+  '',
+  'id: 1042',
+  'event: message',
+  'data: {"id":1042,"from":"business","text":"Your order left today.","timestamp":"2026-05-04T10:15:24.000Z"}',
+  '',
+  ': keep-alive',
+  '',
+  '',
+].join('\n');
 
 /**
  * The chat widget's API, used by the customer's page (/chat/<app id>). A customer first gets a
@@ -110,7 +135,7 @@ export const widgetContract = c.router(
       responses: {
         200: c.otherResponse({
           contentType: 'text/event-stream',
-          body: z.custom<ReadableStream<Uint8Array>>((v) => v instanceof ReadableStream).describe('Server-Sent Events, streamed'),
+          body: eventStream(STREAM_EXAMPLE),
         }),
         ...errors(2001, 2014, 2070, 2031, 2012, 2099, 2007),
       },

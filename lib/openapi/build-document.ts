@@ -8,22 +8,13 @@ import { CODES, type Code } from '@/contracts/codes';
 import { errorCodesOf } from '@/contracts/errors';
 import { widgetChatSchema, widgetChunkSchema, widgetMessageSchema, widgetTypingSchema } from '@/contracts/schemas/widget';
 import { widgetContract } from '@/contracts/widget';
-import { ADMIN_REQUEST_EXAMPLES, ADMIN_SUCCESS_EXAMPLES } from './admin-examples';
 import { eventComponents, webhookEventUnion } from './events';
-import {
-  type ErrorExampleContext,
-  errorEnvelopeExample,
-  PARAMETER_EXAMPLES,
-  REQUEST_EXAMPLES,
-  SUCCESS_EXAMPLES,
-  successEnvelopeExample,
-} from './examples';
+import { type ErrorExampleContext, errorEnvelopeExample, PARAMETER_EXAMPLES, successEnvelopeExample } from './examples';
 import { infoDescription, statusCodeCatalogue } from './overview';
 import { sampleFromSchema } from './sample';
-import { fixSchema, nameOf, toOpenApiSchema } from './schema-tools';
+import { exampleOf, fixSchema, nameOf, toOpenApiSchema } from './schema-tools';
 import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, Ref, ResponseObject, SchemaObject } from './types';
 import { fixedComponents, webhooks } from './webhooks';
-import { WIDGET_SUCCESS_EXAMPLES } from './widget-examples';
 
 /**
  * The APIs a document can cover, by group; GROUPS says how each group's operations are tagged,
@@ -137,9 +128,6 @@ const HTTP_TEXT: Record<number, string> = {
   500: 'Internal server error',
 };
 
-/** Hand-written examples, by operationId; operations without one get an example synthesised from the schema. */
-export const RESPONSE_EXAMPLES: Record<string, unknown> = { ...SUCCESS_EXAMPLES, ...ADMIN_SUCCESS_EXAMPLES, ...WIDGET_SUCCESS_EXAMPLES };
-export const BODY_EXAMPLES: Record<string, unknown> = { ...REQUEST_EXAMPLES, ...ADMIN_REQUEST_EXAMPLES };
 /** Operations whose body takes several shapes show one named example per shape instead of one `example`. */
 export const NAMED_BODY_EXAMPLES: Record<string, Record<string, { summary: string; value: unknown }>> = {
   postMessage: Object.fromEntries(
@@ -284,11 +272,25 @@ function bodyFieldForExample(body: SchemaObject | undefined): ErrorExampleContex
     : undefined;
 }
 
+/**
+ * The example answer of a write shows what its example body sent: each field of the body example
+ * that the answer also has and that fits it there (by the answer's zod schema) replaces the one
+ * of the entity's example. So `PATCH` with `{enabled: false}` answers a rule with `enabled: false`.
+ */
+function answerTo(body: unknown, sample: unknown, envelopeSchema: unknown): unknown {
+  const answer = isZodObject(envelopeSchema) ? extractZodObjectShape(envelopeSchema).response : undefined;
+  if (!isZodObject(answer) || !body || typeof body !== 'object' || !sample || typeof sample !== 'object') return sample;
+  const shape = extractZodObjectShape(answer) as Record<string, z.ZodTypeAny>;
+  const fits = Object.entries(body).filter(([key, value]) => key in sample && shape[key]?.safeParse(value).success);
+  return { ...sample, ...Object.fromEntries(fits) };
+}
+
 function mapResponses(
   raw: Record<string, ResponseObject>,
   info: RouteInfo,
   operationId: string,
   bodySchema: SchemaObject | undefined,
+  bodyExample: unknown,
   ctx: BuildContext,
 ) {
   const { route, group } = info;
@@ -325,7 +327,7 @@ function mapResponses(
         content: {
           [declared.contentType]: {
             schema: { type: 'string' },
-            ...(typeof RESPONSE_EXAMPLES[operationId] === 'string' && { example: RESPONSE_EXAMPLES[operationId] }),
+            ...(exampleOf(declared.body) !== undefined && { example: exampleOf(declared.body) }),
           },
         },
         'x-status-codes': [],
@@ -341,12 +343,10 @@ function mapResponses(
     if (status < 300) {
       const literal = (schema.properties?.status_code?.enum?.[0] as Code | undefined) ?? codes.find((c) => CODES[c].http === status);
       if (literal === undefined) throw new Error(`${operationId}: no status_code for HTTP ${status}`);
-      const sample =
-        operationId in RESPONSE_EXAMPLES
-          ? RESPONSE_EXAMPLES[operationId]
-          : sampleFromSchema(schema.properties?.response ?? {}, ctx.components, 'response');
+      const sample = answerTo(bodyExample, sampleFromSchema(schema.properties?.response ?? {}, ctx.components, 'response'), declared);
       statusCodes = [literal];
-      examples = { [literal]: { summary: `${literal} ${CODES[literal].description}`, value: successEnvelopeExample(literal, sample) } };
+      const value = schema.example ?? successEnvelopeExample(literal, sample);
+      examples = { [literal]: { summary: `${literal} ${CODES[literal].description}`, value } };
       if (route.path.endsWith('/authorize')) headers.access_token = headerRef('access_token');
       if (headerNames(route).includes('idempotency-key')) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
     } else {
@@ -383,8 +383,9 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
   const security = rules.security(info.route, info.routeKey);
   // The token is described once, as the accessToken security scheme, rather than as a parameter of each operation.
   const dropHeaders = security.some((s) => 'accessToken' in s) ? ['access_token'] : [];
-  const rawBody = raw.requestBody?.content?.['application/json']?.schema;
-  const bodySchema = rawBody && fixSchema(structuredClone(rawBody));
+  const bodySchema = raw.requestBody?.content?.['application/json']?.schema;
+  const namedBodies = NAMED_BODY_EXAMPLES[operationId];
+  const bodyExample = namedBodies ? Object.values(namedBodies)[0].value : bodySchema && sampleFromSchema(bodySchema, ctx.components);
   return {
     operationId,
     summary: raw.summary,
@@ -399,14 +400,12 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
         content: {
           'application/json': {
             schema: bodySchema,
-            ...(operationId in NAMED_BODY_EXAMPLES
-              ? { examples: NAMED_BODY_EXAMPLES[operationId] }
-              : { example: operationId in BODY_EXAMPLES ? BODY_EXAMPLES[operationId] : sampleFromSchema(bodySchema, ctx.components) }),
+            ...(namedBodies ? { examples: namedBodies } : { example: bodyExample }),
           },
         },
       },
     }),
-    responses: mapResponses(raw.responses, info, operationId, bodySchema, ctx),
+    responses: mapResponses(raw.responses, info, operationId, bodySchema, bodyExample, ctx),
   };
 }
 

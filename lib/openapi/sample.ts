@@ -32,16 +32,20 @@ function sampleNumber(schema: SchemaObject, name: string): number {
 }
 
 /**
- * An example value that satisfies `schema` (for operations without a hand-written example).
- * Enums give their first value, unions their first member, optional fields are included.
+ * An example value that satisfies `schema`: the example of the schema or of its parts (given on the
+ * zod schemas in contracts/), else made up from the schema: enums give their first value, unions
+ * their first member, optional fields are included.
  */
 export function sampleFromSchema(schema: SchemaObject, components: Record<string, SchemaObject>, name = '', depth = 0): unknown {
   if (depth > 8) return null;
+  if (schema.example !== undefined) return structuredClone(schema.example);
   if (schema.$ref) {
     const target = components[schema.$ref.replace('#/components/schemas/', '')];
     return target ? sampleFromSchema(target, components, name, depth + 1) : null;
   }
   if (schema.enum?.length) return schema.enum.find((v) => v !== null) ?? null;
+  // A nullable value the schemas give no example of: null (a last page's `next_cursor`, say).
+  if (schema.nullable && schema.type !== 'object' && schema.type !== 'array') return null;
   const union = schema.oneOf ?? schema.anyOf ?? schema.allOf;
   if (union?.length) return sampleFromSchema(union[0], components, name, depth + 1);
   switch (schema.type) {

@@ -10,6 +10,9 @@ export function nameOf(schema: z.ZodTypeAny): string {
   return title;
 }
 
+/** The example a zod schema was given (`named` or `example` in contracts/schemas/common.ts), if any. */
+export const exampleOf = (schema: unknown): unknown => (schema as { metaOpenApi?: { example?: unknown } }).metaOpenApi?.example;
+
 const COMPOSITIONS = ['oneOf', 'anyOf', 'allOf'] as const;
 
 /**
@@ -29,7 +32,7 @@ export function toOpenApiSchema(schema: z.ZodTypeAny): SchemaObject {
       forEachSubschema(s, inline);
       return s;
     }
-    const { title: _, ...target } = structuredClone(named[s.$ref.split('/').pop() ?? '']);
+    const { title: _, example: __, ...target } = structuredClone(named[s.$ref.split('/').pop() ?? '']);
     return inline(target);
   };
   return fixSchema(inline(structuredClone(converted)));
@@ -121,7 +124,9 @@ export function toJsonSchema(schema: SchemaObject): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'nullable') continue;
-    if (key === '$ref' && typeof value === 'string') out.$ref = value.replace('#/components/schemas/', '#/$defs/');
+    // JSON Schema's keyword is `examples`, a list.
+    if (key === 'example') out.examples = [value];
+    else if (key === '$ref' && typeof value === 'string') out.$ref = value.replace('#/components/schemas/', '#/$defs/');
     else if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') continue;
     else if (key === 'properties' && value) {
       out.properties = Object.fromEntries(Object.entries(value as Record<string, SchemaObject>).map(([k, v]) => [k, toJsonSchema(v)]));
