@@ -67,10 +67,15 @@ export const named = <T extends z.ZodTypeAny>(title: string, schema: T, example?
 /** An example of a schema that has no name, for the documents to show and derive from (see `named`). */
 export const example = <T extends z.ZodTypeAny>(schema: T, value: z.input<T>): T => withOpenApi(schema, { example: value });
 
-/** A Server-Sent Events answer (the body of a `c.otherResponse`), with the text the documents show as its example. */
-export const eventStream = (exampleText: string) =>
+/**
+ * A Server-Sent Events answer (the body of a `c.otherResponse`): `exampleText` is what the
+ * documents show it sending, and `events` the named schema of each `event:`'s data, which they list
+ * as `x-sse-events` (OpenAPI 3.0 cannot say what a stream carries).
+ */
+export const eventStream = (exampleText: string, events?: Record<string, z.ZodTypeAny>) =>
   withOpenApi(z.custom<ReadableStream<Uint8Array>>((v) => v instanceof ReadableStream).describe('Server-Sent Events, streamed'), {
     example: exampleText,
+    events,
   });
 
 /**

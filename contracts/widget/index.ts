@@ -6,11 +6,13 @@ import {
   startWidgetChatBodySchema,
   widgetAppSchema,
   widgetChatSchema,
+  widgetChunkSchema,
   widgetCurrentChatSchema,
   widgetMessageBodySchema,
   widgetMessagePageSchema,
   widgetMessageSchema,
   widgetMessagesQuerySchema,
+  widgetTypingSchema,
   widgetVisitorSchema,
 } from '../schemas/widget';
 
@@ -135,7 +137,12 @@ export const widgetContract = c.router(
       responses: {
         200: c.otherResponse({
           contentType: 'text/event-stream',
-          body: eventStream(STREAM_EXAMPLE),
+          body: eventStream(STREAM_EXAMPLE, {
+            chat: widgetChatSchema,
+            typing: widgetTypingSchema,
+            chunk: widgetChunkSchema,
+            message: widgetMessageSchema,
+          }),
         }),
         ...errors(2001, 2014, 2070, 2031, 2012, 2099, 2007),
       },

@@ -6,14 +6,16 @@ import { botContract } from '@/contracts/bot';
 import { POST_MESSAGE_EXAMPLES } from '@/contracts/bot/message-examples';
 import { CODES, type Code } from '@/contracts/codes';
 import { errorCodesOf } from '@/contracts/errors';
-import { widgetChatSchema, widgetChunkSchema, widgetMessageSchema, widgetTypingSchema } from '@/contracts/schemas/widget';
 import { widgetContract } from '@/contracts/widget';
 import { eventComponents, webhookEventUnion } from './events';
 import { type ErrorExampleContext, errorEnvelopeExample, PARAMETER_EXAMPLES, successEnvelopeExample } from './examples';
 import { infoDescription, statusCodeCatalogue } from './overview';
 import { sampleFromSchema } from './sample';
-import { exampleOf, fixSchema, nameOf, toOpenApiSchema } from './schema-tools';
-import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, Ref, ResponseObject, SchemaObject } from './types';
+import { fixSchema, metaOf, nameOf, toOpenApiSchema } from './schema-tools';
+import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, ResponseObject, SchemaObject } from './types';
+
+type Ref = { $ref: string };
+
 import { fixedComponents, webhooks } from './webhooks';
 
 /**
@@ -107,26 +109,8 @@ const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   chat_id: "The chat's `chat_id`",
 };
 
-/** The `data:` of each Server-Sent Events `event:` a stream sends, by operationId (as `x-sse-events`, each a named schema). */
-const SSE_EVENTS: Record<string, Record<string, z.ZodTypeAny>> = {
-  widgetStreamChat: { chat: widgetChatSchema, typing: widgetTypingSchema, chunk: widgetChunkSchema, message: widgetMessageSchema },
-};
-
 /** Statuses answered before the rate limiter counts the request (2099, 2008, 2009). */
 const UNCOUNTED_STATUSES = new Set([405, 413, 415]);
-
-const HTTP_TEXT: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not found',
-  405: 'Method not allowed',
-  409: 'Conflict',
-  413: 'Payload too large',
-  415: 'Unsupported media type',
-  429: 'Too many requests',
-  500: 'Internal server error',
-};
 
 /** Operations whose body takes several shapes show one named example per shape instead of one `example`. */
 export const NAMED_BODY_EXAMPLES: Record<string, Record<string, { summary: string; value: unknown }>> = {
@@ -321,19 +305,20 @@ function mapResponses(
     // A success that is not JSON (the Server-Sent Events of GET /events/stream): its media type and a sample.
     const declared = route.responses[status];
     if (status < 300 && isAppRouteOtherResponse(declared)) {
+      const { events } = metaOf(declared.body);
+      // What the events carry is named too, though no route's schema holds it.
+      for (const e of Object.values(events ?? {})) ctx.components[nameOf(e)] ??= { title: nameOf(e), ...toOpenApiSchema(e) };
       out[status] = {
-        description: declared.contentType === 'text/event-stream' ? 'Server-Sent Events' : (HTTP_TEXT[status] ?? String(status)),
+        description: declared.contentType === 'text/event-stream' ? 'Server-Sent Events' : String(status),
         headers,
         content: {
           [declared.contentType]: {
             schema: { type: 'string' },
-            ...(exampleOf(declared.body) !== undefined && { example: exampleOf(declared.body) }),
+            ...(metaOf(declared.body).example !== undefined && { example: metaOf(declared.body).example }),
           },
         },
         'x-status-codes': [],
-        ...(SSE_EVENTS[operationId] && {
-          'x-sse-events': Object.fromEntries(Object.entries(SSE_EVENTS[operationId]).map(([event, s]) => [event, schemaRef(nameOf(s))])),
-        }),
+        ...(events && { 'x-sse-events': Object.fromEntries(Object.entries(events).map(([event, s]) => [event, schemaRef(nameOf(s))])) }),
       };
       continue;
     }
@@ -343,7 +328,7 @@ function mapResponses(
     if (status < 300) {
       const literal = (schema.properties?.status_code?.enum?.[0] as Code | undefined) ?? codes.find((c) => CODES[c].http === status);
       if (literal === undefined) throw new Error(`${operationId}: no status_code for HTTP ${status}`);
-      const sample = answerTo(bodyExample, sampleFromSchema(schema.properties?.response ?? {}, ctx.components, 'response'), declared);
+      const sample = answerTo(bodyExample, sampleFromSchema(schema.properties?.response ?? {}, ctx.components), declared);
       statusCodes = [literal];
       const value = schema.example ?? successEnvelopeExample(literal, sample);
       examples = { [literal]: { summary: `${literal} ${CODES[literal].description}`, value } };
@@ -359,14 +344,12 @@ function mapResponses(
       );
     }
     out[status] = {
-      description: statusCodes.length
-        ? statusCodes.map((c) => `${c} ${CODES[c as Code].description}`).join('; ')
-        : (HTTP_TEXT[status] ?? String(status)),
+      description: statusCodes.map((c) => `${c} ${CODES[c as Code].description}`).join('; '),
       headers,
       content: {
         'application/json': {
           schema: status < 300 ? namedEnvelope(schema, operationId, ctx) : schema,
-          ...(statusCodes.length && { examples }),
+          examples,
         },
       },
       'x-status-codes': statusCodes,
@@ -424,8 +407,6 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
   const components = Object.fromEntries(
     Object.entries((generated.components?.schemas ?? {}) as Record<string, SchemaObject>).map(([name, s]) => [name, fixSchema(s)]),
   );
-  // What a stream's events carry is named too, though no route's schema holds it (OpenAPI 3.0 cannot say so).
-  for (const s of Object.values(SSE_EVENTS).flatMap(Object.values)) components[nameOf(s)] ??= { title: nameOf(s), ...toOpenApiSchema(s) };
   const ctx: BuildContext = { index, allow: allowedMethods(routeIndex()), components, envelopes: new Map() };
   const paths = Object.fromEntries(
     Object.entries(generated.paths as Record<string, Record<string, OperationObject>>).map(([path, item]) => [

@@ -1,12 +1,12 @@
 import { eventSchemas } from '@/contracts/schemas/events';
-import { exampleOf, toJsonSchema, toOpenApiSchema } from './schema-tools';
+import { metaOf, toJsonSchema, toOpenApiSchema } from './schema-tools';
 import type { SchemaObject } from './types';
 
 /** Event bodies sent to the VA's webhook, self-contained so each can be used on its own. */
 export const EVENT_COMPONENTS = eventSchemas;
 export type EventComponentName = keyof typeof EVENT_COMPONENTS;
 /** Each event body's example (given on its schema), by component name: the webhooks' and the guide's. */
-export const EVENT_EXAMPLES = Object.fromEntries(Object.entries(EVENT_COMPONENTS).map(([name, s]) => [name, exampleOf(s)])) as Record<
+export const EVENT_EXAMPLES = Object.fromEntries(Object.entries(EVENT_COMPONENTS).map(([name, s]) => [name, metaOf(s).example])) as Record<
   string,
   unknown
 >;

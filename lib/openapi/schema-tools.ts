@@ -3,15 +3,16 @@ import { generateOpenApi } from '@ts-rest/open-api';
 import type { z } from 'zod';
 import type { SchemaObject } from './types';
 
-/** The component name a zod schema was given (`named` in contracts/schemas/common.ts). */
+/** What contracts/ gave a zod schema for the documents: `named`, `example`, `eventStream` (contracts/schemas/common.ts). */
+export const metaOf = (schema: unknown) =>
+  ((schema as { metaOpenApi?: unknown }).metaOpenApi ?? {}) as { title?: string; example?: unknown; events?: Record<string, z.ZodTypeAny> };
+
+/** The component name of a zod schema given one with `named`. */
 export function nameOf(schema: z.ZodTypeAny): string {
-  const title = (schema as { metaOpenApi?: { title?: string } }).metaOpenApi?.title;
+  const { title } = metaOf(schema);
   if (!title) throw new Error('the schema has no name: give it one with named()');
   return title;
 }
-
-/** The example a zod schema was given (`named` or `example` in contracts/schemas/common.ts), if any. */
-export const exampleOf = (schema: unknown): unknown => (schema as { metaOpenApi?: { example?: unknown } }).metaOpenApi?.example;
 
 const COMPOSITIONS = ['oneOf', 'anyOf', 'allOf'] as const;
 
