@@ -269,94 +269,69 @@ function answerTo(body: unknown, sample: unknown, envelopeSchema: unknown): unkn
   return { ...sample, ...Object.fromEntries(fits) };
 }
 
-function mapResponses(
-  raw: Record<string, ResponseObject>,
-  info: RouteInfo,
-  operationId: string,
-  bodySchema: SchemaObject | undefined,
-  bodyExample: unknown,
-  ctx: BuildContext,
-) {
+/** The summary of a code in the document: `2031 Given chat ID does not exist`. */
+const codeText = (code: Code) => `${code} ${CODES[code].description}`;
+
+function mapResponses(raw: OperationObject, info: RouteInfo, operationId: string, body: Body, ctx: BuildContext) {
   const { route, group } = info;
   const codes = codesOfRoute(route);
-  const statuses = new Set([...Object.keys(raw).map(Number), ...codes.map((c) => CODES[c].http)]);
+  const statuses = new Set([...Object.keys(raw.responses).map(Number), ...codes.map((c) => CODES[c].http)]);
   const exampleContext: ErrorExampleContext = {
-    bodyField: bodyFieldForExample(bodySchema?.$ref ? ctx.components[bodySchema.$ref.split('/').pop() ?? ''] : bodySchema),
+    bodyField: bodyFieldForExample(body.schema?.$ref ? ctx.components[body.schema.$ref.split('/').pop() ?? ''] : body.schema),
     queryField: fieldNames(route.query).includes('page_size') ? 'page_size' : fieldNames(route.query)[0],
     pathField: fieldNames(route.pathParams)[0],
     allow: ctx.allow.get(route.path) ?? [route.method],
     path: route.path,
   };
-  const rateHeaders: Record<string, Ref> = {};
-  if (GROUPS[group].rateLimited) {
-    for (const h of ['Rate-Limit-Limit', 'Rate-Limit-Remaining', 'Rate-Limit-Reset']) rateHeaders[h] = headerRef(h);
-  }
-
   const out: Record<string, ResponseObject> = {};
   for (const status of [...statuses].sort((a, b) => a - b)) {
-    const rawSchema = raw[status]?.content?.['application/json']?.schema;
-    const schema = rawSchema ? fixSchema(structuredClone(rawSchema)) : schemaRef('ErrorEnvelope');
+    const headers: Record<string, Ref> = { trxid: headerRef('trxid') };
     // Wrong methods and refused bodies are answered before the request is counted, so without Rate-Limit-*.
-    const counted = !UNCOUNTED_STATUSES.has(status);
-    const headers: Record<string, Ref> = { trxid: headerRef('trxid'), ...(counted && rateHeaders) };
+    if (GROUPS[group].rateLimited && !UNCOUNTED_STATUSES.has(status)) {
+      for (const h of ['Rate-Limit-Limit', 'Rate-Limit-Remaining', 'Rate-Limit-Reset']) headers[h] = headerRef(h);
+    }
     if (status === 429) headers['Retry-After'] = headerRef('Retry-After');
     if (status === 405) headers.Allow = headerRef('Allow');
-
-    // A success that is not JSON (the Server-Sent Events of GET /events/stream): its media type and a sample.
     const declared = route.responses[status];
+    // A success that is not JSON (a Server-Sent Events stream): its media type, example and events.
     if (status < 300 && isAppRouteOtherResponse(declared)) {
-      const { events } = metaOf(declared.body);
-      // What the events carry is named too, though no route's schema holds it.
+      const { example, events } = metaOf(declared.body);
       for (const e of Object.values(events ?? {})) ctx.components[nameOf(e)] ??= { title: nameOf(e), ...toOpenApiSchema(e) };
       out[status] = {
         description: declared.contentType === 'text/event-stream' ? 'Server-Sent Events' : String(status),
         headers,
-        content: {
-          [declared.contentType]: {
-            schema: { type: 'string' },
-            ...(metaOf(declared.body).example !== undefined && { example: metaOf(declared.body).example }),
-          },
-        },
+        content: { [declared.contentType]: { schema: { type: 'string' }, ...(example !== undefined && { example }) } },
         'x-status-codes': [],
-        ...(events && { 'x-sse-events': Object.fromEntries(Object.entries(events).map(([event, s]) => [event, schemaRef(nameOf(s))])) }),
+        ...(events && { 'x-sse-events': Object.fromEntries(Object.entries(events).map(([event, e]) => [event, schemaRef(nameOf(e))])) }),
       };
       continue;
     }
-
-    let statusCodes: number[];
+    const rawSchema = raw.responses[status]?.content?.['application/json']?.schema;
+    const schema = rawSchema ? fixSchema(structuredClone(rawSchema)) : schemaRef('ErrorEnvelope');
     let examples: Record<string, { summary: string; value: unknown }>;
     if (status < 300) {
-      const literal = (schema.properties?.status_code?.enum?.[0] as Code | undefined) ?? codes.find((c) => CODES[c].http === status);
-      if (literal === undefined) throw new Error(`${operationId}: no status_code for HTTP ${status}`);
-      const sample = answerTo(bodyExample, sampleFromSchema(schema.properties?.response ?? {}, ctx.components), declared);
-      statusCodes = [literal];
-      const value = schema.example ?? successEnvelopeExample(literal, sample);
-      examples = { [literal]: { summary: `${literal} ${CODES[literal].description}`, value } };
+      const code = (schema.properties?.status_code?.enum?.[0] as Code | undefined) ?? codes.find((c) => CODES[c].http === status);
+      if (code === undefined) throw new Error(`${operationId}: no status_code for HTTP ${status}`);
+      const answer = answerTo(body.example, sampleFromSchema(schema.properties?.response ?? {}, ctx.components), declared);
+      examples = { [code]: { summary: codeText(code), value: schema.example ?? successEnvelopeExample(code, answer) } };
       if (route.path.endsWith('/authorize')) headers.access_token = headerRef('access_token');
       if (headerNames(route).includes('idempotency-key')) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
     } else {
-      statusCodes = codes.filter((c) => CODES[c].http === status);
-      examples = Object.fromEntries(
-        statusCodes.map((c) => [
-          c,
-          { summary: `${c} ${CODES[c as Code].description}`, value: errorEnvelopeExample(c as Code, exampleContext) },
-        ]),
-      );
+      const here = codes.filter((c) => CODES[c].http === status);
+      examples = Object.fromEntries(here.map((c) => [c, { summary: codeText(c), value: errorEnvelopeExample(c, exampleContext) }]));
     }
+    const statusCodes = Object.keys(examples).map(Number) as Code[];
     out[status] = {
-      description: statusCodes.map((c) => `${c} ${CODES[c as Code].description}`).join('; '),
+      description: statusCodes.map(codeText).join('; '),
       headers,
-      content: {
-        'application/json': {
-          schema: status < 300 ? namedEnvelope(schema, operationId, ctx) : schema,
-          examples,
-        },
-      },
+      content: { 'application/json': { schema: status < 300 ? namedEnvelope(schema, operationId, ctx) : schema, examples } },
       'x-status-codes': statusCodes,
     };
   }
   return out;
 }
+
+type Body = { schema?: SchemaObject; example?: unknown };
 
 function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject {
   const info = ctx.index.get(raw.operationId ?? '');
@@ -364,11 +339,9 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
   const rules = GROUPS[info.group];
   const operationId = rules.operationId(info.routeKey);
   const security = rules.security(info.route, info.routeKey);
-  // The token is described once, as the accessToken security scheme, rather than as a parameter of each operation.
-  const dropHeaders = security.some((s) => 'accessToken' in s) ? ['access_token'] : [];
-  const bodySchema = raw.requestBody?.content?.['application/json']?.schema;
-  const namedBodies = NAMED_BODY_EXAMPLES[operationId];
-  const bodyExample = namedBodies ? Object.values(namedBodies)[0].value : bodySchema && sampleFromSchema(bodySchema, ctx.components);
+  const schema = raw.requestBody?.content?.['application/json']?.schema;
+  const named = NAMED_BODY_EXAMPLES[operationId];
+  const body: Body = { schema, example: named ? Object.values(named)[0].value : schema && sampleFromSchema(schema, ctx.components) };
   return {
     operationId,
     summary: raw.summary,
@@ -376,19 +349,18 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
     tags: [rules.tag(info.routerKey, info.routeKey)],
     ...(raw.deprecated && { deprecated: true }),
     security,
-    parameters: mapParameters((raw.parameters ?? []) as ParameterObject[], dropHeaders),
-    ...(bodySchema && {
+    // The token is described once, as the accessToken security scheme, rather than as a parameter of each operation.
+    parameters: mapParameters(
+      (raw.parameters ?? []) as ParameterObject[],
+      security.some((s) => 'accessToken' in s) ? ['access_token'] : [],
+    ),
+    ...(schema && {
       requestBody: {
         required: true,
-        content: {
-          'application/json': {
-            schema: bodySchema,
-            ...(namedBodies ? { examples: namedBodies } : { example: bodyExample }),
-          },
-        },
+        content: { 'application/json': { schema, ...(named ? { examples: named } : { example: body.example }) } },
       },
     }),
-    responses: mapResponses(raw.responses, info, operationId, bodySchema, bodyExample, ctx),
+    responses: mapResponses(raw, info, operationId, body, ctx),
   };
 }
 

@@ -30,9 +30,25 @@ export type ErrorExampleContext = {
 
 type Detail = { detail?: string; errors?: { field: string; message: string }[]; response?: Record<string, unknown> };
 
+/** The detail of codes that read the same on every route. */
+const FIXED_DETAILS: Partial<Record<Code, string>> = {
+  2004: 'call /authorize for a new token',
+  2006: 'Unexpected end of JSON input',
+  2008: 'at most 262144 bytes are accepted',
+  2009: 'got text/plain',
+  2010: 'team 999',
+  2012: 'at most 6000 requests per minute; retry in 12 s',
+  2040: 'only announcements can be added to a closed chat',
+  2041: 'the chat is closed',
+  3003: 'cross-site request refused (Sec-Fetch-Site: cross-site)',
+  2062: '5 are open',
+};
+
 /** How each error code's envelope reads on this route: the description gets `: detail` appended, as ApiError does. */
 function detailOf(code: Code, ctx: ErrorExampleContext): Detail {
   const field = (f: string, message: string): Detail => ({ detail: `${f} (${message})`, errors: [{ field: f, message }] });
+  const fixed = FIXED_DETAILS[code];
+  if (fixed) return { detail: fixed };
   switch (code) {
     case 2000:
       return ctx.bodyField ? field(ctx.bodyField.name, ctx.bodyField.message) : field('(body)', 'Expected object, received string');
@@ -45,20 +61,8 @@ function detailOf(code: Code, ctx: ErrorExampleContext): Detail {
         detail: `access_token header is required; ${UNDERSCORE_HEADER_HINT}`,
         errors: [{ field: 'header.access_token', message: 'Required' }],
       };
-    case 2004:
-      return { detail: 'call /authorize for a new token' };
-    case 2006:
-      return { detail: 'Unexpected end of JSON input' };
-    case 2008:
-      return { detail: 'at most 262144 bytes are accepted' };
-    case 2009:
-      return { detail: 'got text/plain' };
-    case 2010:
-      return { detail: 'team 999' };
     case 2011:
       return { detail: `GET ${ctx.path}/unknown` };
-    case 2012:
-      return { detail: 'at most 6000 requests per minute; retry in 12 s' };
     case 2013:
       return { errors: [{ field: 'header.idempotency-key', message: 'used before with another request' }] };
     case 2014:
@@ -76,12 +80,6 @@ function detailOf(code: Code, ctx: ErrorExampleContext): Detail {
         detail: '"spanish" in team 672',
         errors: [{ field: ctx.path.includes('/internal/') ? 'transfer.skill_name' : 'skill', message: 'no such skill in the team' }],
       };
-    case 2040:
-      return { detail: 'only announcements can be added to a closed chat' };
-    case 2041:
-      return { detail: 'the chat is closed' };
-    case 3003:
-      return { detail: 'cross-site request refused (Sec-Fetch-Site: cross-site)' };
     case 3004:
       return { detail: 'name "Billing bot"', errors: [{ field: 'name', message: 'already in use' }] };
     case 3005:
@@ -103,8 +101,6 @@ function detailOf(code: Code, ctx: ErrorExampleContext): Detail {
       return field(ctx.bodyField?.name === 'cursor' ? 'cursor' : 'query.after', 'not a cursor this service gave');
     case 2061:
       return field(ctx.bodyField?.name === 'cursor' ? 'cursor' : 'query.after', 'no such cursor for this virtual agent');
-    case 2062:
-      return { detail: '5 are open' };
     case 2063: {
       const at = ctx.bodyField?.name === 'cursor' ? 'cursor' : 'query.after';
       return {
