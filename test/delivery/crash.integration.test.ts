@@ -47,7 +47,7 @@ describe('delivery across a crash', () => {
     for (const c of cleanups.reverse()) await c();
   });
 
-  it('delivers every event, in order, after the engine process is killed with SIGKILL and restarted', { timeout: 120_000 }, async () => {
+  it('delivers every event, in order, after the engine process is killed with SIGKILL and restarted', { timeout: 300_000 }, async () => {
     // A database of its own, which both engine processes (one after the other) open.
     let target: { dataDir: string } | { databaseUrl: string };
     if (url) {
@@ -75,7 +75,7 @@ describe('delivery across a crash', () => {
     // 1. The engine runs while the receiver is down; events are written and their attempts fail.
     const first = spawnEngine({ ...target, seed: { webhookUrl: receiver.url, messages: 20 } });
     cleanups.push(() => kill(first.child, 'SIGKILL'));
-    const seeded = await until('the first process to write its events', () => first.lines.find((l) => l.seeded)?.seeded, 60_000);
+    const seeded = await until('the first process to write its events', () => first.lines.find((l) => l.seeded)?.seeded, 150_000);
     const expected: string[] = seeded.transactionIds;
     assert.equal(expected.length, 21);
     await until('failing attempts against the receiver that is down', () => receiver.dropped >= 2, 20_000);
