@@ -1,8 +1,7 @@
 import { initContract } from '@ts-rest/core';
-import { errors } from '../errors';
 import { accessTokenSchema, authorizeBodySchema } from '../schemas/auth';
-import { envelope } from '../schemas/common';
-import { BODY_CODES } from './common';
+import { envelope, errorEnvelopeSchema } from '../schemas/common';
+import { BODY_CODES, meta } from './common';
 
 const c = initContract();
 
@@ -16,7 +15,14 @@ export const authContract = c.router({
     body: authorizeBodySchema,
     responses: {
       200: envelope(4300, accessTokenSchema),
-      ...errors(2005, 2012, 2099, 2007, ...BODY_CODES),
+      400: errorEnvelopeSchema,
+      401: errorEnvelopeSchema,
+      405: errorEnvelopeSchema,
+      413: errorEnvelopeSchema,
+      415: errorEnvelopeSchema,
+      429: errorEnvelopeSchema,
+      500: errorEnvelopeSchema,
     },
+    metadata: meta(2005, 2012, 2099, 2007, ...BODY_CODES),
   },
 });

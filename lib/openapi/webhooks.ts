@@ -1,4 +1,5 @@
-import { EVENT_COMPONENTS, EVENT_EXAMPLES, type EventComponentName, eventTypeOf } from './events';
+import { EVENT_COMPONENTS, type EventComponentName, eventTypeOf } from './components';
+import { EVENT_EXAMPLES } from './examples';
 import { eventNote } from './overview';
 import type { OpenApiDocument, PathItemObject } from './types';
 

@@ -1,4 +1,4 @@
-import { EVENT_EXAMPLES } from '@/lib/openapi/events';
+import { EVENT_EXAMPLES } from '@/lib/openapi/examples';
 import { statusCodeCatalogue } from '@/lib/openapi/overview';
 
 /**

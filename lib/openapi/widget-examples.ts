@@ -1,0 +1,26 @@
+/** Examples of the widget API's document where the schema alone says too little. */
+export const WIDGET_SUCCESS_EXAMPLES: Record<string, unknown> = {
+  widgetStreamChat: [
+    'retry: 2000',
+    '',
+    'event: chat',
+    'data: {"chat_id":"c_01hx7","status":"open","handled_by":"bot"}',
+    '',
+    'event: typing',
+    'data: {"on":true,"status_text":"Looking up your order…","expires_at":"2026-05-04T10:15:30.000Z","seconds_left":10}',
+    '',
+    'event: chunk',
+    'data: {"message_id":1042,"seq":1,"text":"Your order "}',
+    '',
+    'event: chunk',
+    'data: {"message_id":1042,"seq":2,"text":"left today."}',
+    '',
+    'id: 1042',
+    'event: message',
+    'data: {"id":1042,"from":"business","text":"Your order left today.","timestamp":"2026-05-04T10:15:24.000Z"}',
+    '',
+    ': keep-alive',
+    '',
+    '',
+  ].join('\n'),
+};
