@@ -20,8 +20,9 @@
  * moment the event's line is read from the stream (negative when the event came first: the wake is
  * published before the answer is written). The VA is in `pull` delivery mode, so no webhook traffic
  * is added. Knobs: BENCH_WRITE=0 (print only), BENCH_PARTS=streams ((c) alone, printed; with
- * BENCH_WIDGETS=0 no widget follows the chats: the cost of the chunk POSTs alone), and the
- * ones above.
+ * BENCH_WIDGETS=0 no widget follows the chats: the cost of the chunk POSTs alone), BENCH_PARTS=fanout
+ * ((d) alone, printed), BENCH_PROFILE=<dir>
+ * (the server's CPU profile, written there when it stops), and the ones above.
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -49,9 +50,13 @@ const FANOUT_LOW_RATE = Number(process.env.BENCH_FANOUT_LOW_RATE ?? 50);
 const WRITE = process.env.BENCH_WRITE !== '0';
 /** `streams`: case (c) alone, printed and not written. */
 const ONLY_STREAMS = process.env.BENCH_PARTS === 'streams';
+/** `fanout`: case (d) alone, printed and not written. */
+const ONLY_FANOUT = process.env.BENCH_PARTS === 'fanout';
 /** `0` (with BENCH_PARTS=streams): (c) with no widget open, for the cost of the chunk POSTs alone. */
 const WIDGETS = process.env.BENCH_WIDGETS !== '0';
 const ADMIN = { email: 'bench-widget@example.test', password: 'bench-widget-password' };
+/** BENCH_PROFILE=<dir>: the server writes a CPU profile there when it stops (node --cpu-prof). */
+const PROFILE_ARGS = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 const DB_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const nowMs = () => performance.timeOrigin + performance.now();
@@ -445,7 +450,7 @@ async function main() {
   url.pathname = `/${dbName}`;
   let server: ChildProcess | undefined;
   try {
-    server = spawn(process.execPath, ['scripts/start.mjs'], {
+    server = spawn(process.execPath, [...PROFILE_ARGS, 'scripts/start.mjs'], {
       env: {
         ...process.env,
         PORT: String(PORT),
@@ -466,6 +471,12 @@ async function main() {
     await waitReady(`${BASE}/api/health/ready`, server, 240_000);
     const ctx = await setUp();
     console.log('set up; customers for (a)-(c)...');
+    if (ONLY_FANOUT) {
+      // (d) alone, printed.
+      const d = await caseD(ctx, await newCustomers(ctx, IDLE), server.pid!);
+      console.log('(d)', d, os.loadavg().map((l) => l.toFixed(2)).join(' '));
+      return;
+    }
     const few = await newCustomers(ctx, STREAM_CHATS + 2);
     if (ONLY_STREAMS) {
       // (c) alone, printed: for a rate that the machine of the day can carry.
