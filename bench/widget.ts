@@ -474,7 +474,14 @@ async function main() {
     if (ONLY_FANOUT) {
       // (d) alone, printed.
       const d = await caseD(ctx, await newCustomers(ctx, IDLE), server.pid!);
-      console.log('(d)', d, os.loadavg().map((l) => l.toFixed(2)).join(' '));
+      console.log(
+        '(d)',
+        d,
+        os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' '),
+      );
       return;
     }
     const few = await newCustomers(ctx, STREAM_CHATS + 2);

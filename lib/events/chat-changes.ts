@@ -16,6 +16,14 @@ export const chatTopic = (chatId: string) => `chat:${chatId}`;
  */
 export const accountChatsTopic = (accountId: number) => `chats:${accountId}`;
 
+/**
+ * A chunk appended to an open streamed reply, as its chat's wake carries it to the live views of
+ * this process (other instances get the bare wake and read). Only an optimisation: a view that
+ * cannot use it (it has not seen the stream open, or missed the chunk before) reads as on any wake.
+ */
+export type ChunkAppended = { kind: 'chunk'; messageId: number; seq: number; text: string };
+export type ChatChange = ChunkAppended;
+
 /** Call after the transaction that changed the chats (chat id to account id) has committed. */
 export function publishChatChanges(changed: Map<string, number>): void {
   const topics = [...changed.keys()].map(chatTopic);
@@ -23,12 +31,20 @@ export function publishChatChanges(changed: Map<string, number>): void {
   if (topics.length) publish(topics);
 }
 
+/** Call after chunk `seq` of message `messageId` was appended (one statement, committed). */
+export function publishChunk(chatId: string, accountId: number, chunk: Omit<ChunkAppended, 'kind'>): void {
+  publish([chatTopic(chatId), accountChatsTopic(accountId)], { kind: 'chunk', ...chunk } satisfies ChatChange);
+}
+
 /** Calls `listener` after each change of any chat of the account, on any instance. */
 export function subscribeAccountChats(accountId: number, listener: () => void): () => void {
   return subscribe(accountChatsTopic(accountId), () => listener());
 }
 
-/** Calls `listener` after each change of the chat, on any instance; returns the unsubscribe. */
-export function subscribeChatChanges(chatId: string, listener: () => void): () => void {
-  return subscribe(chatTopic(chatId), () => listener());
+/**
+ * Calls `listener` after each change of the chat, on any instance, with what changed when the
+ * change was made in this process and says so (a chunk); returns the unsubscribe.
+ */
+export function subscribeChatChanges(chatId: string, listener: (change?: ChatChange) => void): () => void {
+  return subscribe(chatTopic(chatId), (_topic, detail) => listener(detail as ChatChange | undefined));
 }

@@ -7,9 +7,11 @@ import { processStore } from '@/lib/util/process-store';
  * Topic wake-ups for the whole product, within this process and, on PostgreSQL, across instances
  * (LISTEN/NOTIFY on the outbox channel the delivery engine already listens on). A wake carries no
  * data that matters: a listener re-reads what it follows from the database (a stream from its
- * cursor), so a lost, late or repeated wake costs at most a read, never an item.
+ * cursor), so a lost, late or repeated wake costs at most a read, never an item. A publisher may
+ * add a `detail` that only this process's listeners get (what changed, so a listener that can use
+ * it skips the read); other instances get the bare wake.
  *
- * - `publish(topics)` after the commit that changed them: local listeners run at once; the topics
+ * - `publish(topics, detail?)` after the commit that changed them: local listeners run at once; the topics
  *   go to the other instances in the next NOTIFY. One NOTIFY is in flight at a time: topics
  *   published meanwhile are batched into the next one (payload kept under NOTIFY's 8000-byte
  *   limit; a batch that would not fit is sent as `*`, which wakes every topic), so a burst costs a
@@ -26,7 +28,7 @@ export const REALTIME_CHANNEL = 'va_outbox';
 const PAYLOAD_LIMIT = 7_800;
 const ALL = '*';
 
-type Listener = (topic: string) => void;
+type Listener = (topic: string, detail?: unknown) => void;
 type PostgresClient = {
   notify: (channel: string, payload: string) => Promise<unknown>;
   listen: (channel: string, fn: (payload: string) => void, onlisten?: () => void) => Promise<{ unlisten: () => Promise<void> }>;
@@ -71,12 +73,12 @@ export function onRemoteWake(listener: () => void): () => void {
   return () => shared.remote.delete(listener);
 }
 
-/** Call after the commit that changed what the topics follow. */
-export function publish(topics: Iterable<string>): void {
+/** Call after the commit that changed what the topics follow; `detail` reaches local listeners only. */
+export function publish(topics: Iterable<string>, detail?: unknown): void {
   let any = false;
   for (const topic of topics) {
     any = true;
-    wakeLocal(topic);
+    wakeLocal(topic, detail);
     if (shared.pg) shared.queued.add(topic);
   }
   if (any && shared.pg) flush();
@@ -87,16 +89,16 @@ export function notificationsSent(): number {
   return shared.notifications;
 }
 
-function wakeLocal(topic: string): void {
+function wakeLocal(topic: string, detail?: unknown): void {
   if (topic === ALL) {
     for (const [name, set] of [...shared.topics]) if (name !== ALL) for (const listener of [...set]) safe(listener, name);
-  } else for (const listener of [...(shared.topics.get(topic) ?? [])]) safe(listener, topic);
-  for (const listener of [...(shared.topics.get(ALL) ?? [])]) safe(listener, topic);
+  } else for (const listener of [...(shared.topics.get(topic) ?? [])]) safe(listener, topic, detail);
+  for (const listener of [...(shared.topics.get(ALL) ?? [])]) safe(listener, topic, detail);
 }
 
-function safe(listener: Listener, topic: string): void {
+function safe(listener: Listener, topic: string, detail?: unknown): void {
   try {
-    listener(topic);
+    listener(topic, detail);
   } catch (err) {
     logger.error('a realtime listener failed', { err, topic });
   }

@@ -3,6 +3,7 @@ import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { teams } from '@/db/schema';
 import { closeIdleStreams } from '@/lib/messages/cut-streams';
+import { widgetStreamReads } from '@/lib/widget/stream-widget-chat';
 import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';
@@ -87,6 +88,7 @@ describe('chat widget live stream: typing and streamed replies', () => {
     const messageId = opening.data.message_id as number;
 
     const pieces = Array.from({ length: 40 }, (_, i) => ` w${i + 1}`);
+    const readsBefore = widgetStreamReads();
     // Sent back to back (no read in between): the wakes coalesce, the chunks must not.
     for (const [i, piece] of pieces.entries()) {
       const res = await chunk(chatId, transid, i + 1, piece);
@@ -102,6 +104,8 @@ describe('chat widget live stream: typing and streamed replies', () => {
       chunks.map((c) => [c.event, c.data.message_id, c.data.seq, c.data.text, c.id]),
       pieces.map((p, i) => ['chunk', messageId, i + 1, p, undefined]),
     );
+    // Each chunk went out from its wake, without a read of the database (a stray wake may read once).
+    assert.ok(widgetStreamReads() - readsBefore <= 1, `${widgetStreamReads() - readsBefore} reads for ${pieces.length} chunks`);
 
     // The customer writes while the reply is open: their message waits behind it in the stream.
     const mine = await widgetApi('POST', `/chats/${chatId}/messages`, { token: v.token, body: { text: 'thanks' } });
