@@ -26,12 +26,13 @@ export async function register() {
   }
   const { installShutdown } = await import('./lib/ops/shutdown');
   installShutdown();
-  // `npm start` (scripts/start.mjs) serves the bot API through node:http, with the pipelines and
-  // route implementations of this very build, handed over here.
-  const [{ botApiHandler }, { adminApiHandler }, { agentApiHandler }, { exposeNodeEntries }] = await Promise.all([
+  // `npm start` (scripts/start.mjs) serves the bot, agent and widget APIs through node:http, with
+  // the pipelines and route implementations of this very build, handed over here.
+  const [{ botApiHandler }, { adminApiHandler }, { agentApiHandler }, { widgetApiHandler }, { exposeNodeEntries }] = await Promise.all([
     import('./app/api/v1/_routers'),
     import('./app/api/admin/_routers'),
     import('./app/api/agent/_routers'),
+    import('./app/api/widget/_routers'),
     import('./lib/http/node-entry'),
   ]);
   exposeNodeEntries(
@@ -39,6 +40,7 @@ export async function register() {
       { prefix: '/api/v1/', core: botApiHandler.core, owns: botApiHandler.owns, served: true },
       { prefix: '/api/admin/', core: adminApiHandler.core, owns: adminApiHandler.owns, served: false },
       { prefix: '/api/agent/', core: agentApiHandler.core, owns: agentApiHandler.owns, served: true },
+      { prefix: '/api/widget/', core: widgetApiHandler.core, owns: widgetApiHandler.owns, served: true },
     ],
     { headersTimeoutMs: env().HEADERS_TIMEOUT_MS, bodyTimeoutMs: env().BODY_TIMEOUT_MS },
   );
