@@ -538,19 +538,24 @@ function report(r: {
 }): string {
   const { a, b, c, d } = r;
   const verdict = (v: number, target: number) => (v < target ? 'met' : '**not met**');
+  // Under load the target is the latency at the asked rate: a rate the server could not carry is not met, whatever the latency.
+  const verdictAt = (v: number, target: number, achieved: number, asked: number) =>
+    achieved < 0.95 * asked
+      ? `**not met**: ${Math.round((100 * achieved) / asked)} % of the asked rate${v < target ? ` (p99 < ${target} ms at that rate)` : ''}`
+      : verdict(v, target);
   return `<!-- bench:widget:start -->
 ## bench:widget: what an open chat widget receives, and how fast
 
 Run ${r.started.toISOString()} with \`npm run bench:widget\` (\`tsx bench/widget.ts\`): the production server (\`node scripts/start.mjs\` of the build, one instance, port ${PORT}) on a fresh PostgreSQL database (dropped afterwards); limits set too high to trip, the VA in \`pull\` delivery mode, \`LOG_LEVEL=warn\`, otherwise the defaults. The bench (HTTP client and every widget stream, node:http) runs in one process beside the server. Latency: the POST's answer read → the event read from the widget's stream (\`GET /api/widget/chats/{id}/stream\`), on one clock; negative when the event came first.
 
-Machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.cpus()[0]?.model ?? ''}; Node ${process.version}; ${r.pg}, on the same machine. Other engineers were working on the machine during the run. Load average (\`uptime\`) at the end: ${r.load}.
+Machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.cpus()[0]?.model ?? ''}; Node ${process.version}; ${r.pg}, on the same machine. Load average (\`uptime\`) at the end: ${r.load} (above ~2, other work shared the cores).
 
 | case | events | p50 ms | p99 ms | max ms | target | |
 |---|---:|---:|---:|---:|---|---|
 | (a) outbound message → widget, one at a time | ${a.n} | ${ms(a.p50)} | ${ms(a.p99)} | ${ms(a.max)} | p99 < 50 ms | ${verdict(a.p99, 50)} |
 | (b) stream chunk → widget, one at a time | ${b.n} | ${ms(b.p50)} | ${ms(b.p99)} | ${ms(b.max)} | p99 < 50 ms | ${verdict(b.p99, 50)} |
-| (c) ${STREAM_CHATS} chats streaming at ${CHUNK_RATE} chunks/s each (asked), ${STREAM_SECONDS} s | ${c.n} of ${c.chunks} | ${ms(c.p50)} | ${ms(c.p99)} | ${ms(c.max)} | p99 < 100 ms | ${verdict(c.p99, 100)} |
-| (d) ${d.opened} idle widget streams; ${d.high.asked} messages/s (asked) spread over them | ${d.high.n} of ${d.high.total} | ${ms(d.high.p50)} | ${ms(d.high.p99)} | ${ms(d.high.max)} | p99 < 100 ms | ${verdict(d.high.p99, 100)} |
+| (c) ${STREAM_CHATS} chats streaming at ${CHUNK_RATE} chunks/s each (asked), ${STREAM_SECONDS} s | ${c.n} of ${c.chunks} | ${ms(c.p50)} | ${ms(c.p99)} | ${ms(c.max)} | p99 < 100 ms | ${verdictAt(c.p99, 100, c.rate, STREAM_CHATS * CHUNK_RATE)} |
+| (d) ${d.opened} idle widget streams; ${d.high.asked} messages/s (asked) spread over them | ${d.high.n} of ${d.high.total} | ${ms(d.high.p50)} | ${ms(d.high.p99)} | ${ms(d.high.max)} | p99 < 100 ms | ${verdictAt(d.high.p99, 100, d.high.rate, d.high.asked)} |
 | (d') the same ${d.opened} streams; ${d.low.asked} messages/s | ${d.low.n} of ${d.low.total} | ${ms(d.low.p50)} | ${ms(d.low.p99)} | ${ms(d.low.max)} | (none) | |
 
 - (c) chunks achieved: **${c.rate.toFixed(0)} chunks/s** over ${c.seconds.toFixed(1)} s (asked: ${STREAM_CHATS * CHUNK_RATE}/s; a chat's next chunk waits for the answer to its last), server CPU ${c.cpuPerChunk.toFixed(2)} ms per chunk (its POST and its push to the widget); lost ${c.lost}, repeated ${c.repeated}, out of order ${c.reordered}; chats whose chunks or final message differ from what was sent: ${c.wrongFinal}.
