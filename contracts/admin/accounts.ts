@@ -1,9 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { errors } from '../errors';
 import { adminAccountSchema, createAccountBodySchema, updateAccountBodySchema } from '../schemas/admin-account';
 import { idParams } from '../schemas/admin-common';
 import { envelope } from '../schemas/common';
-import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+import { READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
 
@@ -16,8 +17,7 @@ export const accountsContract = c.router({
     path: '/accounts',
     summary: 'List accounts (tenants)',
     description: 'A platform administrator sees every account; any other administrator sees only their own.',
-    responses: { 200: envelope(4400, z.array(adminAccountSchema)), ...errorsFor(READ_CODES) },
-    metadata: meta(...READ_CODES),
+    responses: { 200: envelope(4400, z.array(adminAccountSchema)), ...errors(...READ_CODES) },
   },
   createAccount: {
     method: 'POST',
@@ -26,8 +26,7 @@ export const accountsContract = c.router({
     description:
       'Others get 3003. An administrator email already in use anywhere gets 3004. A password shorter than 12 characters or easy to guess (common, repeated, based on the email) gets 3009.',
     body: createAccountBodySchema,
-    responses: { 201: envelope(4401, adminAccountSchema), ...errorsFor(CREATE_CODES) },
-    metadata: meta(...CREATE_CODES),
+    responses: { 201: envelope(4401, adminAccountSchema), ...errors(...CREATE_CODES) },
   },
   updateAccount: {
     method: 'PATCH',
@@ -37,7 +36,6 @@ export const accountsContract = c.router({
       "`transfer_enabled` decides whether the account's bots may use the transfer operation; while it is off they get 2042. New accounts have it on. The account's own administrators cannot change it (3003).",
     pathParams: idParams,
     body: updateAccountBodySchema,
-    responses: { 200: envelope(4400, adminAccountSchema), ...errorsFor(UPDATE_CODES) },
-    metadata: meta(...UPDATE_CODES),
+    responses: { 200: envelope(4400, adminAccountSchema), ...errors(...UPDATE_CODES) },
   },
 });

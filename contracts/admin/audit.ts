@@ -1,7 +1,8 @@
 import { initContract } from '@ts-rest/core';
+import { errors } from '../errors';
 import { auditPageSchema, auditQuerySchema } from '../schemas/admin-audit';
 import { envelope } from '../schemas/common';
-import { errorsFor, meta, READ_CODES } from './common';
+import { READ_CODES } from './common';
 
 const c = initContract();
 
@@ -15,7 +16,6 @@ export const auditContract = c.router({
     description:
       'Every state-changing admin API call of the account (sign-in itself excepted): who, when, what (the route, the target id, the field names sent and their boolean or number values; never text, so never secrets or customer messages), the answer status and the client address. Newest first. Entries are kept AUDIT_RETENTION_DAYS (365) days. Unknown query parameters are refused (2001).',
     query: auditQuerySchema,
-    responses: { 200: envelope(4400, auditPageSchema), ...errorsFor(LIST_CODES) },
-    metadata: meta(...LIST_CODES),
+    responses: { 200: envelope(4400, auditPageSchema), ...errors(...LIST_CODES) },
   },
 });

@@ -1,10 +1,11 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { errors } from '../errors';
 import { adminChatDetailSchema, adminMessageBodySchema, listAdminChatsQuerySchema } from '../schemas/admin-chat';
-import { chatSchema } from '../schemas/chat';
+import { chatPageSchema } from '../schemas/chat';
 import { envelope, text } from '../schemas/common';
-import { messageSchema } from '../schemas/message';
-import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+import { INBOUND_MESSAGE_EXAMPLE, messageSchema } from '../schemas/message';
+import { READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
 const chatIdParams = z.object({ chat_id: text().min(1).max(100) });
@@ -22,16 +23,9 @@ export const chatsContract = c.router({
       'Chats of the account filtered by any of the query parameters (all must hold); `q` matches the chat ID (or its start), alias ID, customer destination ID or name. Unknown query parameters are refused (2001).',
     query: listAdminChatsQuerySchema,
     responses: {
-      200: envelope(
-        4400,
-        z.object({
-          chats: z.array(chatSchema),
-          next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
-        }),
-      ),
-      ...errorsFor(LIST_CODES),
+      200: envelope(4400, chatPageSchema),
+      ...errors(...LIST_CODES),
     },
-    metadata: meta(...LIST_CODES),
   },
   getChat: {
     method: 'GET',
@@ -40,8 +34,7 @@ export const chatsContract = c.router({
     description:
       'Everything about one chat for support: the chat, every message (announcements included), every event sent to a VA about it and each delivery attempt of those events.',
     pathParams: chatIdParams,
-    responses: { 200: envelope(4400, adminChatDetailSchema), ...errorsFor(GET_CODES) },
-    metadata: meta(...GET_CODES),
+    responses: { 200: envelope(4400, adminChatDetailSchema), ...errors(...GET_CODES) },
   },
   postMessage: {
     method: 'POST',
@@ -51,7 +44,6 @@ export const chatsContract = c.router({
       "`inbound` is stored as if the customer wrote it and emits `message.received` to an assigned VA (handy to test a bot); `announcement` is a note visible to agents and admins, written by `admin:<email>`. Fields must suit the chat's channel (2020). A closed chat takes announcements only (2040).",
     pathParams: chatIdParams,
     body: adminMessageBodySchema,
-    responses: { 201: envelope(4401, messageSchema), ...errorsFor(POST_CODES) },
-    metadata: meta(...POST_CODES),
+    responses: { 201: envelope(4401, messageSchema, INBOUND_MESSAGE_EXAMPLE), ...errors(...POST_CODES) },
   },
 });

@@ -1,8 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { errors } from '../errors';
 import { deliveryStatsQuerySchema, deliveryStatsSchema, virtualAgentHealthSchema } from '../schemas/admin-delivery';
 import { envelope } from '../schemas/common';
-import { errorsFor, meta, READ_CODES } from './common';
+import { READ_CODES } from './common';
 
 const c = initContract();
 
@@ -16,15 +17,13 @@ export const deliveriesContract = c.router({
     description:
       'Attempts per bucket (delivered, retried, failed), latency percentiles of the attempts, the VAs failing most and the backlog of pending events. Buckets are one minute wide for `15m` and `1h`, ten minutes for `24h`. Unknown query parameters are refused (2001).',
     query: deliveryStatsQuerySchema,
-    responses: { 200: envelope(4400, deliveryStatsSchema), ...errorsFor(STATS_CODES) },
-    metadata: meta(...STATS_CODES),
+    responses: { 200: envelope(4400, deliveryStatsSchema), ...errors(...STATS_CODES) },
   },
   listVirtualAgentHealth: {
     method: 'GET',
     path: '/deliveries/virtual-agents',
     summary: 'Delivery health of every virtual agent over the last 24 hours',
     description: 'One entry per VA of the account: success rate of its attempts, its latest error and its backlog.',
-    responses: { 200: envelope(4400, z.array(virtualAgentHealthSchema)), ...errorsFor(READ_CODES) },
-    metadata: meta(...READ_CODES),
+    responses: { 200: envelope(4400, z.array(virtualAgentHealthSchema)), ...errors(...READ_CODES) },
   },
 });

@@ -1,8 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { errors } from '../errors';
 import { idParams } from '../schemas/admin-common';
 import { envelope } from '../schemas/common';
-import { ACTION_CODES, errorsFor, meta } from './common';
+import { ACTION_CODES } from './common';
 
 const c = initContract();
 
@@ -27,7 +28,6 @@ export const eventsContract = c.router({
     pathParams: idParams,
     query: redeliverQuerySchema,
     body: c.noBody(),
-    responses: { 200: envelope(4400, z.null()), ...errorsFor(REDELIVER_CODES) },
-    metadata: meta(...REDELIVER_CODES),
+    responses: { 200: envelope(4400, z.null()), ...errors(...REDELIVER_CODES) },
   },
 });

@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { errors } from '../errors';
 import { idParams } from '../schemas/admin-common';
 import {
   adminRoutingRuleSchema,
@@ -9,7 +10,7 @@ import {
   updateRoutingRuleBodySchema,
 } from '../schemas/admin-routing';
 import { envelope } from '../schemas/common';
-import { ACTION_CODES, errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+import { ACTION_CODES, READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
 
@@ -25,8 +26,7 @@ export const routingRulesContract = c.router({
     summary: 'List routing rules in the order they are tried',
     description:
       'A chat created without `team_id` or `assignee` goes to the team of the first enabled rule whose conditions all hold; else to the default team (PUT /default-team); else to the oldest team.',
-    responses: { 200: envelope(4400, z.array(adminRoutingRuleSchema)), ...errorsFor(READ_CODES) },
-    metadata: meta(...READ_CODES),
+    responses: { 200: envelope(4400, z.array(adminRoutingRuleSchema)), ...errors(...READ_CODES) },
   },
   createRoutingRule: {
     method: 'POST',
@@ -35,8 +35,7 @@ export const routingRulesContract = c.router({
     description:
       'Adds a rule that sends matching chats (created without `team_id` or `assignee`) to a team and optionally a skill of it. The team and skill must exist in the account (3006).',
     body: createRoutingRuleBodySchema,
-    responses: { 201: envelope(4401, adminRoutingRuleSchema), ...errorsFor(CREATE_CODES) },
-    metadata: meta(...CREATE_CODES),
+    responses: { 201: envelope(4401, adminRoutingRuleSchema), ...errors(...CREATE_CODES) },
   },
   updateRoutingRule: {
     method: 'PATCH',
@@ -45,8 +44,7 @@ export const routingRulesContract = c.router({
     description: 'Only the fields sent change; `conditions` replaces all conditions.',
     pathParams: idParams,
     body: updateRoutingRuleBodySchema,
-    responses: { 200: envelope(4400, adminRoutingRuleSchema), ...errorsFor(UPDATE_CODES) },
-    metadata: meta(...UPDATE_CODES),
+    responses: { 200: envelope(4400, adminRoutingRuleSchema), ...errors(...UPDATE_CODES) },
   },
   deleteRoutingRule: {
     method: 'DELETE',
@@ -55,8 +53,7 @@ export const routingRulesContract = c.router({
     description: 'Removes the rule; chats it routed stay where they are.',
     pathParams: idParams,
     body: c.noBody(),
-    responses: { 200: envelope(4400, z.null()), ...errorsFor(DELETE_CODES) },
-    metadata: meta(...DELETE_CODES),
+    responses: { 200: envelope(4400, z.null()), ...errors(...DELETE_CODES) },
   },
   setDefaultTeam: {
     method: 'PUT',
@@ -64,7 +61,6 @@ export const routingRulesContract = c.router({
     summary: 'Set the team that receives chats no routing rule matched',
     description: "Names the account's default team, or `null` to fall back to its oldest team. The team must exist in the account (3006).",
     body: defaultTeamBodySchema,
-    responses: { 200: envelope(4400, defaultTeamSchema), ...errorsFor(DEFAULT_TEAM_CODES) },
-    metadata: meta(...DEFAULT_TEAM_CODES),
+    responses: { 200: envelope(4400, defaultTeamSchema), ...errors(...DEFAULT_TEAM_CODES) },
   },
 });

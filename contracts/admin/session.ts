@@ -1,8 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { errors } from '../errors';
 import { adminProfileSchema, loginBodySchema } from '../schemas/admin-session';
 import { envelope } from '../schemas/common';
-import { ACTION_CODES, errorsFor, meta, READ_CODES } from './common';
+import { ACTION_CODES, READ_CODES } from './common';
 
 const c = initContract();
 
@@ -16,8 +17,7 @@ export const sessionContract = c.router({
     description:
       'Checks the email and password and sets the `va_session` cookie (HttpOnly, SameSite=Lax, Secure over https) that every other admin route needs. An unknown email and a wrong password get the same answer, 3002. Rate limited per client address.',
     body: loginBodySchema,
-    responses: { 200: envelope(4400, adminProfileSchema), ...errorsFor(LOGIN_CODES) },
-    metadata: meta(...LOGIN_CODES),
+    responses: { 200: envelope(4400, adminProfileSchema), ...errors(...LOGIN_CODES) },
   },
   logout: {
     method: 'POST',
@@ -26,15 +26,13 @@ export const sessionContract = c.router({
     description:
       'Ends the current session (it cannot be used again) and answers with an expired `va_session` cookie. Refused when sent from another site (3003).',
     body: c.noBody(),
-    responses: { 200: envelope(4400, z.null()), ...errorsFor(ACTION_CODES) },
-    metadata: meta(...ACTION_CODES),
+    responses: { 200: envelope(4400, z.null()), ...errors(...ACTION_CODES) },
   },
   me: {
     method: 'GET',
     path: '/me',
     summary: 'The signed-in administrator and their account',
     description: 'Who is signed in, their account and when the session expires; 3001 when no valid session cookie is sent.',
-    responses: { 200: envelope(4400, adminProfileSchema), ...errorsFor(READ_CODES) },
-    metadata: meta(...READ_CODES),
+    responses: { 200: envelope(4400, adminProfileSchema), ...errors(...READ_CODES) },
   },
 });

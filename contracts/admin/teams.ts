@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { errors } from '../errors';
 import { idParams } from '../schemas/admin-common';
 import {
   adminSkillSchema,
@@ -9,7 +10,7 @@ import {
   updateTeamBodySchema,
 } from '../schemas/admin-team';
 import { envelope, intIdParam } from '../schemas/common';
-import { ACTION_CODES, errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+import { ACTION_CODES, READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
 
@@ -24,8 +25,7 @@ export const teamsContract = c.router({
     path: '/teams',
     summary: 'List teams with their skills and member counts',
     description: 'Every team of the account, oldest first, with its skills and how many agents, managers and virtual agents belong to it.',
-    responses: { 200: envelope(4400, z.array(adminTeamSchema)), ...errorsFor(READ_CODES) },
-    metadata: meta(...READ_CODES),
+    responses: { 200: envelope(4400, z.array(adminTeamSchema)), ...errors(...READ_CODES) },
   },
   createTeam: {
     method: 'POST',
@@ -34,8 +34,7 @@ export const teamsContract = c.router({
     description:
       'Creates a team (auto-assign off unless sent) and the named skills in it. Names are trimmed and must be unique in the account (3004).',
     body: createTeamBodySchema,
-    responses: { 201: envelope(4401, adminTeamSchema), ...errorsFor(CREATE_TEAM_CODES) },
-    metadata: meta(...CREATE_TEAM_CODES),
+    responses: { 201: envelope(4401, adminTeamSchema), ...errors(...CREATE_TEAM_CODES) },
   },
   updateTeam: {
     method: 'PATCH',
@@ -45,8 +44,7 @@ export const teamsContract = c.router({
       "Only the fields sent change. A new name must be unique in the account (3004). Switching auto-assign on offers the team's queued chats to its ready members.",
     pathParams: idParams,
     body: updateTeamBodySchema,
-    responses: { 200: envelope(4400, adminTeamSchema), ...errorsFor(UPDATE_TEAM_CODES) },
-    metadata: meta(...UPDATE_TEAM_CODES),
+    responses: { 200: envelope(4400, adminTeamSchema), ...errors(...UPDATE_TEAM_CODES) },
   },
   addSkill: {
     method: 'POST',
@@ -55,8 +53,7 @@ export const teamsContract = c.router({
     description: 'Creates a skill in the team; the name is trimmed and must be unique in the team (3004).',
     pathParams: idParams,
     body: createSkillBodySchema,
-    responses: { 201: envelope(4401, adminSkillSchema), ...errorsFor(ADD_SKILL_CODES) },
-    metadata: meta(...ADD_SKILL_CODES),
+    responses: { 201: envelope(4401, adminSkillSchema), ...errors(...ADD_SKILL_CODES) },
   },
   removeSkill: {
     method: 'DELETE',
@@ -66,15 +63,13 @@ export const teamsContract = c.router({
       "Users lose the skill. Refused with 3008 while a routing rule or a virtual agent's fallback names it; chats that wait for it keep the name.",
     pathParams: idParams.extend({ skill_id: intIdParam() }),
     body: c.noBody(),
-    responses: { 200: envelope(4400, z.null()), ...errorsFor(REMOVE_SKILL_CODES) },
-    metadata: meta(...REMOVE_SKILL_CODES),
+    responses: { 200: envelope(4400, z.null()), ...errors(...REMOVE_SKILL_CODES) },
   },
   listSkills: {
     method: 'GET',
     path: '/skills',
     summary: 'List every skill with its team',
     description: 'Every skill of the account with the team it belongs to: the IDs `skill_ids` of users take.',
-    responses: { 200: envelope(4400, z.array(adminSkillSchema)), ...errorsFor(READ_CODES) },
-    metadata: meta(...READ_CODES),
+    responses: { 200: envelope(4400, z.array(adminSkillSchema)), ...errors(...READ_CODES) },
   },
 });

@@ -1,9 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { errors } from '../errors';
 import { idParams } from '../schemas/admin-common';
 import { adminUserSchema, createUserBodySchema, listUsersQuerySchema, updateUserBodySchema } from '../schemas/admin-user';
-import { envelope, isoDateTime, text } from '../schemas/common';
-import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+import { envelope, example, isoDateTime, text } from '../schemas/common';
+import { READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
 
@@ -20,8 +21,7 @@ export const usersContract = c.router({
     description:
       'Every user of the account, or those of one `kind`, with their teams, skills and availability. Unknown query parameters are refused (2001).',
     query: listUsersQuerySchema,
-    responses: { 200: envelope(4400, z.array(adminUserSchema)), ...errorsFor(LIST_CODES) },
-    metadata: meta(...LIST_CODES),
+    responses: { 200: envelope(4400, z.array(adminUserSchema)), ...errors(...LIST_CODES) },
   },
   createUser: {
     method: 'POST',
@@ -29,8 +29,7 @@ export const usersContract = c.router({
     summary: 'Create an agent or a manager',
     description: 'Team and skill IDs must belong to the account (3006 names the field). A login ID or name in use answers 3004.',
     body: createUserBodySchema,
-    responses: { 201: envelope(4401, adminUserSchema), ...errorsFor(CREATE_CODES) },
-    metadata: meta(...CREATE_CODES),
+    responses: { 201: envelope(4401, adminUserSchema), ...errors(...CREATE_CODES) },
   },
   updateUser: {
     method: 'PATCH',
@@ -40,8 +39,7 @@ export const usersContract = c.router({
       'Only the fields sent change; lists replace the current ones. `login_id` and `kind` cannot change (3005). Virtual agents are changed at /virtual-agents/{id} (3008 here).',
     pathParams: idParams,
     body: updateUserBodySchema,
-    responses: { 200: envelope(4400, adminUserSchema), ...errorsFor(UPDATE_CODES) },
-    metadata: meta(...UPDATE_CODES),
+    responses: { 200: envelope(4400, adminUserSchema), ...errors(...UPDATE_CODES) },
   },
   inviteUser: {
     method: 'POST',
@@ -50,18 +48,24 @@ export const usersContract = c.router({
     description:
       "Answers `invite_url`, a one-time link (valid 72 hours) where the person sets their password and signs in to /agent. It is shown once: only its hash is kept. A new invite replaces the previous link (and lets a person who has a password set a new one). The sign-in email is `email` if sent, else the user's own (2000 when there is none); another person signing in with it is 3004. Virtual agents cannot be invited (3008).",
     pathParams: idParams,
-    body: z.object({ email: text().trim().email().max(320).optional() }).strict(),
+    body: example(z.object({ email: text().trim().email().max(320).optional() }).strict(), { email: 'maria.lopez@acme.example' }),
     responses: {
       201: envelope(
         4401,
-        z.object({
-          invite_url: z.string().describe('Give it to the person; it is not shown again'),
-          email: z.string().describe('The sign-in email'),
-          expires_at: isoDateTime,
-        }),
+        example(
+          z.object({
+            invite_url: z.string().describe('Give it to the person; it is not shown again'),
+            email: z.string().describe('The sign-in email'),
+            expires_at: isoDateTime,
+          }),
+          {
+            invite_url: 'https://chat.acme.example/agent/invite#Xq3v9KpL2mN8rT5wY1zB7cD4fG6hJ0sA-uE2iO9nQkM',
+            email: 'maria.lopez@acme.example',
+            expires_at: '2026-03-05T08:15:00.000Z',
+          },
+        ),
       ),
-      ...errorsFor(INVITE_CODES),
+      ...errors(...INVITE_CODES),
     },
-    metadata: meta(...INVITE_CODES),
   },
 });

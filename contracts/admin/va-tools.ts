@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { errors } from '../errors';
 import { idParams } from '../schemas/admin-common';
 import {
   recoverySchema,
@@ -11,7 +12,7 @@ import {
 } from '../schemas/admin-delivery';
 import { vaRepliesSchema } from '../schemas/admin-virtual-agent';
 import { envelope } from '../schemas/common';
-import { ACTION_CODES, errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+import { ACTION_CODES, READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
 
@@ -29,8 +30,7 @@ export const vaToolsContract = c.router({
       'A `chat.assigned` event for a made-up chat (`chat_id` starting with `test-`, `"test": true` in the body), signed and sent like a real delivery, with the static headers, but sent once, never retried and not stored. A webhook that does not answer 200 still gives 200 here, with `ok: false` and the reason.',
     pathParams: idParams,
     body: c.noBody(),
-    responses: { 200: envelope(4400, testEventResultSchema), ...errorsFor(TEST_CODES) },
-    metadata: meta(...TEST_CODES),
+    responses: { 200: envelope(4400, testEventResultSchema), ...errors(...TEST_CODES) },
   },
   startTestChat: {
     method: 'POST',
@@ -40,8 +40,7 @@ export const vaToolsContract = c.router({
       "Creates a chat as the bot API's `POST /chats` does, assigned to the VA, with a made-up customer (`destination_id` starting with `test-`, name `Test customer`) and a first customer message, on the account's `api` asset (else its first enabled asset). The VA receives `chat.assigned` with that message, as for any chat; the console then writes as the customer on the chat's page (POST /chats/{chat_id}/messages). A disabled VA, or an account without an enabled asset, is 3008.",
     pathParams: idParams,
     body: startTestChatSchema,
-    responses: { 201: envelope(4401, testChatSchema), ...errorsFor(TEST_CHAT_CODES) },
-    metadata: meta(...TEST_CHAT_CODES),
+    responses: { 201: envelope(4401, testChatSchema), ...errors(...TEST_CHAT_CODES) },
   },
   startRecovery: {
     method: 'POST',
@@ -51,8 +50,7 @@ export const vaToolsContract = c.router({
       "Starts a background recovery: the failed events of the VA created in [`since`, `until`) go back in the queue with their `transaction_id`, oldest first, a batch at a time (the next batch once the previous one has left `pending`); each chat's events keep their order. Follow its counts with GET on the same path. One recovery runs per VA at a time (3008).",
     pathParams: idParams,
     body: startRecoverySchema,
-    responses: { 201: envelope(4401, recoverySchema), ...errorsFor(START_RECOVERY_CODES) },
-    metadata: meta(...START_RECOVERY_CODES),
+    responses: { 201: envelope(4401, recoverySchema), ...errors(...START_RECOVERY_CODES) },
   },
   listRecoveries: {
     method: 'GET',
@@ -60,8 +58,7 @@ export const vaToolsContract = c.router({
     summary: "A virtual agent's latest recoveries of failed events, with their progress",
     description: 'The ten latest, newest first, each with its counts by the state of the events it put back.',
     pathParams: idParams,
-    responses: { 200: envelope(4400, z.array(recoverySchema)), ...errorsFor(LIST_RECOVERY_CODES) },
-    metadata: meta(...LIST_RECOVERY_CODES),
+    responses: { 200: envelope(4400, z.array(recoverySchema)), ...errors(...LIST_RECOVERY_CODES) },
   },
   getVaReplies: {
     method: 'GET',
@@ -70,8 +67,7 @@ export const vaToolsContract = c.router({
     description:
       'The chats the VA holds whose customer is waiting for its reply (the 20 longest waits and the count), and the times its reply budget ran out (`reply_timeout_seconds`): counts of the last 24 hours by action and the 20 latest. Reply timeouts are kept as long as delivered events (EVENT_RETENTION_DAYS).',
     pathParams: idParams,
-    responses: { 200: envelope(4400, vaRepliesSchema), ...errorsFor(LIST_RECOVERY_CODES) },
-    metadata: meta(...LIST_RECOVERY_CODES),
+    responses: { 200: envelope(4400, vaRepliesSchema), ...errors(...LIST_RECOVERY_CODES) },
   },
   retryNow: {
     method: 'POST',
@@ -81,7 +77,6 @@ export const vaToolsContract = c.router({
       "Every pending event of the VA that waits for a later attempt (a retry's back-off, or a pause of its endpoint after failures) is attempted at once, and this instance's circuit breaker for its webhook starts closed. Events of one chat still go in order. Events of a disabled VA or of a stopped webhook (410) stay held. The service does the same by itself when a delivery to the VA succeeds after failures. `due_now` counts the events made due.",
     pathParams: idParams,
     body: c.noBody(),
-    responses: { 200: envelope(4400, retryNowResultSchema), ...errorsFor(TEST_CODES) },
-    metadata: meta(...TEST_CODES),
+    responses: { 200: envelope(4400, retryNowResultSchema), ...errors(...TEST_CODES) },
   },
 });

@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { errors } from '../errors';
 import { idParams } from '../schemas/admin-common';
 import {
   adminVirtualAgentSchema,
@@ -12,7 +13,7 @@ import {
   updateVirtualAgentBodySchema,
 } from '../schemas/admin-virtual-agent';
 import { envelope } from '../schemas/common';
-import { errorsFor, meta, READ_CODES, WRITE_CODES } from './common';
+import { READ_CODES, WRITE_CODES } from './common';
 
 const c = initContract();
 
@@ -27,8 +28,7 @@ export const virtualAgentsContract = c.router({
     path: '/virtual-agents',
     summary: 'List virtual agents',
     description: 'API keys and signing secrets are never shown here; see `api_key_prefix`.',
-    responses: { 200: envelope(4400, z.array(adminVirtualAgentSchema)), ...errorsFor(READ_CODES) },
-    metadata: meta(...READ_CODES),
+    responses: { 200: envelope(4400, z.array(adminVirtualAgentSchema)), ...errors(...READ_CODES) },
   },
   getVirtualAgent: {
     method: 'GET',
@@ -37,8 +37,7 @@ export const virtualAgentsContract = c.router({
     description:
       "The VA's webhook settings, subscriptions, team, skills and fallback. Its API key and signing secret are never shown again after they are issued; `api_key_prefix` tells keys apart.",
     pathParams: idParams,
-    responses: { 200: envelope(4400, adminVirtualAgentSchema), ...errorsFor(GET_CODES) },
-    metadata: meta(...GET_CODES),
+    responses: { 200: envelope(4400, adminVirtualAgentSchema), ...errors(...GET_CODES) },
   },
   createVirtualAgent: {
     method: 'POST',
@@ -47,8 +46,7 @@ export const virtualAgentsContract = c.router({
     description:
       "Returns the VA with its `api_key` and `signing_secret`: store them now, they are never shown again (rotate them if lost). The webhook URL is checked (3007 with the reason, on `webhook_url`); reserved or malformed static headers answer 2000. `skills` are skill names of the VA's team. A name in use answers 3004.",
     body: createVirtualAgentBodySchema,
-    responses: { 201: envelope(4401, createdVirtualAgentSchema), ...errorsFor(CREATE_CODES) },
-    metadata: meta(...CREATE_CODES),
+    responses: { 201: envelope(4401, createdVirtualAgentSchema), ...errors(...CREATE_CODES) },
   },
   updateVirtualAgent: {
     method: 'PATCH',
@@ -58,8 +56,7 @@ export const virtualAgentsContract = c.router({
       'Only the fields sent change; `webhook_headers`, `skills` and `custom_attributes` replace the current ones. `name` and `description` cannot change after creation (3005).',
     pathParams: idParams,
     body: updateVirtualAgentBodySchema,
-    responses: { 200: envelope(4400, adminVirtualAgentSchema), ...errorsFor(UPDATE_CODES) },
-    metadata: meta(...UPDATE_CODES),
+    responses: { 200: envelope(4400, adminVirtualAgentSchema), ...errors(...UPDATE_CODES) },
   },
   rotateApiKey: {
     method: 'POST',
@@ -69,8 +66,7 @@ export const virtualAgentsContract = c.router({
       'By default (`mode: at_once`, or no body) the old key stops working at once and every access token issued with it is revoked. With `mode: overlap` the old key keeps authorizing until `previous_valid_until`.',
     pathParams: idParams,
     body: rotateApiKeyBodySchema,
-    responses: { 200: envelope(4400, rotatedApiKeySchema), ...errorsFor(ROTATE_CODES) },
-    metadata: meta(...ROTATE_CODES),
+    responses: { 200: envelope(4400, rotatedApiKeySchema), ...errors(...ROTATE_CODES) },
   },
   rotateSigningSecret: {
     method: 'POST',
@@ -80,7 +76,6 @@ export const virtualAgentsContract = c.router({
       'By default (`mode: overlap`, or no body) deliveries carry two signatures, with the new and the previous secret, until `previous_valid_until` (Standard Webhooks verifiers accept either); with `mode: at_once` only the new one.',
     pathParams: idParams,
     body: rotateSigningSecretBodySchema,
-    responses: { 200: envelope(4400, rotatedSigningSecretSchema), ...errorsFor(ROTATE_CODES) },
-    metadata: meta(...ROTATE_CODES),
+    responses: { 200: envelope(4400, rotatedSigningSecretSchema), ...errors(...ROTATE_CODES) },
   },
 });

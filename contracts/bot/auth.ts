@@ -1,7 +1,8 @@
 import { initContract } from '@ts-rest/core';
+import { errors } from '../errors';
 import { accessTokenSchema, authorizeBodySchema } from '../schemas/auth';
-import { envelope, errorEnvelopeSchema } from '../schemas/common';
-import { BODY_CODES, meta } from './common';
+import { envelope } from '../schemas/common';
+import { BODY_CODES } from './common';
 
 const c = initContract();
 
@@ -15,14 +16,7 @@ export const authContract = c.router({
     body: authorizeBodySchema,
     responses: {
       200: envelope(4300, accessTokenSchema),
-      400: errorEnvelopeSchema,
-      401: errorEnvelopeSchema,
-      405: errorEnvelopeSchema,
-      413: errorEnvelopeSchema,
-      415: errorEnvelopeSchema,
-      429: errorEnvelopeSchema,
-      500: errorEnvelopeSchema,
+      ...errors(2005, 2012, 2099, 2007, ...BODY_CODES),
     },
-    metadata: meta(2005, 2012, 2099, 2007, ...BODY_CODES),
   },
 });

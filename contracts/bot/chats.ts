@@ -1,10 +1,11 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
+import { errors } from '../errors';
 import { chatPageSchema, chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
-import { cursorQuery, dateTimeInput, decimalInt, envelope, errorEnvelopeSchema, intIdParam, pageSizeQuery, text } from '../schemas/common';
+import { cursorQuery, dateTimeInput, decimalInt, envelope, intIdParam, pageSizeQuery, text } from '../schemas/common';
 import { typingInputSchema, typingStateSchema } from '../schemas/message';
-import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, idempotentHeaders, meta } from './common';
+import { AUTH_CODES, authHeaders, BODY_CODES, idempotentHeaders } from './common';
 
 const c = initContract();
 const chatIdParams = z.object({ chat_id: text().min(1).max(100) });
@@ -18,8 +19,7 @@ export const chatsContract = c.router({
       'Creates a chat on a channel asset for a customer (found or created by `destination_id`). With `assignee` the chat is assigned at once (a VA then receives `chat.assigned`); with `team_id` it waits in that team; with neither, routing rules choose the team. An asset an administrator has disabled takes no new chats (2035).',
     headers: idempotentHeaders,
     body: createChatBodySchema,
-    responses: { 201: envelope(4302, chatSchema), 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, ...authErrors, ...bodyErrors },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2013, 2020, 2032, 2033, 2034, 2035),
+    responses: { 201: envelope(4302, chatSchema), ...errors(...AUTH_CODES, ...BODY_CODES, 2010, 2013, 2020, 2032, 2033, 2034, 2035) },
   },
   listChats: {
     method: 'GET',
@@ -42,9 +42,8 @@ export const chatsContract = c.router({
       .strict(),
     responses: {
       200: envelope(4303, chatPageSchema),
-      ...authErrors,
+      ...errors(...AUTH_CODES, 2001),
     },
-    metadata: meta(...AUTH_CODES, 2001),
   },
   getChat: {
     method: 'GET',
@@ -54,8 +53,7 @@ export const chatsContract = c.router({
       'The chat with its customer, asset, assignee, tags, other details and its latest messages (up to 20, oldest first). A chat of another account is 2031, as an unknown one is.',
     headers: authHeaders,
     pathParams: chatIdParams,
-    responses: { 200: envelope(4304, chatSchema), 404: errorEnvelopeSchema, ...authErrors },
-    metadata: meta(...AUTH_CODES, 2014, 2031, 4108),
+    responses: { 200: envelope(4304, chatSchema), ...errors(...AUTH_CODES, 2014, 2031, 4108) },
   },
   updateChat: {
     method: 'PATCH',
@@ -82,13 +80,8 @@ export const chatsContract = c.router({
     body: updateChatBodySchema,
     responses: {
       200: envelope(4304, chatSchema),
-      403: errorEnvelopeSchema,
-      404: errorEnvelopeSchema,
-      409: errorEnvelopeSchema,
-      ...authErrors,
-      ...bodyErrors,
+      ...errors(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2017, 2031, 2033, 2040, 2043, 4108),
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2017, 2031, 2033, 2040, 2043, 4108),
   },
   transferChat: {
     method: 'PATCH',
@@ -101,13 +94,8 @@ export const chatsContract = c.router({
     body: transferBodySchema,
     responses: {
       202: envelope(4342, z.literal('')),
-      403: errorEnvelopeSchema,
-      404: errorEnvelopeSchema,
-      409: errorEnvelopeSchema,
-      ...authErrors,
-      ...bodyErrors,
+      ...errors(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2031, 2034, 2041, 2042, 2043),
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2031, 2034, 2041, 2042, 2043),
   },
   setTyping: {
     method: 'PUT',
@@ -120,12 +108,7 @@ export const chatsContract = c.router({
     body: typingInputSchema,
     responses: {
       200: envelope(4311, typingStateSchema),
-      403: errorEnvelopeSchema,
-      404: errorEnvelopeSchema,
-      409: errorEnvelopeSchema,
-      ...authErrors,
-      ...bodyErrors,
+      ...errors(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2040, 2043),
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2040, 2043),
   },
 });

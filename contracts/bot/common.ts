@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Code } from '../codes';
-import { errorEnvelopeSchema, text } from '../schemas/common';
+import { text } from '../schemas/common';
 
 export const authHeaders = z.object({
   access_token: text().describe('Token from POST /authorize'),
@@ -16,24 +15,7 @@ export const idempotentHeaders = authHeaders.extend({
     ),
 });
 
-/** Error responses every authenticated route can give, by HTTP status. */
-export const authErrors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  405: errorEnvelopeSchema,
-  429: errorEnvelopeSchema,
-  500: errorEnvelopeSchema,
-} as const;
-
-/** Routes that read a body can also refuse its size (2008) and type (2009). */
-export const bodyErrors = {
-  413: errorEnvelopeSchema,
-  415: errorEnvelopeSchema,
-} as const;
-
-/** The codes each route can answer with; the OpenAPI generator prints them per HTTP status. */
-export const AUTH_CODES: Code[] = [2002, 2003, 2004, 2012, 2099, 2007];
-export const BODY_CODES: Code[] = [2000, 2006, 2008, 2009];
-
-export type RouteMeta = { codes: Code[] };
-export const meta = (...codes: Code[]): RouteMeta => ({ codes });
+/** The codes every route behind the access token can answer with (see `errors` in contracts/errors.ts). */
+export const AUTH_CODES = [2002, 2003, 2004, 2012, 2099, 2007] as const;
+/** Routes that read a body: also an invalid or malformed body, its size (2008) and its type (2009). */
+export const BODY_CODES = [2000, 2006, 2008, 2009] as const;

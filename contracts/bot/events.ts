@@ -1,8 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { decimalInt, envelope, errorEnvelopeSchema, text } from '../schemas/common';
+import { errors } from '../errors';
+import { decimalInt, envelope, errorEnvelopeSchema, eventStream, text } from '../schemas/common';
 import { ackBodySchema, ackResultSchema, cursorExpiredEnvelopeSchema, eventPageSchema } from '../schemas/pulled-event';
-import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, meta } from './common';
+import { AUTH_CODES, authHeaders, BODY_CODES } from './common';
 
 const c = initContract();
 
@@ -11,7 +12,18 @@ const afterQuery = text()
   .optional()
   .describe("Read the events after this cursor (a `cursor` or `next_cursor` given before); omitted: after the VA's acknowledged position");
 
-const cursorErrors = { 404: errorEnvelopeSchema, 410: cursorExpiredEnvelopeSchema } as const;
+/** What a stream sends, as the documents show it. */
+const STREAM_EXAMPLE = [
+  'retry: 1000',
+  '',
+  'id: ev0000002a000000000000031c0000000000001f5d',
+  'event: message.received',
+  'data: {"cursor":"ev0000002a000000000000031c0000000000001f5d","webhook_id":"trx_01JDW3K6C4S7PMG1T0W2AF9Q3V","webhook_timestamp":"1764230400","webhook_signature":"v1,3pmrF0sWc2N1ak0rD1Ht8Bq3yQ9c4Uu1HLBFnB2sh4o=","body":"{\\"event_type\\":\\"message.received\\",\\"chat_id\\":\\"c_1\\"}"}',
+  '',
+  ': keep-alive',
+  '',
+  '',
+].join('\n');
 
 export const eventsContract = c.router({
   listEvents: {
@@ -30,8 +42,7 @@ export const eventsContract = c.router({
           .describe('Seconds to wait for an event when none is there, 0 to 30 (default 0: answer at once)'),
       })
       .strict(),
-    responses: { 200: envelope(4309, eventPageSchema), ...authErrors, ...cursorErrors },
-    metadata: meta(...AUTH_CODES, 2001, 2060, 2061, 2063),
+    responses: { 200: envelope(4309, eventPageSchema), ...errors(...AUTH_CODES, 2001, 2060, 2061, 2063) },
   },
   streamEvents: {
     method: 'GET',
@@ -46,12 +57,10 @@ export const eventsContract = c.router({
     responses: {
       200: c.otherResponse({
         contentType: 'text/event-stream',
-        body: z.custom<ReadableStream<Uint8Array>>((v) => v instanceof ReadableStream).describe('Server-Sent Events, streamed'),
+        body: eventStream(STREAM_EXAMPLE),
       }),
-      ...authErrors,
-      ...cursorErrors,
+      ...errors(...AUTH_CODES, 2001, 2060, 2061, 2062, 2063),
     },
-    metadata: meta(...AUTH_CODES, 2001, 2060, 2061, 2062, 2063),
   },
   ackEvents: {
     method: 'POST',
@@ -61,7 +70,6 @@ export const eventsContract = c.router({
       'Marks every event of the VA up to and including `cursor` as handled: in `pull` delivery mode they count as delivered (delivery log, metrics, VA health) and later reads without `after` start after it. The acknowledged position never moves back (acknowledging an older cursor changes nothing). In `webhook` mode the answer is the same and nothing changes. `GET /events?after=C` acknowledges up to C too.',
     headers: authHeaders,
     body: ackBodySchema,
-    responses: { 200: envelope(4310, ackResultSchema), ...authErrors, ...bodyErrors, ...cursorErrors },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2060, 2061, 2063),
+    responses: { 200: envelope(4310, ackResultSchema), ...errors(...AUTH_CODES, ...BODY_CODES, 2060, 2061, 2063) },
   },
 });

@@ -1,9 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { CHANNELS } from '../enums';
+import { errors } from '../errors';
 import { cursorQuery, envelope, pageSizeQuery } from '../schemas/common';
 import { assetPageSchema, meSchema } from '../schemas/me';
-import { AUTH_CODES, authErrors, authHeaders, meta } from './common';
+import { AUTH_CODES, authHeaders } from './common';
 
 const c = initContract();
 
@@ -15,8 +16,7 @@ export const meContract = c.router({
     description:
       'The VA the access token belongs to. Its `login_id` is the `assignee` of the chats it holds (`GET /chats?assignee=<login_id>&status=picked` lists them, e.g. to catch up after a restart); `team_id` is its team. A VA writes outbound messages, changes and transfers only on chats assigned to it (2043 otherwise).',
     headers: authHeaders,
-    responses: { 200: envelope(4307, meSchema), ...authErrors },
-    metadata: meta(...AUTH_CODES),
+    responses: { 200: envelope(4307, meSchema), ...errors(...AUTH_CODES) },
   },
   listAssets: {
     method: 'GET',
@@ -32,7 +32,6 @@ export const meContract = c.router({
         cursor: cursorQuery,
       })
       .strict(),
-    responses: { 200: envelope(4308, assetPageSchema), ...authErrors },
-    metadata: meta(...AUTH_CODES, 2001),
+    responses: { 200: envelope(4308, assetPageSchema), ...errors(...AUTH_CODES, 2001) },
   },
 });

@@ -1,12 +1,22 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { cursorQuery, envelope, errorEnvelopeSchema, pageSizeQuery, text } from '../schemas/common';
+import { errors } from '../errors';
+import { cursorQuery, envelope, pageSizeQuery, text } from '../schemas/common';
 import { chunkInputSchema, closeStreamInputSchema, messageInputSchema, messagePageSchema, messageSchema } from '../schemas/message';
-import { AUTH_CODES, authErrors, authHeaders, BODY_CODES, bodyErrors, idempotentHeaders, meta } from './common';
+import { AUTH_CODES, authHeaders, BODY_CODES, idempotentHeaders } from './common';
 
 const c = initContract();
 const chatIdParams = z.object({ chat_id: text().min(1).max(100) });
 const messageParams = z.object({ chat_id: text().min(1).max(100), transid: text().min(1).max(100) });
+
+/** A streamed reply, as the chunk and close examples answer it. */
+const STREAMED_REPLY = {
+  transid: '9d2f7a61-3c4b-4e8f-b1a0-6c5d4e3f2a19',
+  type: 'outbound',
+  text: 'I found both charges.',
+  author: 'va-billing-bot',
+  timestamp: '2026-03-02T09:14:12.004Z',
+} as const;
 
 export const messagesContract = c.router({
   listMessages: {
@@ -20,10 +30,8 @@ export const messagesContract = c.router({
     query: z.object({ page_size: pageSizeQuery, cursor: cursorQuery }).strict(),
     responses: {
       200: envelope(4305, messagePageSchema),
-      404: errorEnvelopeSchema,
-      ...authErrors,
+      ...errors(...AUTH_CODES, 2001, 2014, 2031),
     },
-    metadata: meta(...AUTH_CODES, 2001, 2014, 2031),
   },
   postMessage: {
     method: 'POST',
@@ -36,13 +44,8 @@ export const messagesContract = c.router({
     body: messageInputSchema,
     responses: {
       201: envelope(4306, messageSchema),
-      403: errorEnvelopeSchema,
-      404: errorEnvelopeSchema,
-      409: errorEnvelopeSchema,
-      ...authErrors,
-      ...bodyErrors,
+      ...errors(...AUTH_CODES, ...BODY_CODES, 2013, 2014, 2020, 2031, 2040, 2043),
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2013, 2014, 2020, 2031, 2040, 2043),
   },
   appendChunk: {
     method: 'POST',
@@ -54,14 +57,9 @@ export const messagesContract = c.router({
     pathParams: messageParams,
     body: chunkInputSchema,
     responses: {
-      200: envelope(4312, messageSchema),
-      403: errorEnvelopeSchema,
-      404: errorEnvelopeSchema,
-      409: errorEnvelopeSchema,
-      ...authErrors,
-      ...bodyErrors,
+      200: envelope(4312, messageSchema, { ...STREAMED_REPLY, stream_state: 'open', stream_seq: 1 }),
+      ...errors(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2043, 2044, 2045, 2046, 2047, 2048),
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2043, 2044, 2045, 2046, 2047, 2048),
   },
   closeStream: {
     method: 'PATCH',
@@ -73,13 +71,13 @@ export const messagesContract = c.router({
     pathParams: messageParams,
     body: closeStreamInputSchema,
     responses: {
-      200: envelope(4313, messageSchema),
-      403: errorEnvelopeSchema,
-      404: errorEnvelopeSchema,
-      409: errorEnvelopeSchema,
-      ...authErrors,
-      ...bodyErrors,
+      200: envelope(4313, messageSchema, {
+        ...STREAMED_REPLY,
+        text: 'I found both charges. The second one is being refunded; you will see it within 3 days.',
+        stream_state: 'closed',
+        stream_seq: 4,
+      }),
+      ...errors(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2043, 2044, 2047),
     },
-    metadata: meta(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2043, 2044, 2047),
   },
 });

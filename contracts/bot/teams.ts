@@ -1,8 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { errors } from '../errors';
 import { envelope } from '../schemas/common';
 import { teamSchema } from '../schemas/team';
-import { AUTH_CODES, authErrors, authHeaders, meta } from './common';
+import { AUTH_CODES, authHeaders } from './common';
 
 const c = initContract();
 
@@ -13,7 +14,6 @@ export const teamsContract = c.router({
     summary: "List the account's teams and their skills",
     description: 'Team IDs are stable: fetch them once and cache them for transfers and the `team_id` header.',
     headers: authHeaders,
-    responses: { 200: envelope(4301, z.array(teamSchema)), ...authErrors },
-    metadata: meta(...AUTH_CODES),
+    responses: { 200: envelope(4301, z.array(teamSchema)), ...errors(...AUTH_CODES) },
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, nameText, text } from './common';
+import { example, isoDateTime, named, nameText, text } from './common';
 
 export const createAccountBodySchema = z
   .object({
@@ -8,6 +8,11 @@ export const createAccountBodySchema = z
     admin_password: text().min(8).max(200),
   })
   .strict();
+named('CreateAccountBody', createAccountBodySchema, {
+  name: 'Globex Support',
+  admin_email: 'admin@globex.example',
+  admin_password: 'a-long-first-password',
+});
 
 export type CreateAccountBody = z.infer<typeof createAccountBodySchema>;
 
@@ -23,9 +28,18 @@ export const adminAccountSchema = z.object({
   created_at: isoDateTime,
   admins: z.array(z.object({ email: z.string(), is_platform_admin: z.boolean() })),
 });
+named('AdminAccount', adminAccountSchema, {
+  id: 1,
+  name: 'Acme Retail',
+  default_team_id: 673,
+  transfer_enabled: true,
+  created_at: '2026-02-20T08:00:00.000Z',
+  admins: [{ email: 'ops@acme.example', is_platform_admin: true }],
+});
 
 export type AdminAccount = z.infer<typeof adminAccountSchema>;
 
 export const updateAccountBodySchema = z.object({ transfer_enabled: z.boolean() }).strict();
+example(updateAccountBodySchema, { transfer_enabled: false });
 
 export type UpdateAccountBody = z.infer<typeof updateAccountBodySchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANNELS } from '../enums';
-import { cursorQuery, isoDateTime, nameText, pageSizeQuery, text, withOpenApi } from './common';
+import { cursorQuery, isoDateTime, named, nameText, pageSizeQuery, text, withOpenApi } from './common';
 
 /** A website origin: scheme, host and optional port, nothing after but an optional `/` (`https://shop.example`). */
 export const ORIGIN_PATTERN =
@@ -38,6 +38,20 @@ export const adminAssetSchema = z.object({
   widget: widgetInstallSchema.nullable(),
   created_at: isoDateTime,
 });
+named('AdminAsset', adminAssetSchema, {
+  id: 3101,
+  channel: 'livechat',
+  name: 'Website chat',
+  address: 'app-7f3e21',
+  enabled: true,
+  disabled_at: null,
+  allowed_origins: ['https://shop.example'],
+  widget: {
+    url: 'https://chat.example.com/chat/3101',
+    embed_html: '<script src="https://chat.example.com/widget.js?app=3101" async></script>',
+  },
+  created_at: '2026-02-20T08:00:00.000Z',
+});
 
 export type AdminAsset = z.infer<typeof adminAssetSchema>;
 
@@ -67,6 +81,7 @@ export const createAssetBodySchema = z
     address: text().trim().min(1).max(500).optional(),
   })
   .strict();
+named('CreateAssetBody', createAssetBodySchema, { channel: 'livechat', name: 'Website chat', address: 'app-7f3e21' });
 
 export type CreateAssetBody = z.infer<typeof createAssetBodySchema>;
 
@@ -85,6 +100,6 @@ export const updateAssetBodySchema = z
   })
   .strict();
 // The service refuses `{}` (2000): at least one field must be sent.
-withOpenApi(updateAssetBodySchema, { minProperties: 1 });
+withOpenApi(updateAssetBodySchema, { minProperties: 1, example: { name: 'Website chat (EU)' } });
 
 export type UpdateAssetBody = z.infer<typeof updateAssetBodySchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorQuery, dateTimeInput, isoDateTime, pageSizeQuery, text } from './common';
+import { cursorQuery, dateTimeInput, example, isoDateTime, pageSizeQuery, text } from './common';
 
 export const auditQuerySchema = z
   .object({
@@ -31,5 +31,18 @@ export const auditEntrySchema = z.object({
 });
 
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+example(auditEntrySchema, {
+  id: 912,
+  at: '2026-03-02T09:00:00.000Z',
+  admin_email: 'ops@acme.example',
+  action: 'PATCH /api/admin/virtual-agents/:id',
+  target_id: '40',
+  fields: ['enabled'],
+  values: { enabled: false },
+  http_status: 200,
+  client_address: '203.0.113.24',
+  trxid: '5d1c9e7a-2b4f-4a8e-9c3d-7e6f5a4b3c2d',
+});
 
 export const auditPageSchema = z.object({ entries: z.array(auditEntrySchema), next_cursor: z.string().nullable() });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES, EVENT_STATUSES, EVENT_TYPES } from '../enums';
-import { chatSchema } from './chat';
-import { cursorQuery, intIdParam, isoDateTime, pageSizeQuery, text } from './common';
+import { CHAT_EXAMPLE, chatSchema } from './chat';
+import { cursorQuery, intIdParam, isoDateTime, named, pageSizeQuery, text } from './common';
 import { messageInputSchema, messageSchema } from './message';
 
 export const listAdminChatsQuerySchema = z
@@ -32,6 +32,7 @@ export const deliveryAttemptSchema = z.object({
   error: z.string().nullable(),
   response_excerpt: z.string().nullable().describe('First bytes of the answer body'),
 });
+named('DeliveryAttempt', deliveryAttemptSchema);
 
 export const adminEventSchema = z.object({
   id: z.number().int().describe('Use with POST /api/admin/events/{id}/redeliver'),
@@ -56,12 +57,52 @@ export const adminEventSchema = z.object({
   body: z.record(z.unknown()).describe('The event body as sent, without `posted_on` (stamped on each attempt)'),
   attempts: z.array(deliveryAttemptSchema),
 });
+named('AdminEvent', adminEventSchema);
 
 export type AdminEvent = z.infer<typeof adminEventSchema>;
 
 export const adminChatDetailSchema = chatSchema.extend({
   messages: z.array(messageSchema).describe('The whole transcript, oldest first, announcements included'),
   events: z.array(adminEventSchema).describe('Every event of the chat, by sequence, with every delivery attempt'),
+});
+named('AdminChatDetail', adminChatDetailSchema, {
+  ...CHAT_EXAMPLE,
+  events: [
+    {
+      id: 901,
+      transaction_id: 'a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+      event_type: 'chat.assigned',
+      virtual_agent_login_id: 'va-billing-bot',
+      seq: 1,
+      status: 'delivered',
+      attempt_count: 2,
+      next_attempt_at: '2026-03-02T09:14:08.310Z',
+      last_error: null,
+      created_at: '2026-03-02T09:14:07.140Z',
+      delivered_at: '2026-03-02T09:14:08.522Z',
+      failed_at: null,
+      superseded_at: null,
+      body: { event_type: 'chat.assigned', channel: 'livechat', chat_id: CHAT_EXAMPLE.chat_id },
+      attempts: [
+        {
+          attempt_number: 1,
+          started_at: '2026-03-02T09:14:07.301Z',
+          duration_ms: 5003,
+          http_status: null,
+          error: 'timeout after 5000 ms',
+          response_excerpt: null,
+        },
+        {
+          attempt_number: 2,
+          started_at: '2026-03-02T09:14:08.310Z',
+          duration_ms: 212,
+          http_status: 200,
+          error: null,
+          response_excerpt: '{"ok":true}',
+        },
+      ],
+    },
+  ],
 });
 
 export type AdminChatDetail = z.infer<typeof adminChatDetailSchema>;
@@ -73,3 +114,4 @@ export const adminMessageBodySchema = messageInputSchema
       .describe('`inbound`: as the customer (emits `message.received`); `announcement`: a note for agents and admins'),
   })
   .strict();
+named('AdminMessageBody', adminMessageBodySchema, { type: 'inbound', text: 'Hi, I was charged twice for order A-10442' });

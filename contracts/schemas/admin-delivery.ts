@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANNELS, EVENT_TYPES } from '../enums';
-import { dateTimeInput, isoDateTime, text } from './common';
+import { dateTimeInput, isoDateTime, named, text } from './common';
 
 export const DELIVERY_WINDOWS = ['15m', '1h', '24h'] as const;
 export type DeliveryWindow = (typeof DELIVERY_WINDOWS)[number];
@@ -57,6 +57,33 @@ export const deliveryStatsSchema = z.object({
     oldest_pending_since: isoDateTime.nullable(),
   }),
 });
+const minute = (i: number) => new Date(Date.UTC(2026, 2, 2, 9, i)).toISOString();
+named('DeliveryStats', deliveryStatsSchema, {
+  window: '15m',
+  from: minute(0),
+  to: '2026-03-02T09:14:31.000Z',
+  bucket_seconds: 60,
+  buckets: Array.from({ length: 15 }, (_, i) => ({
+    minute: minute(i),
+    delivered: [12, 9, 14][i % 3],
+    retried: i === 13 ? 3 : 0,
+    failed: i === 14 ? 1 : 0,
+  })),
+  totals: { attempts: 179, delivered: 175, retried: 3, failed: 1, superseded: 2 },
+  latency_ms: { p50: 84, p95: 412.5, p99: 1980.2 },
+  top_failing: [
+    {
+      virtual_agent_id: 40,
+      login_id: 'va-billing-bot',
+      name: 'Billing bot',
+      attempts: 61,
+      failed_attempts: 4,
+      last_error: 'HTTP 503',
+      last_error_at: '2026-03-02T09:14:02.000Z',
+    },
+  ],
+  backlog: { pending: 2, retrying: 1, oldest_pending_since: '2026-03-02T09:13:40.000Z' },
+});
 
 export type DeliveryStats = z.infer<typeof deliveryStatsSchema>;
 
@@ -72,6 +99,18 @@ export const virtualAgentHealthSchema = z.object({
   last_error: z.string().nullable().describe('Error of the latest unsuccessful attempt in the last 24 hours'),
   last_error_at: isoDateTime.nullable(),
 });
+named('VirtualAgentHealth', virtualAgentHealthSchema, {
+  virtual_agent_id: 40,
+  login_id: 'va-billing-bot',
+  attempts: 1204,
+  delivered: 1198,
+  success_rate: 0.995,
+  failed_events: 1,
+  pending: 2,
+  last_attempt_at: '2026-03-02T09:14:07.000Z',
+  last_error: 'timed out after 5000 ms',
+  last_error_at: '2026-03-02T08:51:19.000Z',
+});
 
 export type VirtualAgentHealth = z.infer<typeof virtualAgentHealthSchema>;
 
@@ -86,6 +125,17 @@ export const testEventResultSchema = z.object({
   transaction_id: z.string().describe('Also the `webhook-id` header'),
   sent_at: isoDateTime,
 });
+named('TestEventResult', testEventResultSchema, {
+  ok: true,
+  http_status: 200,
+  error: null,
+  duration_ms: 87,
+  response_excerpt: '{"ok":true}',
+  event_type: 'chat.assigned',
+  chat_id: 'test-3c1e9f0a-7b2d-4e5f-9a8b-1c2d3e4f5a6b',
+  transaction_id: '0b8e4c9a-2f1d-4e3b-8a7c-6d5e4f3a2b1c',
+  sent_at: '2026-03-02T09:14:07.512Z',
+});
 
 export type TestEventResult = z.infer<typeof testEventResultSchema>;
 
@@ -97,6 +147,7 @@ export const startRecoverySchema = z
     until: dateTimeInput().optional().describe('…and before this time; default now'),
   })
   .strict();
+named('StartRecoveryBody', startRecoverySchema, { since: '2026-02-27T00:00:00Z' });
 
 export const recoverySchema = z.object({
   id: z.number().int(),
@@ -111,6 +162,20 @@ export const recoverySchema = z.object({
   pending: count.describe('Of those, still waiting or being retried'),
   created_at: isoDateTime,
   finished_at: isoDateTime.nullable(),
+});
+named('Recovery', recoverySchema, {
+  id: 7,
+  virtual_agent_id: 40,
+  since: '2026-02-27T00:00:00.000Z',
+  until: '2026-03-02T09:10:00.000Z',
+  status: 'running',
+  total: 1840,
+  requeued: 1000,
+  delivered: 812,
+  failed: 3,
+  pending: 185,
+  created_at: '2026-03-02T09:10:00.000Z',
+  finished_at: null,
 });
 
 export type StartRecovery = z.infer<typeof startRecoverySchema>;
@@ -127,11 +192,13 @@ export const startTestChatSchema = z
     text: text().min(1).max(2000).optional().describe("The customer's first message; a greeting that says it is a test when omitted"),
   })
   .strict();
+named('StartTestChatBody', startTestChatSchema, { text: 'Hi, I was charged twice this month.' });
 
 export const testChatSchema = z.object({
   chat_id: z.string().describe('The new chat: open it in the console to write as its customer'),
   channel: z.enum(CHANNELS),
   assignee: z.string().describe("The virtual agent's login ID"),
 });
+named('TestChat', testChatSchema, { chat_id: '019cadc6-4e1f-7b3a-8c2d-1f0e9d8c7b6a', channel: 'api', assignee: 'va-billing-bot' });
 
 export type TestChat = z.infer<typeof testChatSchema>;

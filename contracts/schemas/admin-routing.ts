@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nameSchema, skillNameSchema } from './admin-common';
-import { intId, isoDateTime, safePattern, text } from './common';
+import { intId, isoDateTime, named, safePattern, text } from './common';
 
 export const ROUTING_OPS = ['equals', 'not_equals', 'contains', 'starts_with', 'in'] as const;
 
@@ -38,6 +38,21 @@ export const adminRoutingRuleSchema = z.object({
   created_at: isoDateTime,
   updated_at: isoDateTime,
 });
+named('AdminRoutingRule', adminRoutingRuleSchema, {
+  id: 5,
+  name: 'Billing questions to the bot',
+  position: 10,
+  enabled: true,
+  conditions: [
+    { field: 'channel', op: 'in', value: ['livechat', 'abc'] },
+    { field: 'route_params.topic', op: 'equals', value: 'billing' },
+  ],
+  team_id: 672,
+  team_name: 'Virtual Agents',
+  skill: 'billing',
+  created_at: '2026-02-20T08:00:00.000Z',
+  updated_at: '2026-03-02T09:00:00.000Z',
+});
 
 export type AdminRoutingRule = z.infer<typeof adminRoutingRuleSchema>;
 
@@ -53,6 +68,16 @@ export const createRoutingRuleBodySchema = z
     position: z.number().int().min(0).max(1_000_000).optional().describe('Default: after the last rule'),
   })
   .strict();
+named('CreateRoutingRuleBody', createRoutingRuleBodySchema, {
+  name: 'Billing questions to the bot',
+  conditions: [
+    { field: 'channel', op: 'in', value: ['livechat', 'abc'] },
+    { field: 'route_params.topic', op: 'equals', value: 'billing' },
+  ],
+  team_id: 672,
+  skill: 'billing',
+  position: 10,
+});
 
 export type CreateRoutingRuleBody = z.infer<typeof createRoutingRuleBodySchema>;
 
@@ -66,9 +91,12 @@ export const updateRoutingRuleBodySchema = z
     position: z.number().int().min(0).max(1_000_000).optional(),
   })
   .strict();
+named('UpdateRoutingRuleBody', updateRoutingRuleBodySchema, { enabled: false });
 
 export type UpdateRoutingRuleBody = z.infer<typeof updateRoutingRuleBodySchema>;
 
 export const defaultTeamBodySchema = z.object({ team_id: intId().nullable().describe('null: fall back to the oldest team') }).strict();
+named('DefaultTeamBody', defaultTeamBodySchema, { team_id: 673 });
 
 export const defaultTeamSchema = z.object({ default_team_id: z.number().int().nullable(), team_name: z.string().nullable() });
+named('DefaultTeam', defaultTeamSchema, { default_team_id: 673, team_name: 'Customer care' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, text } from './common';
+import { isoDateTime, named, text } from './common';
 
 export const loginBodySchema = z
   .object({
@@ -7,6 +7,7 @@ export const loginBodySchema = z
     password: text().min(1).max(200),
   })
   .strict();
+named('AdminLoginBody', loginBodySchema, { email: 'ops@acme.example', password: 'correct-horse-battery-staple' });
 
 export const adminProfileSchema = z.object({
   email: z.string(),
@@ -18,6 +19,12 @@ export const adminProfileSchema = z.object({
     transfer_enabled: z.boolean().describe("Whether the account's bots may transfer chats; only a platform administrator changes it"),
   }),
   session_expires_at: isoDateTime,
+});
+named('AdminProfile', adminProfileSchema, {
+  email: 'ops@acme.example',
+  is_platform_admin: true,
+  account: { id: 1, name: 'Acme Retail', default_team_id: 673, transfer_enabled: true },
+  session_expires_at: '2026-03-02T21:00:00.000Z',
 });
 
 export type AdminProfile = z.infer<typeof adminProfileSchema>;

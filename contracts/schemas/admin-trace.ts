@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorQuery, dateTimeInput, intIdParam, isoDateTime, pageSizeQuery, text } from './common';
+import { cursorQuery, dateTimeInput, example, intIdParam, isoDateTime, pageSizeQuery, text } from './common';
 
 export const TRACE_KINDS = ['chat', 'alias_id', 'message', 'event', 'request', 'idempotency_key'] as const;
 
@@ -34,6 +34,19 @@ export const traceMatchSchema = z.object({
   link: z.string().describe('Path of the console page that shows it, scrolled to and highlighting it'),
 });
 
+const MATCH_EXAMPLE = {
+  kind: 'request',
+  chat_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  message_transid: null,
+  event_id: null,
+  request_id: '019cadc6-9a80-7c2e-9a1d-5e8f0b7c4d21',
+  virtual_agent_id: 40,
+  at: '2026-03-02T09:00:00.000Z',
+  summary: 'PATCH /api/v1/chats/7c9e6679-7425-40de-944b-e07fc1f90ae7 by va-billing-bot → 2040 (trxid 019cadc6-9a80-7c2e-9a1d-5e8f0b7c4d21)',
+  link: '/admin/chats/7c9e6679-7425-40de-944b-e07fc1f90ae7?focus=request%3A019cadc6-9a80-7c2e-9a1d-5e8f0b7c4d21',
+} satisfies z.input<typeof traceMatchSchema>;
+example(traceMatchSchema, MATCH_EXAMPLE);
+
 export type TraceMatch = z.infer<typeof traceMatchSchema>;
 
 export const requestRecordingSchema = z
@@ -55,6 +68,9 @@ export const requestRecordingSchema = z
   })
   .describe('What the log records under the server’s settings, so that a call missing from it is not taken for a call never made');
 
+const RECORDING_EXAMPLE = { successes: 'sampled', sample_rate: 0.5, chat_successes_recorded: null } as const;
+example(requestRecordingSchema, RECORDING_EXAMPLE);
+
 export const traceAnswerSchema = z.object({
   id: z.string(),
   matches: z.array(traceMatchSchema).describe('Usually one; empty when nothing of the account has this id'),
@@ -62,6 +78,7 @@ export const traceAnswerSchema = z.object({
     'What the bot request log records: a successful call may be missing from it when `successes` is not `all`',
   ),
 });
+example(traceAnswerSchema, { id: MATCH_EXAMPLE.request_id, matches: [MATCH_EXAMPLE], recording: RECORDING_EXAMPLE });
 
 export const botRequestQuerySchema = z
   .object({
@@ -98,6 +115,22 @@ export const botRequestSchema = z.object({
   trxid: z.string().describe('The `trxid` of the answer, which names this row (a version 7 UUID: it starts with the time)'),
   latency_ms: z.number().int(),
   idempotency_key: z.string().nullable(),
+});
+
+example(botRequestSchema, {
+  at: '2026-03-02T09:00:00.000Z',
+  virtual_agent_id: 40,
+  virtual_agent_login_id: 'va-billing-bot',
+  operation: 'updateChat',
+  method: 'PATCH',
+  path: '/api/v1/chats/7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  chat_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  http_status: 409,
+  status_code: 2040,
+  description: 'Chat is closed',
+  trxid: '019cadc6-9a80-7c2e-9a1d-5e8f0b7c4d21',
+  latency_ms: 4,
+  idempotency_key: null,
 });
 
 export type BotRequest = z.infer<typeof botRequestSchema>;

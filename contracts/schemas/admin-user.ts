@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AVAILABILITIES, USER_KINDS } from '../enums';
 import { customAttributesSchema, immutableField } from './admin-common';
-import { intId, isoDateTime, nameText, SAFE_TEXT_MESSAGE, safePattern, text } from './common';
+import { intId, isoDateTime, named, nameText, SAFE_TEXT_MESSAGE, safePattern, text } from './common';
 
 const idList = z.array(intId()).max(100);
 
@@ -19,6 +19,21 @@ export const adminUserSchema = z.object({
   custom_attributes: z.record(z.string()),
   created_at: isoDateTime,
   updated_at: isoDateTime,
+});
+named('AdminUser', adminUserSchema, {
+  id: 31,
+  kind: 'agent',
+  login_id: 'maria.lopez',
+  name: 'María López',
+  email: 'maria.lopez@acme.example',
+  availability: 'available',
+  capacity: 3,
+  enabled: true,
+  team_ids: [673],
+  skills: [{ id: 21, name: 'spanish', team_id: 673 }],
+  custom_attributes: { language: 'es' },
+  created_at: '2026-02-20T08:00:00.000Z',
+  updated_at: '2026-03-02T09:00:00.000Z',
 });
 
 export type AdminUser = z.infer<typeof adminUserSchema>;
@@ -38,6 +53,17 @@ export const createUserBodySchema = z
     custom_attributes: customAttributesSchema.optional(),
   })
   .strict();
+named('CreateUserBody', createUserBodySchema, {
+  kind: 'agent',
+  login_id: 'maria.lopez',
+  name: 'María López',
+  email: 'maria.lopez@acme.example',
+  availability: 'available',
+  capacity: 3,
+  team_ids: [673],
+  skill_ids: [21],
+  custom_attributes: { language: 'es' },
+});
 
 export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 
@@ -55,5 +81,6 @@ export const updateUserBodySchema = z
     kind: immutableField('`kind`'),
   })
   .strict();
+named('UpdateUserBody', updateUserBodySchema, { availability: 'unavailable' });
 
 export type UpdateUserBody = z.infer<typeof updateUserBodySchema>;

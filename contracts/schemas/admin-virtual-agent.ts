@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES, REPLY_TIMEOUT_ACTIONS } from '../enums';
 import { customAttributesSchema, immutableField, nameSchema, skillNameSchema } from './admin-common';
-import { intId, isoDateTime, KEY_RULE, nameText, text, withOpenApi } from './common';
+import { example, intId, isoDateTime, KEY_RULE, named, nameText, text, withOpenApi } from './common';
 
 const webhookUrlSchema = text()
   .min(1)
@@ -105,12 +105,45 @@ export const adminVirtualAgentSchema = z.object({
   created_at: isoDateTime,
   updated_at: isoDateTime,
 });
-
 export type AdminVirtualAgent = z.infer<typeof adminVirtualAgentSchema>;
+
+const VA_EXAMPLE = {
+  id: 40,
+  login_id: 'va-billing-bot',
+  name: 'Billing bot',
+  description: 'Answers billing questions and issues refunds',
+  enabled: true,
+  delivery_mode: 'webhook',
+  webhook_url: 'https://bot.acme.example/va/events',
+  webhook_headers: { 'x-bot-tenant': 'acme' },
+  subscriptions: ['chat.assigned', 'message.received', 'chat.closed'],
+  team_id: 672,
+  team_name: 'Virtual Agents',
+  skills: ['billing'],
+  custom_attributes: {},
+  fallback_team_id: 673,
+  fallback_skill: 'billing',
+  reply_timeout_seconds: 45,
+  reply_timeout_action: 'handover',
+  api_key_prefix: 'vak_Qm4x',
+  webhook_disabled: null,
+  webhook_failing: null,
+  event_cursor: { last_read_at: null, acknowledged_cursor: null, acknowledged_at: null, open_streams: 0 },
+  previous_api_key_valid_until: null,
+  previous_signing_secret_valid_until: '2026-03-03T09:14:00.000Z',
+  created_at: '2026-02-20T08:00:00.000Z',
+  updated_at: '2026-03-02T09:00:00.000Z',
+} satisfies AdminVirtualAgent;
+named('AdminVirtualAgent', adminVirtualAgentSchema, VA_EXAMPLE);
 
 export const createdVirtualAgentSchema = adminVirtualAgentSchema.extend({
   api_key: z.string().describe('Exchange at POST /api/v1/authorize. Shown only in this answer'),
   signing_secret: z.string().describe('`whsec_...` key of the webhook signatures. Shown only in this answer'),
+});
+named('CreatedVirtualAgent', createdVirtualAgentSchema, {
+  ...VA_EXAMPLE,
+  api_key: 'vak_Qm4xT1rZ8bN2cV6yH0wL5pK9sJ3dF7gA2eU1iO4nB8',
+  signing_secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
 });
 
 export const createVirtualAgentBodySchema = z
@@ -132,6 +165,17 @@ export const createVirtualAgentBodySchema = z
     reply_timeout_action: replyTimeoutActionSchema.optional(),
   })
   .strict();
+named('CreateVirtualAgentBody', createVirtualAgentBodySchema, {
+  name: 'Billing bot',
+  description: 'Answers billing questions and issues refunds',
+  webhook_url: 'https://bot.acme.example/va/events',
+  webhook_headers: { 'x-bot-tenant': 'acme' },
+  subscriptions: ['chat.assigned', 'message.received', 'chat.closed'],
+  team_id: 672,
+  skills: ['billing'],
+  fallback_team_id: 673,
+  fallback_skill: 'billing',
+});
 
 export type CreateVirtualAgentBody = z.infer<typeof createVirtualAgentBodySchema>;
 
@@ -159,6 +203,11 @@ export const updateVirtualAgentBodySchema = z
     reply_timeout_action: replyTimeoutActionSchema.optional(),
   })
   .strict();
+named('UpdateVirtualAgentBody', updateVirtualAgentBodySchema, {
+  subscriptions: ['chat.assigned', 'message.received'],
+  reply_timeout_seconds: 45,
+  reply_timeout_action: 'notify',
+});
 
 export type UpdateVirtualAgentBody = z.infer<typeof updateVirtualAgentBodySchema>;
 
@@ -192,6 +241,12 @@ export const rotatedApiKeySchema = z.object({
   api_key_prefix: z.string(),
   previous_valid_until: isoDateTime.nullable().describe('Until when the previous key still authorizes (null: it stopped at once)'),
 });
+named('RotatedApiKey', rotatedApiKeySchema, {
+  id: 40,
+  api_key: 'vak_Zp7wR2nX5cM8bV1tL4kJ9hG6fD3sA0qW2eR5tY8uI1',
+  api_key_prefix: 'vak_Zp7w',
+  previous_valid_until: '2026-03-03T09:14:00.000Z',
+});
 
 export const rotatedSigningSecretSchema = z.object({
   id: z.number().int(),
@@ -200,6 +255,13 @@ export const rotatedSigningSecretSchema = z.object({
     .nullable()
     .describe('Until when deliveries also carry a signature with the previous secret (null: dropped at once)'),
 });
+named('RotatedSigningSecret', rotatedSigningSecretSchema, {
+  id: 40,
+  signing_secret: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD',
+  previous_valid_until: '2026-03-03T09:14:00.000Z',
+});
+example(rotateApiKeyBodySchema, { mode: 'overlap' });
+example(rotateSigningSecretBodySchema, { mode: 'overlap' });
 
 export const vaRepliesSchema = z.object({
   waiting_count: z.number().int().describe('Chats the VA holds whose customer is waiting for its reply now'),
@@ -225,6 +287,15 @@ export const vaRepliesSchema = z.object({
       }),
     )
     .describe('The 20 latest reply timeouts, newest first'),
+});
+
+example(vaRepliesSchema, {
+  waiting_count: 1,
+  waiting: [
+    { chat_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', since: '2026-03-02T09:14:07.120Z', reply_due_at: '2026-03-02T09:14:52.120Z' },
+  ],
+  timeouts_24h: { handover: 2, notify: 0 },
+  timeouts: [{ chat_id: '1b4e28ba-2fa1-4d2b-a8f3-7f1c9e0a5d21', action: 'handover', waited_seconds: 46, at: '2026-03-02T08:51:30.000Z' }],
 });
 
 export type VaReplies = z.infer<typeof vaRepliesSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
-import { INT4_DECIMAL_PATTERN, intId, isoDateTime, KEY_RULE, otherDetailsSchema, text, withOpenApi } from './common';
-import { messageInputSchema, messageSchema } from './message';
+import { INT4_DECIMAL_PATTERN, intId, isoDateTime, KEY_RULE, named, otherDetailsSchema, text, withOpenApi } from './common';
+import { INBOUND_MESSAGE_EXAMPLE, messageInputSchema, messageSchema, OUTBOUND_MESSAGE_EXAMPLE } from './message';
 
 export const assetSchema = z.object({
   id: z.number().int(),
@@ -13,11 +13,13 @@ export const assetSchema = z.object({
       "The asset's address on its channel: sms long code, social page or owner ID, email From address, app or service key; null when none was registered",
     ),
 });
+named('Asset', assetSchema);
 export const customerSchema = z.object({
   id: z.number().int(),
   destination_id: z.string().describe('Customer address on the channel'),
   name: z.string(),
 });
+named('Customer', customerSchema);
 
 export const chatSchema = z.object({
   chat_id: z.string(),
@@ -55,13 +57,39 @@ export const chatSchema = z.object({
     .nullable()
     .describe("The assigned VA's typing indicator while it is on (PUT /chats/{chat_id}/typing); null otherwise"),
 });
-
 export type Chat = z.infer<typeof chatSchema>;
+
+/** The chat the documents show (the admin API's chat detail shows it too). */
+export const CHAT_EXAMPLE = {
+  chat_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  alias_id: 'CRM-88412',
+  team_id: 672,
+  team_name: 'Virtual Agents',
+  skill: 'billing',
+  created_at: '2026-03-02T09:14:07.120Z',
+  updated_at: '2026-03-02T09:14:09.482Z',
+  status: 'picked',
+  channel: 'livechat',
+  subject: null,
+  thread_id: 'th_5f2c1a90',
+  browserfingerprint: 'bf_91c2e0d4a7',
+  asset: { id: 3101, name: 'Website chat', address: 'app-4f7d21' },
+  customer: { id: 5521, destination_id: 'lc_a81f3b77', name: 'Dana Whitfield' },
+  messages: [INBOUND_MESSAGE_EXAMPLE, OUTBOUND_MESSAGE_EXAMPLE],
+  assignee: 'va-billing-bot',
+  flag: null,
+  tag: ['billing', 'refund'],
+  other_details: { order_id: 'A-10442', vip: true },
+  outcome: null,
+  typing: { on: true, expires_at: '2026-03-02T09:14:20.000Z', status_text: 'Looking up your order…' },
+} satisfies Chat;
+named('Chat', chatSchema, CHAT_EXAMPLE);
 
 export const chatPageSchema = z.object({
   chats: z.array(chatSchema),
   next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
 });
+named('ChatPage', chatPageSchema);
 
 const tagsSchema = z.array(text().trim().min(1).max(100)).max(50);
 
@@ -91,6 +119,17 @@ export const createChatBodySchema = z
     messages: z.array(messageInputSchema).max(50).optional().describe('Initial messages, oldest first'),
   })
   .strict();
+named('CreateChatBody', createChatBodySchema, {
+  channel: 'livechat',
+  asset_id: 3101,
+  customer: { destination_id: 'lc_a81f3b77', name: 'Dana Whitfield' },
+  assignee: 'va-billing-bot',
+  alias_id: 'CRM-88412',
+  thread_id: 'th_5f2c1a90',
+  browserfingerprint: 'bf_91c2e0d4a7',
+  other_details: { order_id: 'A-10442', vip: true },
+  messages: [{ type: 'inbound', text: 'Hi, I was charged twice for order A-10442', livechat_sub_type: 'text' }],
+});
 
 export type CreateChatBody = z.infer<typeof createChatBodySchema>;
 
@@ -116,6 +155,7 @@ export const updateChatBodySchema = z
       .describe(`Merged into the existing pairs; a null value removes a key. ${otherDetailsSchema.description}`),
   })
   .strict();
+named('UpdateChatBody', updateChatBodySchema, { tags: ['billing', 'refund', 'resolved'], status: 'closed', outcome: 'Refund issued' });
 // The service refuses `{}` (2000): at least one field must be sent.
 withOpenApi(updateChatBodySchema, { minProperties: 1 });
 
@@ -133,5 +173,6 @@ export const transferBodySchema = z
       .strict(),
   })
   .strict();
+named('TransferBody', transferBodySchema, { transfer: { teamid: 673, skill_name: 'billing' } });
 
 export type TransferBody = z.infer<typeof transferBodySchema>;

@@ -56,6 +56,29 @@ export function withOpenApi<T extends z.ZodTypeAny>(schema: T, keywords: Record<
 }
 
 /**
+ * Names a schema in the OpenAPI documents: ts-rest's generator makes a schema whose entry carries a
+ * `title` a component of that name, and refers to it wherever the schema is used. `example` (typed
+ * by the schema; a test parses it too) is the component's example, from which the documents derive
+ * the examples of the answers and bodies that hold it. Like withOpenApi, it marks this very schema.
+ */
+export const named = <T extends z.ZodTypeAny>(title: string, schema: T, example?: z.input<T>): T =>
+  withOpenApi(schema, example === undefined ? { title } : { title, example });
+
+/** An example of a schema that has no name, for the documents to show and derive from (see `named`). */
+export const example = <T extends z.ZodTypeAny>(schema: T, value: z.input<T>): T => withOpenApi(schema, { example: value });
+
+/**
+ * A Server-Sent Events answer (the body of a `c.otherResponse`): `exampleText` is what the
+ * documents show it sending, and `events` the named schema of each `event:`'s data, which they list
+ * as `x-sse-events` (OpenAPI 3.0 cannot say what a stream carries).
+ */
+export const eventStream = (exampleText: string, events?: Record<string, z.ZodTypeAny>) =>
+  withOpenApi(z.custom<ReadableStream<Uint8Array>>((v) => v instanceof ReadableStream).describe('Server-Sent Events, streamed'), {
+    example: exampleText,
+    events,
+  });
+
+/**
  * RFC 3339's `date-time` and nothing looser, as the published `pattern` beside `format: date-time`:
  * validators of that format also take a space for `T`, an offset without minutes (`+01`) or without
  * its colon (`+0100`) and a leap second (`:60`), which the service refuses. Seconds are required;
@@ -87,6 +110,7 @@ export const fieldErrorSchema = z.object({
   field: z.string().describe('Dotted path of the offending input, e.g. `customer.destination_id` or `header.team_id`'),
   message: z.string(),
 });
+named('FieldError', fieldErrorSchema);
 
 /** Every error answer: the spec's envelope; `response` lists field errors when input was refused. */
 export const errorEnvelopeSchema = z
@@ -96,13 +120,19 @@ export const errorEnvelopeSchema = z
     response: z.object({ errors: z.array(fieldErrorSchema) }).nullable(),
   })
   .describe('Error envelope');
+named('ErrorEnvelope', errorEnvelopeSchema);
 
-export function envelope<T extends z.ZodTypeAny>(code: Code, response: T) {
-  return z.object({
+/**
+ * The success envelope of `code` around `response`. `answer`, when given, is the example answer of
+ * this route where the example of `response` would mislead (a streamed reply, say).
+ */
+export function envelope<T extends z.ZodTypeAny>(code: Code, response: T, answer?: z.input<T>) {
+  const schema = z.object({
     status_code: z.literal(code as number).describe(CODES[code].description),
     description: z.string(),
     response,
   });
+  return answer === undefined ? schema : example(schema, { status_code: code, description: CODES[code].description, response: answer });
 }
 
 /**

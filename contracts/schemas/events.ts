@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANNELS } from '../enums';
-import { isoDateTime } from './common';
-import { messageSchema } from './message';
+import { example, isoDateTime } from './common';
+import { INBOUND_MESSAGE_EXAMPLE, messageSchema, OUTBOUND_MESSAGE_EXAMPLE } from './message';
 
 /**
  * How each channel's messages reach a bot, one example each: the message as accepted (`message`)
@@ -190,6 +190,82 @@ export const webhookEventSchema = z.discriminatedUnion('event_type', [
   chatClosedEventSchema,
   chatUnassignedEventSchema,
 ]);
+
+const eventBase = {
+  channel: 'livechat',
+  chat_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  asset: '3101',
+  asset_address: 'app-4f7d21',
+  destination_id: 'lc_a81f3b77',
+  team_id: 672,
+  thread_id: 'th_5f2c1a90',
+  browserfingerprint: 'bf_91c2e0d4a7',
+  subject: '',
+} as const;
+const { text, timestamp } = INBOUND_MESSAGE_EXAMPLE;
+example(chatAssignedEventSchema, {
+  event_type: 'chat.assigned',
+  ...eventBase,
+  posted_on: '2026-03-02T09:14:07.301Z',
+  payload: {
+    skill: 'billing',
+    messages: [
+      {
+        transid: 'a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+        type: 'text',
+        text,
+        attachments: [],
+        timestamp,
+        interactive_response: null,
+        message: INBOUND_MESSAGE_EXAMPLE,
+      },
+    ],
+  },
+  transaction_id: 'a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+});
+example(messageReceivedEventSchema, {
+  event_type: 'message.received',
+  ...eventBase,
+  posted_on: '2026-03-02T09:15:12.044Z',
+  payload: {
+    messages: [
+      {
+        transid: 'b7e2d9c1-0f3a-4b5c-9d8e-7f6a5b4c3d2e',
+        type: 'interactive',
+        text: '',
+        attachments: [],
+        timestamp: '2026-03-02T09:15:11.870Z',
+        interactive_response: { title: 'Card', postback: 'pay_card' },
+        message: {
+          transid: '9c1d2e3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f',
+          type: 'inbound',
+          livechat_sub_type: 'quick_reply_response',
+          quick_reply_response: {
+            request_identifier: OUTBOUND_MESSAGE_EXAMPLE.quick_replies.request_identifier,
+            options: [{ title: 'Card', payload: 'pay_card' }],
+          },
+          author: null,
+          timestamp: '2026-03-02T09:15:11.870Z',
+        },
+      },
+    ],
+  },
+  transaction_id: 'b7e2d9c1-0f3a-4b5c-9d8e-7f6a5b4c3d2e',
+});
+example(chatClosedEventSchema, {
+  event_type: 'chat.closed',
+  ...eventBase,
+  posted_on: '2026-03-02T09:21:40.502Z',
+  payload: { timestamp: '2026-03-02T09:21:40.317Z', chat_outcome: 'Refund issued' },
+  transaction_id: 'c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f',
+});
+example(chatUnassignedEventSchema, {
+  event_type: 'chat.unassigned',
+  ...eventBase,
+  posted_on: '2026-03-02T09:18:02.915Z',
+  payload: { timestamp: '2026-03-02T09:18:02.640Z', reason: 'transferred', team_id: 673, assignee: null },
+  transaction_id: 'd9e8f7a6-b5c4-4d3e-8f2a-1b0c9d8e7f6a',
+});
 
 /** Published as OpenAPI components and served on their own as JSON Schema. */
 export const eventSchemas = {

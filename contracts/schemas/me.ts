@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHANNELS, EVENT_TYPES } from '../enums';
+import { example } from './common';
 
 export const meSchema = z.object({
   login_id: z.string().describe("The VA's login ID: the `assignee` of its chats (e.g. `GET /chats?assignee=...`)"),
@@ -15,6 +16,16 @@ export const meSchema = z.object({
     .describe('Where its chats go when an event to it fails for good (bot-down fallback); null: none'),
 });
 
+example(meSchema, {
+  login_id: 'va-billing-bot',
+  name: 'Billing bot',
+  description: 'Answers billing questions and hands over refunds',
+  team_id: 672,
+  team_name: 'Virtual Agents',
+  subscriptions: ['chat.assigned', 'message.received', 'chat.closed', 'chat.unassigned'],
+  fallback_team_id: 673,
+});
+
 export type Me = z.infer<typeof meSchema>;
 
 export const assetSchema = z.object({
@@ -27,6 +38,8 @@ export const assetSchema = z.object({
     .describe("The asset's address on its channel (sms long code, page ID, email From address, app or service key); null when none"),
   enabled: z.boolean().describe('false: an administrator disabled it; `POST /chats` on it answers 2035, its existing chats carry on'),
 });
+
+example(assetSchema, { id: 3101, channel: 'livechat', name: 'Website chat', address: 'app-4f7d21', enabled: true });
 
 export type Asset = z.infer<typeof assetSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ATTACHMENT_TYPES, MESSAGE_TYPES, STREAM_STATES } from '../enums';
-import { dateTimeInput, isoDateTime, SAFE_TEXT_MESSAGE, safePattern, text } from './common';
+import { dateTimeInput, isoDateTime, named, SAFE_TEXT_MESSAGE, safePattern, text } from './common';
 
 export const attachmentSchema = z
   .object({
@@ -13,6 +13,7 @@ export const attachmentSchema = z
       .describe('Hosted URL of the attachment: `http` or `https` only'),
   })
   .strict();
+named('Attachment', attachmentSchema);
 
 export const quickRepliesSchema = z
   .object({
@@ -24,6 +25,7 @@ export const quickRepliesSchema = z
   })
   .strict()
   .describe('Quick replies offered to the customer (livechat, outbound only)');
+named('QuickReplies', quickRepliesSchema);
 
 export const quickReplyResponseSchema = z
   .object({
@@ -47,6 +49,7 @@ export const quickReplyResponseSchema = z
   })
   .strict()
   .describe("The customer's answer to quick replies (livechat, inbound only)");
+named('QuickReplyResponse', quickReplyResponseSchema);
 
 export const wabInteractiveResponseSchema = z
   .object({
@@ -91,6 +94,7 @@ export const messageInputSchema = z
       ),
   })
   .strict();
+named('MessageInput', messageInputSchema);
 
 export type MessageInput = z.infer<typeof messageInputSchema>;
 
@@ -119,6 +123,31 @@ export const messageSchema = z.object({
     ),
   stream_seq: z.number().int().optional().describe('Streamed replies only: the `seq` of the last chunk accepted (0 before the first)'),
 });
+/** Examples of messages in the documents (a chat's, an event's). */
+export const INBOUND_MESSAGE_EXAMPLE = {
+  transid: '0b8e5cf2-5b0d-4d87-9f43-2a3c8f0f6a11',
+  type: 'inbound',
+  text: 'Hi, I was charged twice for order A-10442',
+  livechat_sub_type: 'text',
+  author: null,
+  timestamp: '2026-03-02T09:14:07.120Z',
+} satisfies Message;
+export const OUTBOUND_MESSAGE_EXAMPLE = {
+  transid: 'e4a1d3c0-8f5e-4b61-a7c2-55d9e6b0c3f4',
+  type: 'outbound',
+  text: 'Sorry about that! How did you pay?',
+  livechat_sub_type: 'quick_replies',
+  quick_replies: {
+    request_identifier: '3f2b8c1e-6d4a-4e9b-9c7f-1a2b3c4d5e6f',
+    options: [
+      { title: 'Card', payload: 'pay_card' },
+      { title: 'Bank transfer', payload: 'pay_bank' },
+    ],
+  },
+  author: 'va-billing-bot',
+  timestamp: '2026-03-02T09:14:09.482Z',
+} satisfies Message;
+named('Message', messageSchema, OUTBOUND_MESSAGE_EXAMPLE);
 
 export type Message = z.infer<typeof messageSchema>;
 
@@ -136,6 +165,7 @@ export const chunkInputSchema = z
     text: text().min(1).max(4096).describe('Text appended to the message; the whole text holds up to 4096 characters (2048)'),
   })
   .strict();
+named('ChunkInput', chunkInputSchema, { seq: 1, text: 'I found both charges.' });
 
 export const closeStreamInputSchema = z
   .object({
@@ -147,6 +177,7 @@ export const closeStreamInputSchema = z
       .describe('Replaces the whole text (for example after moderation); left out, the text is what the chunks built'),
   })
   .strict();
+named('CloseStreamInput', closeStreamInputSchema, { stream_state: 'closed' });
 
 export const typingInputSchema = z
   .object({
@@ -165,6 +196,7 @@ export const typingInputSchema = z
       .describe('With `on: true`: a working status shown with it, such as "Looking up your order…" (up to 120 characters)'),
   })
   .strict();
+named('TypingInput', typingInputSchema, { on: true, ttl_seconds: 10, status_text: 'Looking up your order…' });
 
 export type TypingInput = z.infer<typeof typingInputSchema>;
 
@@ -178,8 +210,15 @@ export const typingStateSchema = z.object({
       'Whether the channel shows typing to the customer: true on livechat only; on other channels it is kept and shown to agents only',
     ),
 });
+named('TypingState', typingStateSchema, {
+  on: true,
+  expires_at: '2026-03-02T09:14:20.000Z',
+  status_text: 'Looking up your order…',
+  shown_to_customer: true,
+});
 
 export const messagePageSchema = z.object({
   messages: z.array(messageSchema),
   next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
 });
+named('MessagePage', messagePageSchema);

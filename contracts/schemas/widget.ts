@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, nameText, text } from './common';
+import { isoDateTime, named, nameText, text, withOpenApi } from './common';
 import { attachmentSchema } from './message';
 
 /** Longest message text a customer may send through the widget (the bot API allows 4096). */
@@ -10,6 +10,7 @@ export const widgetAppSchema = z.object({
   name: z.string().describe('The asset name, shown as the chat title'),
   enabled: z.boolean().describe('false: the chat takes no new conversations (the asset is disabled)'),
 });
+named('WidgetApp', widgetAppSchema, { app_id: 3101, name: 'Acme support', enabled: true });
 
 export type WidgetApp = z.infer<typeof widgetAppSchema>;
 
@@ -19,6 +20,11 @@ export const widgetVisitorSchema = z.object({
     .string()
     .describe('The customer credential: send it as `Authorization: Bearer <token>`; it reaches only this customer’s chats of this app'),
   expires_at: isoDateTime,
+});
+named('WidgetVisitor', widgetVisitorSchema, {
+  livechat_id: 'lc-6f1d2a9c4b7e4f0a',
+  token: 'wv1.eyJhIjozMTAxLCJsIjoibGMtNmYxZDJhOWM0YjdlNGYwYSJ9.Q2xk8xZ0v1bM4nW9rT3yH6jK2pL5sA7dF0gE8uI1oC4',
+  expires_at: '2026-10-31T10:15:00.000Z',
 });
 
 export type WidgetVisitor = z.infer<typeof widgetVisitorSchema>;
@@ -42,6 +48,12 @@ export const widgetMessageSchema = z.object({
     .describe('The choice the customer made'),
   timestamp: isoDateTime,
 });
+named('WidgetMessage', widgetMessageSchema, {
+  id: 1041,
+  from: 'customer',
+  text: 'Where is my order A-10442?',
+  timestamp: '2026-05-04T10:15:02.000Z',
+});
 
 export type WidgetMessage = z.infer<typeof widgetMessageSchema>;
 
@@ -52,6 +64,7 @@ export const widgetChatSchema = z.object({
     .enum(['waiting', 'bot', 'person'])
     .describe('`waiting`: in a queue; `bot`: a virtual agent answers; `person`: a person has taken over'),
 });
+named('WidgetChat', widgetChatSchema, { chat_id: 'c_01hx7', status: 'open', handled_by: 'bot' });
 
 export type WidgetChat = z.infer<typeof widgetChatSchema>;
 
@@ -66,6 +79,12 @@ export const widgetTypingSchema = z.object({
     .min(0)
     .describe('Seconds until `expires_at` as the server counts them (the page times out by it, whatever its clock says)'),
 });
+named('WidgetTyping', widgetTypingSchema, {
+  on: true,
+  status_text: 'Looking up your order…',
+  expires_at: '2026-05-04T10:15:30.000Z',
+  seconds_left: 10,
+});
 
 export type WidgetTyping = z.infer<typeof widgetTypingSchema>;
 
@@ -79,15 +98,20 @@ export const widgetChunkSchema = z.object({
   seq: z.number().int().min(0),
   text: z.string(),
 });
+named('WidgetChunk', widgetChunkSchema, { message_id: 1042, seq: 1, text: 'Your order ' });
 
 export type WidgetChunk = z.infer<typeof widgetChunkSchema>;
 
-export const widgetCurrentChatSchema = z.object({ chat: widgetChatSchema.nullable().describe("The customer's latest chat, or null") });
+export const widgetCurrentChatSchema = z.object({
+  // Spelled out, not a `$ref` to WidgetChat: OpenAPI 3.0 can make null and describe a typed schema only.
+  chat: withOpenApi(widgetChatSchema.nullable().describe("The customer's latest chat, or null"), { title: undefined }),
+});
 
 export const widgetMessagePageSchema = z.object({
   messages: z.array(widgetMessageSchema).describe('Oldest first'),
   more: z.boolean().describe('true: more messages follow; ask again with the last id as `after`'),
 });
+named('WidgetMessagePage', widgetMessagePageSchema);
 
 const widgetText = () => text().trim().min(1).max(WIDGET_TEXT_MAX);
 
@@ -97,6 +121,7 @@ export const startWidgetChatBodySchema = z
     text: widgetText().optional().describe('The first message'),
   })
   .strict();
+named('StartWidgetChatBody', startWidgetChatBodySchema, { name: 'Dana', text: 'Where is my order A-10442?' });
 
 export type StartWidgetChatBody = z.infer<typeof startWidgetChatBodySchema>;
 
@@ -113,6 +138,7 @@ export const widgetMessageBodySchema = z
       .describe('A click on a quick reply: the offer answered and the title chosen'),
   })
   .strict();
+named('WidgetMessageBody', widgetMessageBodySchema, { text: 'Thanks! When will it arrive?' });
 
 export type WidgetMessageBody = z.infer<typeof widgetMessageBodySchema>;
 

@@ -1,16 +1,18 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { meta } from '../bot/common';
-import { envelope, errorEnvelopeSchema, intIdParam, text } from '../schemas/common';
+import { errors } from '../errors';
+import { envelope, errorEnvelopeSchema, eventStream, intIdParam, text } from '../schemas/common';
 import {
   startWidgetChatBodySchema,
   widgetAppSchema,
   widgetChatSchema,
+  widgetChunkSchema,
   widgetCurrentChatSchema,
   widgetMessageBodySchema,
   widgetMessagePageSchema,
   widgetMessageSchema,
   widgetMessagesQuerySchema,
+  widgetTypingSchema,
   widgetVisitorSchema,
 } from '../schemas/widget';
 
@@ -18,20 +20,33 @@ const c = initContract();
 
 export const WIDGET_API_PREFIX = '/api/widget';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  405: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-  413: errorEnvelopeSchema,
-  415: errorEnvelopeSchema,
-  429: errorEnvelopeSchema,
-  500: errorEnvelopeSchema,
-} as const;
-
 const appParams = z.object({ app_id: intIdParam() });
 const chatParams = z.object({ chat_id: text().min(1).max(100) });
+
+/** What the live stream sends, as the documents show it. */
+const STREAM_EXAMPLE = [
+  'retry: 2000',
+  '',
+  'event: chat',
+  'data: {"chat_id":"c_01hx7","status":"open","handled_by":"bot"}',
+  '',
+  'event: typing',
+  'data: {"on":true,"status_text":"Looking up your order…","expires_at":"2026-05-04T10:15:30.000Z","seconds_left":10}',
+  '',
+  'event: chunk',
+  'data: {"message_id":1042,"seq":1,"text":"Your order "}',
+  '',
+  'event: chunk',
+  'data: {"message_id":1042,"seq":2,"text":"left today."}',
+  '',
+  'id: 1042',
+  'event: message',
+  'data: {"id":1042,"from":"business","text":"Your order left today.","timestamp":"2026-05-04T10:15:24.000Z"}',
+  '',
+  ': keep-alive',
+  '',
+  '',
+].join('\n');
 
 /**
  * The chat widget's API, used by the customer's page (/chat/<app id>). A customer first gets a
@@ -49,8 +64,7 @@ export const widgetContract = c.router(
       description:
         "The asset's name (the chat title) and whether it takes new chats. No credential needed. An unknown app, or one that is not a livechat asset, is 2071.",
       pathParams: appParams,
-      responses: { 200: envelope(4400, widgetAppSchema), ...errors },
-      metadata: meta(2014, 2071, 2012, 2099, 2007),
+      responses: { 200: envelope(4400, widgetAppSchema), ...errors(2014, 2071, 2012, 2099, 2007) },
     },
     createVisitor: {
       method: 'POST',
@@ -60,16 +74,14 @@ export const widgetContract = c.router(
         "Issues a new livechat id (the customer's `destination_id`) and its credential. Keep both in the browser: the same id keeps the conversation across reloads. Counted per client address per hour (2012 beyond). A disabled asset is 2035.",
       pathParams: appParams,
       body: z.object({}).strict().optional(),
-      responses: { 201: envelope(4401, widgetVisitorSchema), ...errors },
-      metadata: meta(2014, 2071, 2035, 2012, 2099, 2007),
+      responses: { 201: envelope(4401, widgetVisitorSchema), ...errors(2014, 2071, 2035, 2012, 2099, 2007) },
     },
     currentChat: {
       method: 'GET',
       path: '/chats/current',
       summary: "The customer's latest chat",
       description: "The customer's most recent chat of this app (open or closed), or null: where a reloaded page resumes.",
-      responses: { 200: envelope(4400, widgetCurrentChatSchema), ...errors },
-      metadata: meta(2070, 2012, 2099, 2007),
+      responses: { 200: envelope(4400, widgetCurrentChatSchema), ...errors(2070, 2012, 2099, 2007) },
     },
     startChat: {
       method: 'POST',
@@ -78,8 +90,7 @@ export const widgetContract = c.router(
       description:
         "Starts a chat on the livechat channel with this customer, optionally with their name and a first message. It enters routing like any other chat (rules, auto-assign, the VA's events). A disabled asset is 2035; messages count per customer per minute (2012 beyond).",
       body: startWidgetChatBodySchema,
-      responses: { 201: envelope(4302, widgetChatSchema), ...errors },
-      metadata: meta(2000, 2006, 2008, 2009, 2070, 2035, 2012, 2099, 2007),
+      responses: { 201: envelope(4302, widgetChatSchema), ...errors(2000, 2006, 2008, 2009, 2070, 2035, 2012, 2099, 2007) },
     },
     getChat: {
       method: 'GET',
@@ -87,8 +98,7 @@ export const widgetContract = c.router(
       summary: 'A chat of the customer',
       description: "Whether the chat is open and who answers it (`waiting`, `bot`, `person`). Another customer's chat is not found (2031).",
       pathParams: chatParams,
-      responses: { 200: envelope(4304, widgetChatSchema), ...errors },
-      metadata: meta(2014, 2070, 2031, 2012, 2099, 2007),
+      responses: { 200: envelope(4304, widgetChatSchema), ...errors(2014, 2070, 2031, 2012, 2099, 2007) },
     },
     listMessages: {
       method: 'GET',
@@ -98,8 +108,7 @@ export const widgetContract = c.router(
         "The customer's own messages and what was sent to them, after `after` (a message id), 100 at a time. Announcements and internal details never appear. A streamed reply still open is not listed yet: the page ends before it (`more` false) and the live stream sends it.",
       pathParams: chatParams,
       query: widgetMessagesQuerySchema,
-      responses: { 200: envelope(4305, widgetMessagePageSchema), ...errors },
-      metadata: meta(2001, 2014, 2070, 2031, 2012, 2099, 2007),
+      responses: { 200: envelope(4305, widgetMessagePageSchema), ...errors(2001, 2014, 2070, 2031, 2012, 2099, 2007) },
     },
     sendMessage: {
       method: 'POST',
@@ -109,8 +118,7 @@ export const widgetContract = c.router(
         'Text (up to 2000 characters) or the click on a quick reply (`quick_reply_response`, one of the offered titles). A closed chat is 2040; messages count per customer per minute (2012 beyond).',
       pathParams: chatParams,
       body: widgetMessageBodySchema,
-      responses: { 201: envelope(4306, widgetMessageSchema), ...errors },
-      metadata: meta(2000, 2006, 2008, 2009, 2014, 2070, 2031, 2040, 2012, 2099, 2007),
+      responses: { 201: envelope(4306, widgetMessageSchema), ...errors(2000, 2006, 2008, 2009, 2014, 2070, 2031, 2040, 2012, 2099, 2007) },
     },
     streamChat: {
       method: 'GET',
@@ -129,11 +137,15 @@ export const widgetContract = c.router(
       responses: {
         200: c.otherResponse({
           contentType: 'text/event-stream',
-          body: z.custom<ReadableStream<Uint8Array>>((v) => v instanceof ReadableStream).describe('Server-Sent Events, streamed'),
+          body: eventStream(STREAM_EXAMPLE, {
+            chat: widgetChatSchema,
+            typing: widgetTypingSchema,
+            chunk: widgetChunkSchema,
+            message: widgetMessageSchema,
+          }),
         }),
-        ...errors,
+        ...errors(2001, 2014, 2070, 2031, 2012, 2099, 2007),
       },
-      metadata: meta(2001, 2014, 2070, 2031, 2012, 2099, 2007),
     },
   },
   { pathPrefix: WIDGET_API_PREFIX, strictStatusCodes: true },

@@ -1,27 +1,22 @@
 import { type AppRoute, type AppRouter, extractZodObjectShape, isAppRoute, isAppRouteOtherResponse, isZodObject } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
+import type { z } from 'zod';
 import { adminContract } from '@/contracts/admin';
 import { botContract } from '@/contracts/bot';
-import type { RouteMeta } from '@/contracts/bot/common';
 import { POST_MESSAGE_EXAMPLES } from '@/contracts/bot/message-examples';
 import { CODES, type Code } from '@/contracts/codes';
+import { errorCodesOf } from '@/contracts/errors';
 import { widgetContract } from '@/contracts/widget';
-import { ADMIN_REQUEST_EXAMPLES, ADMIN_SUCCESS_EXAMPLES } from './admin-examples';
-import { eventComponents, sharedComponents, webhookEventUnion } from './components';
-import {
-  type ErrorExampleContext,
-  errorEnvelopeExample,
-  PARAMETER_EXAMPLES,
-  REQUEST_EXAMPLES,
-  SUCCESS_EXAMPLES,
-  successEnvelopeExample,
-} from './examples';
+import { eventComponents, webhookEventUnion } from './events';
+import { type ErrorExampleContext, errorEnvelopeExample, PARAMETER_EXAMPLES, successEnvelopeExample } from './examples';
 import { infoDescription, statusCodeCatalogue } from './overview';
 import { sampleFromSchema } from './sample';
-import { fixSchema, referenceComponents } from './schema-tools';
-import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, Ref, ResponseObject, SchemaObject } from './types';
+import { fixSchema, metaOf, nameOf, toOpenApiSchema } from './schema-tools';
+import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, ResponseObject, SchemaObject } from './types';
+
+type Ref = { $ref: string };
+
 import { fixedComponents, webhooks } from './webhooks';
-import { WIDGET_SUCCESS_EXAMPLES } from './widget-examples';
 
 /**
  * The APIs a document can cover, by group; GROUPS says how each group's operations are tagged,
@@ -114,35 +109,9 @@ const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   chat_id: "The chat's `chat_id`",
 };
 
-/** The `data:` of each Server-Sent Events `event:` a stream sends, by operationId (as `x-sse-events`). */
-const SSE_EVENTS: Record<string, Record<string, SchemaObject>> = {
-  widgetStreamChat: {
-    chat: { $ref: '#/components/schemas/WidgetChat' },
-    typing: { $ref: '#/components/schemas/WidgetTyping' },
-    chunk: { $ref: '#/components/schemas/WidgetChunk' },
-    message: { $ref: '#/components/schemas/WidgetMessage' },
-  },
-};
-
 /** Statuses answered before the rate limiter counts the request (2099, 2008, 2009). */
 const UNCOUNTED_STATUSES = new Set([405, 413, 415]);
 
-const HTTP_TEXT: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not found',
-  405: 'Method not allowed',
-  409: 'Conflict',
-  413: 'Payload too large',
-  415: 'Unsupported media type',
-  429: 'Too many requests',
-  500: 'Internal server error',
-};
-
-/** Hand-written examples, by operationId; operations without one get an example synthesised from the schema. */
-export const RESPONSE_EXAMPLES: Record<string, unknown> = { ...SUCCESS_EXAMPLES, ...ADMIN_SUCCESS_EXAMPLES, ...WIDGET_SUCCESS_EXAMPLES };
-export const BODY_EXAMPLES: Record<string, unknown> = { ...REQUEST_EXAMPLES, ...ADMIN_REQUEST_EXAMPLES };
 /** Operations whose body takes several shapes show one named example per shape instead of one `example`. */
 export const NAMED_BODY_EXAMPLES: Record<string, Record<string, { summary: string; value: unknown }>> = {
   postMessage: Object.fromEntries(
@@ -165,11 +134,12 @@ function fieldNames(schema: unknown): string[] {
 }
 
 /**
- * The status codes a route can answer with: its `metadata.codes`, plus 2014 for routes with path
- * parameters (the handler maps every path-parameter failure to it), in numeric order.
+ * The status codes a route can answer with: those of its error responses (`errors(...)` in
+ * contracts/errors.ts), plus 2014 for routes with path parameters (the handler maps every
+ * path-parameter failure to it), in numeric order.
  */
 export function codesOfRoute(route: AppRoute): Code[] {
-  const declared = (route.metadata as RouteMeta | undefined)?.codes ?? [];
+  const declared = Object.values(route.responses).flatMap(errorCodesOf);
   const implied: Code[] = route.pathParams ? [2014] : [];
   return [...new Set([...declared, ...implied])].sort((a, b) => a - b);
 }
@@ -208,8 +178,8 @@ export function documentedRoutes(scope: DocumentScope = 'all'): { operationId: s
 type BuildContext = {
   index: Map<string, RouteInfo>;
   allow: Map<string, string[]>;
-  /** Shared component schemas as the converter emits them, to recognise them inside route schemas. */
-  plain: Record<string, SchemaObject>;
+  /** The named schemas (a `title` on the zod schema, see `named` in contracts/schemas/common.ts). */
+  components: Record<string, SchemaObject>;
   /** Success envelopes named so far (name -> schema), so that equal envelopes share one name. */
   envelopes: Map<string, SchemaObject>;
 };
@@ -286,95 +256,82 @@ function bodyFieldForExample(body: SchemaObject | undefined): ErrorExampleContex
     : undefined;
 }
 
-function mapResponses(
-  raw: Record<string, ResponseObject>,
-  info: RouteInfo,
-  operationId: string,
-  bodySchema: SchemaObject | undefined,
-  ctx: BuildContext,
-) {
+/**
+ * The example answer of a write shows what its example body sent: each field of the body example
+ * that the answer also has and that fits it there (by the answer's zod schema) replaces the one
+ * of the entity's example. So `PATCH` with `{enabled: false}` answers a rule with `enabled: false`.
+ */
+function answerTo(body: unknown, sample: unknown, envelopeSchema: unknown): unknown {
+  const answer = isZodObject(envelopeSchema) ? extractZodObjectShape(envelopeSchema).response : undefined;
+  if (!isZodObject(answer) || !body || typeof body !== 'object' || !sample || typeof sample !== 'object') return sample;
+  const shape = extractZodObjectShape(answer) as Record<string, z.ZodTypeAny>;
+  const fits = Object.entries(body).filter(([key, value]) => key in sample && shape[key]?.safeParse(value).success);
+  return { ...sample, ...Object.fromEntries(fits) };
+}
+
+/** The summary of a code in the document: `2031 Given chat ID does not exist`. */
+const codeText = (code: Code) => `${code} ${CODES[code].description}`;
+
+function mapResponses(raw: OperationObject, info: RouteInfo, operationId: string, body: Body, ctx: BuildContext) {
   const { route, group } = info;
   const codes = codesOfRoute(route);
-  const statuses = new Set([...Object.keys(raw).map(Number), ...codes.map((c) => CODES[c].http)]);
+  const statuses = new Set([...Object.keys(raw.responses).map(Number), ...codes.map((c) => CODES[c].http)]);
   const exampleContext: ErrorExampleContext = {
-    bodyField: bodyFieldForExample(bodySchema),
+    bodyField: bodyFieldForExample(body.schema?.$ref ? ctx.components[body.schema.$ref.split('/').pop() ?? ''] : body.schema),
     queryField: fieldNames(route.query).includes('page_size') ? 'page_size' : fieldNames(route.query)[0],
     pathField: fieldNames(route.pathParams)[0],
     allow: ctx.allow.get(route.path) ?? [route.method],
     path: route.path,
   };
-  const rateHeaders: Record<string, Ref> = {};
-  if (GROUPS[group].rateLimited) {
-    for (const h of ['Rate-Limit-Limit', 'Rate-Limit-Remaining', 'Rate-Limit-Reset']) rateHeaders[h] = headerRef(h);
-  }
-
   const out: Record<string, ResponseObject> = {};
   for (const status of [...statuses].sort((a, b) => a - b)) {
-    const rawSchema = raw[status]?.content?.['application/json']?.schema;
-    const schema = rawSchema ? fixSchema(structuredClone(rawSchema)) : schemaRef('ErrorEnvelope');
+    const headers: Record<string, Ref> = { trxid: headerRef('trxid') };
     // Wrong methods and refused bodies are answered before the request is counted, so without Rate-Limit-*.
-    const counted = !UNCOUNTED_STATUSES.has(status);
-    const headers: Record<string, Ref> = { trxid: headerRef('trxid'), ...(counted && rateHeaders) };
+    if (GROUPS[group].rateLimited && !UNCOUNTED_STATUSES.has(status)) {
+      for (const h of ['Rate-Limit-Limit', 'Rate-Limit-Remaining', 'Rate-Limit-Reset']) headers[h] = headerRef(h);
+    }
     if (status === 429) headers['Retry-After'] = headerRef('Retry-After');
     if (status === 405) headers.Allow = headerRef('Allow');
-
-    // A success that is not JSON (the Server-Sent Events of GET /events/stream): its media type and a sample.
     const declared = route.responses[status];
+    // A success that is not JSON (a Server-Sent Events stream): its media type, example and events.
     if (status < 300 && isAppRouteOtherResponse(declared)) {
+      const { example, events } = metaOf(declared.body);
+      for (const e of Object.values(events ?? {})) ctx.components[nameOf(e)] ??= { title: nameOf(e), ...toOpenApiSchema(e) };
       out[status] = {
-        description: declared.contentType === 'text/event-stream' ? 'Server-Sent Events' : (HTTP_TEXT[status] ?? String(status)),
+        description: declared.contentType === 'text/event-stream' ? 'Server-Sent Events' : String(status),
         headers,
-        content: {
-          [declared.contentType]: {
-            schema: { type: 'string' },
-            ...(typeof RESPONSE_EXAMPLES[operationId] === 'string' && { example: RESPONSE_EXAMPLES[operationId] }),
-          },
-        },
+        content: { [declared.contentType]: { schema: { type: 'string' }, ...(example !== undefined && { example }) } },
         'x-status-codes': [],
-        ...(SSE_EVENTS[operationId] && { 'x-sse-events': SSE_EVENTS[operationId] }),
+        ...(events && { 'x-sse-events': Object.fromEntries(Object.entries(events).map(([event, e]) => [event, schemaRef(nameOf(e))])) }),
       };
       continue;
     }
-
-    let statusCodes: number[];
+    const rawSchema = raw.responses[status]?.content?.['application/json']?.schema;
+    const schema = rawSchema ? fixSchema(structuredClone(rawSchema)) : schemaRef('ErrorEnvelope');
     let examples: Record<string, { summary: string; value: unknown }>;
     if (status < 300) {
-      const literal = (schema.properties?.status_code?.enum?.[0] as Code | undefined) ?? codes.find((c) => CODES[c].http === status);
-      if (literal === undefined) throw new Error(`${operationId}: no status_code for HTTP ${status}`);
-      const sample =
-        operationId in RESPONSE_EXAMPLES
-          ? RESPONSE_EXAMPLES[operationId]
-          : sampleFromSchema(schema.properties?.response ?? {}, ctx.plain, 'response');
-      statusCodes = [literal];
-      examples = { [literal]: { summary: `${literal} ${CODES[literal].description}`, value: successEnvelopeExample(literal, sample) } };
+      const code = (schema.properties?.status_code?.enum?.[0] as Code | undefined) ?? codes.find((c) => CODES[c].http === status);
+      if (code === undefined) throw new Error(`${operationId}: no status_code for HTTP ${status}`);
+      const answer = answerTo(body.example, sampleFromSchema(schema.properties?.response ?? {}, ctx.components), declared);
+      examples = { [code]: { summary: codeText(code), value: schema.example ?? successEnvelopeExample(code, answer) } };
       if (route.path.endsWith('/authorize')) headers.access_token = headerRef('access_token');
       if (headerNames(route).includes('idempotency-key')) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
     } else {
-      statusCodes = codes.filter((c) => CODES[c].http === status);
-      examples = Object.fromEntries(
-        statusCodes.map((c) => [
-          c,
-          { summary: `${c} ${CODES[c as Code].description}`, value: errorEnvelopeExample(c as Code, exampleContext) },
-        ]),
-      );
+      const here = codes.filter((c) => CODES[c].http === status);
+      examples = Object.fromEntries(here.map((c) => [c, { summary: codeText(c), value: errorEnvelopeExample(c, exampleContext) }]));
     }
+    const statusCodes = Object.keys(examples).map(Number) as Code[];
     out[status] = {
-      description: statusCodes.length
-        ? statusCodes.map((c) => `${c} ${CODES[c as Code].description}`).join('; ')
-        : (HTTP_TEXT[status] ?? String(status)),
+      description: statusCodes.map(codeText).join('; '),
       headers,
-      content: {
-        'application/json': {
-          schema:
-            status < 300 ? namedEnvelope(referenceComponents(schema, ctx.plain), operationId, ctx) : referenceComponents(schema, ctx.plain),
-          ...(statusCodes.length && { examples }),
-        },
-      },
+      content: { 'application/json': { schema: status < 300 ? namedEnvelope(schema, operationId, ctx) : schema, examples } },
       'x-status-codes': statusCodes,
     };
   }
   return out;
 }
+
+type Body = { schema?: SchemaObject; example?: unknown };
 
 function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject {
   const info = ctx.index.get(raw.operationId ?? '');
@@ -382,10 +339,9 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
   const rules = GROUPS[info.group];
   const operationId = rules.operationId(info.routeKey);
   const security = rules.security(info.route, info.routeKey);
-  // The token is described once, as the accessToken security scheme, rather than as a parameter of each operation.
-  const dropHeaders = security.some((s) => 'accessToken' in s) ? ['access_token'] : [];
-  const rawBody = raw.requestBody?.content?.['application/json']?.schema;
-  const bodySchema = rawBody && fixSchema(structuredClone(rawBody));
+  const schema = raw.requestBody?.content?.['application/json']?.schema;
+  const named = NAMED_BODY_EXAMPLES[operationId];
+  const body: Body = { schema, example: named ? Object.values(named)[0].value : schema && sampleFromSchema(schema, ctx.components) };
   return {
     operationId,
     summary: raw.summary,
@@ -393,21 +349,18 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
     tags: [rules.tag(info.routerKey, info.routeKey)],
     ...(raw.deprecated && { deprecated: true }),
     security,
-    parameters: mapParameters((raw.parameters ?? []) as ParameterObject[], dropHeaders),
-    ...(bodySchema && {
+    // The token is described once, as the accessToken security scheme, rather than as a parameter of each operation.
+    parameters: mapParameters(
+      (raw.parameters ?? []) as ParameterObject[],
+      security.some((s) => 'accessToken' in s) ? ['access_token'] : [],
+    ),
+    ...(schema && {
       requestBody: {
         required: true,
-        content: {
-          'application/json': {
-            schema: referenceComponents(bodySchema, ctx.plain),
-            ...(operationId in NAMED_BODY_EXAMPLES
-              ? { examples: NAMED_BODY_EXAMPLES[operationId] }
-              : { example: operationId in BODY_EXAMPLES ? BODY_EXAMPLES[operationId] : sampleFromSchema(bodySchema, ctx.plain) }),
-          },
-        },
+        content: { 'application/json': { schema, ...(named ? { examples: named } : { example: body.example }) } },
       },
     }),
-    responses: mapResponses(raw.responses, info, operationId, bodySchema, ctx),
+    responses: mapResponses(raw, info, operationId, body, ctx),
   };
 }
 
@@ -421,17 +374,18 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
   const groups = SCOPES[scope];
   const apis = Object.fromEntries(groups.map((g) => [g, APIS[g]]));
   const index = routeIndex(apis);
-  const { plain, defined } = sharedComponents();
-  const ctx: BuildContext = { index, allow: allowedMethods(routeIndex()), plain, envelopes: new Map() };
-  const generated = generateOpenApi(
-    apis as AppRouter,
-    { info: { title: '', version: '' } },
-    {
-      setOperationId: 'concatenated-path',
-      operationMapper: (operation) => mapOperation(operation as unknown as OperationObject, ctx) as never,
-    },
+  const generated = generateOpenApi(apis as AppRouter, { info: { title: '', version: '' } }, { setOperationId: 'concatenated-path' });
+  // ts-rest's generator has made each schema with a `title` (`named` in contracts/) a component.
+  const components = Object.fromEntries(
+    Object.entries((generated.components?.schemas ?? {}) as Record<string, SchemaObject>).map(([name, s]) => [name, fixSchema(s)]),
   );
-  const paths = generated.paths as Record<string, PathItemObject>;
+  const ctx: BuildContext = { index, allow: allowedMethods(routeIndex()), components, envelopes: new Map() };
+  const paths = Object.fromEntries(
+    Object.entries(generated.paths as Record<string, Record<string, OperationObject>>).map(([path, item]) => [
+      path,
+      Object.fromEntries(Object.entries(item).map(([method, op]) => [method, mapOperation(op, ctx)])),
+    ]),
+  ) as Record<string, PathItemObject>;
   const ids = Object.values(paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate) throw new Error(`operationId ${duplicate} is used twice`);
@@ -446,7 +400,7 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
   ]);
   const all: OpenApiDocument['components'] = {
     schemas: {
-      ...defined,
+      ...components,
       ...Object.fromEntries(ctx.envelopes),
       ...(bot ? { ...eventComponents(), WebhookEvent: webhookEventUnion() } : {}),
     },

@@ -1,5 +1,5 @@
 import { CODES, type Code } from '@/contracts/codes';
-import { EVENT_COMPONENTS, EVENT_SCHEMAS_PATH, type EventComponentName, eventSchemaPath, eventTypeOf } from './components';
+import { EVENT_COMPONENTS, EVENT_SCHEMAS_PATH, type EventComponentName, eventSchemaPath, eventTypeOf } from './events';
 import type { StatusCodeEntry } from './types';
 
 /** The code catalogue in its order in contracts/codes.ts, as the document's `x-status-codes`. */

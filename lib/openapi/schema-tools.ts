@@ -3,6 +3,17 @@ import { generateOpenApi } from '@ts-rest/open-api';
 import type { z } from 'zod';
 import type { SchemaObject } from './types';
 
+/** What contracts/ gave a zod schema for the documents: `named`, `example`, `eventStream` (contracts/schemas/common.ts). */
+export const metaOf = (schema: unknown) =>
+  ((schema as { metaOpenApi?: unknown }).metaOpenApi ?? {}) as { title?: string; example?: unknown; events?: Record<string, z.ZodTypeAny> };
+
+/** The component name of a zod schema given one with `named`. */
+export function nameOf(schema: z.ZodTypeAny): string {
+  const { title } = metaOf(schema);
+  if (!title) throw new Error('the schema has no name: give it one with named()');
+  return title;
+}
+
 const COMPOSITIONS = ['oneOf', 'anyOf', 'allOf'] as const;
 
 /**
@@ -15,7 +26,17 @@ export function toOpenApiSchema(schema: z.ZodTypeAny): SchemaObject {
   const router = { probe: { method: 'GET', path: '/', responses: { 200: schema } } } as unknown as AppRouter;
   const doc = generateOpenApi(router, { info: { title: '', version: '' } });
   const converted = doc.paths['/'].get.responses['200'].content['application/json'].schema as SchemaObject;
-  return fixSchema(structuredClone(converted));
+  // Self-contained: the named schemas inside (which the generator made `$ref`s) are spelled out again.
+  const named = (doc.components?.schemas ?? {}) as Record<string, SchemaObject>;
+  const inline = (s: SchemaObject): SchemaObject => {
+    if (!s.$ref) {
+      forEachSubschema(s, inline);
+      return s;
+    }
+    const { title: _, example: __, ...target } = structuredClone(named[s.$ref.split('/').pop() ?? '']);
+    return inline(target);
+  };
+  return fixSchema(inline(structuredClone(converted)));
 }
 
 /**
@@ -97,32 +118,6 @@ export function forEachSubschema(schema: SchemaObject, fn: (sub: SchemaObject) =
 }
 
 /**
- * Replaces every (sub)schema equal to a named object component with a `$ref` to it, so the
- * document names shared shapes (Chat, Message, ErrorEnvelope ...) once. `self` names the
- * component whose own definition is being rewritten: its top level stays as it is.
- */
-export function referenceComponents(schema: SchemaObject, components: Record<string, SchemaObject>, self?: string): SchemaObject {
-  const byJson = new Map(
-    Object.entries(components)
-      .filter(([name, s]) => name !== self && s.type === 'object')
-      .map(([name, s]) => [JSON.stringify(s), name]),
-  );
-  if (!self) {
-    const name = byJson.get(JSON.stringify(schema));
-    if (name) return { $ref: `#/components/schemas/${name}` };
-  }
-  const visit = (s: SchemaObject): SchemaObject => {
-    const name = byJson.get(JSON.stringify(s));
-    if (name) return { $ref: `#/components/schemas/${name}` };
-    forEachSubschema(s, visit);
-    return s;
-  };
-  const top = structuredClone(schema);
-  forEachSubschema(top, visit);
-  return top;
-}
-
-/**
  * An OpenAPI 3.0 schema as a JSON Schema (draft 2020-12) one: `nullable` becomes a `null` type,
  * boolean exclusive bounds become numeric ones, and `$ref`s to components point into `$defs`.
  */
@@ -130,7 +125,9 @@ export function toJsonSchema(schema: SchemaObject): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'nullable') continue;
-    if (key === '$ref' && typeof value === 'string') out.$ref = value.replace('#/components/schemas/', '#/$defs/');
+    // JSON Schema's keyword is `examples`, a list.
+    if (key === 'example') out.examples = [value];
+    else if (key === '$ref' && typeof value === 'string') out.$ref = value.replace('#/components/schemas/', '#/$defs/');
     else if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') continue;
     else if (key === 'properties' && value) {
       out.properties = Object.fromEntries(Object.entries(value as Record<string, SchemaObject>).map(([k, v]) => [k, toJsonSchema(v)]));

@@ -1,5 +1,4 @@
-import { EVENT_COMPONENTS, type EventComponentName, eventTypeOf } from './components';
-import { EVENT_EXAMPLES } from './examples';
+import { EVENT_COMPONENTS, EVENT_EXAMPLES, type EventComponentName, eventTypeOf } from './events';
 import { eventNote } from './overview';
 import type { OpenApiDocument, PathItemObject } from './types';
 

@@ -1,4 +1,4 @@
-import { EVENT_EXAMPLES } from '@/lib/openapi/examples';
+import { EVENT_EXAMPLES } from '@/lib/openapi/events';
 import { statusCodeCatalogue } from '@/lib/openapi/overview';
 
 /**

@@ -1,0 +1,73 @@
+import { eventSchemas } from '@/contracts/schemas/events';
+import { metaOf, toJsonSchema, toOpenApiSchema } from './schema-tools';
+import type { SchemaObject } from './types';
+
+/** Event bodies sent to the VA's webhook, self-contained so each can be used on its own. */
+export const EVENT_COMPONENTS = eventSchemas;
+export type EventComponentName = keyof typeof EVENT_COMPONENTS;
+/** Each event body's example (given on its schema), by component name: the webhooks' and the guide's. */
+export const EVENT_EXAMPLES = Object.fromEntries(Object.entries(EVENT_COMPONENTS).map(([name, s]) => [name, metaOf(s).example])) as Record<
+  string,
+  unknown
+>;
+
+/** The event type each event component describes (`chat.assigned` ...). */
+export function eventTypeOf(name: EventComponentName): string {
+  return EVENT_COMPONENTS[name].shape.event_type.value;
+}
+
+export function eventComponents(): Record<EventComponentName, SchemaObject> {
+  const out = {} as Record<EventComponentName, SchemaObject>;
+  for (const name of Object.keys(EVENT_COMPONENTS) as EventComponentName[]) {
+    out[name] = { title: name, ...toOpenApiSchema(EVENT_COMPONENTS[name]) };
+  }
+  return out;
+}
+
+/**
+ * Every webhook body as one schema, `oneOf` the event components with `event_type` as the
+ * discriminator, so a generated client gets a tagged union to switch on.
+ */
+export function webhookEventUnion(): SchemaObject {
+  const names = Object.keys(EVENT_COMPONENTS) as EventComponentName[];
+  return {
+    title: 'WebhookEvent',
+    description: 'The body of any request the service sends to a VA webhook; `event_type` tells which.',
+    oneOf: names.map((name) => ({ $ref: `#/components/schemas/${name}` })),
+    discriminator: {
+      propertyName: 'event_type',
+      mapping: Object.fromEntries(names.map((name) => [eventTypeOf(name), `#/components/schemas/${name}`])),
+    },
+  };
+}
+
+export const EVENT_SCHEMAS_PATH = '/api/v1/schemas/events.json';
+export const eventSchemaPath = (eventType: string) => `/api/v1/schemas/events/${eventType}.json`;
+
+/**
+ * The event bodies as JSON Schema (draft 2020-12), served at EVENT_SCHEMAS_PATH: one document with
+ * each event under `$defs` and a `oneOf` over them, discriminated by `event_type`.
+ * `baseUrl` (the origin serving them) makes the `$id`s absolute.
+ */
+export function eventJsonSchemas(baseUrl = '') {
+  const defs = Object.fromEntries(Object.entries(eventComponents()).map(([name, schema]) => [name, toJsonSchema(schema)]));
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: `${baseUrl}${EVENT_SCHEMAS_PATH}`,
+    title: 'VA Chat webhook events',
+    description: 'The body of every request the service sends to a Virtual Agent webhook, by `event_type`.',
+    oneOf: Object.keys(defs).map((name) => ({ $ref: `#/$defs/${name}` })),
+    $defs: defs,
+  };
+}
+
+/** One event body as a standalone JSON Schema document, or null for an unknown event type. */
+export function eventJsonSchema(eventType: string, baseUrl = ''): Record<string, unknown> | null {
+  const name = (Object.keys(EVENT_COMPONENTS) as EventComponentName[]).find((n) => eventTypeOf(n) === eventType);
+  if (!name) return null;
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: `${baseUrl}${eventSchemaPath(eventType)}`,
+    ...toJsonSchema(eventComponents()[name]),
+  };
+}
