@@ -1,8 +1,8 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { errors } from '../errors';
-import { decimalInt, envelope, errorEnvelopeSchema, eventStream, text } from '../schemas/common';
-import { ackBodySchema, ackResultSchema, cursorExpiredEnvelopeSchema, eventPageSchema } from '../schemas/pulled-event';
+import { decimalInt, envelope, eventStream, text } from '../schemas/common';
+import { ackBodySchema, ackResultSchema, eventPageSchema } from '../schemas/pulled-event';
 import { AUTH_CODES, authHeaders, BODY_CODES } from './common';
 
 const c = initContract();

@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { errors } from '../errors';
-import { envelope, errorEnvelopeSchema, eventStream, intIdParam, text } from '../schemas/common';
+import { envelope, eventStream, intIdParam, text } from '../schemas/common';
 import {
   startWidgetChatBodySchema,
   widgetAppSchema,
