@@ -1,5 +1,5 @@
 import type { Channel } from '../enums';
-import type { MessageInput } from '../schemas/message';
+import { EXAMPLE_QUICK_REPLIES, type MessageInput } from '../schemas/message';
 
 /**
  * Named request examples of `POST /chats/{chat_id}/messages`, one per shape a channel takes in
@@ -43,13 +43,7 @@ export const POST_MESSAGE_EXAMPLES: Record<string, { summary: string; channel: C
       type: 'outbound',
       text: 'How did you pay?',
       livechat_sub_type: 'quick_replies',
-      quick_replies: {
-        request_identifier: '3f2b8c1e-6d4a-4e9b-9c7f-1a2b3c4d5e6f',
-        options: [
-          { title: 'Card', payload: 'pay_card' },
-          { title: 'Bank transfer', payload: 'pay_bank' },
-        ],
-      },
+      quick_replies: EXAMPLE_QUICK_REPLIES,
     },
   },
   'livechat-inbound-quick-reply-answer': {

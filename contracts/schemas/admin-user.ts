@@ -20,14 +20,18 @@ export const adminUserSchema = z.object({
   created_at: isoDateTime,
   updated_at: isoDateTime,
 });
-named('AdminUser', adminUserSchema, {
-  id: 31,
+/** The person of the examples, as created and as read back. */
+const EXAMPLE_PERSON = {
   kind: 'agent',
   login_id: 'maria.lopez',
   name: 'María López',
   email: 'maria.lopez@acme.example',
   availability: 'available',
   capacity: 3,
+} as const;
+named('AdminUser', adminUserSchema, {
+  id: 31,
+  ...EXAMPLE_PERSON,
   enabled: true,
   team_ids: [673],
   skills: [{ id: 21, name: 'spanish', team_id: 673 }],
@@ -54,12 +58,7 @@ export const createUserBodySchema = z
   })
   .strict();
 named('CreateUserBody', createUserBodySchema, {
-  kind: 'agent',
-  login_id: 'maria.lopez',
-  name: 'María López',
-  email: 'maria.lopez@acme.example',
-  availability: 'available',
-  capacity: 3,
+  ...EXAMPLE_PERSON,
   team_ids: [673],
   skill_ids: [21],
   custom_attributes: { language: 'es' },

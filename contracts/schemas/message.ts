@@ -132,18 +132,20 @@ export const INBOUND_MESSAGE_EXAMPLE = {
   author: null,
   timestamp: '2026-03-02T09:14:07.120Z',
 } satisfies Message;
+/** The quick replies of the examples (a livechat offer and the answers that name its options). */
+export const EXAMPLE_QUICK_REPLIES = {
+  request_identifier: '3f2b8c1e-6d4a-4e9b-9c7f-1a2b3c4d5e6f',
+  options: [
+    { title: 'Card', payload: 'pay_card' },
+    { title: 'Bank transfer', payload: 'pay_bank' },
+  ],
+};
 export const OUTBOUND_MESSAGE_EXAMPLE = {
   transid: 'e4a1d3c0-8f5e-4b61-a7c2-55d9e6b0c3f4',
   type: 'outbound',
   text: 'Sorry about that! How did you pay?',
   livechat_sub_type: 'quick_replies',
-  quick_replies: {
-    request_identifier: '3f2b8c1e-6d4a-4e9b-9c7f-1a2b3c4d5e6f',
-    options: [
-      { title: 'Card', payload: 'pay_card' },
-      { title: 'Bank transfer', payload: 'pay_bank' },
-    ],
-  },
+  quick_replies: EXAMPLE_QUICK_REPLIES,
   author: 'va-billing-bot',
   timestamp: '2026-03-02T09:14:09.482Z',
 } satisfies Message;
