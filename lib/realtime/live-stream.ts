@@ -96,6 +96,8 @@ export function liveStream({
       };
       cleanups.push(...subscribe(wake, send));
       const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
+      // The server keeps the process alive, not an open stream (a stream left open by a failed test must not hang its run).
+      heartbeat.unref?.();
       cleanups.push(() => clearInterval(heartbeat));
       signal?.addEventListener('abort', close, { once: true });
       write('retry: 2000\n\n');
