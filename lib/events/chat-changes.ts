@@ -21,8 +21,7 @@ export const accountChatsTopic = (accountId: number) => `chats:${accountId}`;
  * this process (other instances get the bare wake and read). Only an optimisation: a view that
  * cannot use it (it has not seen the stream open, or missed the chunk before) reads as on any wake.
  */
-export type ChunkAppended = { kind: 'chunk'; messageId: number; seq: number; text: string };
-export type ChatChange = ChunkAppended;
+export type ChatChange = { kind: 'chunk'; messageId: number; seq: number; text: string };
 
 /** Call after the transaction that changed the chats (chat id to account id) has committed. */
 export function publishChatChanges(changed: Map<string, number>): void {
@@ -32,7 +31,7 @@ export function publishChatChanges(changed: Map<string, number>): void {
 }
 
 /** Call after chunk `seq` of message `messageId` was appended (one statement, committed). */
-export function publishChunk(chatId: string, accountId: number, chunk: Omit<ChunkAppended, 'kind'>): void {
+export function publishChunk(chatId: string, accountId: number, chunk: Omit<ChatChange, 'kind'>): void {
   publish([chatTopic(chatId), accountChatsTopic(accountId)], { kind: 'chunk', ...chunk } satisfies ChatChange);
 }
 

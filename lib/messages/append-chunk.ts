@@ -1,13 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Message } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
-import { chats, messages } from '@/db/schema';
+import { messages } from '@/db/schema';
 import { notHeld } from '@/lib/chats/require-held';
 import { ApiError } from '@/lib/errors';
 import { publishChunk } from '@/lib/events/chat-changes';
 import { prepared } from '@/lib/util/prepared';
 import { toMessageView } from './message-view';
-import { lookAtStream, MAX_TEXT_LENGTH, streamReturning } from './stream-text';
+import { heldBy, lookAtStream, MAX_TEXT_LENGTH, streamReturning } from './stream-text';
 
 /**
  * The append in one statement, prepared once per database handle: a chunk comes many times a second
@@ -32,9 +32,7 @@ function appendStatement(db: Db, held: boolean) {
         eq(messages.streamState, 'open'),
         eq(messages.streamSeq, sql.placeholder('after')),
         sql`${messages.streamEnds}[cardinality(${messages.streamEnds})] + ${length} <= ${MAX_TEXT_LENGTH}`,
-        held
-          ? sql`exists (select 1 from ${chats} where ${chats.id} = ${sql.placeholder('chatId')} and ${chats.assigneeId} = ${sql.placeholder('actor')})`
-          : sql`true`,
+        heldBy(sql.placeholder('chatId'), held ? sql.placeholder('actor') : null),
       ),
     )
     .returning({ id: messages.id, ...streamReturning });

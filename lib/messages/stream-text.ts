@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type Placeholder, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
 import type { MessageRow } from './message-view';
@@ -40,8 +40,11 @@ export async function lookAtStream(
   return { chatFound: true, assigneeId: row.assigneeId, message: row.message?.transid ? (row.message as StreamLook['message']) : null };
 }
 
-/** `exists` the chat held by this user: a stream is written only by the VA holding its chat. */
-export function heldBy(chatId: string, userId: number | null) {
+/**
+ * `exists` the chat held by this user: a stream is written only by the VA holding its chat. Takes
+ * values or placeholders (the prepared chunk append).
+ */
+export function heldBy(chatId: string | Placeholder, userId: number | Placeholder | null) {
   return userId === null
     ? sql`true`
     : sql`exists (select 1 from ${chats} where ${chats.id} = ${chatId} and ${chats.assigneeId} = ${userId})`;
