@@ -17,21 +17,35 @@ export const chatTopic = (chatId: string) => `chat:${chatId}`;
 export const accountChatsTopic = (accountId: number) => `chats:${accountId}`;
 
 /**
- * A chunk appended to an open streamed reply, as its chat's wake carries it to the live views of
- * this process (other instances get the bare wake and read). Only an optimisation: a view that
- * cannot use it (it has not seen the stream open, or missed the chunk before) reads as on any wake.
+ * What changed, as a chat's wake carries it to the live views of this process (other instances get
+ * the bare wake and read). Only an optimisation: a view that cannot use it (it has not seen what
+ * came before) reads as on any wake.
+ *  - `chunk`: a chunk appended to an open streamed reply.
+ *  - `message`: a message the customer sees (inbound or outbound, not streamed) added to a livechat
+ *    chat, with `prevId`, the last such message before it (0 for none), read under the chat's lock:
+ *    a view whose cursor is `prevId` has seen everything before it. Adding it changed nothing else
+ *    the customer sees but the VA's typing, which an outbound message turns off (`typingOff`).
  */
-export type ChatChange = { kind: 'chunk'; messageId: number; seq: number; text: string };
+export type ChatChange =
+  | { kind: 'chunk'; messageId: number; seq: number; text: string }
+  | { kind: 'message'; message: ChatChangeMessage; prevId: number; typingOff: boolean };
+export type ChatChangeMessage = { id: number; type: string; body: Record<string, unknown>; sentAt: Date };
 
-/** Call after the transaction that changed the chats (chat id to account id) has committed. */
-export function publishChatChanges(changed: Map<string, number>): void {
+/**
+ * Call after the transaction that changed the chats (chat id to account id) has committed, with
+ * what changed where the writer said so (`details`, by chat id). One wake for all of them; the
+ * detail rides along only when a single chat changed (the usual case).
+ */
+export function publishChatChanges(changed: Map<string, number>, details?: Map<string, ChatChange>): void {
   const topics = [...changed.keys()].map(chatTopic);
   for (const accountId of new Set(changed.values())) topics.push(accountChatsTopic(accountId));
-  if (topics.length) publish(topics);
+  if (!topics.length) return;
+  const [only] = changed.keys();
+  publish(topics, changed.size === 1 ? details?.get(only) : undefined);
 }
 
 /** Call after chunk `seq` of message `messageId` was appended (one statement, committed). */
-export function publishChunk(chatId: string, accountId: number, chunk: Omit<ChatChange, 'kind'>): void {
+export function publishChunk(chatId: string, accountId: number, chunk: Omit<Extract<ChatChange, { kind: 'chunk' }>, 'kind'>): void {
   publish([chatTopic(chatId), accountChatsTopic(accountId)], { kind: 'chunk', ...chunk } satisfies ChatChange);
 }
 

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Message, MessageInput } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
@@ -7,7 +7,7 @@ import { replyClockStart, replyClockStop } from '@/lib/chats/reply-clock';
 import { requireHeld } from '@/lib/chats/require-held';
 import { ApiError, describeFields, type FieldError } from '@/lib/errors';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
-import { withOutbox } from '@/lib/events/with-outbox';
+import { noteChatChangeDetail, withOutbox } from '@/lib/events/with-outbox';
 import { type Idempotency, withIdempotency } from '@/lib/idempotency/with-idempotency';
 import { newTraceId } from '@/lib/util/ids';
 import { fillQuickReplyPayloads } from './fill-quick-reply-payloads';
@@ -58,6 +58,10 @@ export async function appendMessage(
       const clock = input.type === 'inbound' ? replyClockStart(now) : input.type === 'outbound' ? replyClockStop : {};
       // Independent writes under the chat's lock, sent together: one round trip instead of two
       // (postgres.js pipelines statements given to the transaction's connection at once).
+      // A message the livechat customer sees also returns the last one before it (read under the
+      // lock, before this insert: a statement's subqueries do not see its own rows), so this
+      // process's widget streams can send it on without a read (ChatChange in chat-changes.ts).
+      const hinted = chat.channel === 'livechat' && !stream && input.type !== 'announcement';
       const [[row]] = await Promise.all([
         tx
           .insert(messages)
@@ -73,13 +77,27 @@ export async function appendMessage(
               ? { streamState: 'open' as const, streamSeq: 0, streamEnds: [String(body.text ?? '').length], streamTouchedAt: now }
               : {}),
           })
-          .returning(),
+          .returning({
+            ...getTableColumns(messages),
+            prevId: hinted
+              ? sql<number>`(select coalesce(max(prev.id), 0) from ${messages} prev where prev.chat_id = ${chatId} and prev.type in ('inbound', 'outbound'))`
+              : sql<number>`0`,
+          }),
         tx
           .update(chats)
           .set({ updatedAt: now, ...clock })
           .where(eq(chats.id, chatId)),
       ]);
-      const message = toMessageView(row);
+      const { prevId, ...stored } = row;
+      const message = toMessageView(stored);
+      if (hinted) {
+        noteChatChangeDetail(tx, chatId, {
+          kind: 'message',
+          message: { id: stored.id, type: stored.type, body: stored.body, sentAt: stored.sentAt },
+          prevId: Number(prevId),
+          typingOff: input.type === 'outbound' && chat.typingUntil !== null && new Date(chat.typingUntil) > now,
+        });
+      }
       if (input.type === 'inbound' && chat.assigneeId !== null) {
         await enqueueEvent(tx, {
           accountId,

@@ -28,7 +28,8 @@ export function liveStream({
   minGapMs = 0,
 }: {
   what: string;
-  subscribe: (wake: () => void, send: SendEvent) => (() => void)[];
+  /** `busy()` is true while a read runs or waits to: what a listener sends itself could race it. */
+  subscribe: (wake: () => void, send: SendEvent, busy: () => boolean) => (() => void)[];
   read: (send: SendEvent) => Promise<void>;
   opening?: (send: SendEvent) => void;
   signal?: AbortSignal;
@@ -94,7 +95,7 @@ export function liveStream({
           }, coalesceMs);
         }
       };
-      cleanups.push(...subscribe(wake, send));
+      cleanups.push(...subscribe(wake, send, () => reading || pending !== undefined));
       const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
       // The server keeps the process alive, not an open stream (a stream left open by a failed test must not hang its run).
       heartbeat.unref?.();

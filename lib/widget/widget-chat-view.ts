@@ -54,9 +54,11 @@ export async function loadOwnChatLive(
           expires_at: until.toISOString(),
           seconds_left: Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000)),
         }
-      : { on: false, status_text: null, expires_at: null, seconds_left: 0 },
+      : TYPING_OFF,
   };
 }
+
+export const TYPING_OFF: WidgetTyping = { on: false, status_text: null, expires_at: null, seconds_left: 0 };
 
 export function toWidgetChat(row: { id: string; status: string; assigneeKind: string | null }): WidgetChat {
   return {

@@ -80,6 +80,44 @@ describe('chat widget live stream: typing and streamed replies', () => {
     await s.close();
   });
 
+  it('sends the messages added in this process from their wakes, in order and once, without reading', async () => {
+    const { v, chatId, s } = await customerChat();
+    const readsBefore = widgetStreamReads();
+    const texts: string[] = [];
+    for (let i = 1; i <= 30; i++) {
+      if (i === 10) {
+        // A note for agents in between: the customer never sees it, and the next message still follows on.
+        const note = await botApi('POST', `/chats/${chatId}/messages`, { token: t.token, body: { type: 'announcement', text: 'internal' } });
+        assert.equal(note.status, 201, JSON.stringify(note.body));
+      }
+      if (i === 20) {
+        const mine = await widgetApi('POST', `/chats/${chatId}/messages`, { token: v.token, body: { text: 'from me' } });
+        assert.equal(mine.status, 201);
+        texts.push('from me');
+      }
+      await say(chatId, `m${i}`);
+      texts.push(`m${i}`);
+    }
+    const got = await s.next(texts.length);
+    assert.deepEqual(
+      got.map((e) => [e.event, e.data.text]),
+      texts.map((text) => ['message', text]),
+    );
+    for (const e of got) assert.equal(e.id, String(e.data.id));
+    assert.ok(got.every((e, i) => i === 0 || e.data.id > got[i - 1].data.id));
+    // Each went out from its wake (a stray wake may read once); without the hint this is 31 reads.
+    assert.ok(widgetStreamReads() - readsBefore <= 1, `${widgetStreamReads() - readsBefore} reads for ${texts.length} messages`);
+    // A reconnect after the last one has nothing to resend.
+    await s.close();
+    const again = await openStream(chatId, v.token, { after: got[got.length - 1].data.id });
+    const [state] = await again.next(1);
+    assert.equal(state.event, 'chat');
+    await say(chatId, 'after the reconnect');
+    const [next] = await again.next(1);
+    assert.deepEqual([next.event, next.data.text], ['message', 'after the reconnect']);
+    await again.close();
+  });
+
   it('sends every chunk once and in order, holds what follows the open reply, then sends the reply whole', async () => {
     const { v, chatId, s } = await customerChat('what happened to my order?');
     const transid = await openReply(chatId, 'Let me');
