@@ -79,9 +79,7 @@ export async function appendMessage(
           })
           .returning({
             ...getTableColumns(messages),
-            prevId: hinted
-              ? sql<number>`(select coalesce(max(prev.id), 0) from ${messages} prev where prev.chat_id = ${chatId} and prev.type in ('inbound', 'outbound'))`
-              : sql<number>`0`,
+            prevId: hinted ? lastCustomerMessageId(chatId) : sql<number>`0`,
           }),
         tx
           .update(chats)
@@ -111,6 +109,13 @@ export async function appendMessage(
   );
   return { message: out.result, replayed: out.replayed };
 }
+
+/**
+ * The chat's last message the customer sees (0 for none), from the transcript index read backwards;
+ * in the insert's RETURNING, the one before the new message.
+ */
+export const lastCustomerMessageId = (chatId: string) =>
+  sql<number>`(select coalesce(max(prev.id), 0) from ${messages} prev where prev.chat_id = ${chatId} and prev.type in ('inbound', 'outbound'))`;
 
 /** A streamed reply is an outbound text message: `text` (optional, the first words) and nothing else. */
 function checkStreamOpening(input: Omit<MessageInput, 'stream'>): void {

@@ -77,7 +77,10 @@ export async function streamWidgetChat(
           cursor = change.message.id;
           if (!change.typingOff) return;
           if (!busy()) {
-            if (typing.on) send('typing', (typing = TYPING_OFF));
+            if (typing.on) {
+              typing = TYPING_OFF;
+              send('typing', typing);
+            }
             return;
           }
         }

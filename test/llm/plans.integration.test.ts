@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import { buildDataSet, type ScaleMeta } from '@/bench/scale-data';
 import { type Db, openPostgres } from '@/db/client';
 import { env } from '@/env';
 import { dueReplyClocksQuery } from '@/lib/chats/sweep-reply-clocks';
+import { lastCustomerMessageId } from '@/lib/messages/append-message';
 import { idleStreamsQuery } from '@/lib/messages/cut-streams';
 import { idlePullChatsQuery } from '@/lib/pull/hand-over-idle-pull';
 import { eventPageQuery } from '@/lib/pull/read-event-page';
@@ -117,6 +119,13 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
       assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
       assert.ok(plan.indexes.includes('messages_chat_idx'), plan.indexes.join(', '));
     }
+  });
+
+  it("reads a livechat message's predecessor (the widget's hint, in the insert's RETURNING) from the end of the transcript index", async () => {
+    const [m] = await raw<{ chat_id: string }[]>`select chat_id from messages order by id desc limit 1`;
+    const plan = await explain(db.select({ prev: lastCustomerMessageId(m.chat_id) }).from(sql`(values (1)) one`).toSQL());
+    assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
+    assert.ok(plan.indexes.includes('messages_chat_idx'), plan.indexes.join(', '));
   });
 
   it("reads the bot-down fallback of pull VAs' waiting events from the VA's range of events_account_pending_idx", async () => {

@@ -87,7 +87,10 @@ describe('chat widget live stream: typing and streamed replies', () => {
     for (let i = 1; i <= 30; i++) {
       if (i === 10) {
         // A note for agents in between: the customer never sees it, and the next message still follows on.
-        const note = await botApi('POST', `/chats/${chatId}/messages`, { token: t.token, body: { type: 'announcement', text: 'internal' } });
+        const note = await botApi('POST', `/chats/${chatId}/messages`, {
+          token: t.token,
+          body: { type: 'announcement', text: 'internal' },
+        });
         assert.equal(note.status, 201, JSON.stringify(note.body));
       }
       if (i === 20) {
