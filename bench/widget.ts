@@ -12,8 +12,10 @@
  *       BENCH_STREAM_SECONDS (10 s), each chat's chunks sent in order (a chunk waits for the answer
  *       to the one before): latency as (b), and per chat the seqs and text received checked (none
  *       lost, repeated or out of order) and the whole message after the close;
- *   (d) BENCH_IDLE_CONNECTIONS (5,000) widget streams open at once, one per chat: the server's
- *       resident memory before and after (per connection), then BENCH_FANOUT_RATE (500) outbound
+ *   (d) on a freshly started server (the garbage of (a)-(c) would blur its memory reading), after
+ *       50 streams opened and closed to load their code: BENCH_IDLE_CONNECTIONS (5,000) widget
+ *       streams open at once, one per chat: the server's resident memory before and after (per
+ *       connection), then BENCH_FANOUT_RATE (500) outbound
  *       messages/s for BENCH_FANOUT_SECONDS (10 s) spread at random over the chats: latency as (a).
  *
  * Latency is taken in this process on one clock: from the moment the POST's answer is read to the
@@ -377,6 +379,10 @@ async function caseC(ctx: Ctx, customers: Customer[], serverPid: number) {
 }
 
 async function caseD(ctx: Ctx, customers: Customer[], serverPid: number) {
+  // A few streams opened and closed first, so that the code they run is loaded before the reading.
+  const warm = customers.slice(0, 50).map((c) => openSse(c.chatId, c.token, () => {}));
+  await Promise.all(warm.map((c) => c.ready));
+  for (const c of warm) c.close();
   await sleep(2_000);
   const before = rssKb(serverPid);
   const arrivals = new Arrivals();
@@ -439,6 +445,35 @@ async function fanOut(ctx: Ctx, customers: Customer[], arrivals: Arrivals, rate:
   return { ...stats(lat), asked: rate, total, rate: total / seconds, cpuPerMessage, missing, errors };
 }
 
+/** `node scripts/start.mjs` of the build on BENCH_PORT over the bench's database, once it is ready. */
+async function startServer(dbUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...PROFILE_ARGS, 'scripts/start.mjs'], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      DATABASE_URL: dbUrl,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      ADMIN_RATE_LIMIT_PER_MINUTE: '1000000',
+      WIDGET_REQUESTS_PER_MINUTE_PER_ADDRESS: '100000000',
+      WIDGET_VISITORS_PER_HOUR_PER_ADDRESS: '100000000',
+      WIDGET_MESSAGES_PER_MINUTE: '1000000',
+      STREAM_IDLE_SECONDS: '120',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitReady(`${BASE}/api/health/ready`, child, 240_000);
+  return child;
+}
+
+async function stopServer(server: ChildProcess | undefined): Promise<void> {
+  server?.kill('SIGTERM');
+  await new Promise((r) => (server && server.exitCode === null ? server.once('exit', r) : r(null)));
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
@@ -450,25 +485,7 @@ async function main() {
   url.pathname = `/${dbName}`;
   let server: ChildProcess | undefined;
   try {
-    server = spawn(process.execPath, [...PROFILE_ARGS, 'scripts/start.mjs'], {
-      env: {
-        ...process.env,
-        PORT: String(PORT),
-        DATABASE_URL: url.toString(),
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '100000000',
-        ADMIN_RATE_LIMIT_PER_MINUTE: '1000000',
-        WIDGET_REQUESTS_PER_MINUTE_PER_ADDRESS: '100000000',
-        WIDGET_VISITORS_PER_HOUR_PER_ADDRESS: '100000000',
-        WIDGET_MESSAGES_PER_MINUTE: '1000000',
-        STREAM_IDLE_SECONDS: '120',
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    await waitReady(`${BASE}/api/health/ready`, server, 240_000);
+    server = await startServer(url.toString());
     const ctx = await setUp();
     console.log('set up; customers for (a)-(c)...');
     if (ONLY_FANOUT) {
@@ -505,6 +522,10 @@ async function main() {
     console.log('(c)', c);
     console.log(`customers for (d): ${IDLE}...`);
     const many = await newCustomers(ctx, IDLE);
+    // (d) on a server of its own: the memory per open widget is read off its resident size, which
+    // the garbage of (a)-(c) collected meanwhile would make look smaller (or negative).
+    await stopServer(server);
+    server = await startServer(url.toString());
     const d = await caseD(ctx, many, server.pid!);
     console.log('(d)', d);
     const load = os
@@ -517,8 +538,7 @@ async function main() {
     if (WRITE)
       writeSection(path.resolve('BENCHMARKS.md'), section, { start: '<!-- bench:widget:start -->', end: '<!-- bench:widget:end -->' });
   } finally {
-    server?.kill('SIGTERM');
-    await new Promise((r) => (server && server.exitCode === null ? server.once('exit', r) : r(null)));
+    await stopServer(server);
     await sleep(500);
     await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch((err) => console.error('drop failed', err));
     await admin.end();
@@ -559,7 +579,7 @@ Machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB R
 | (d') the same ${d.opened} streams; ${d.low.asked} messages/s | ${d.low.n} of ${d.low.total} | ${ms(d.low.p50)} | ${ms(d.low.p99)} | ${ms(d.low.max)} | (none) | |
 
 - (c) chunks achieved: **${c.rate.toFixed(0)} chunks/s** over ${c.seconds.toFixed(1)} s (asked: ${STREAM_CHATS * CHUNK_RATE}/s; a chat's next chunk waits for the answer to its last), server CPU ${c.cpuPerChunk.toFixed(2)} ms per chunk (its POST and its push to the widget); lost ${c.lost}, repeated ${c.repeated}, out of order ${c.reordered}; chats whose chunks or final message differ from what was sent: ${c.wrongFinal}.
-- (d) streams opened: ${d.opened} of ${IDLE}${d.failure ? ` (stopped: ${d.failure})` : ''}; server resident memory ${(d.beforeKb / 1024).toFixed(0)} MiB before, ${(d.afterKb / 1024).toFixed(0)} MiB with them open: **${d.perConnKb.toFixed(1)} KiB per connection**. Messages achieved: **${d.high.rate.toFixed(0)}/s** of ${d.high.asked} asked (${d.high.total} sent, at most 200 in flight; ${d.high.errors} refused; ${d.high.missing} not received within 30 s), server CPU ${d.high.cpuPerMessage.toFixed(2)} ms per message; at ${d.low.asked}/s asked: ${d.low.rate.toFixed(0)}/s achieved, ${d.low.errors} refused, ${d.low.missing} not received, ${d.low.cpuPerMessage.toFixed(2)} ms server CPU per message.
+- (d) streams opened: ${d.opened} of ${IDLE}${d.failure ? ` (stopped: ${d.failure})` : ''}; server (started afresh for (d)) resident memory ${(d.beforeKb / 1024).toFixed(0)} MiB before, ${(d.afterKb / 1024).toFixed(0)} MiB with them open: **${d.perConnKb.toFixed(1)} KiB per connection**. Messages achieved: **${d.high.rate.toFixed(0)}/s** of ${d.high.asked} asked (${d.high.total} sent, at most 200 in flight; ${d.high.errors} refused; ${d.high.missing} not received within 30 s), server CPU ${d.high.cpuPerMessage.toFixed(2)} ms per message; at ${d.low.asked}/s asked: ${d.low.rate.toFixed(0)}/s achieved, ${d.low.errors} refused, ${d.low.missing} not received, ${d.low.cpuPerMessage.toFixed(2)} ms server CPU per message.
 <!-- bench:widget:end -->`;
 }
 
