@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
-import postgres from 'postgres';
-import { buildDataSet, type ScaleMeta } from '@/bench/scale-data';
-import { type Db, openPostgres } from '@/db/client';
+import type postgres from 'postgres';
+import type { ScaleMeta } from '@/bench/scale-data';
+import type { Db } from '@/db/client';
 import { env } from '@/env';
 import { dueReplyClocksQuery } from '@/lib/chats/sweep-reply-clocks';
 import { lastCustomerMessageId } from '@/lib/messages/append-message';
@@ -14,34 +13,24 @@ import { idlePullChatsQuery } from '@/lib/pull/hand-over-idle-pull';
 import { eventPageQuery } from '@/lib/pull/read-event-page';
 import { latestReplyTimeoutsQuery, waitingOnVaQuery } from '@/lib/virtual-agents/list-va-replies';
 import { widgetMessagesAfter } from '@/lib/widget/list-widget-messages';
+import { type PlanDatabase, planDatabase } from '../support/plans';
 
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 const CHATS = 20_000;
 const url = env().DATABASE_URL;
 
 // The queries the reply features add on growing tables (chats, messages, reply_timeouts), read with
 // EXPLAIN on a database with tens of thousands of rows: each must read an index, not the table.
 describe('reply feature plans on large tables', { skip: url ? false : 'needs DATABASE_URL (PostgreSQL)' }, () => {
-  let admin: postgres.Sql;
+  let p: PlanDatabase;
   let raw: postgres.Sql;
   let db: Db;
-  let close: () => Promise<void>;
   let meta: ScaleMeta;
-  let name: string;
   let vaId: number;
 
   before(async () => {
-    admin = postgres(url as string, { max: 1, onnotice: () => {} });
-    name = `va_test_reply_plans_${process.pid}_${randomBytes(3).toString('hex')}`;
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-    const dbUrl = new URL(url as string);
-    dbUrl.pathname = `/${name}`;
-    meta = (await buildDataSet(dbUrl.toString(), CHATS, () => {}, { customers: CHATS })).meta;
-    const handle = await openPostgres(dbUrl.toString(), { migrate: false });
-    db = handle.db;
-    close = handle.close;
-    raw = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
+    // Every sequential scan counts here, small tables' too (one case allows one, and says why).
+    p = await planDatabase(url as string, 'reply_plans', { chats: CHATS, customers: CHATS });
+    ({ raw, db, meta } = p);
     const [va] = await raw<{ id: number }[]>`select id from users where login_id = ${meta.botLoginId} and account_id = ${meta.accountId}`;
     vaId = va.id;
     // A few chats wait on the bot (one in a hundred), a few streams are open, and the VA has
@@ -66,21 +55,8 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
     await raw`vacuum analyze reply_timeouts`;
   });
 
-  after(async () => {
-    await raw?.end();
-    await close?.();
-    await admin?.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin?.end();
-  });
-
-  async function explain(query: { sql: string; params: unknown[] }) {
-    const [row] = await raw.unsafe(`EXPLAIN (FORMAT JSON) ${query.sql}`, query.params as never[]);
-    const all = nodes((row['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan);
-    return {
-      seqScans: all.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']),
-      indexes: all.map((n) => n['Index Name']).filter((x): x is string => Boolean(x)),
-    };
-  }
+  after(() => p?.drop());
+  const explain = (query: Parameters<PlanDatabase['explain']>[0]) => p.explain(query);
 
   const cases: [string, () => { sql: string; params: unknown[] }, string][] = [
     [
@@ -123,7 +99,12 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
 
   it("reads a livechat message's predecessor (the widget's hint, in the insert's RETURNING) from the end of the transcript index", async () => {
     const [m] = await raw<{ chat_id: string }[]>`select chat_id from messages order by id desc limit 1`;
-    const plan = await explain(db.select({ prev: lastCustomerMessageId(m.chat_id) }).from(sql`(values (1)) one`).toSQL());
+    const plan = await explain(
+      db
+        .select({ prev: lastCustomerMessageId(m.chat_id) })
+        .from(sql`(values (1)) one`)
+        .toSQL(),
+    );
     assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
     assert.ok(plan.indexes.includes('messages_chat_idx'), plan.indexes.join(', '));
   });

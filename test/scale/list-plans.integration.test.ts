@@ -2,78 +2,44 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import postgres from 'postgres';
-import { buildDataSet, type ScaleMeta } from '@/bench/scale-data';
-import { type Db, openPostgres } from '@/db/client';
+import type { ScaleMeta } from '@/bench/scale-data';
+import type { Db } from '@/db/client';
 import { env } from '@/env';
 import { matchingChatIds, NARROW_SEARCH_LIMIT, searchCondition } from '@/lib/admin-chats/search-chats';
 import { type ChatFilters, listChatsQuery } from '@/lib/chats/list-chats';
 import { transcriptPageQuery } from '@/lib/messages/list-messages';
 import { encodeCursor } from '@/lib/util/cursor';
 import { describeOrSkip } from '../support/describe-or-skip';
+import { type PlanDatabase, planDatabase } from '../support/plans';
 
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
-
-const BIG_TABLES = new Set(['chats', 'messages', 'events', 'customers']);
 const CHATS = 40_000;
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
-
-/** What a plan reads: its sequential scans of the big tables, its sorts, and the indexes it uses. */
-function readPlan(plan: PlanNode) {
-  const all = nodes(plan);
-  return {
-    seqScans: all.filter((n) => n['Node Type'] === 'Seq Scan' && BIG_TABLES.has(n['Relation Name'] ?? '')).map((n) => n['Relation Name']),
-    sorts: all.filter((n) => n['Node Type'] === 'Sort' || n['Node Type'] === 'Incremental Sort').length,
-    indexes: all.map((n) => n['Index Name']).filter((x): x is string => Boolean(x)),
-  };
-}
 
 // The plans only mean something on PostgreSQL with a table big enough for the planner to care:
 // this suite runs in the PostgreSQL pass (DATABASE_URL set) and is skipped on PGlite.
 const url = env().DATABASE_URL;
 
 describeOrSkip('list, search and transcript plans on a large table', url ? false : 'needs DATABASE_URL (PostgreSQL)', () => {
-  let admin: postgres.Sql;
-  let raw: postgres.Sql;
+  let p: PlanDatabase;
   let db: Db;
-  let close: () => Promise<void>;
   let meta: ScaleMeta;
-  let name: string;
   let cursor: string;
   let chatId: string;
 
   before(async () => {
-    admin = postgres(url as string, { max: 1, onnotice: () => {} });
-    name = `va_test_plans_${process.pid}_${randomBytes(3).toString('hex')}`;
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-    const dbUrl = new URL(url as string);
-    dbUrl.pathname = `/${name}`;
-    // Builds CHATS chats, 3 messages and an event each with set-based SQL, then VACUUM ANALYZE.
-    meta = (await buildDataSet(dbUrl.toString(), CHATS, () => {}, { customers: CHATS })).meta;
-    const handle = await openPostgres(dbUrl.toString(), { migrate: false });
-    db = handle.db;
-    close = handle.close;
-    raw = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
-    const [mid] = await raw<{ id: string; updated_at: Date }[]>`
+    // CHATS chats, 3 messages and an event each, one customer a chat.
+    p = await planDatabase(url as string, 'plans', {
+      chats: CHATS,
+      customers: CHATS,
+      bigTables: ['chats', 'messages', 'events', 'customers'],
+    });
+    ({ db, meta } = p);
+    const [mid] = await p.raw<{ id: string; updated_at: Date }[]>`
       select id, updated_at from chats where account_id = ${meta.accountId} order by updated_at desc, id desc offset 1000 limit 1`;
     cursor = encodeCursor([mid.updated_at.toISOString(), mid.id]);
     chatId = mid.id;
   });
 
-  after(async () => {
-    await raw?.end();
-    await close?.();
-    await admin?.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin?.end();
-  });
-
-  async function explain(query: { sql: string; params: unknown[] }) {
-    const [row] = await raw.unsafe(`EXPLAIN (FORMAT JSON) ${query.sql}`, query.params as never[]);
-    return readPlan((row['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan);
-  }
+  after(() => p?.drop());
 
   const lists: [string, () => ChatFilters][] = [
     ['newest page', () => ({})],
@@ -89,7 +55,7 @@ describeOrSkip('list, search and transcript plans on a large table', url ? false
   ];
   for (const [label, filters] of lists) {
     it(`reads the ${label} from an index, in index order, with no sort`, async () => {
-      const plan = await explain(listChatsQuery(db, { accountId: meta.accountId, filters: filters() }).toSQL());
+      const plan = await p.explain(listChatsQuery(db, { accountId: meta.accountId, filters: filters() }));
       assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
       assert.equal(plan.sorts, 0, 'a Sort node');
       assert.ok(
@@ -102,7 +68,7 @@ describeOrSkip('list, search and transcript plans on a large table', url ? false
   it('reads a transcript page through the chat’s message index', async () => {
     // The planner may sort a short transcript (its estimate is a few messages a chat) after the
     // index read, but it reads that one chat's messages only.
-    const plan = await explain(transcriptPageQuery(db, { chatId, after: 0, pageSize: 50 }).toSQL());
+    const plan = await p.explain(transcriptPageQuery(db, { chatId, after: 0, pageSize: 50 }));
     assert.deepEqual(plan.seqScans, []);
     assert.ok(plan.indexes.includes('messages_chat_idx'), plan.indexes.join(', '));
   });
@@ -114,10 +80,10 @@ describeOrSkip('list, search and transcript plans on a large table', url ? false
     ['a destination part', () => '+155500012'],
   ] as const) {
     it(`finds chats by ${label} through indexes only, then sorts no more than the matches`, async () => {
-      const probe = await explain(new PgDialect().sqlToQuery(matchingChatIds(meta.accountId, q(), NARROW_SEARCH_LIMIT + 1)));
+      const probe = await p.explain(new PgDialect().sqlToQuery(matchingChatIds(meta.accountId, q(), NARROW_SEARCH_LIMIT + 1)));
       assert.deepEqual(probe.seqScans, [], `sequential scans finding the matches: ${probe.seqScans}`);
       const also = await searchCondition(db, { accountId: meta.accountId, q: q() });
-      const plan = await explain(listChatsQuery(db, { accountId: meta.accountId, filters: {}, also }).toSQL());
+      const plan = await p.explain(listChatsQuery(db, { accountId: meta.accountId, filters: {}, also }));
       assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
     });
   }
@@ -125,7 +91,7 @@ describeOrSkip('list, search and transcript plans on a large table', url ? false
   it('walks the list index for a broad term (many matches) with no sort', async () => {
     // Every customer's destination starts so: far past NARROW_SEARCH_LIMIT.
     const also = await searchCondition(db, { accountId: meta.accountId, q: '+1555000' });
-    const plan = await explain(listChatsQuery(db, { accountId: meta.accountId, filters: {}, also }).toSQL());
+    const plan = await p.explain(listChatsQuery(db, { accountId: meta.accountId, filters: {}, also }));
     assert.deepEqual(plan.seqScans, []);
     assert.equal(plan.sorts, 0);
     assert.ok(plan.indexes.includes('chats_list_idx'));
@@ -133,11 +99,11 @@ describeOrSkip('list, search and transcript plans on a large table', url ? false
 
   it('takes a term found in more customers than a narrow search reads as broad, without reading their chats', async () => {
     const name = `Broadname${randomBytes(3).toString('hex')}`;
-    await raw`
+    await p.raw`
       insert into customers (account_id, channel, destination_id, name)
       select ${meta.accountId}, 'sms', '+1999' || lpad(g::text, 7, '0'), ${name} || ' ' || g
       from generate_series(1, ${NARROW_SEARCH_LIMIT + 1}) g`;
-    const [marker] = await raw.unsafe(
+    const [marker] = await p.raw.unsafe(
       new PgDialect().sqlToQuery(matchingChatIds(meta.accountId, name, NARROW_SEARCH_LIMIT + 1)).sql,
       new PgDialect().sqlToQuery(matchingChatIds(meta.accountId, name, NARROW_SEARCH_LIMIT + 1)).params as never[],
     );

@@ -1,36 +1,28 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
-import postgres from 'postgres';
-import { buildDataSet } from '@/bench/scale-data';
-import { type Db, openPostgres } from '@/db/client';
+import type postgres from 'postgres';
+import type { Db } from '@/db/client';
 import { env } from '@/env';
 import { chatsOfAccount } from '@/lib/request-log/known-chats';
 import { botRequestsPage } from '@/lib/request-log/list-bot-requests';
 import { traceLookups } from '@/lib/traces/find-trace';
 import { encodeCursor } from '@/lib/util/cursor';
 import { describeOrSkip } from '../support/describe-or-skip';
+import { type PlanDatabase, planDatabase } from '../support/plans';
 
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
-
-const BIG_TABLES = new Set(['chats', 'messages', 'events', 'bot_requests', 'idempotency_keys']);
 const CHATS = 40_000;
 const REQUESTS = 200_000;
 const KEYS = 50_000;
 const BUSY = 20_000;
-
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 
 // Plans mean something only on PostgreSQL with tables big enough for the planner to care: this
 // suite runs in the PostgreSQL pass (DATABASE_URL set) and is skipped on PGlite.
 const url = env().DATABASE_URL;
 
 describeOrSkip('trace look-up and request log plans on large tables', url ? false : 'needs DATABASE_URL (PostgreSQL)', () => {
-  let admin: postgres.Sql;
+  let pdb: PlanDatabase;
   let raw: postgres.Sql;
   let db: Db;
-  let close: () => Promise<void>;
-  let name: string;
   let accountId: number;
   let vaId: number;
   const ids: Record<string, string> = {};
@@ -38,16 +30,15 @@ describeOrSkip('trace look-up and request log plans on large tables', url ? fals
   let at: Date;
 
   before(async () => {
-    admin = postgres(url as string, { max: 1, onnotice: () => {} });
-    name = `va_test_trace_${process.pid}_${randomBytes(3).toString('hex')}`;
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-    const dbUrl = new URL(url as string);
-    dbUrl.pathname = `/${name}`;
     // CHATS chats with 3 messages and an event each (bench/scale-data.ts), then the request log
     // and idempotency keys with generate_series, then ANALYZE.
-    const { meta } = await buildDataSet(dbUrl.toString(), CHATS, () => {});
-    accountId = meta.accountId;
-    raw = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
+    pdb = await planDatabase(url as string, 'trace', {
+      chats: CHATS,
+      bigTables: ['chats', 'messages', 'events', 'bot_requests', 'idempotency_keys'],
+    });
+    ({ raw, db } = pdb);
+    accountId = pdb.meta.accountId;
+    const { meta } = pdb;
     [{ id: vaId }] = await raw<{ id: number }[]>`select id from users where account_id = ${accountId} and login_id = ${meta.botLoginId}`;
     // Each row's trxid is a version 7 UUID made from its time, as the server makes them.
     await raw`
@@ -97,30 +88,11 @@ describeOrSkip('trace look-up and request log plans on large tables', url ? fals
     });
     cursor = encodeCursor([request.trxid]);
     at = request.at;
-    const handle = await openPostgres(dbUrl.toString(), { migrate: false });
-    db = handle.db;
-    close = handle.close;
   });
 
-  after(async () => {
-    await raw?.end();
-    await close?.();
-    await admin?.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin?.end();
-  });
+  after(() => pdb?.drop());
 
-  async function plan(query: { toSQL: () => { sql: string; params: unknown[] } }) {
-    const { sql, params } = query.toSQL();
-    const [row] = await raw.unsafe(`EXPLAIN (FORMAT JSON) ${sql}`, params as never[]);
-    const text = await raw.unsafe(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, params as never[]);
-    const all = nodes((row['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan);
-    return {
-      seqScans: all.filter((n) => n['Node Type'] === 'Seq Scan' && BIG_TABLES.has(n['Relation Name'] ?? '')).map((n) => n['Relation Name']),
-      sorts: all.filter((n) => n['Node Type'] === 'Sort' || n['Node Type'] === 'Incremental Sort').length,
-      indexes: all.map((n) => n['Index Name']).filter((x): x is string => Boolean(x)),
-      text: text.map((r) => r['QUERY PLAN']).join('\n'),
-    };
-  }
+  const plan = (query: { toSQL: () => { sql: string; params: unknown[] } }) => pdb.explainAnalyze(query);
 
   const lookups: [string, () => string, string][] = [
     // Either of the chat ID's btree indexes finds it in one probe (the prefix one also serves `like 'abc%'`).
