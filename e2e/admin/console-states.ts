@@ -45,7 +45,10 @@ export async function walkConsoleStates(page: Page, request: APIRequestContext, 
       data: {
         channel: 'livechat',
         asset_id: asset.id,
-        customer: { destination_id: `visitor-walk-${team.id}-with-a-rather-long-identifier@example.test`, name: 'Philippa Phone-Wellington' },
+        customer: {
+          destination_id: `visitor-walk-${team.id}-with-a-rather-long-identifier@example.test`,
+          name: 'Philippa Phone-Wellington',
+        },
         assignee: va.login_id,
         alias_id: `CRM-WALK-${team.id}-0000000000000000000000001`,
         messages: [

@@ -22,11 +22,15 @@ import { type RequestContext, runWithContext } from './request-context';
 import { errorAnswer, toApiError } from './respond';
 import { matchRoute, type RouteEntry, routeTable } from './route-table';
 
-type TsRestRouter<T extends AppRouter> = Parameters<typeof createNextHandler<T, unknown>>[1];
+type TsRestRouter<T extends AppRouter, Caller> = Parameters<typeof createNextHandler<T, Caller>>[1];
 
-export type ApiHandlerOptions<T extends AppRouter> = {
+/**
+ * `Caller`: what the guard established, as the routes read it from ts-rest's typed request
+ * (`{ bot: BotAuth }` for the bot API: `(args, { request }) => request.bot.accountId`).
+ */
+export type ApiHandlerOptions<T extends AppRouter, Caller = unknown> = {
   contract: T;
-  router: TsRestRouter<T>;
+  router: TsRestRouter<T, Caller>;
   /** Runs before the route: establishes identity and limits, or throws an ApiError. */
   guard: (req: ApiRequest, entry: RouteEntry, ctx: RequestContext) => Promise<void>;
   /** Sees every answer once it is built (the bot API's request log). Must not throw or wait. */
@@ -67,7 +71,7 @@ export type ApiHandler = ((incoming: NextRequest) => Promise<Response>) & { core
  * ts-rest's own fetch handler on the same server (cases f and e): it served the PATCH at about twice
  * the rate for less than half the CPU (BENCHMARKS.md, 24 Nov 2026), so it stays.
  */
-export function createApiHandler<T extends AppRouter>(opts: ApiHandlerOptions<T>): ApiHandler {
+export function createApiHandler<T extends AppRouter, Caller = unknown>(opts: ApiHandlerOptions<T, Caller>): ApiHandler {
   const table = routeTable(opts.contract);
   const routes = implementations(opts.contract, opts.router);
 
@@ -100,7 +104,7 @@ export function createApiHandler<T extends AppRouter>(opts: ApiHandlerOptions<T>
       await opts.guard(req, match.entry, ctx);
       const impl = routes.get(match.entry.route);
       if (!impl) throw new Error(`no implementation for ${match.entry.method} ${match.entry.path}`);
-      answer = await dispatch(req, match.entry.route, impl);
+      answer = await dispatch(req, match.entry.route, impl, ctx);
     } catch (err) {
       failure = toApiError(err);
       answer = errorAnswer(failure);
@@ -246,7 +250,7 @@ function headerRecord(headers: Headers): Record<string, string> {
   return out;
 }
 
-async function dispatch(req: ApiRequest, route: AppRoute, impl: Implementation): Promise<ApiAnswer> {
+async function dispatch(req: ApiRequest, route: AppRoute, impl: Implementation, ctx: RequestContext): Promise<ApiAnswer> {
   // After the guard, so a caller without credentials learns nothing from the parse. An empty body counts as none.
   const content = hasBody(req) ? JSON.parse(decoder.decode(req.body)) : undefined;
   const params = req.path.match(impl.params)?.groups ?? {};
@@ -268,7 +272,12 @@ async function dispatch(req: ApiRequest, route: AppRoute, impl: Implementation):
   try {
     result = await impl.run(
       { params: p.data, body: b.data, query: q.data, headers: h.data },
-      { appRoute: route, request: req, responseHeaders: headers },
+      // The caller, as the guard established it, on ts-rest's request (the routers' `Caller`).
+      {
+        appRoute: route,
+        request: Object.assign(req, { bot: ctx.bot, admin: ctx.admin, agent: ctx.agent, widget: ctx.widget }),
+        responseHeaders: headers,
+      },
     );
   } catch (err) {
     if (!(err instanceof TsRestResponseError)) throw err;

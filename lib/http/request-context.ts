@@ -5,8 +5,9 @@ import type { BotAuth } from '@/lib/bot-auth/types';
 import { setLogContext } from '@/lib/util/logger';
 import type { WidgetVisitorAuth } from '@/lib/widget/types';
 
-// The identities are defined by the auth layers; this module only carries them.
-export type { AdminAuth, AgentAuth, BotAuth };
+// The identities are defined by the auth layers; this module only carries them. Routes read the
+// caller from ts-rest's typed request (lib/http/create-api-handler.ts puts it there), not from here.
+export type { AdminAuth, AgentAuth, BotAuth, WidgetVisitorAuth };
 
 export type RequestContext = {
   trxid: string;
@@ -44,28 +45,4 @@ export function currentContext(): RequestContext {
 
 export function currentTrxid(): string {
   return storage.getStore()?.trxid ?? 'none';
-}
-
-export function botAuth(): BotAuth {
-  const auth = currentContext().bot;
-  if (!auth) throw new Error('bot route reached without authentication');
-  return auth;
-}
-
-export function widgetAuth(): WidgetVisitorAuth {
-  const auth = currentContext().widget;
-  if (!auth) throw new Error('widget route reached without a customer credential');
-  return auth;
-}
-
-export function adminAuth(): AdminAuth {
-  const auth = currentContext().admin;
-  if (!auth) throw new Error('admin route reached without a session');
-  return auth;
-}
-
-export function agentAuth(): AgentAuth {
-  const auth = currentContext().agent;
-  if (!auth) throw new Error('agent route reached without a session');
-  return auth;
 }

@@ -4,16 +4,16 @@ import { getDb } from '@/db/client';
 import { createAsset } from '@/lib/assets/create-asset';
 import { listAssets, toAssetView } from '@/lib/assets/list-assets';
 import { updateAsset } from '@/lib/assets/update-asset';
-import { adminAuth } from '@/lib/http/request-context';
+import type { AdminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 import { publicBase } from '@/lib/widget/public-base';
 
-export const assetsRouter = tsr.router(adminContract.assets, {
+export const assetsRouter = tsr.routerWithMiddleware(adminContract.assets)<{ admin: AdminAuth }>({
   listAssets: async ({ query }, { request }) =>
-    ok(4400, await listAssets(await getDb(), { accountId: adminAuth().accountId, query, base: publicBase(request) })),
+    ok(4400, await listAssets(await getDb(), { accountId: request.admin.accountId, query, base: publicBase(request) })),
   createAsset: async ({ body }, { request }) => {
     const asset = await createAsset(await getDb(), {
-      accountId: adminAuth().accountId,
+      accountId: request.admin.accountId,
       channel: body.channel,
       name: body.name,
       address: body.address,
@@ -23,6 +23,9 @@ export const assetsRouter = tsr.router(adminContract.assets, {
   updateAsset: async ({ params, body }, { request }) =>
     ok(
       4400,
-      toAssetView(await updateAsset(await getDb(), { accountId: adminAuth().accountId, id: params.id, patch: body }), publicBase(request)),
+      toAssetView(
+        await updateAsset(await getDb(), { accountId: request.admin.accountId, id: params.id, patch: body }),
+        publicBase(request),
+      ),
     ),
 });

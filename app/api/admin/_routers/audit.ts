@@ -2,9 +2,10 @@ import { tsr } from '@ts-rest/serverless/next';
 import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
 import { listAuditEntries } from '@/lib/audit/list-audit-entries';
-import { adminAuth } from '@/lib/http/request-context';
+import type { AdminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 
-export const auditRouter = tsr.router(adminContract.audit, {
-  listAuditEntries: async ({ query }) => ok(4400, await listAuditEntries(await getDb(), { accountId: adminAuth().accountId, query })),
+export const auditRouter = tsr.routerWithMiddleware(adminContract.audit)<{ admin: AdminAuth }>({
+  listAuditEntries: async ({ query }, { request }) =>
+    ok(4400, await listAuditEntries(await getDb(), { accountId: request.admin.accountId, query })),
 });

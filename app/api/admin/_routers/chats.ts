@@ -4,17 +4,18 @@ import { getDb } from '@/db/client';
 import { inspectChat } from '@/lib/admin-chats/inspect-chat';
 import { postAdminMessage } from '@/lib/admin-chats/post-admin-message';
 import { searchChats } from '@/lib/admin-chats/search-chats';
-import { adminAuth } from '@/lib/http/request-context';
+import type { AdminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 
-export const chatsRouter = tsr.router(adminContract.chats, {
-  listChats: async ({ query }) => {
-    const { chats, nextCursor } = await searchChats(await getDb(), { accountId: adminAuth().accountId, query });
+export const chatsRouter = tsr.routerWithMiddleware(adminContract.chats)<{ admin: AdminAuth }>({
+  listChats: async ({ query }, { request }) => {
+    const { chats, nextCursor } = await searchChats(await getDb(), { accountId: request.admin.accountId, query });
     return ok(4400, { chats, next_cursor: nextCursor });
   },
-  getChat: async ({ params }) => ok(4400, await inspectChat(await getDb(), { accountId: adminAuth().accountId, chatId: params.chat_id })),
-  postMessage: async ({ params, body }) => {
-    const { accountId, email } = adminAuth();
+  getChat: async ({ params }, { request }) =>
+    ok(4400, await inspectChat(await getDb(), { accountId: request.admin.accountId, chatId: params.chat_id })),
+  postMessage: async ({ params, body }, { request }) => {
+    const { accountId, email } = request.admin;
     return ok(4401, await postAdminMessage(await getDb(), { accountId, chatId: params.chat_id, adminEmail: email, input: body }));
   },
 });

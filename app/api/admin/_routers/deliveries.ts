@@ -3,11 +3,12 @@ import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
 import { getDeliveryStats } from '@/lib/delivery-stats/get-delivery-stats';
 import { listVirtualAgentHealth } from '@/lib/delivery-stats/list-virtual-agent-health';
-import { adminAuth } from '@/lib/http/request-context';
+import type { AdminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 
-export const deliveriesRouter = tsr.router(adminContract.deliveries, {
-  getDeliveryStats: async ({ query }) =>
-    ok(4400, await getDeliveryStats(await getDb(), { accountId: adminAuth().accountId, window: query.window ?? '1h' })),
-  listVirtualAgentHealth: async () => ok(4400, await listVirtualAgentHealth(await getDb(), { accountId: adminAuth().accountId })),
+export const deliveriesRouter = tsr.routerWithMiddleware(adminContract.deliveries)<{ admin: AdminAuth }>({
+  getDeliveryStats: async ({ query }, { request }) =>
+    ok(4400, await getDeliveryStats(await getDb(), { accountId: request.admin.accountId, window: query.window ?? '1h' })),
+  listVirtualAgentHealth: async (_, { request }) =>
+    ok(4400, await listVirtualAgentHealth(await getDb(), { accountId: request.admin.accountId })),
 });

@@ -1,6 +1,7 @@
 import { adminContract } from '@/contracts/admin';
 import { adminGuard } from '@/lib/admin-auth/admin-guard';
 import { createApiHandler } from '@/lib/http/create-api-handler';
+import type { AdminAuth } from '@/lib/http/request-context';
 import { accountsRouter } from './accounts';
 import { assetsRouter } from './assets';
 import { auditRouter } from './audit';
@@ -19,7 +20,7 @@ import { virtualAgentsRouter } from './virtual-agents';
  * The admin API: every route but /login needs the session cookie; every state-changing route
  * (login included) is refused when a browser sends it from another site.
  */
-export const adminApiHandler = createApiHandler({
+export const adminApiHandler = createApiHandler<typeof adminContract, { admin: AdminAuth }>({
   contract: adminContract,
   router: {
     session: sessionRouter,

@@ -1,12 +1,14 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
-import { adminAuth } from '@/lib/http/request-context';
+import type { AdminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 import { listBotRequests } from '@/lib/request-log/list-bot-requests';
 import { findTrace } from '@/lib/traces/find-trace';
 
-export const tracesRouter = tsr.router(adminContract.traces, {
-  findTrace: async ({ query }) => ok(4400, await findTrace(await getDb(), { accountId: adminAuth().accountId, id: query.id })),
-  listBotRequests: async ({ query }) => ok(4400, await listBotRequests(await getDb(), { accountId: adminAuth().accountId, query })),
+export const tracesRouter = tsr.routerWithMiddleware(adminContract.traces)<{ admin: AdminAuth }>({
+  findTrace: async ({ query }, { request }) =>
+    ok(4400, await findTrace(await getDb(), { accountId: request.admin.accountId, id: query.id })),
+  listBotRequests: async ({ query }, { request }) =>
+    ok(4400, await listBotRequests(await getDb(), { accountId: request.admin.accountId, query })),
 });

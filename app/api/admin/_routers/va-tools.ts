@@ -4,31 +4,33 @@ import { getDb } from '@/db/client';
 import { listRecoveries } from '@/lib/delivery/list-recoveries';
 import { retryVirtualAgentNow } from '@/lib/delivery/retry-now';
 import { startRecovery } from '@/lib/delivery/start-recovery';
-import { adminAuth } from '@/lib/http/request-context';
+import type { AdminAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 import { listVaReplies } from '@/lib/virtual-agents/list-va-replies';
 import { sendTestEvent } from '@/lib/virtual-agents/send-test-event';
 import { startTestChat } from '@/lib/virtual-agents/start-test-chat';
 
-export const vaToolsRouter = tsr.router(adminContract.vaTools, {
-  sendTestEvent: async ({ params }) => ok(4400, await sendTestEvent(await getDb(), { accountId: adminAuth().accountId, id: params.id })),
-  startTestChat: async ({ params, body }) => {
-    const { accountId, email } = adminAuth();
+export const vaToolsRouter = tsr.routerWithMiddleware(adminContract.vaTools)<{ admin: AdminAuth }>({
+  sendTestEvent: async ({ params }, { request }) =>
+    ok(4400, await sendTestEvent(await getDb(), { accountId: request.admin.accountId, id: params.id })),
+  startTestChat: async ({ params, body }, { request }) => {
+    const { accountId, email } = request.admin;
     return ok(4401, await startTestChat(await getDb(), { accountId, id: params.id, adminEmail: email, text: body.text }));
   },
-  startRecovery: async ({ params, body }) =>
+  startRecovery: async ({ params, body }, { request }) =>
     ok(
       4401,
       await startRecovery(await getDb(), {
-        accountId: adminAuth().accountId,
+        accountId: request.admin.accountId,
         virtualAgentId: params.id,
         since: new Date(body.since),
         until: body.until ? new Date(body.until) : undefined,
       }),
     ),
-  listRecoveries: async ({ params }) =>
-    ok(4400, await listRecoveries(await getDb(), { accountId: adminAuth().accountId, virtualAgentId: params.id })),
-  getVaReplies: async ({ params }) =>
-    ok(4400, await listVaReplies(await getDb(), { accountId: adminAuth().accountId, virtualAgentId: params.id })),
-  retryNow: async ({ params }) => ok(4400, await retryVirtualAgentNow(await getDb(), { accountId: adminAuth().accountId, id: params.id })),
+  listRecoveries: async ({ params }, { request }) =>
+    ok(4400, await listRecoveries(await getDb(), { accountId: request.admin.accountId, virtualAgentId: params.id })),
+  getVaReplies: async ({ params }, { request }) =>
+    ok(4400, await listVaReplies(await getDb(), { accountId: request.admin.accountId, virtualAgentId: params.id })),
+  retryNow: async ({ params }, { request }) =>
+    ok(4400, await retryVirtualAgentNow(await getDb(), { accountId: request.admin.accountId, id: params.id })),
 });

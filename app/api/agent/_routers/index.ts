@@ -16,7 +16,7 @@ import { agentSessionCookie, clearedAgentSessionCookie, readAgentSessionToken } 
 import { logInAgent } from '@/lib/agent-auth/log-in-agent';
 import { logOutAgent } from '@/lib/agent-auth/log-out-agent';
 import { createApiHandler } from '@/lib/http/create-api-handler';
-import { agentAuth, currentContext } from '@/lib/http/request-context';
+import { type AgentAuth, currentContext } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 
 function setCookie(cookie: string) {
@@ -29,7 +29,7 @@ function signedIn(session: { token: string; expiresAt: Date }, secure: boolean) 
   setCookie(agentSessionCookie(session.token, { maxAgeSeconds, secure }));
 }
 
-const agentRouter = tsr.router(agentContract, {
+const agentRouter = tsr.routerWithMiddleware(agentContract)<{ agent: AgentAuth }>({
   login: async ({ body }, { request }) => {
     const db = await getDb();
     const clientAddress = currentContext().clientAddress ?? 'unknown';
@@ -49,41 +49,49 @@ const agentRouter = tsr.router(agentContract, {
     setCookie(clearedAgentSessionCookie({ secure: isHttps(request) }));
     return ok(4400, null);
   },
-  me: async () => ok(4400, await getAgentProfile(await getDb(), { accountId: agentAuth().accountId, userId: agentAuth().userId })),
-  setAvailability: async ({ body }) =>
+  me: async (_, { request }) =>
+    ok(4400, await getAgentProfile(await getDb(), { accountId: request.agent.accountId, userId: request.agent.userId })),
+  setAvailability: async ({ body }, { request }) =>
     ok(
       4400,
       await setAvailability(await getDb(), {
-        accountId: agentAuth().accountId,
-        userId: agentAuth().userId,
+        accountId: request.agent.accountId,
+        userId: request.agent.userId,
         availability: body.availability,
       }),
     ),
-  directory: async () => ok(4400, await listDirectory(await getDb(), { accountId: agentAuth().accountId })),
-  lists: async () => ok(4400, await listWorkspace(await getDb(), { userId: agentAuth().userId, teamIds: agentAuth().teamIds })),
-  getChat: async ({ params }) => ok(4400, await openAgentChat(await getDb(), { agent: agentAuth(), chatId: params.chat_id })),
-  pick: async ({ params }) => {
+  directory: async (_, { request }) => ok(4400, await listDirectory(await getDb(), { accountId: request.agent.accountId })),
+  lists: async (_, { request }) =>
+    ok(4400, await listWorkspace(await getDb(), { userId: request.agent.userId, teamIds: request.agent.teamIds })),
+  getChat: async ({ params }, { request }) =>
+    ok(4400, await openAgentChat(await getDb(), { agent: request.agent, chatId: params.chat_id })),
+  pick: async ({ params }, { request }) => {
     const db = await getDb();
-    await pickChat(db, { agent: agentAuth(), chatId: params.chat_id });
-    return ok(4400, await openAgentChat(db, { agent: agentAuth(), chatId: params.chat_id }));
+    await pickChat(db, { agent: request.agent, chatId: params.chat_id });
+    return ok(4400, await openAgentChat(db, { agent: request.agent, chatId: params.chat_id }));
   },
-  reply: async ({ params, body }) => ok(4306, await sendAgentReply(await getDb(), { agent: agentAuth(), chatId: params.chat_id, body })),
-  note: async ({ params, body }) =>
-    ok(4306, await addAgentNote(await getDb(), { agent: agentAuth(), chatId: params.chat_id, text: body.text })),
-  tags: async ({ params, body }) => {
+  reply: async ({ params, body }, { request }) =>
+    ok(4306, await sendAgentReply(await getDb(), { agent: request.agent, chatId: params.chat_id, body })),
+  note: async ({ params, body }, { request }) =>
+    ok(4306, await addAgentNote(await getDb(), { agent: request.agent, chatId: params.chat_id, text: body.text })),
+  tags: async ({ params, body }, { request }) => {
     const db = await getDb();
-    await tagAgentChat(db, { agent: agentAuth(), chatId: params.chat_id, body });
-    return ok(4400, await openAgentChat(db, { agent: agentAuth(), chatId: params.chat_id }));
+    await tagAgentChat(db, { agent: request.agent, chatId: params.chat_id, body });
+    return ok(4400, await openAgentChat(db, { agent: request.agent, chatId: params.chat_id }));
   },
-  transfer: async ({ params, body }) => {
-    await transferAgentChat(await getDb(), { agent: agentAuth(), chatId: params.chat_id, body });
+  transfer: async ({ params, body }, { request }) => {
+    await transferAgentChat(await getDb(), { agent: request.agent, chatId: params.chat_id, body });
     return ok(4400, null);
   },
-  close: async ({ params, body }) => {
-    await closeAgentChat(await getDb(), { agent: agentAuth(), chatId: params.chat_id, outcome: body.outcome });
+  close: async ({ params, body }, { request }) => {
+    await closeAgentChat(await getDb(), { agent: request.agent, chatId: params.chat_id, outcome: body.outcome });
     return ok(4400, null);
   },
 });
 
 /** The agent workspace's API: its own contract, cookie and guard (lib/agent-auth). */
-export const agentApiHandler = createApiHandler({ contract: agentContract, router: agentRouter, guard: agentGuard });
+export const agentApiHandler = createApiHandler<typeof agentContract, { agent: AgentAuth }>({
+  contract: agentContract,
+  router: agentRouter,
+  guard: agentGuard,
+});

@@ -8,13 +8,13 @@ import { listChats } from '@/lib/chats/list-chats';
 import { setTyping } from '@/lib/chats/set-typing';
 import { transferChat } from '@/lib/chats/transfer-chat';
 import { updateChat } from '@/lib/chats/update-chat';
-import { botAuth } from '@/lib/http/request-context';
+import type { BotAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 import { fingerprintOf, REPLAYED_HEADER } from '@/lib/idempotency/with-idempotency';
 
-export const chatsRouter = tsr.router(botContract.chats, {
-  createChat: async ({ body, headers }, { responseHeaders }) => {
-    const { accountId, loginId } = botAuth();
+export const chatsRouter = tsr.routerWithMiddleware(botContract.chats)<{ bot: BotAuth }>({
+  createChat: async ({ body, headers }, { responseHeaders, request }) => {
+    const { accountId, loginId } = request.bot;
     const { chat, replayed } = await createChat(await getDb(), {
       accountId,
       actorLoginId: loginId,
@@ -24,9 +24,9 @@ export const chatsRouter = tsr.router(botContract.chats, {
     if (replayed) responseHeaders.set(REPLAYED_HEADER, 'true');
     return ok(4302, chat);
   },
-  listChats: async ({ query }) => {
+  listChats: async ({ query }, { request }) => {
     const { chats, nextCursor } = await listChats(await getDb(), {
-      accountId: botAuth().accountId,
+      accountId: request.bot.accountId,
       filters: {
         status: query.status,
         channel: query.channel,
@@ -40,9 +40,10 @@ export const chatsRouter = tsr.router(botContract.chats, {
     });
     return ok(4303, { chats, next_cursor: nextCursor });
   },
-  getChat: async ({ params }) => ok(4304, await loadChatOrFail(await getDb(), { accountId: botAuth().accountId, chatId: params.chat_id })),
-  updateChat: async ({ params, headers, body }) => {
-    const { accountId, userId, loginId } = botAuth();
+  getChat: async ({ params }, { request }) =>
+    ok(4304, await loadChatOrFail(await getDb(), { accountId: request.bot.accountId, chatId: params.chat_id })),
+  updateChat: async ({ params, headers, body }, { request }) => {
+    const { accountId, userId, loginId } = request.bot;
     return ok(
       4304,
       await updateChat(await getDb(), {
@@ -55,8 +56,8 @@ export const chatsRouter = tsr.router(botContract.chats, {
       }),
     );
   },
-  transferChat: async ({ params, body }) => {
-    const { accountId, userId, loginId } = botAuth();
+  transferChat: async ({ params, body }, { request }) => {
+    const { accountId, userId, loginId } = request.bot;
     await requireTransferEnabled(await getDb(), { accountId });
     await transferChat(await getDb(), {
       accountId,
@@ -68,8 +69,8 @@ export const chatsRouter = tsr.router(botContract.chats, {
     });
     return ok(4342, '' as const);
   },
-  setTyping: async ({ params, body }) => {
-    const { accountId, userId } = botAuth();
+  setTyping: async ({ params, body }, { request }) => {
+    const { accountId, userId } = request.bot;
     return ok(4311, await setTyping(await getDb(), { accountId, chatId: params.chat_id, actorUserId: userId, input: body }));
   },
 });

@@ -1,7 +1,7 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
-import { botAuth } from '@/lib/http/request-context';
+import type { BotAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 import { ackEvents } from '@/lib/pull/ack-events';
 import { encodeCursor } from '@/lib/pull/cursor';
@@ -9,9 +9,9 @@ import { listEvents } from '@/lib/pull/list-events';
 import { openEventStream } from '@/lib/pull/open-event-stream';
 import { readPullState, startOf } from '@/lib/pull/read-pull-state';
 
-export const eventsRouter = tsr.router(botContract.events, {
-  listEvents: async ({ query }) => {
-    const { accountId, userId } = botAuth();
+export const eventsRouter = tsr.routerWithMiddleware(botContract.events)<{ bot: BotAuth }>({
+  listEvents: async ({ query }, { request }) => {
+    const { accountId, userId } = request.bot;
     const page = await listEvents(await getDb(), {
       accountId,
       vaUserId: userId,
@@ -21,8 +21,8 @@ export const eventsRouter = tsr.router(botContract.events, {
     });
     return ok(4309, page);
   },
-  streamEvents: async ({ query, headers }) => {
-    const { accountId, userId } = botAuth();
+  streamEvents: async ({ query, headers }, { request }) => {
+    const { accountId, userId } = request.bot;
     const resume = headers['last-event-id'];
     const stream = await openEventStream(await getDb(), {
       accountId,
@@ -33,8 +33,8 @@ export const eventsRouter = tsr.router(botContract.events, {
     // A ReadableStream body is streamed by both entries (lib/http); the contract documents it as text/event-stream.
     return { status: 200 as const, body: stream };
   },
-  ackEvents: async ({ body }) => {
-    const { accountId, userId } = botAuth();
+  ackEvents: async ({ body }, { request }) => {
+    const { accountId, userId } = request.bot;
     const db = await getDb();
     const state = await readPullState(db, { accountId, vaUserId: userId });
     const to = startOf(state, { vaUserId: userId, cursor: body.cursor, field: 'cursor' });

@@ -1,6 +1,7 @@
 import { botContract } from '@/contracts/bot';
 import { botGuard } from '@/lib/bot-auth/bot-guard';
 import { createApiHandler } from '@/lib/http/create-api-handler';
+import type { BotAuth } from '@/lib/http/request-context';
 import { recordBotRequest } from '@/lib/request-log/record-bot-request';
 import { authRouter } from './auth';
 import { chatsRouter } from './chats';
@@ -13,7 +14,7 @@ import { teamsRouter } from './teams';
  * The bot API: every route but /authorize needs `access_token`; limits count per account. Each
  * answer to a known VA goes to the request log.
  */
-export const botApiHandler = createApiHandler({
+export const botApiHandler = createApiHandler<typeof botContract, { bot: BotAuth }>({
   contract: botContract,
   router: { auth: authRouter, me: meRouter, teams: teamsRouter, chats: chatsRouter, messages: messagesRouter, events: eventsRouter },
   guard: botGuard,

@@ -2,18 +2,18 @@ import { tsr } from '@ts-rest/serverless/next';
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
 import { listAssetPage } from '@/lib/assets/list-asset-page';
-import { botAuth } from '@/lib/http/request-context';
+import type { BotAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 import { getMe } from '@/lib/virtual-agents/get-me';
 
-export const meRouter = tsr.router(botContract.me, {
-  getMe: async () => {
-    const { accountId, userId } = botAuth();
+export const meRouter = tsr.routerWithMiddleware(botContract.me)<{ bot: BotAuth }>({
+  getMe: async (_, { request }) => {
+    const { accountId, userId } = request.bot;
     return ok(4307, await getMe(await getDb(), { accountId, userId }));
   },
-  listAssets: async ({ query }) => {
+  listAssets: async ({ query }, { request }) => {
     const page = await listAssetPage(await getDb(), {
-      accountId: botAuth().accountId,
+      accountId: request.bot.accountId,
       channel: query.channel,
       pageSize: query.page_size,
       cursor: query.cursor,

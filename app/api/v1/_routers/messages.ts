@@ -1,7 +1,7 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
-import { botAuth } from '@/lib/http/request-context';
+import type { BotAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 import { fingerprintOf, REPLAYED_HEADER } from '@/lib/idempotency/with-idempotency';
 import { appendChunk } from '@/lib/messages/append-chunk';
@@ -9,18 +9,18 @@ import { appendMessage } from '@/lib/messages/append-message';
 import { closeStream } from '@/lib/messages/close-stream';
 import { listMessages } from '@/lib/messages/list-messages';
 
-export const messagesRouter = tsr.router(botContract.messages, {
-  listMessages: async ({ params, query }) => {
+export const messagesRouter = tsr.routerWithMiddleware(botContract.messages)<{ bot: BotAuth }>({
+  listMessages: async ({ params, query }, { request }) => {
     const page = await listMessages(await getDb(), {
-      accountId: botAuth().accountId,
+      accountId: request.bot.accountId,
       chatId: params.chat_id,
       pageSize: query.page_size,
       cursor: query.cursor,
     });
     return ok(4305, { messages: page.messages, next_cursor: page.nextCursor });
   },
-  postMessage: async ({ params, body, headers }, { responseHeaders }) => {
-    const { accountId, loginId, userId } = botAuth();
+  postMessage: async ({ params, body, headers }, { responseHeaders, request }) => {
+    const { accountId, loginId, userId } = request.bot;
     const { message, replayed } = await appendMessage(await getDb(), {
       accountId,
       chatId: params.chat_id,
@@ -35,8 +35,8 @@ export const messagesRouter = tsr.router(botContract.messages, {
     if (replayed) responseHeaders.set(REPLAYED_HEADER, 'true');
     return ok(4306, message);
   },
-  appendChunk: async ({ params, body }) => {
-    const { accountId, userId } = botAuth();
+  appendChunk: async ({ params, body }, { request }) => {
+    const { accountId, userId } = request.bot;
     const { message } = await appendChunk(await getDb(), {
       accountId,
       chatId: params.chat_id,
@@ -47,8 +47,8 @@ export const messagesRouter = tsr.router(botContract.messages, {
     });
     return ok(4312, message);
   },
-  closeStream: async ({ params, body }) => {
-    const { accountId, userId } = botAuth();
+  closeStream: async ({ params, body }, { request }) => {
+    const { accountId, userId } = request.bot;
     const message = await closeStream(await getDb(), {
       accountId,
       chatId: params.chat_id,

@@ -3,7 +3,7 @@ import { widgetContract } from '@/contracts/widget';
 import { getDb } from '@/db/client';
 import { ApiError } from '@/lib/errors';
 import { createApiHandler } from '@/lib/http/create-api-handler';
-import { widgetAuth } from '@/lib/http/request-context';
+import type { WidgetVisitorAuth } from '@/lib/http/request-context';
 import { ok } from '@/lib/http/respond';
 import { createVisitor } from '@/lib/widget/create-visitor';
 import { findCurrentChat } from '@/lib/widget/find-current-chat';
@@ -15,20 +15,21 @@ import { streamWidgetChat } from '@/lib/widget/stream-widget-chat';
 import { loadOwnChat } from '@/lib/widget/widget-chat-view';
 import { widgetGuard } from '@/lib/widget/widget-guard';
 
-const widgetRouter = tsr.router(widgetContract, {
+const widgetRouter = tsr.routerWithMiddleware(widgetContract)<{ widget: WidgetVisitorAuth }>({
   getApp: async ({ params }) => ok(4400, await getWidgetApp(await getDb(), { appId: params.app_id })),
   createVisitor: async ({ params }) => ok(4401, await createVisitor(await getDb(), { appId: params.app_id })),
-  currentChat: async () => ok(4400, { chat: await findCurrentChat(await getDb(), { visitor: widgetAuth() }) }),
-  startChat: async ({ body }) => ok(4302, await startWidgetChat(await getDb(), { visitor: widgetAuth(), body })),
-  getChat: async ({ params }) => ok(4304, await loadOwnChat(await getDb(), { visitor: widgetAuth(), chatId: params.chat_id })),
-  listMessages: async ({ params, query }) =>
-    ok(4305, await listWidgetMessages(await getDb(), { visitor: widgetAuth(), chatId: params.chat_id, after: query.after })),
-  sendMessage: async ({ params, body }) =>
-    ok(4306, await sendWidgetMessage(await getDb(), { visitor: widgetAuth(), chatId: params.chat_id, body })),
-  streamChat: async ({ params, query, headers }) => {
+  currentChat: async (_, { request }) => ok(4400, { chat: await findCurrentChat(await getDb(), { visitor: request.widget }) }),
+  startChat: async ({ body }, { request }) => ok(4302, await startWidgetChat(await getDb(), { visitor: request.widget, body })),
+  getChat: async ({ params }, { request }) =>
+    ok(4304, await loadOwnChat(await getDb(), { visitor: request.widget, chatId: params.chat_id })),
+  listMessages: async ({ params, query }, { request }) =>
+    ok(4305, await listWidgetMessages(await getDb(), { visitor: request.widget, chatId: params.chat_id, after: query.after })),
+  sendMessage: async ({ params, body }, { request }) =>
+    ok(4306, await sendWidgetMessage(await getDb(), { visitor: request.widget, chatId: params.chat_id, body })),
+  streamChat: async ({ params, query, headers }, { request }) => {
     const resume = headers['last-event-id'];
     const after = resume !== undefined ? cursorOf(resume, 'header.last-event-id') : (query.after ?? 0);
-    const stream = await streamWidgetChat(await getDb(), { visitor: widgetAuth(), chatId: params.chat_id, after });
+    const stream = await streamWidgetChat(await getDb(), { visitor: request.widget, chatId: params.chat_id, after });
     // A ReadableStream body is streamed by the pipeline; the contract documents it as text/event-stream.
     return { status: 200 as const, body: stream };
   },
@@ -42,4 +43,8 @@ function cursorOf(value: string, field: string): number {
 }
 
 /** The chat widget's API (customers): its own contract, guard and limits; no cookie is read. */
-export const widgetApiHandler = createApiHandler({ contract: widgetContract, router: widgetRouter, guard: widgetGuard });
+export const widgetApiHandler = createApiHandler<typeof widgetContract, { widget: WidgetVisitorAuth }>({
+  contract: widgetContract,
+  router: widgetRouter,
+  guard: widgetGuard,
+});
