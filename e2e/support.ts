@@ -1,42 +1,30 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import type { APIRequestContext } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config';
+import { startReceiver as startTestReceiver } from '../test/delivery/receiver';
 
+/** What the receiver answered 200: the body as read and parsed. */
 export type Received = { headers: IncomingMessage['headers']; raw: string; body: any };
 
 /** A queued answer of the receiver: a status, or a status with headers (e.g. `Retry-After`). */
 export type Reply = number | { status: number; headers?: Record<string, string> };
 
 /**
- * A real webhook receiver on 127.0.0.1 that answers with the replies queued in `replies` (then
- * 200). `received` keeps the bodies it answered 200; `refused` counts the other answers.
+ * The test suite's webhook receiver (test/delivery/receiver.ts: real node:http on 127.0.0.1) as
+ * the browser tests use it: it answers with the replies queued in `replies` (then 200);
+ * `received` keeps the bodies it answered 200, `refused` counts the other answers.
  */
-export async function startReceiver(): Promise<{
-  url: string;
-  received: Received[];
-  replies: Reply[];
-  refused: () => number;
-  server: Server;
-  waitFor: (n: number, ms?: number) => Promise<Received[]>;
-}> {
+export async function startReceiver() {
   const received: Received[] = [];
   const replies: Reply[] = [];
   let refused = 0;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const reply = replies.shift() ?? 200;
-      const { status, headers = {} } = typeof reply === 'number' ? { status: reply } : reply;
-      if (status === 200) received.push({ headers: req.headers, raw, body: JSON.parse(raw) });
-      else refused += 1;
-      res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(status === 200 ? 'ok' : 'not now');
-    });
+  const receiver = await startTestReceiver((req) => {
+    const reply = replies.shift() ?? 200;
+    const { status, headers = {} } = typeof reply === 'number' ? { status: reply } : reply;
+    if (status === 200) received.push({ headers: req.headers, raw: req.raw, body: JSON.parse(req.raw) });
+    else refused += 1;
+    return { status, headers, body: status === 200 ? 'ok' : 'not now' };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   const waitFor = async (n: number, ms = 20_000) => {
     const deadline = Date.now() + ms;
     while (received.length < n) {
@@ -45,7 +33,7 @@ export async function startReceiver(): Promise<{
     }
     return received;
   };
-  return { url: `http://127.0.0.1:${port}/hook`, received, replies, refused: () => refused, server, waitFor };
+  return { url: receiver.url, received, replies, refused: () => refused, close: () => receiver.close(), waitFor };
 }
 
 export async function adminLogin(request: APIRequestContext) {

@@ -109,6 +109,6 @@ test('redelivering to a VA that handed the chat over asks first, then sends the 
     // The VA is not subscribed to chat.unassigned: the one event it received is the redelivery.
     expect(receiver.received).toHaveLength(1);
   } finally {
-    receiver.server.close();
+    await receiver.close();
   }
 });

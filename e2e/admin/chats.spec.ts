@@ -102,7 +102,7 @@ test('a chat created through the bot API is found, inspected, fed a customer mes
     await expect(transcript.locator('[data-type="announcement"]')).toContainText('VIP customer');
     await screens(page, 'chat-detail', transcript.locator('[data-type="announcement"]'));
   } finally {
-    receiver.server.close();
+    await receiver.close();
   }
 });
 
@@ -171,6 +171,6 @@ test('the chat page follows the VA typing and a streamed reply live, over the ad
     await expect(page.getByTestId('stream-state')).toHaveCount(0);
     await expect(transcript.locator('[data-type="outbound"]').last()).toContainText('The answer is 42');
   } finally {
-    receiver.server.close();
+    await receiver.close();
   }
 });

@@ -167,6 +167,6 @@ export async function walkConsoleStates(page: Page, request: APIRequestContext, 
     if (before) await page.setViewportSize(before);
   } finally {
     if (ruleId !== undefined) await page.request.delete(`/api/admin/routing-rules/${ruleId}`).catch(() => {});
-    receiver.server.close();
+    await receiver.close();
   }
 }

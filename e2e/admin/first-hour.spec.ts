@@ -72,7 +72,7 @@ test('"Start a test chat" on a VA page opens a chat routed to the VA, which rece
     await row.getByRole('link', { name: 'Test customer' }).click();
     await expect(page).toHaveURL(new RegExp(`/admin/chats/${chatId}$`));
   } finally {
-    receiver.server.close();
+    await receiver.close();
   }
 });
 
@@ -103,6 +103,6 @@ test('the Deliveries page counts events waiting for a retry apart from events fa
     if (s.totals.failed === 0) await expect(page.getByTestId('retries-note')).toBeVisible();
     else await expect(page.getByTestId('retries-note')).toHaveCount(0);
   } finally {
-    receiver.server.close();
+    await receiver.close();
   }
 });

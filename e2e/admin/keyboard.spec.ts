@@ -163,7 +163,7 @@ test('register a Virtual Agent, store its credentials, send a test event and rot
     await expect(page.getByRole('heading', { name: 'New credential issued' })).toBeFocused();
     await expect(page.getByTestId('secret-reveal').getByRole('textbox', { name: 'API key' })).toHaveValue(/^vak_/);
   } finally {
-    receiver.server.close();
+    await receiver.close();
   }
 });
 
@@ -189,7 +189,7 @@ test('redeliver a failed event by keyboard: focus stays on the button while it w
     await expect(assigned).toHaveAttribute('data-status', 'delivered', { timeout: 15_000 });
     await expect(redeliver).toBeFocused();
   } finally {
-    receiver.server.close();
+    await receiver.close();
   }
 });
 

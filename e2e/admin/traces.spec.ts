@@ -130,6 +130,6 @@ test('every id a bot developer quotes leads to the chat, message, event or reque
     await findById(page, `nothing-${suffix}`, /\/admin\/trace\?id=nothing-/);
     await expect(page.locator('#main').getByRole('alert')).toContainText('Nothing of this account has this id');
   } finally {
-    receiver.server.close();
+    await receiver.close();
   }
 });

@@ -140,7 +140,7 @@ test('registers a Virtual Agent: fixed name and description, credentials shown o
     await expect(row).toContainText('no deliveries');
     await screens(page, 'users-virtual-agents', row);
   } finally {
-    receiver.server.close();
+    await receiver.close();
   }
 });
 
@@ -181,7 +181,7 @@ test('Retry now sends the events of a VA whose webhook answers again, without wa
     await page.goto(`/admin/chats/${chatId}`);
     await expect(page.locator('[data-testid="event"][data-status="delivered"]')).toHaveCount(2);
   } finally {
-    receiver.server.close();
+    await receiver.close();
   }
 });
 
@@ -262,6 +262,6 @@ test('registers a pull VA without a webhook URL; its page shows the mode and whe
     await expect(card).toContainText(`Webhook: POSTed to ${receiver.url}`);
     expect((await (await page.request.get(`/api/admin/virtual-agents/${vaId}`)).json()).response.delivery_mode).toBe('webhook');
   } finally {
-    receiver.server.close();
+    await receiver.close();
   }
 });

@@ -91,7 +91,7 @@ test('a bot registers, receives signed events, replies, tags and hands over', as
     expect(delivered.length).toBeGreaterThan(0);
     for (const e of delivered) expect(e.attempts.length).toBeGreaterThanOrEqual(1);
   } finally {
-    receiver.server.close();
+    await receiver.close();
   }
 });
 
