@@ -42,6 +42,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import {
   type Arrival,
   type ArrivalCheck,
@@ -591,30 +592,17 @@ function serverApi(base: string): Api {
  * engine on, on a free port; resolves when it answers.
  */
 async function startServer(databaseUrl: string): Promise<{ base: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), '-H', '127.0.0.1'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      DELIVERY_ENGINE: 'embedded',
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const server = startProductionServer(
+    await freePort(),
+    // The server's own default log level (the shared helper's is `warn`).
+    { DATABASE_URL: databaseUrl, DELIVERY_ENGINE: 'embedded', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', NEXT_TELEMETRY_DISABLED: '1' },
+    (line) => console.log(line),
+    { keepOutput: false },
+  );
+  const stop = () => stopProductionServer(server);
   closers.push(stop);
-  const base = `http://127.0.0.1:${port}`;
-  await waitReady(`${base}/api/health`, child, 180_000);
-  return { base, stop };
+  await waitForServer(server, 180_000);
+  return { base: server.base, stop };
 }
 
 async function measureLatency(

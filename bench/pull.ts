@@ -36,6 +36,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createPrivateCluster, privateClusterUnavailable } from '@/test/support/private-cluster';
+import { startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import { writeSection } from './report';
 import { waitReady } from './servers';
 
@@ -78,11 +79,9 @@ type Server = { base: string; child: ChildProcess; stop: () => Promise<void> };
 const closers: (() => Promise<void>)[] = [];
 
 async function startServer(port: number, databaseUrl: string): Promise<Server> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), '-H', '127.0.0.1'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
+  const server = startProductionServer(
+    port,
+    {
       DATABASE_URL: databaseUrl,
       DELIVERY_ENGINE: 'embedded',
       LOG_LEVEL: 'warn',
@@ -90,20 +89,13 @@ async function startServer(port: number, databaseUrl: string): Promise<Server> {
       WEBHOOK_ALLOW_PRIVATE: 'true',
       NEXT_TELEMETRY_DISABLED: '1',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
+    (line) => console.log(line),
+    { keepOutput: false },
+  );
+  const stop = () => stopProductionServer(server);
   closers.push(stop);
-  const base = `http://127.0.0.1:${port}`;
-  await waitReady(`${base}/api/health`, child, 180_000);
-  return { base, child, stop };
+  await waitForServer(server, 180_000);
+  return { base: server.base, child: server.child, stop };
 }
 
 function rssMiB(pid: number): number {

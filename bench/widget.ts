@@ -35,6 +35,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
+import { type ProductionServer, startProductionServer, stopProductionServer } from '@/test/support/production-server';
 import { writeSection } from './report';
 import { processCpuMs, waitReady } from './servers';
 
@@ -446,11 +447,10 @@ async function fanOut(ctx: Ctx, customers: Customer[], arrivals: Arrivals, rate:
 }
 
 /** `node scripts/start.mjs` of the build on BENCH_PORT over the bench's database, once it is ready. */
-async function startServer(dbUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...PROFILE_ARGS, 'scripts/start.mjs'], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
+async function startServer(dbUrl: string): Promise<ProductionServer> {
+  const server = startProductionServer(
+    PORT,
+    {
       DATABASE_URL: dbUrl,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
@@ -463,15 +463,15 @@ async function startServer(dbUrl: string): Promise<ChildProcess> {
       STREAM_IDLE_SECONDS: '120',
       WEBHOOK_ALLOW_PRIVATE: 'true',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  await waitReady(`${BASE}/api/health/ready`, child, 240_000);
-  return child;
+    (line) => console.log(line),
+    { nodeArgs: PROFILE_ARGS, keepOutput: false },
+  );
+  await waitReady(`${BASE}/api/health/ready`, server.child, 240_000);
+  return server;
 }
 
-async function stopServer(server: ChildProcess | undefined): Promise<void> {
-  server?.kill('SIGTERM');
-  await new Promise((r) => (server && server.exitCode === null ? server.once('exit', r) : r(null)));
+async function stopServer(server: ProductionServer | undefined): Promise<void> {
+  if (server) await stopProductionServer(server);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -483,14 +483,14 @@ async function main() {
   await admin.unsafe(`create database ${dbName}`);
   const url = new URL(DB_URL);
   url.pathname = `/${dbName}`;
-  let server: ChildProcess | undefined;
+  let server: ProductionServer | undefined;
   try {
     server = await startServer(url.toString());
     const ctx = await setUp();
     console.log('set up; customers for (a)-(c)...');
     if (ONLY_FANOUT) {
       // (d) alone, printed.
-      const d = await caseD(ctx, await newCustomers(ctx, IDLE), server.pid!);
+      const d = await caseD(ctx, await newCustomers(ctx, IDLE), server.child.pid!);
       console.log(
         '(d)',
         d,
@@ -504,7 +504,7 @@ async function main() {
     const few = await newCustomers(ctx, STREAM_CHATS + 2);
     if (ONLY_STREAMS) {
       // (c) alone, printed: for a rate that the machine of the day can carry.
-      const c = await caseC(ctx, few.slice(2), server.pid!);
+      const c = await caseC(ctx, few.slice(2), server.child.pid!);
       console.log('(c)', {
         ...c,
         load: os
@@ -518,7 +518,7 @@ async function main() {
     console.log('(a)', a);
     const b = await caseB(ctx, few[1]);
     console.log('(b)', b);
-    const c = await caseC(ctx, few.slice(2), server.pid!);
+    const c = await caseC(ctx, few.slice(2), server.child.pid!);
     console.log('(c)', c);
     console.log(`customers for (d): ${IDLE}...`);
     const many = await newCustomers(ctx, IDLE);
@@ -526,7 +526,7 @@ async function main() {
     // the garbage of (a)-(c) collected meanwhile would make look smaller (or negative).
     await stopServer(server);
     server = await startServer(url.toString());
-    const d = await caseD(ctx, many, server.pid!);
+    const d = await caseD(ctx, many, server.child.pid!);
     console.log('(d)', d);
     const load = os
       .loadavg()

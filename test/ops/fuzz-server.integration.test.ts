@@ -8,7 +8,7 @@ import { env } from '@/env';
 import { describeOrSkip } from '../support/describe-or-skip';
 import { fuzzServer } from '../support/fuzz-server';
 import { freePort } from '../support/private-cluster';
-import { type ProductionServer, startProductionServer } from '../support/production-server';
+import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '../support/production-server';
 
 const REQUESTS = 1000;
 
@@ -37,21 +37,11 @@ describeOrSkip(
         ADMIN_RATE_LIMIT_PER_MINUTE: '100000000',
         BOT_AUTH_FAILURES_PER_MINUTE: '100000000',
       });
-      const deadline = Date.now() + 240_000;
-      for (;;) {
-        const up = await fetch(`${server.base}/api/health`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (up) break;
-        if (server.child.exitCode !== null || Date.now() > deadline) assert.fail(`the server did not start:\n${server.out.join('\n')}`);
-        await new Promise((r) => setTimeout(r, 500));
-      }
+      await waitForServer(server).catch((err: Error) => assert.fail(`${err.message}\n${server.out.join('\n')}`));
     });
 
     after(async () => {
-      server?.child.kill('SIGTERM');
-      await server?.exited;
+      if (server) await stopProductionServer(server);
       fs.rmSync(dataDir, { recursive: true, force: true });
     });
 

@@ -12,8 +12,14 @@ export type ProductionServer = { base: string; child: ChildProcess; out: string[
  * environment. Its output lines are kept in `out` (and handed to `onLine`); `exited` resolves with
  * the exit code once the process and its output have ended.
  */
-export function startProductionServer(port: number, env: Record<string, string>, onLine?: (line: string) => void): ProductionServer {
-  const child = spawn(process.execPath, ['scripts/start.mjs', '-H', '127.0.0.1'], {
+export function startProductionServer(
+  port: number,
+  env: Record<string, string>,
+  onLine?: (line: string) => void,
+  /** `nodeArgs`: flags for node itself (a bench's `--cpu-prof`); `keepOutput: false` leaves `out` empty (long runs). */
+  { nodeArgs = [], keepOutput = true }: { nodeArgs?: string[]; keepOutput?: boolean } = {},
+): ProductionServer {
+  const child = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs', '-H', '127.0.0.1'], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -21,7 +27,7 @@ export function startProductionServer(port: number, env: Record<string, string>,
   const out: string[] = [];
   const keep = (line: string) => {
     if (!line) return;
-    out.push(line);
+    if (keepOutput) out.push(line);
     onLine?.(line);
   };
   // Whole lines: a chunk of a pipe can end in the middle of one.
@@ -29,4 +35,34 @@ export function startProductionServer(port: number, env: Record<string, string>,
   readline.createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', keep);
   const exited = new Promise<number | null>((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal ? -1 : null))));
   return { base: `http://127.0.0.1:${port}`, child, out, exited };
+}
+
+/** Resolves once `url` answers 2xx; throws if `child` exits first or `timeoutMs` passes. */
+export async function waitReady(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`${url}: server exited with ${child.exitCode} before it was ready`);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} not ready in ${timeoutMs / 1000} s`);
+}
+
+/** Resolves once the server answers its liveness check (a first start may build and migrate: minutes). */
+export function waitForServer(server: ProductionServer, timeoutMs = 240_000): Promise<void> {
+  return waitReady(`${server.base}/api/health`, server.child, timeoutMs);
+}
+
+/** SIGTERM (the server drains, then exits), SIGKILL after `killAfterMs`; resolves once it has exited. */
+export async function stopProductionServer(server: ProductionServer, killAfterMs = 10_000): Promise<void> {
+  if (server.child.exitCode === null && server.child.signalCode === null) {
+    server.child.kill('SIGTERM');
+    const timer = setTimeout(() => server.child.kill('SIGKILL'), killAfterMs);
+    await server.exited;
+    clearTimeout(timer);
+  } else await server.exited;
 }
