@@ -16,7 +16,6 @@
  * at most 100 batches of 1,000 events (the clock moved 28 days forward: the data set spans the last few days, and delivered events go after 30), so the data set shrinks a
  * little on each run.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,9 +26,9 @@ import { hashPassword } from '@/lib/auth/passwords';
 import { PAUSE_BATCH, pauseEndpointEvents } from '@/lib/delivery/pause-endpoint-events';
 import { retentionJobs } from '@/lib/retention/jobs';
 import { runRetention } from '@/lib/retention/run-retention';
+import { startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import { writeSection } from './report';
 import { buildDataSet, type IndexBuild, readDataSet, type ScaleMeta } from './scale-data';
-import { waitReady } from './servers';
 
 const ROOT = process.cwd();
 const CHATS = process.argv.includes('--small') ? 100_000 : Number(process.env.BENCH_SCALE_CHATS ?? 1_000_000);
@@ -90,11 +89,9 @@ async function main() {
   };
   await analyzeStale('first');
   if (!fs.existsSync(path.join(ROOT, '.next', 'BUILD_ID'))) throw new Error('no production build: run `npm run build` first');
-  const server = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), '-H', '127.0.0.1'], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      NODE_ENV: 'production',
+  const server = startProductionServer(
+    PORT,
+    {
       ADMIN_RATE_LIMIT_PER_MINUTE: '100000000',
       DATABASE_URL: dbUrl.toString(),
       DELIVERY_ENGINE: 'off',
@@ -102,11 +99,12 @@ async function main() {
       RATE_LIMIT_PER_MINUTE: '100000000',
       WEBHOOK_ALLOW_PRIVATE: 'true',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+    (line) => console.log(line),
+    { keepOutput: false },
+  );
   try {
-    const base = `http://127.0.0.1:${PORT}`;
-    await waitReady(`${base}/api/health`, server, 120_000);
+    const base = server.base;
+    await waitForServer(server, 120_000);
     const groups = process.env.BENCH_GROUPS?.split(',').map((g) => g.trim());
     const paths = (await requestPaths(base, meta, dbUrl.toString())).filter((p) => !groups || groups.includes(p.group));
     const loadBefore = os.loadavg()[0];
@@ -133,7 +131,7 @@ async function main() {
     if (process.env.BENCH_WRITE !== '0')
       writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: '<!-- bench:scale:start -->', end: '<!-- bench:scale:end -->' });
   } finally {
-    server.kill('SIGTERM');
+    await stopProductionServer(server);
     await stats.end();
   }
 }
