@@ -35,7 +35,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
-import { type ProductionServer, startProductionServer, stopProductionServer } from '@/test/support/production-server';
+import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import { writeSection } from './report';
 import { processCpuMs, waitReady } from './servers';
 
@@ -466,7 +466,7 @@ async function startServer(dbUrl: string): Promise<ProductionServer> {
     (line) => console.log(line),
     { nodeArgs: PROFILE_ARGS, keepOutput: false },
   );
-  await waitReady(`${BASE}/api/health/ready`, server.child, 240_000);
+  await waitForServer(server, 240_000, '/api/health/ready');
   return server;
 }
 

@@ -37,7 +37,7 @@ describeOrSkip(
         ADMIN_RATE_LIMIT_PER_MINUTE: '100000000',
         BOT_AUTH_FAILURES_PER_MINUTE: '100000000',
       });
-      await waitForServer(server).catch((err: Error) => assert.fail(`${err.message}\n${server.out.join('\n')}`));
+      await waitForServer(server);
     });
 
     after(async () => {

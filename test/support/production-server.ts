@@ -41,7 +41,8 @@ export function startProductionServer(
 export async function waitReady(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`${url}: server exited with ${child.exitCode} before it was ready`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${url}: server exited (${child.exitCode ?? child.signalCode}) before it was ready`);
     const ok = await fetch(url).then(
       (r) => r.ok,
       () => false,
@@ -52,9 +53,17 @@ export async function waitReady(url: string, child: ChildProcess, timeoutMs = 60
   throw new Error(`${url} not ready in ${timeoutMs / 1000} s`);
 }
 
-/** Resolves once the server answers its liveness check (a first start may build and migrate: minutes). */
-export function waitForServer(server: ProductionServer, timeoutMs = 240_000): Promise<void> {
-  return waitReady(`${server.base}/api/health`, server.child, timeoutMs);
+/**
+ * Resolves once the server answers `path` 2xx (liveness by default; `/api/health/ready` once its
+ * database is open too). A first start may build and migrate: minutes. Fails with the server's last
+ * output lines if it exits first or the time runs out.
+ */
+export async function waitForServer(server: ProductionServer, timeoutMs = 240_000, path = '/api/health'): Promise<void> {
+  try {
+    await waitReady(`${server.base}${path}`, server.child, timeoutMs);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${server.out.slice(-30).join('\n')}`);
+  }
 }
 
 /** SIGTERM (the server drains, then exits), SIGKILL after `killAfterMs`; resolves once it has exited. */

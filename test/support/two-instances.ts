@@ -5,32 +5,12 @@ import { closeDb, type Db, openPostgres, setHandle } from '@/db/client';
 import { env } from '@/env';
 import { until } from '../delivery/helpers';
 import { freePort } from './private-cluster';
-import { type ProductionServer, startProductionServer } from './production-server';
+import { type ProductionServer, startProductionServer, waitForServer } from './production-server';
 
 /** Why a two-instance suite cannot run here (no PostgreSQL), or false. */
 export const needsPostgres = env().DATABASE_URL
   ? false
   : 'needs PostgreSQL (set DATABASE_URL): several instances share one database server';
-
-/** Resolves once the server answers /api/health/ready 200; fails at once if it exits first. */
-export async function ready(server: ProductionServer, timeoutMs: number): Promise<void> {
-  let done = false;
-  void server.exited.then(() => {
-    if (!done) assert.fail(`server exited before it was ready:\n${server.out.join('\n')}`);
-  });
-  await until(
-    `${server.base} ready`,
-    async () => {
-      try {
-        return (await fetch(`${server.base}/api/health/ready`)).status === 200;
-      } catch {
-        return false;
-      }
-    },
-    timeoutMs,
-  );
-  done = true;
-}
 
 export type TwoInstances = { db: Db; url: string; a: ProductionServer; b: ProductionServer };
 
@@ -64,9 +44,9 @@ export function setupTwoInstances(label: string, serverEnv: Record<string, strin
     const [pa, pb] = base ? [base + portOffset, base + portOffset + 1] : [await freePort(), await freePort()];
     const envOf = { DATABASE_URL: two.url, WEBHOOK_ALLOW_PRIVATE: 'true', ...serverEnv };
     two.a = startProductionServer(pa, envOf);
-    await ready(two.a, 900_000);
+    await waitForServer(two.a, 900_000, '/api/health/ready');
     two.b = startProductionServer(pb, envOf);
-    await ready(two.b, 120_000);
+    await waitForServer(two.b, 120_000, '/api/health/ready');
   });
   after(async () => {
     for (const s of [two.a, two.b]) s?.child.kill('SIGTERM');
