@@ -11,7 +11,19 @@ export type ScaleMeta = {
   adminEmail: string;
   adminPassword: string;
   chats: number;
+  /** How the rows are distributed (buildDataSet's `shape`); absent in data sets built before it existed. */
+  shape?: DataShape;
 };
+
+/**
+ * `uniform`: 100 first-name/surname pairs with a number, tags on 40 % of chats in three kinds,
+ * chats split evenly between the VA and ten people. `varied`: what a support export looks like:
+ * every customer named `Customer <n>` (so every name shares the same first nine characters, and a
+ * number like 777 is a part of hundreds of others), skewed tags (billing on half the chats, vip on
+ * 5 %, refund on 1 in 1,000), nine chats in ten held or once held by the one busy VA, and almost
+ * every chat closed. Reads that hold on one shape and not the other depend on the data's shape.
+ */
+export type DataShape = 'uniform' | 'varied';
 
 export type IndexBuild = { name: string; table: string; seconds: number };
 
@@ -30,7 +42,7 @@ export async function buildDataSet(
   url: string,
   chats: number,
   log: (m: string) => void,
-  { customers = Math.max(1, Math.floor(chats / 5)) }: { customers?: number } = {},
+  { customers = Math.max(1, Math.floor(chats / 5)), shape = 'uniform' }: { customers?: number; shape?: DataShape } = {},
 ): Promise<{ meta: ScaleMeta; builds: IndexBuild[] }> {
   const handle = await openPostgres(url, { migrate: true });
   const t = await createTenant(handle.db);
@@ -49,6 +61,7 @@ export async function buildDataSet(
   await handle.close();
 
   const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const varied = shape === 'varied';
   try {
     const indexes = await sql<{ name: string; table: string; def: string }[]>`
       select i.indexname as name, i.tablename as "table", i.indexdef as def from pg_indexes i
@@ -66,8 +79,9 @@ export async function buildDataSet(
       `${customers} customers`,
       sql`insert into customers (account_id, channel, destination_id, name)
         select ${a}, (enum_range(null::channel))[1 + g % 8], '+1555' || lpad(g::text, 8, '0'),
+          case when ${varied} then 'Customer ' || g else
           (array['Ana','Ben','Chloe','Dmitri','Emma','Farid','Grace','Hugo','Ines','Jonas'])[1 + g % 10] || ' ' ||
-          (array['Smith','Garcia','Muller','Rossi','Dubois','Kowalski','Silva','Nakamura','Olsen','Haddad'])[1 + (g / 10) % 10] || ' ' || g
+          (array['Smith','Garcia','Muller','Rossi','Dubois','Kowalski','Silva','Nakamura','Olsen','Haddad'])[1 + (g / 10) % 10] || ' ' || g end
         from generate_series(1, ${customers}) g`,
     );
     await step(
@@ -75,17 +89,24 @@ export async function buildDataSet(
       sql`insert into chats (id, account_id, team_id, status, channel, asset_id, customer_id, assignee_id, alias_id, tags,
           created_at, updated_at, closed_at, event_seq)
         select gen_random_uuid()::text, ${a},
-          case when g % 2 = 0 then ${t.botTeam.id}::int else ${t.humanTeam.id}::int end,
+          case when s.bot then ${t.botTeam.id}::int else ${t.humanTeam.id}::int end,
           s.status::chat_status, cu.channel,
           (select id from assets where account_id = ${a} and channel = cu.channel limit 1), cu.id,
-          case when s.status = 'queued' then null when g % 2 = 0 then ${bot}::int else (${agents}::int[])[1 + (g / 2) % ${agents.length}] end,
+          case when s.status = 'queued' then null when s.bot then ${bot}::int
+            else (${agents}::int[])[1 + (g / case when ${varied} then 7 else 2 end) % ${agents.length}] end,
           'alias-' || g,
-          case g % 10 when 0 then array['billing'] when 1 then array['sales'] when 2 then array['billing','vip'] else '{}'::text[] end,
+          case when not ${varied} then
+            case g % 10 when 0 then array['billing'] when 1 then array['sales'] when 2 then array['billing','vip'] else '{}'::text[] end
+          else array_remove(array[case when g % 2 = 0 then 'billing' end, case when g % 4 = 1 then 'sales' end,
+            case when g % 20 = 3 then 'vip' end, case when g % 1000 = 7 then 'refund' end], null) end,
           s.updated - interval '1 hour' * random(), s.updated, case when s.status = 'closed' then s.updated end, 1
         from generate_series(1, ${chats}) g
         join customers cu on cu.id = (select min(id) from customers where account_id = ${a}) + (g % ${customers})
         cross join lateral (select
-          case when g % 100 < 80 then 'closed' when g % 100 < 90 then 'picked' when g % 100 < 95 then 'queued' else 'onhold' end as status,
+          case when ${varied} then
+            case when (g / 10) % 100 < 97 then 'closed' when (g / 10) % 100 < 98 then 'picked' when (g / 10) % 100 < 99 then 'queued' else 'onhold' end
+          else case when g % 100 < 80 then 'closed' when g % 100 < 90 then 'picked' when g % 100 < 95 then 'queued' else 'onhold' end end as status,
+          case when ${varied} then g % 10 <> 9 else g % 2 = 0 end as bot,
           now() - interval '60 days' * random() as updated) s`,
     );
     await step(
@@ -146,6 +167,7 @@ export async function buildDataSet(
       adminEmail: `admin-${t.account.name.replace('Tenant ', '')}@example.test`,
       adminPassword: ADMIN_PASSWORD,
       chats,
+      shape,
     };
     await sql`create table bench_meta (meta jsonb not null, builds jsonb not null)`;
     await sql`insert into bench_meta values (${sql.json(meta)}, ${sql.json(builds)})`;

@@ -10,7 +10,8 @@
  * a second run reuses it (BENCH_SCALE_FRESH=1 builds it again). Uses the production build in .next
  * (run `npm run build` first), starts it as `npm start` does on BENCH_PORT (3221) and stops it at the end.
  *
- * Knobs: BENCH_SCALE_CHATS (1000000; `--small` is 100000), BENCH_SINGLE (200 requests per path),
+ * Knobs: BENCH_SCALE_CHATS (1000000; `--small` is 100000), BENCH_SCALE_SHAPE=varied (the data shaped
+ * otherwise: bench/scale-data.ts; its own database and section), BENCH_SINGLE (200 requests per path),
  * BENCH_SECONDS (5 s at 20 connections), BENCH_WRITE=0 (print only), BENCH_GROUPS=agent (only those
  * groups of paths, comma separated: bot, admin, agent; the pause and retention steps then do not run). The retention step deletes
  * at most 100 batches of 1,000 events (the clock moved 28 days forward: the data set spans the last few days, and delivered events go after 30), so the data set shrinks a
@@ -28,7 +29,7 @@ import { retentionJobs } from '@/lib/retention/jobs';
 import { runRetention } from '@/lib/retention/run-retention';
 import { startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import { writeSection } from './report';
-import { buildDataSet, type IndexBuild, readDataSet, type ScaleMeta } from './scale-data';
+import { buildDataSet, type DataShape, type IndexBuild, readDataSet, type ScaleMeta } from './scale-data';
 
 const ROOT = process.cwd();
 const CHATS = process.argv.includes('--small') ? 100_000 : Number(process.env.BENCH_SCALE_CHATS ?? 1_000_000);
@@ -36,6 +37,9 @@ const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const PORT = Number(process.env.BENCH_PORT ?? 3221);
 const CONNECTIONS = 20;
+const SHAPE: DataShape = process.env.BENCH_SCALE_SHAPE === 'varied' ? 'varied' : 'uniform';
+/** Each shape has its own section of BENCHMARKS.md. */
+const MARK = SHAPE === 'uniform' ? 'bench:scale' : `bench:scale-${SHAPE}`;
 const baseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const started = Date.now();
 const log = (m: string) => console.log(`[bench:scale ${((Date.now() - started) / 1000).toFixed(0).padStart(5)}s] ${m}`);
@@ -57,7 +61,7 @@ type Timing = {
 };
 
 async function main() {
-  const dbName = `va_scale_bench_${CHATS}`;
+  const dbName = `va_scale_bench_${CHATS}${SHAPE === 'uniform' ? '' : `_${SHAPE}`}`;
   const dbUrl = new URL(baseUrl);
   dbUrl.pathname = `/${dbName}`;
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
@@ -68,7 +72,7 @@ async function main() {
     await admin.unsafe(`CREATE DATABASE ${dbName}`);
     log(`building ${CHATS} chats in ${dbName}`);
     const s = Date.now();
-    data = await buildDataSet(dbUrl.toString(), CHATS, log);
+    data = await buildDataSet(dbUrl.toString(), CHATS, log, { shape: SHAPE });
     buildSeconds = (Date.now() - s) / 1000;
   } else log(`reusing ${dbName} (${data.meta.chats} chats)`);
   await admin.end();
@@ -129,7 +133,7 @@ async function main() {
     const report = render({ meta, builds, buildSeconds, timings, retention, pause, autovacuum, loadBefore, loadAfter });
     console.log(`\n${report}`);
     if (process.env.BENCH_WRITE !== '0')
-      writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: '<!-- bench:scale:start -->', end: '<!-- bench:scale:end -->' });
+      writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: `<!-- ${MARK}:start -->`, end: `<!-- ${MARK}:end -->` });
   } finally {
     await stopProductionServer(server);
     await stats.end();
@@ -162,7 +166,11 @@ async function requestPaths(base: string, meta: ScaleMeta, url: string): Promise
   const held = await fetch(`${base}/api/v1/chats?assignee=${meta.botLoginId}&status=picked`, { headers: bot }).then((r) => r.json());
   const own = held.response.chats[0];
   const sql = postgres(url, { max: 1, onnotice: () => {} });
-  const [narrow] = await sql<{ name: string }[]>`select name from customers where account_id = ${meta.accountId} offset 777 limit 1`;
+  // One customer's name: on the varied shape a number that is also a part of a hundred other names.
+  const [narrow] =
+    meta.shape === 'varied'
+      ? [{ name: 'Customer 777' }]
+      : await sql<{ name: string }[]>`select name from customers where account_id = ${meta.accountId} offset 777 limit 1`;
   // Ids a support engineer is handed: a message transid and an event transaction_id from the middle
   // of the data set, and the trxid of the bot's call above (its request log row is written within a second).
   const [message] = await sql<
@@ -208,6 +216,7 @@ async function requestPaths(base: string, meta: ScaleMeta, url: string): Promise
     },
     { group: 'bot', label: 'GET /chats?status=queued', target: '/api/v1/chats?status=queued', headers: bot },
     { group: 'bot', label: 'GET /chats?tag=billing', target: '/api/v1/chats?tag=billing', headers: bot },
+    { group: 'bot', label: 'GET /chats?tag=refund (rare or absent)', target: '/api/v1/chats?tag=refund', headers: bot },
     { group: 'bot', label: 'GET /chats?cursor=<page 2>', target: `/api/v1/chats?cursor=${first.response.next_cursor}`, headers: bot },
     { group: 'bot', label: 'GET /chats/{id}', target: `/api/v1/chats/${chat.chat_id}`, headers: bot },
     { group: 'bot', label: 'GET /chats/{id}/messages', target: `/api/v1/chats/${chat.chat_id}/messages`, headers: bot },
@@ -226,8 +235,14 @@ async function requestPaths(base: string, meta: ScaleMeta, url: string): Promise
       target: `/api/admin/chats?q=${encodeURIComponent(narrow.name)}`,
       headers: adm,
     },
-    { group: 'admin', label: 'search: a common surname', target: '/api/admin/chats?q=Nakamura', headers: adm },
+    {
+      group: 'admin',
+      label: meta.shape === 'varied' ? 'search: a word in every name' : 'search: a common surname',
+      target: `/api/admin/chats?q=${meta.shape === 'varied' ? 'Customer' : 'Nakamura'}`,
+      headers: adm,
+    },
     { group: 'admin', label: 'search: chat ID prefix', target: `/api/admin/chats?q=${chat.chat_id.slice(0, 8)}`, headers: adm },
+    { group: 'admin', label: 'GET /chats/{id} (support view)', target: `/api/admin/chats/${chat.chat_id}`, headers: adm },
     { group: 'admin', label: 'GET /deliveries/stats?window=24h', target: '/api/admin/deliveries/stats?window=24h', headers: adm },
     { group: 'admin', label: 'GET /deliveries/virtual-agents', target: '/api/admin/deliveries/virtual-agents', headers: adm },
     { group: 'admin', label: 'trace: a message transid', target: `/api/admin/trace?id=${message.transid}`, headers: adm },
@@ -354,11 +369,13 @@ function render(r: {
 }) {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const lines = [
-    '<!-- bench:scale:start -->',
-    '## Scale: read paths on one large tenant (`npm run bench:scale`)',
+    `<!-- ${MARK}:start -->`,
+    SHAPE === 'uniform'
+      ? '## Scale: read paths on one large tenant (`npm run bench:scale`)'
+      : `## Scale, ${SHAPE} data: the same read paths on data shaped otherwise (\`BENCH_SCALE_SHAPE=${SHAPE} npm run bench:scale\`)`,
     '',
     `${new Date().toISOString().slice(0, 16)}Z · ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB · Node ${process.version} · PostgreSQL on 127.0.0.1 (default settings but autovacuum ${r.autovacuum}${r.autovacuum === 'off' ? ': tables changed since their last ANALYZE are analyzed before each timed path, as autovacuum would' : ''}) · ` +
-      `\`BENCH_SCALE_CHATS=${r.meta.chats} npm run bench:scale\` · production build, \`npm start\` (node:http entry), DELIVERY_ENGINE=off. ` +
+      `\`BENCH_SCALE_CHATS=${r.meta.chats}${r.meta.shape === 'varied' ? ' BENCH_SCALE_SHAPE=varied' : ''} npm run bench:scale\` · production build, \`npm start\` (node:http entry), DELIVERY_ENGINE=off. ` +
       `Other load on the machine: 1-minute load average ${r.loadBefore.toFixed(1)} before the timings and ${r.loadAfter.toFixed(1)} after` +
       (Math.max(r.loadBefore, r.loadAfter) > 1 ? ' (other work shared these cores, so absolute times are inflated and noisy).' : '.'),
     '',
@@ -379,7 +396,7 @@ function render(r: {
     '| index | table | seconds |',
     '|---|---|---:|',
     ...r.builds.map((b) => `| ${b.name} | ${b.table} | ${b.seconds.toFixed(1)} |`),
-    '<!-- bench:scale:end -->',
+    `<!-- ${MARK}:end -->`,
   ];
   return lines.join('\n');
 }

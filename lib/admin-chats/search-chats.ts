@@ -65,13 +65,13 @@ function matchesChat(q: string): SQL {
  * its chat IDs, read by primary key and sorted; a broader one (more chats, or more customers, than
  * that) is checked row by row along the list index.
  */
-export async function searchCondition(db: Db, { accountId, q }: { accountId: number; q: string }): Promise<SQL> {
+export async function searchCondition(db: Db, { accountId, q }: { accountId: number; q: string }): Promise<{ also: SQL; few: boolean }> {
   const rows = rowsOf<{ id: string | null }>(await db.execute(matchingChatIds(accountId, q, NARROW_SEARCH_LIMIT + 1)));
-  if (rows.length > NARROW_SEARCH_LIMIT || rows.some((r) => r.id === null)) return matchesChat(q);
-  if (rows.length === 0) return sql`false`;
+  if (rows.length > NARROW_SEARCH_LIMIT || rows.some((r) => r.id === null)) return { also: matchesChat(q), few: false };
+  if (rows.length === 0) return { also: sql`false`, few: true };
   // One array parameter (a PostgreSQL array literal, each ID quoted), not one parameter per ID.
   const literal = `{${rows.map((r) => `"${(r.id as string).replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
-  return sql`${chats.id} = any(${literal}::text[])`;
+  return { also: sql`${chats.id} = any(${literal}::text[])`, few: true };
 }
 
 /**
@@ -84,7 +84,7 @@ export async function searchChats(
 ): Promise<{ chats: Chat[]; nextCursor: string | null }> {
   return listChats(db, {
     accountId,
-    also: query.q ? await searchCondition(db, { accountId, q: query.q }) : undefined,
+    ...(query.q ? await searchCondition(db, { accountId, q: query.q }) : {}),
     filters: {
       status: query.status,
       channel: query.channel,

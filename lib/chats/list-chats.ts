@@ -1,4 +1,4 @@
-import { and, arrayContains, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
+import { and, arrayContains, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Channel, ChatStatus } from '@/contracts/enums';
 import type { Chat } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
@@ -18,22 +18,23 @@ export type ChatFilters = {
 };
 
 /**
- * The account's chats, most recently updated first, with keyset pagination on (updated_at, id).
- * `also` narrows the list further (the admin search adds its text match there).
+ * `also` narrows the list further (the admin search adds its text match there); `few` says it
+ * leaves at most a few thousand chats (a list of IDs), which are then read by primary key and sorted.
  */
-export async function listChats(
-  db: Db,
-  { accountId, filters, also }: { accountId: number; filters: ChatFilters; also?: SQL },
-): Promise<{ chats: Chat[]; nextCursor: string | null }> {
+type ListOptions = { accountId: number; filters: ChatFilters; also?: SQL; few?: boolean };
+
+/** The account's chats, most recently updated first, with keyset pagination on (updated_at, id). */
+export async function listChats(db: Db, options: ListOptions): Promise<{ chats: Chat[]; nextCursor: string | null }> {
+  const { filters } = options;
   const pageSize = filters.pageSize ?? 25;
-  const rows = await listChatsQuery(db, { accountId, filters, also });
+  const rows = await listChatsQuery(db, options);
   const page = rows.slice(0, pageSize).map(toChatView);
   const last = page.at(-1);
   return { chats: page, nextCursor: rows.length > pageSize && last ? encodeCursor([last.updated_at, last.chat_id]) : null };
 }
 
 /** The statement behind a page (one row more than the page, to tell whether another follows); the plan test reads it too. */
-export function listChatsQuery(db: Db, { accountId, filters, also }: { accountId: number; filters: ChatFilters; also?: SQL }) {
+export function listChatsQuery(db: Db, { accountId, filters, also, few }: ListOptions) {
   const pageSize = filters.pageSize ?? 25;
   const where: SQL[] = [eq(chats.accountId, accountId)];
   if (also) where.push(also);
@@ -58,10 +59,18 @@ export function listChatsQuery(db: Db, { accountId, filters, also }: { accountId
     // instead of filtering every row before it.
     where.push(sql`(${chats.updatedAt}, ${chats.id}) < (${new Date(at).toISOString()}::timestamptz, ${id})`);
   }
-  return db.query.chats.findMany({
-    where: and(...where),
-    orderBy: [desc(chats.updatedAt), desc(chats.id)],
-    limit: pageSize + 1,
-    with: chatListWith,
-  });
+  const order = [desc(chats.updatedAt), desc(chats.id)];
+  if (!few) return db.query.chats.findMany({ where: and(...where), orderBy: order, limit: pageSize + 1, with: chatListWith });
+  // A few chats: the page is picked first from the chats alone, ordered by an expression no index
+  // has, so the planner reads them by primary key and sorts them; then only the page is joined to
+  // its team, customer and latest messages. Ordered by the column, the planner walked the list's
+  // index newest first checking each row against the IDs (555 chats of a million, a name shared by
+  // 111 customers: 55,000 rows of that walk, 370 ms); sorted after the joins, every match was joined.
+  const page = db
+    .select({ id: chats.id })
+    .from(chats)
+    .where(and(...where))
+    .orderBy(desc(sql`${chats.updatedAt} + interval '0 s'`), desc(chats.id))
+    .limit(pageSize + 1);
+  return db.query.chats.findMany({ where: inArray(chats.id, page), orderBy: order, limit: pageSize + 1, with: chatListWith });
 }
