@@ -34,7 +34,7 @@
  * graphile-worker declares Node >= 22.18 but runs on the Node 20 the project uses (checked with 0.18.0).
  */
 
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -58,7 +58,7 @@ import {
   startPeer,
 } from './events-backlog';
 import { writeSection } from './report';
-import { freePort, processCpuMs, waitReady } from './servers';
+import { freePort, processCpuMs } from './servers';
 
 /** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes. */
 function nowMs(): number {

@@ -27,7 +27,7 @@
  * postgres://postgres@127.0.0.1:5432/postgres), in a database of its own dropped at the end.
  * Needs the build (`npm run build`). BENCH_WRITE=0: print only.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -38,7 +38,6 @@ import { performance } from 'node:perf_hooks';
 import { createPrivateCluster, privateClusterUnavailable } from '@/test/support/private-cluster';
 import { startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import { writeSection } from './report';
-import { waitReady } from './servers';
 
 const ROOT = process.cwd();
 const SHARED_PG = process.env.BENCH_PULL_SHARED_PG === '1';

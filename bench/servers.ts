@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 
 export { freePort } from '@/test/support/private-cluster';

@@ -27,7 +27,6 @@
  * (the server's CPU profile, written there when it stops), and the ones above.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -37,7 +36,7 @@ import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import { writeSection } from './report';
-import { processCpuMs, waitReady } from './servers';
+import { processCpuMs } from './servers';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3321);
 const BASE = `http://127.0.0.1:${PORT}`;

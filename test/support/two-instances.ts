@@ -1,9 +1,7 @@
-import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before } from 'node:test';
 import { closeDb, type Db, openPostgres, setHandle } from '@/db/client';
 import { env } from '@/env';
-import { until } from '../delivery/helpers';
 import { freePort } from './private-cluster';
 import { type ProductionServer, startProductionServer, waitForServer } from './production-server';
 
