@@ -46,13 +46,7 @@ export function webhooks(): Record<string, PathItemObject> {
 }
 
 /** The components that do not come from zod: security schemes, response headers, webhook headers. */
-export function fixedComponents({
-  admin,
-  widget = false,
-}: {
-  admin: boolean;
-  widget?: boolean;
-}): Omit<OpenApiDocument['components'], 'schemas'> {
+export function fixedComponents(): Omit<OpenApiDocument['components'], 'schemas'> {
   const str = { type: 'string' };
   const int = { type: 'integer' };
   return {
@@ -63,22 +57,18 @@ export function fixedComponents({
         name: 'access_token',
         description: 'The token from `POST /api/v1/authorize`. Missing: 2002 (400); unknown: 2003 (400); expired: 2004 (401).',
       },
-      ...(admin && {
-        adminSession: {
-          type: 'apiKey',
-          in: 'cookie',
-          name: 'va_session',
-          description: 'The HttpOnly session cookie set by `POST /api/admin/login`. Missing or expired: 3001 (401).',
-        },
-      }),
-      ...(widget && {
-        widgetCustomer: {
-          type: 'http',
-          scheme: 'bearer',
-          description:
-            "The customer credential from `POST /api/widget/apps/{app_id}/visitors`, as `Authorization: Bearer <token>`. It reaches only that customer's chats of that app. Missing, unknown or expired: 2070 (401). Cookies are never read.",
-        },
-      }),
+      adminSession: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'va_session',
+        description: 'The HttpOnly session cookie set by `POST /api/admin/login`. Missing or expired: 3001 (401).',
+      },
+      widgetCustomer: {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          "The customer credential from `POST /api/widget/apps/{app_id}/visitors`, as `Authorization: Bearer <token>`. It reaches only that customer's chats of that app. Missing, unknown or expired: 2070 (401). Cookies are never read.",
+      },
     },
     headers: {
       trxid: {
