@@ -151,7 +151,7 @@ describe('OpenAPI document', () => {
             const result = (schema ?? errorEnvelopeSchema).safeParse(example.value);
             assert.ok(result.success, `${operationId} ${status} example ${key}: ${!result.success && result.error.message}`);
             if (Number(status) >= 400) assert.equal(CODES[Number(key) as Code].http, Number(status));
-            // `string` is what the synthesiser writes for a text it knows nothing about: the schema lacks an example.
+            // `string` is a placeholder, not an example: give the schema a real one.
             if (scope !== 'widget')
               assert.doesNotMatch(JSON.stringify(example.value), /"string"/, `${operationId} ${status}: give its schema an example`);
           }
