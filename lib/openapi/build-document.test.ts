@@ -118,6 +118,8 @@ describe('OpenAPI document', () => {
       const ops = new Map(operationsOf(buildOpenApiDocument(scope)).map((op) => [op.operationId, op]));
       for (const { operationId, route } of documentedRoutes(scope)) {
         const op = ops.get(operationId)!;
+        // The handler answers every path-parameter failure with 2014, so the contract must say so.
+        if (route.pathParams) assert.ok(codesOfRoute(route).includes(2014), `${operationId}: list 2014 in its errors(...)`);
         for (const code of codesOfRoute(route)) {
           const response = op.responses[CODES[code].http];
           assert.ok(response?.['x-status-codes']?.includes(code), `${operationId}: ${code} is documented under HTTP ${CODES[code].http}`);

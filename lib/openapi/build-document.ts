@@ -15,25 +15,13 @@ import { fixSchema, metaOf, nameOf, toOpenApiSchema } from './schema-tools';
 import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, ResponseObject, SchemaObject } from './types';
 import { fixedComponents, webhooks } from './webhooks';
 
-type GroupName = 'bot' | 'admin' | 'widget';
-type Group = {
-  api: AppRouter;
-  base: string;
-  /** An operationId is this and the route's key (`admin` + `listUsers`: `adminListUsers`). */
-  prefix: string;
-  /** The security scheme of every operation but those of the routes named in `open`. */
-  scheme: string;
-  open: string[];
-  /** Whether answers carry the Rate-Limit-* headers. */
-  rateLimited: boolean;
-};
-
 /**
- * The APIs a document can cover, by group, and how each group's operations are named and secured.
- * Bot operations are tagged by their router (`chats`), the others by their group. Adding an API is
- * one entry here (and its import).
+ * The APIs a document can cover, by group, and how each group's operations are named: `prefix` and
+ * the route's key (`admin` + `listUsers`: `adminListUsers`); secured: `scheme`, except the routes
+ * named `open`; and whether their answers carry the Rate-Limit-* headers. Bot operations are tagged
+ * by their router (`chats`), the others by their group. Adding an API is one entry here.
  */
-const GROUPS: Record<GroupName, Group> = {
+const GROUPS = {
   bot: { api: botContract, base: BOT_API_PREFIX, prefix: '', scheme: 'accessToken', open: ['authorize'], rateLimited: true },
   admin: { api: adminContract, base: ADMIN_API_PREFIX, prefix: 'admin', scheme: 'adminSession', open: ['login'], rateLimited: false },
   widget: {
@@ -45,6 +33,7 @@ const GROUPS: Record<GroupName, Group> = {
     rateLimited: true,
   },
 };
+type GroupName = keyof typeof GROUPS;
 
 /**
  * Which document: `bot` (served at /api/v1/openapi.json and committed as openapi.json: what a bot
@@ -133,15 +122,9 @@ export function documentedRoutes(scope: DocumentScope = 'all'): RouteInfo[] {
   return [...ROUTES.values()].filter((info) => DOCUMENTS[scope].groups.includes(info.group));
 }
 
-/**
- * The status codes a route can answer with: those of its error responses (`errors(...)` in
- * contracts/errors.ts), plus 2014 for routes with path parameters (the handler maps every
- * path-parameter failure to it), in numeric order.
- */
+/** The status codes of a route's error responses (`errors(...)` in contracts/errors.ts), in numeric order. */
 export function codesOfRoute(route: AppRoute): Code[] {
-  const declared = Object.values(route.responses).flatMap(errorCodesOf);
-  const implied: Code[] = route.pathParams ? [2014] : [];
-  return [...new Set([...declared, ...implied])].sort((a, b) => a - b);
+  return [...new Set(Object.values(route.responses).flatMap(errorCodesOf))].sort((a, b) => a - b);
 }
 
 type BuildContext = {
@@ -222,8 +205,6 @@ const codeText = (code: Code) => `${code} ${CODES[code].description}`;
 type Body = { schema?: SchemaObject; example?: unknown };
 
 function mapResponses(raw: OperationObject, { route, group, operationId }: RouteInfo, body: Body, ctx: BuildContext) {
-  const codes = codesOfRoute(route);
-  const statuses = new Set([...Object.keys(raw.responses).map(Number), ...codes.map((c) => CODES[c].http)]);
   const exampleContext: ErrorExampleContext = {
     bodyField: bodyFieldForExample(body.schema?.$ref ? ctx.components[body.schema.$ref.split('/').pop() ?? ''] : body.schema),
     queryField: fieldNames(route.query).includes('page_size') ? 'page_size' : fieldNames(route.query)[0],
@@ -232,7 +213,8 @@ function mapResponses(raw: OperationObject, { route, group, operationId }: Route
     path: route.path,
   };
   const out: Record<string, ResponseObject> = {};
-  for (const status of [...statuses].sort((a, b) => a - b)) {
+  for (const [key, declared] of Object.entries(route.responses)) {
+    const status = Number(key);
     const headers: Record<string, { $ref: string }> = { trxid: headerRef('trxid') };
     // Wrong methods and refused bodies are answered before the request is counted, so without Rate-Limit-*.
     if (GROUPS[group].rateLimited && !UNCOUNTED_STATUSES.has(status)) {
@@ -240,13 +222,12 @@ function mapResponses(raw: OperationObject, { route, group, operationId }: Route
     }
     if (status === 429) headers['Retry-After'] = headerRef('Retry-After');
     if (status === 405) headers.Allow = headerRef('Allow');
-    const declared = route.responses[status];
     // A success that is not JSON (a Server-Sent Events stream): its media type, example and events.
-    if (status < 300 && isAppRouteOtherResponse(declared)) {
+    if (isAppRouteOtherResponse(declared)) {
       const { example, events } = metaOf(declared.body);
       for (const e of Object.values(events ?? {})) ctx.components[nameOf(e)] ??= { title: nameOf(e), ...toOpenApiSchema(e) };
-      out[status] = {
-        description: declared.contentType === 'text/event-stream' ? 'Server-Sent Events' : String(status),
+      out[key] = {
+        description: declared.contentType === 'text/event-stream' ? 'Server-Sent Events' : key,
         headers,
         content: { [declared.contentType]: { schema: { type: 'string' }, ...(example !== undefined && { example }) } },
         'x-status-codes': [],
@@ -254,26 +235,25 @@ function mapResponses(raw: OperationObject, { route, group, operationId }: Route
       };
       continue;
     }
-    const rawSchema = raw.responses[status]?.content?.['application/json']?.schema;
-    const schema = rawSchema ? fixSchema(structuredClone(rawSchema)) : schemaRef('ErrorEnvelope');
-    let examples: Record<string, { summary: string; value: unknown }>;
+    const schema = fixSchema(structuredClone(raw.responses[key]?.content?.['application/json']?.schema ?? {}));
+    // An error response stands for the codes `errors(...)` gave it; a success for its envelope's one.
+    let codes: Code[] = errorCodesOf(declared).toSorted((a, b) => a - b);
+    let example = (code: Code): unknown => errorEnvelopeExample(code, exampleContext);
     if (status < 300) {
-      const code = (schema.properties?.status_code?.enum?.[0] as Code | undefined) ?? codes.find((c) => CODES[c].http === status);
+      const code = schema.properties?.status_code?.enum?.[0] as Code | undefined;
       if (code === undefined) throw new Error(`${operationId}: no status_code for HTTP ${status}`);
       const answer = answerTo(body.example, sampleFromSchema(schema.properties?.response ?? {}, ctx.components), declared);
-      examples = { [code]: { summary: codeText(code), value: schema.example ?? successEnvelopeExample(code, answer) } };
+      codes = [code];
+      example = () => schema.example ?? successEnvelopeExample(code, answer);
       if (route.path.endsWith('/authorize')) headers.access_token = headerRef('access_token');
       if (headerNames(route).includes('idempotency-key')) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
-    } else {
-      const here = codes.filter((c) => CODES[c].http === status);
-      examples = Object.fromEntries(here.map((c) => [c, { summary: codeText(c), value: errorEnvelopeExample(c, exampleContext) }]));
     }
-    const statusCodes = Object.keys(examples).map(Number) as Code[];
-    out[status] = {
-      description: statusCodes.map(codeText).join('; '),
+    const examples = Object.fromEntries(codes.map((c) => [c, { summary: codeText(c), value: example(c) }]));
+    out[key] = {
+      description: codes.map(codeText).join('; '),
       headers,
       content: { 'application/json': { schema: status < 300 ? namedEnvelope(schema, operationId, ctx) : schema, examples } },
-      'x-status-codes': statusCodes,
+      'x-status-codes': codes,
     };
   }
   return out;
@@ -283,8 +263,8 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
   const info = ROUTES.get(raw.operationId ?? '');
   if (!info) throw new Error(`unknown route ${raw.operationId}`);
   const { operationId, group, routeKey } = info;
-  const scheme = GROUPS[group].scheme;
-  const security = GROUPS[group].open.includes(routeKey) ? [] : [{ [scheme]: [] }];
+  const { scheme, open } = GROUPS[group];
+  const security = open.includes(routeKey) ? [] : [{ [scheme]: [] }];
   const schema = raw.requestBody?.content?.['application/json']?.schema;
   const named = NAMED_BODY_EXAMPLES[operationId];
   const body: Body = { schema, example: named ? Object.values(named)[0].value : schema && sampleFromSchema(schema, ctx.components) };

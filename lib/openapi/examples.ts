@@ -11,7 +11,6 @@ export const PARAMETER_EXAMPLES: Record<string, unknown> = {
   chat_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
   team_id: 672,
   'Idempotency-Key': '5d7f8a2e-1c3b-4e6d-9f0a-b2c4d6e8f0a1',
-  access_token: 'kX9vQ2mB7tLr4Yw0aNcE3uHs8fJp1ZdG6iVoT5qRbMy',
   // By `in:name` where a name means different things in different places (`id` of a path is a record's).
   'query:id': '9b2f6c1e-4d3a-4e8b-a1c5-7f0e2d4b6a89',
 };
