@@ -8,12 +8,12 @@ import { CODES, type Code } from '@/contracts/codes';
 import { errorCodesOf } from '@/contracts/errors';
 import { WIDGET_API_PREFIX, widgetContract } from '@/contracts/widget';
 import { eventComponents, webhookEventUnion } from './events';
-import { type ErrorExampleContext, errorEnvelopeExample, PARAMETER_EXAMPLES, successEnvelopeExample } from './examples';
+import { type ErrorExampleContext, errorEnvelopeExample, PARAMETER_EXAMPLES } from './examples';
 import { infoDescription, statusCodeCatalogue } from './overview';
 import { sampleFromSchema } from './sample';
 import { fixSchema, metaOf, nameOf, toOpenApiSchema } from './schema-tools';
 import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, ResponseObject, SchemaObject } from './types';
-import { fixedComponents, webhooks } from './webhooks';
+import { FIXED_COMPONENTS, webhooks } from './webhooks';
 
 /**
  * The APIs a document can cover, by group, and how each group's operations are named: `prefix` and
@@ -85,9 +85,6 @@ const NAMED_BODY_EXAMPLES: Record<string, Record<string, { summary: string; valu
   ),
 };
 
-/** Decimal digits of a positive integer of up to ten digits (the range itself is in the description). */
-const INTEGER_HEADER_PATTERN = '^[1-9][0-9]{0,9}$';
-
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const schemaRef = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` });
 const pascal = (id: string) => id[0].toUpperCase() + id.slice(1);
@@ -154,9 +151,9 @@ function mapParameters(params: ParameterObject[], dropHeaders: string[]): Parame
       let schema: SchemaObject = fixed;
       // A header is text on the wire. Typed as a number, generated clients put a number among
       // their headers, which orval's fetch client cannot compile; as decimal digits, every
-      // generator gives a string. The service reads the digits as an integer.
+      // generator gives a string. The service reads the digits as an integer (the range is in the description).
       if (p.in === 'header' && fixed.type === 'integer') {
-        schema = { type: 'string', pattern: INTEGER_HEADER_PATTERN };
+        schema = { type: 'string', pattern: '^[1-9][0-9]{0,9}$' };
         description = `${description ?? ''} (an integer, sent as decimal digits: at most ${fixed.maximum ?? 2147483647})`.trim();
         if (example !== undefined) example = String(example);
       }
@@ -244,7 +241,7 @@ function mapResponses(raw: OperationObject, { route, group, operationId }: Route
       if (code === undefined) throw new Error(`${operationId}: no status_code for HTTP ${status}`);
       const answer = answerTo(body.example, sampleFromSchema(schema.properties?.response ?? {}, ctx.components), declared);
       codes = [code];
-      example = () => schema.example ?? successEnvelopeExample(code, answer);
+      example = () => schema.example ?? { status_code: code, description: CODES[code].description, response: answer };
       if (route.path.endsWith('/authorize')) headers.access_token = headerRef('access_token');
       if (headerNames(route).includes('idempotency-key')) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
     }
@@ -324,7 +321,7 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
   const refs = new Set(JSON.stringify({ paths, hooks }).match(/#\/components\/\w+\/[^"]+/g));
   const keep = <T>(kind: string, entries: Record<string, T>) =>
     Object.fromEntries(Object.entries(entries).filter(([name]) => refs.has(`#/components/${kind}/${name}`)));
-  const fixed = fixedComponents();
+  const fixed = structuredClone(FIXED_COMPONENTS);
   return {
     openapi: '3.0.3',
     info: {

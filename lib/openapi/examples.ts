@@ -107,7 +107,3 @@ export function errorEnvelopeExample(code: Code, ctx: ErrorExampleContext) {
     response: found.errors ? { errors: found.errors, ...found.response } : null,
   };
 }
-
-export function successEnvelopeExample(code: Code, response: unknown) {
-  return { status_code: code, description: CODES[code].description, response };
-}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CODES } from '@/contracts/codes';
-import { EVENT_COMPONENTS, EVENT_SCHEMAS_PATH, type EventComponentName, eventSchemaPath, eventTypeOf } from './events';
+import { EVENT_COMPONENTS, EVENT_NAMES, EVENT_SCHEMAS_PATH, type EventComponentName, eventSchemaPath, eventTypeOf } from './events';
 import type { StatusCodeEntry } from './types';
 
 /** The code catalogue (contracts/codes.ts) in numeric order, as the document's `x-status-codes`. */
@@ -27,14 +27,10 @@ export const EVENT_NOTES: Record<string, string> = {
     'An inbound message arrives on a chat assigned to the VA, including one appended with `POST /chats/{chat_id}/messages`.',
 };
 
-export function eventNote(name: EventComponentName): string {
-  return EVENT_NOTES[eventTypeOf(name)] ?? EVENT_COMPONENTS[name].description ?? '';
-}
+export const eventNote = (name: EventComponentName): string => EVENT_NOTES[eventTypeOf(name)] ?? EVENT_COMPONENTS[name].description ?? '';
 
 function eventTable(): string {
-  const rows = (Object.keys(EVENT_COMPONENTS) as EventComponentName[]).map(
-    (name) => `| \`${eventTypeOf(name)}\` | ${eventNote(name)} | \`${name}\` |`,
-  );
+  const rows = EVENT_NAMES.map((name) => `| \`${eventTypeOf(name)}\` | ${eventNote(name)} | \`${name}\` |`);
   return ['| Event | Sent when | Body schema |', '|---|---|---|', ...rows].join('\n');
 }
 
@@ -70,7 +66,7 @@ export function infoDescription({ bot = true, admin, widget = false }: { bot?: b
 - **Base URL:** \`<origin>/api/v1\`. The paths in this document include it.
 - **Format:** JSON bodies in and out (\`Content-Type: application/json\`), UTF-8, times in ISO 8601 UTC.
 - **This document:** \`GET /api/v1/openapi.json\` (OpenAPI 3.0), the bot API only, so that a client generated from it holds nothing else. The administrators' API has its own document at \`GET /api/admin/openapi.json\`. Readable references: \`/docs/bot-api\` and \`/docs/admin-api\`; the guide to building a bot: \`/docs\`.
-- **Event body JSON Schemas:** \`GET ${EVENT_SCHEMAS_PATH}\` (all events), \`GET ${eventSchemaPath('{event_type}')}\` (one event, e.g. \`${eventSchemaPath('chat.assigned')}\`). They are also the ${(Object.keys(EVENT_COMPONENTS) as string[]).map((n) => `\`${n}\``).join(', ')} schemas of this document.`,
+- **Event body JSON Schemas:** \`GET ${EVENT_SCHEMAS_PATH}\` (all events), \`GET ${eventSchemaPath('{event_type}')}\` (one event, e.g. \`${eventSchemaPath('chat.assigned')}\`). They are also the ${EVENT_NAMES.map((n) => `\`${n}\``).join(', ')} schemas of this document.`,
 
     guideSections(),
 
