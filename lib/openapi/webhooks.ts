@@ -13,7 +13,7 @@ const WEBHOOK_HEADERS = {
   'webhook-timestamp': { description: 'Unix time (seconds) of this attempt; refuse values far from your clock', example: '1772442847' },
   'webhook-signature': {
     description:
-      "`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` keyed with the VA's `whsec_` secret (Standard Webhooks)",
+      "`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` keyed with the VA's `whsec_` secret (Standard Webhooks); while a secret rotation overlaps, two of them separated by a space, and one match is enough",
     example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
   },
 };
