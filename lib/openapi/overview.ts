@@ -37,6 +37,7 @@ function eventTable(): string {
 /**
  * The guide's list of pages and its rules in one screen (docs/guide/index.md): the bot API's rules
  * are written there, once, and the references show them with links that lead to the guide's pages.
+ * Read from the working directory, as the guide's pages are (app/docs/_guide/load.ts).
  */
 function guideSections(): string {
   const index = readFileSync(path.join(process.cwd(), 'docs', 'guide', 'index.md'), 'utf8');
