@@ -118,6 +118,8 @@ describe('OpenAPI document', () => {
       const ops = new Map(operationsOf(buildOpenApiDocument(scope)).map((op) => [op.operationId, op]));
       for (const { operationId, route } of documentedRoutes(scope)) {
         const op = ops.get(operationId)!;
+        // The handler answers every path-parameter failure with 2014, so the contract must say so.
+        if (route.pathParams) assert.ok(codesOfRoute(route).includes(2014), `${operationId}: list 2014 in its errors(...)`);
         for (const code of codesOfRoute(route)) {
           const response = op.responses[CODES[code].http];
           assert.ok(response?.['x-status-codes']?.includes(code), `${operationId}: ${code} is documented under HTTP ${CODES[code].http}`);
@@ -151,7 +153,7 @@ describe('OpenAPI document', () => {
             const result = (schema ?? errorEnvelopeSchema).safeParse(example.value);
             assert.ok(result.success, `${operationId} ${status} example ${key}: ${!result.success && result.error.message}`);
             if (Number(status) >= 400) assert.equal(CODES[Number(key) as Code].http, Number(status));
-            // `string` is what the synthesiser writes for a text it knows nothing about: the schema lacks an example.
+            // `string` is a placeholder, not an example: give the schema a real one.
             if (scope !== 'widget')
               assert.doesNotMatch(JSON.stringify(example.value), /"string"/, `${operationId} ${status}: give its schema an example`);
           }

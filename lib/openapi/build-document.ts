@@ -1,32 +1,39 @@
 import { type AppRoute, type AppRouter, extractZodObjectShape, isAppRoute, isAppRouteOtherResponse, isZodObject } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
 import type { z } from 'zod';
-import { adminContract } from '@/contracts/admin';
-import { botContract } from '@/contracts/bot';
+import { ADMIN_API_PREFIX, adminContract } from '@/contracts/admin';
+import { BOT_API_PREFIX, botContract } from '@/contracts/bot';
 import { POST_MESSAGE_EXAMPLES } from '@/contracts/bot/message-examples';
 import { CODES, type Code } from '@/contracts/codes';
 import { errorCodesOf } from '@/contracts/errors';
-import { widgetContract } from '@/contracts/widget';
+import { WIDGET_API_PREFIX, widgetContract } from '@/contracts/widget';
 import { eventComponents, webhookEventUnion } from './events';
-import { type ErrorExampleContext, errorEnvelopeExample, PARAMETER_EXAMPLES, successEnvelopeExample } from './examples';
+import { type ErrorExampleContext, errorEnvelopeExample, PARAMETER_EXAMPLES } from './examples';
 import { infoDescription, statusCodeCatalogue } from './overview';
 import { sampleFromSchema } from './sample';
 import { fixSchema, metaOf, nameOf, toOpenApiSchema } from './schema-tools';
 import type { OpenApiDocument, OperationObject, ParameterObject, PathItemObject, ResponseObject, SchemaObject } from './types';
-
-type Ref = { $ref: string };
-
-import { fixedComponents, webhooks } from './webhooks';
+import { FIXED_COMPONENTS, webhooks } from './webhooks';
 
 /**
- * The APIs a document can cover, by group; GROUPS says how each group's operations are tagged,
- * named and secured. Adding an API is one line here (and its import).
+ * The APIs a document can cover, by group, and how each group's operations are named: `prefix` and
+ * the route's key (`admin` + `listUsers`: `adminListUsers`); secured: `scheme`, except the routes
+ * named `open`; and whether their answers carry the Rate-Limit-* headers. Bot operations are tagged
+ * by their router (`chats`), the others by their group. Adding an API is one entry here.
  */
-const APIS: Record<GroupName, AppRouter> = {
-  bot: botContract,
-  admin: adminContract,
-  widget: widgetContract,
+const GROUPS = {
+  bot: { api: botContract, base: BOT_API_PREFIX, prefix: '', scheme: 'accessToken', open: ['authorize'], rateLimited: true },
+  admin: { api: adminContract, base: ADMIN_API_PREFIX, prefix: 'admin', scheme: 'adminSession', open: ['login'], rateLimited: false },
+  widget: {
+    api: widgetContract,
+    base: WIDGET_API_PREFIX,
+    prefix: 'widget',
+    scheme: 'widgetCustomer',
+    open: ['getApp', 'createVisitor'],
+    rateLimited: true,
+  },
 };
+type GroupName = keyof typeof GROUPS;
 
 /**
  * Which document: `bot` (served at /api/v1/openapi.json and committed as openapi.json: what a bot
@@ -35,75 +42,34 @@ const APIS: Record<GroupName, AppRouter> = {
  * admin APIs in one document, which the contract tests walk with a VA token and an admin session).
  */
 export type DocumentScope = 'bot' | 'admin' | 'widget' | 'all';
-const SCOPES: Record<DocumentScope, GroupName[]> = { bot: ['bot'], admin: ['admin'], widget: ['widget'], all: ['bot', 'admin'] };
+const DOCUMENTS: Record<DocumentScope, { groups: GroupName[]; title: string }> = {
+  bot: { groups: ['bot'], title: 'VA Chat API' },
+  admin: { groups: ['admin'], title: 'VA Chat Admin API' },
+  widget: { groups: ['widget'], title: 'VA Chat Widget API' },
+  all: { groups: ['bot', 'admin'], title: 'VA Chat API' },
+};
 /** The documents committed at the repository root (`npm run openapi:write`), by file name. */
 export const COMMITTED_DOCUMENTS: Record<string, DocumentScope> = {
   'openapi.json': 'bot',
   'openapi-admin.json': 'admin',
   'openapi-widget.json': 'widget',
 };
-const BASE_PATHS: Record<GroupName, string> = { bot: '/api/v1', admin: '/api/admin', widget: '/api/widget' };
-const TITLES: Record<DocumentScope, string> = {
-  bot: 'VA Chat API',
-  admin: 'VA Chat Admin API',
-  widget: 'VA Chat Widget API',
-  all: 'VA Chat API',
-};
 
-type GroupName = 'bot' | 'admin' | 'widget';
-type Security = Record<string, string[]>[];
-type GroupRules = {
-  tag: (routerKey: string, routeKey: string) => string;
-  operationId: (routeKey: string) => string;
-  security: (route: AppRoute, routeKey: string) => Security;
-  /** Whether answers carry the Rate-Limit-* headers. */
-  rateLimited: boolean;
+/** The tags in the order the documents list them, with their descriptions. */
+const TAGS: Record<string, string> = {
+  auth: 'Exchange the API key for an access token.',
+  teams: "The account's teams and their skills: the targets of transfers and the `team_id` header.",
+  chats: 'Create, list, read and update chats: tags, status, assignee, alias and other details.',
+  messages: "A chat's transcript; replies, announcements and inbound messages.",
+  transfer: "Hand a chat over to a team's queue or a skill (private beta in the original product).",
+  events:
+    "Pull the VA's events instead of (or besides) receiving webhooks: one ordered cursor over all its chats, by long-poll or a Server-Sent Events stream, with acknowledgement.",
+  me: 'Who the VA is (login ID, team, subscriptions) and the channel assets it can start chats on.',
+  admin:
+    "The administrators' API behind the admin pages: accounts, teams, users, skills, Virtual Agents, assets, routing rules, chats and event deliveries.",
+  widget: "The chat widget's customer API: a customer of a livechat asset starts a chat, writes and follows it live.",
+  webhooks: "Requests the service sends to the VA's webhook (see **Webhooks** above). Reply HTTP 200 within 5 s.",
 };
-
-const GROUPS: Record<GroupName, GroupRules> = {
-  bot: {
-    tag: (routerKey, routeKey) => (routeKey === 'transferChat' ? 'transfer' : routerKey),
-    operationId: (routeKey) => routeKey,
-    security: (route) => (headerNames(route).includes('access_token') ? [{ accessToken: [] }] : []),
-    rateLimited: true,
-  },
-  admin: {
-    tag: () => 'admin',
-    operationId: (routeKey) => (routeKey.startsWith('admin') ? routeKey : `admin${routeKey[0].toUpperCase()}${routeKey.slice(1)}`),
-    security: (_route, routeKey) => (/^(admin)?login$/i.test(routeKey) ? [] : [{ adminSession: [] }]),
-    rateLimited: false,
-  },
-  widget: {
-    tag: () => 'widget',
-    operationId: (routeKey) => `widget${routeKey[0].toUpperCase()}${routeKey.slice(1)}`,
-    security: (_route, routeKey) => (routeKey === 'getApp' || routeKey === 'createVisitor' ? [] : [{ widgetCustomer: [] }]),
-    rateLimited: true,
-  },
-};
-
-const TAGS = [
-  { name: 'auth', description: 'Exchange the API key for an access token.' },
-  { name: 'teams', description: "The account's teams and their skills: the targets of transfers and the `team_id` header." },
-  { name: 'chats', description: 'Create, list, read and update chats: tags, status, assignee, alias and other details.' },
-  { name: 'messages', description: "A chat's transcript; replies, announcements and inbound messages." },
-  { name: 'transfer', description: "Hand a chat over to a team's queue or a skill (private beta in the original product)." },
-  {
-    name: 'events',
-    description:
-      "Pull the VA's events instead of (or besides) receiving webhooks: one ordered cursor over all its chats, by long-poll or a Server-Sent Events stream, with acknowledgement.",
-  },
-  { name: 'me', description: 'Who the VA is (login ID, team, subscriptions) and the channel assets it can start chats on.' },
-  {
-    name: 'admin',
-    description:
-      "The administrators' API behind the admin pages: accounts, teams, users, skills, Virtual Agents, assets, routing rules, chats and event deliveries.",
-  },
-  {
-    name: 'widget',
-    description: "The chat widget's customer API: a customer of a livechat asset starts a chat, writes and follows it live.",
-  },
-  { name: 'webhooks', description: "Requests the service sends to the VA's webhook (see **Webhooks** above). Reply HTTP 200 within 5 s." },
-];
 
 const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   chat_id: "The chat's `chat_id`",
@@ -113,104 +79,65 @@ const PARAMETER_DESCRIPTIONS: Record<string, string> = {
 const UNCOUNTED_STATUSES = new Set([405, 413, 415]);
 
 /** Operations whose body takes several shapes show one named example per shape instead of one `example`. */
-export const NAMED_BODY_EXAMPLES: Record<string, Record<string, { summary: string; value: unknown }>> = {
+const NAMED_BODY_EXAMPLES: Record<string, Record<string, { summary: string; value: unknown }>> = {
   postMessage: Object.fromEntries(
     Object.entries(POST_MESSAGE_EXAMPLES).map(([name, e]) => [name, { summary: `${e.summary} (a ${e.channel} chat)`, value: e.value }]),
   ),
 };
 
-/** Decimal digits of a positive integer of up to ten digits (the range itself is in the description). */
-export const INTEGER_HEADER_PATTERN = '^[1-9][0-9]{0,9}$';
-
-const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const schemaRef = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` });
+const pascal = (id: string) => id[0].toUpperCase() + id.slice(1);
+const fieldNames = (schema: unknown) => (isZodObject(schema) ? Object.keys(extractZodObjectShape(schema)) : []);
+const headerNames = (route: AppRoute) => fieldNames(route.headers);
 
-function headerNames(route: AppRoute): string[] {
-  return isZodObject(route.headers) ? Object.keys(extractZodObjectShape(route.headers)) : [];
-}
+type RouteInfo = { group: GroupName; routerKey: string; routeKey: string; route: AppRoute; operationId: string };
 
-function fieldNames(schema: unknown): string[] {
-  return isZodObject(schema) ? Object.keys(extractZodObjectShape(schema)) : [];
-}
-
-/**
- * The status codes a route can answer with: those of its error responses (`errors(...)` in
- * contracts/errors.ts), plus 2014 for routes with path parameters (the handler maps every
- * path-parameter failure to it), in numeric order.
- */
-export function codesOfRoute(route: AppRoute): Code[] {
-  const declared = Object.values(route.responses).flatMap(errorCodesOf);
-  const implied: Code[] = route.pathParams ? [2014] : [];
-  return [...new Set([...declared, ...implied])].sort((a, b) => a - b);
-}
-
-type RouteInfo = { group: GroupName; routerKey: string; routeKey: string; route: AppRoute };
-
-/** Every route of `apis`, keyed by the id @ts-rest/open-api gives it with 'concatenated-path'. */
-function routeIndex(apis: Partial<Record<GroupName, AppRouter>> = APIS): Map<string, RouteInfo> {
-  const out = new Map<string, RouteInfo>();
-  const walk = (router: AppRouter, trail: string[]) => {
-    for (const [key, value] of Object.entries(router)) {
-      if (isAppRoute(value)) {
-        const [group, routerKey = key] = trail;
-        out.set([...trail, key].join('.'), { group: group as GroupName, routerKey, routeKey: key, route: value });
-      } else walk(value as AppRouter, [...trail, key]);
+/** Every route of `router`, keyed by the id @ts-rest/open-api gives it with 'concatenated-path' (`bot.chats.getChat`). */
+function routeIndex(router: AppRouter, trail: string[] = [], out = new Map<string, RouteInfo>()): Map<string, RouteInfo> {
+  for (const [key, value] of Object.entries(router)) {
+    if (!isAppRoute(value)) routeIndex(value as AppRouter, [...trail, key], out);
+    else {
+      const [group, routerKey = key] = trail as [GroupName, string?];
+      const { prefix } = GROUPS[group];
+      out.set([...trail, key].join('.'), {
+        group,
+        routerKey,
+        routeKey: key,
+        route: value,
+        operationId: prefix ? prefix + pascal(key) : key,
+      });
     }
-  };
-  walk(apis as AppRouter, []);
+  }
   return out;
 }
 
-function allowedMethods(index: Map<string, RouteInfo>): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const { route } of index.values()) out.set(route.path, [...(out.get(route.path) ?? []), route.method]);
-  return out;
-}
+const ROUTES = routeIndex(Object.fromEntries(Object.entries(GROUPS).map(([name, group]) => [name, group.api])));
 
 /** Every documented route of `scope` with its operationId: what the tests check the document against. */
-export function documentedRoutes(scope: DocumentScope = 'all'): { operationId: string; route: AppRoute }[] {
-  return [...routeIndex(Object.fromEntries(SCOPES[scope].map((g) => [g, APIS[g]]))).values()].map((info) => ({
-    operationId: GROUPS[info.group].operationId(info.routeKey),
-    route: info.route,
-  }));
+export function documentedRoutes(scope: DocumentScope = 'all'): RouteInfo[] {
+  return [...ROUTES.values()].filter((info) => DOCUMENTS[scope].groups.includes(info.group));
+}
+
+/** The status codes of a route's error responses (`errors(...)` in contracts/errors.ts), in numeric order. */
+export function codesOfRoute(route: AppRoute): Code[] {
+  return [...new Set(Object.values(route.responses).flatMap(errorCodesOf))].sort((a, b) => a - b);
 }
 
 type BuildContext = {
-  index: Map<string, RouteInfo>;
-  allow: Map<string, string[]>;
   /** The named schemas (a `title` on the zod schema, see `named` in contracts/schemas/common.ts). */
   components: Record<string, SchemaObject>;
   /** Success envelopes named so far (name -> schema), so that equal envelopes share one name. */
   envelopes: Map<string, SchemaObject>;
 };
 
-const pascal = (id: string) => id[0].toUpperCase() + id.slice(1);
-
 /** A success envelope as a named component: `<OperationId>Envelope`, or the name of an equal one. */
 function namedEnvelope(schema: SchemaObject, operationId: string, ctx: BuildContext): SchemaObject {
   if (schema.$ref) return schema;
   const json = JSON.stringify(schema);
-  const existing = [...ctx.envelopes].find(([, s]) => JSON.stringify(s) === json)?.[0];
-  const name = existing ?? `${pascal(operationId)}Envelope`;
+  const name = [...ctx.envelopes].find(([, s]) => JSON.stringify(s) === json)?.[0] ?? `${pascal(operationId)}Envelope`;
   ctx.envelopes.set(name, schema);
   return schemaRef(name);
-}
-
-/** Every `$ref` target reachable from `root` through the components, as `#/components/...` strings. */
-function reachableRefs(root: unknown, components: Record<string, Record<string, unknown>>): Set<string> {
-  const seen = new Set<string>();
-  const visit = (node: unknown) => {
-    if (!node || typeof node !== 'object') return;
-    const ref = (node as { $ref?: unknown }).$ref;
-    if (typeof ref === 'string' && !seen.has(ref)) {
-      seen.add(ref);
-      const [, , kind, name] = ref.split('/');
-      visit(components[kind]?.[name]);
-    }
-    for (const value of Object.values(node)) visit(value);
-  };
-  visit(root);
-  return seen;
 }
 
 function mapParameters(params: ParameterObject[], dropHeaders: string[]): ParameterObject[] {
@@ -224,9 +151,9 @@ function mapParameters(params: ParameterObject[], dropHeaders: string[]): Parame
       let schema: SchemaObject = fixed;
       // A header is text on the wire. Typed as a number, generated clients put a number among
       // their headers, which orval's fetch client cannot compile; as decimal digits, every
-      // generator gives a string. The service reads the digits as an integer.
+      // generator gives a string. The service reads the digits as an integer (the range is in the description).
       if (p.in === 'header' && fixed.type === 'integer') {
-        schema = { type: 'string', pattern: INTEGER_HEADER_PATTERN };
+        schema = { type: 'string', pattern: '^[1-9][0-9]{0,9}$' };
         description = `${description ?? ''} (an integer, sent as decimal digits: at most ${fixed.maximum ?? 2147483647})`.trim();
         if (example !== undefined) example = String(example);
       }
@@ -272,33 +199,32 @@ function answerTo(body: unknown, sample: unknown, envelopeSchema: unknown): unkn
 /** The summary of a code in the document: `2031 Given chat ID does not exist`. */
 const codeText = (code: Code) => `${code} ${CODES[code].description}`;
 
-function mapResponses(raw: OperationObject, info: RouteInfo, operationId: string, body: Body, ctx: BuildContext) {
-  const { route, group } = info;
-  const codes = codesOfRoute(route);
-  const statuses = new Set([...Object.keys(raw.responses).map(Number), ...codes.map((c) => CODES[c].http)]);
+type Body = { schema?: SchemaObject; example?: unknown };
+
+function mapResponses(raw: OperationObject, { route, group, operationId }: RouteInfo, body: Body, ctx: BuildContext) {
   const exampleContext: ErrorExampleContext = {
     bodyField: bodyFieldForExample(body.schema?.$ref ? ctx.components[body.schema.$ref.split('/').pop() ?? ''] : body.schema),
     queryField: fieldNames(route.query).includes('page_size') ? 'page_size' : fieldNames(route.query)[0],
     pathField: fieldNames(route.pathParams)[0],
-    allow: ctx.allow.get(route.path) ?? [route.method],
+    allow: [...ROUTES.values()].filter((r) => r.route.path === route.path).map((r) => r.route.method),
     path: route.path,
   };
   const out: Record<string, ResponseObject> = {};
-  for (const status of [...statuses].sort((a, b) => a - b)) {
-    const headers: Record<string, Ref> = { trxid: headerRef('trxid') };
+  for (const [key, declared] of Object.entries(route.responses)) {
+    const status = Number(key);
+    const headers: Record<string, { $ref: string }> = { trxid: headerRef('trxid') };
     // Wrong methods and refused bodies are answered before the request is counted, so without Rate-Limit-*.
     if (GROUPS[group].rateLimited && !UNCOUNTED_STATUSES.has(status)) {
       for (const h of ['Rate-Limit-Limit', 'Rate-Limit-Remaining', 'Rate-Limit-Reset']) headers[h] = headerRef(h);
     }
     if (status === 429) headers['Retry-After'] = headerRef('Retry-After');
     if (status === 405) headers.Allow = headerRef('Allow');
-    const declared = route.responses[status];
     // A success that is not JSON (a Server-Sent Events stream): its media type, example and events.
-    if (status < 300 && isAppRouteOtherResponse(declared)) {
+    if (isAppRouteOtherResponse(declared)) {
       const { example, events } = metaOf(declared.body);
       for (const e of Object.values(events ?? {})) ctx.components[nameOf(e)] ??= { title: nameOf(e), ...toOpenApiSchema(e) };
-      out[status] = {
-        description: declared.contentType === 'text/event-stream' ? 'Server-Sent Events' : String(status),
+      out[key] = {
+        description: declared.contentType === 'text/event-stream' ? 'Server-Sent Events' : key,
         headers,
         content: { [declared.contentType]: { schema: { type: 'string' }, ...(example !== undefined && { example }) } },
         'x-status-codes': [],
@@ -306,39 +232,36 @@ function mapResponses(raw: OperationObject, info: RouteInfo, operationId: string
       };
       continue;
     }
-    const rawSchema = raw.responses[status]?.content?.['application/json']?.schema;
-    const schema = rawSchema ? fixSchema(structuredClone(rawSchema)) : schemaRef('ErrorEnvelope');
-    let examples: Record<string, { summary: string; value: unknown }>;
+    const schema = fixSchema(structuredClone(raw.responses[key]?.content?.['application/json']?.schema ?? {}));
+    // An error response stands for the codes `errors(...)` gave it; a success for its envelope's one.
+    let codes: Code[] = errorCodesOf(declared).toSorted((a, b) => a - b);
+    let example = (code: Code): unknown => errorEnvelopeExample(code, exampleContext);
     if (status < 300) {
-      const code = (schema.properties?.status_code?.enum?.[0] as Code | undefined) ?? codes.find((c) => CODES[c].http === status);
+      const code = schema.properties?.status_code?.enum?.[0] as Code | undefined;
       if (code === undefined) throw new Error(`${operationId}: no status_code for HTTP ${status}`);
       const answer = answerTo(body.example, sampleFromSchema(schema.properties?.response ?? {}, ctx.components), declared);
-      examples = { [code]: { summary: codeText(code), value: schema.example ?? successEnvelopeExample(code, answer) } };
+      codes = [code];
+      example = () => schema.example ?? { status_code: code, description: CODES[code].description, response: answer };
       if (route.path.endsWith('/authorize')) headers.access_token = headerRef('access_token');
       if (headerNames(route).includes('idempotency-key')) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
-    } else {
-      const here = codes.filter((c) => CODES[c].http === status);
-      examples = Object.fromEntries(here.map((c) => [c, { summary: codeText(c), value: errorEnvelopeExample(c, exampleContext) }]));
     }
-    const statusCodes = Object.keys(examples).map(Number) as Code[];
-    out[status] = {
-      description: statusCodes.map(codeText).join('; '),
+    const examples = Object.fromEntries(codes.map((c) => [c, { summary: codeText(c), value: example(c) }]));
+    out[key] = {
+      description: codes.map(codeText).join('; '),
       headers,
       content: { 'application/json': { schema: status < 300 ? namedEnvelope(schema, operationId, ctx) : schema, examples } },
-      'x-status-codes': statusCodes,
+      'x-status-codes': codes,
     };
   }
   return out;
 }
 
-type Body = { schema?: SchemaObject; example?: unknown };
-
 function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject {
-  const info = ctx.index.get(raw.operationId ?? '');
+  const info = ROUTES.get(raw.operationId ?? '');
   if (!info) throw new Error(`unknown route ${raw.operationId}`);
-  const rules = GROUPS[info.group];
-  const operationId = rules.operationId(info.routeKey);
-  const security = rules.security(info.route, info.routeKey);
+  const { operationId, group, routeKey } = info;
+  const { scheme, open } = GROUPS[group];
+  const security = open.includes(routeKey) ? [] : [{ [scheme]: [] }];
   const schema = raw.requestBody?.content?.['application/json']?.schema;
   const named = NAMED_BODY_EXAMPLES[operationId];
   const body: Body = { schema, example: named ? Object.values(named)[0].value : schema && sampleFromSchema(schema, ctx.components) };
@@ -346,13 +269,13 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
     operationId,
     summary: raw.summary,
     ...(raw.description && { description: raw.description }),
-    tags: [rules.tag(info.routerKey, info.routeKey)],
+    tags: [group !== 'bot' ? group : routeKey === 'transferChat' ? 'transfer' : info.routerKey],
     ...(raw.deprecated && { deprecated: true }),
     security,
     // The token is described once, as the accessToken security scheme, rather than as a parameter of each operation.
     parameters: mapParameters(
       (raw.parameters ?? []) as ParameterObject[],
-      security.some((s) => 'accessToken' in s) ? ['access_token'] : [],
+      security.length && scheme === 'accessToken' ? ['access_token'] : [],
     ),
     ...(schema && {
       requestBody: {
@@ -360,7 +283,7 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
         content: { 'application/json': { schema, ...(named ? { examples: named } : { example: body.example }) } },
       },
     }),
-    responses: mapResponses(raw, info, operationId, body, ctx),
+    responses: mapResponses(raw, info, body, ctx),
   };
 }
 
@@ -371,60 +294,45 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
  * components, and the code catalogue.
  */
 export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocument {
-  const groups = SCOPES[scope];
-  const apis = Object.fromEntries(groups.map((g) => [g, APIS[g]]));
-  const index = routeIndex(apis);
-  const generated = generateOpenApi(apis as AppRouter, { info: { title: '', version: '' } }, { setOperationId: 'concatenated-path' });
+  const { groups, title } = DOCUMENTS[scope];
+  const apis = Object.fromEntries(groups.map((g) => [g, GROUPS[g].api]));
+  const generated = generateOpenApi(apis, { info: { title: '', version: '' } }, { setOperationId: 'concatenated-path' });
   // ts-rest's generator has made each schema with a `title` (`named` in contracts/) a component.
   const components = Object.fromEntries(
     Object.entries((generated.components?.schemas ?? {}) as Record<string, SchemaObject>).map(([name, s]) => [name, fixSchema(s)]),
   );
-  const ctx: BuildContext = { index, allow: allowedMethods(routeIndex()), components, envelopes: new Map() };
+  const ctx: BuildContext = { components, envelopes: new Map() };
   const paths = Object.fromEntries(
     Object.entries(generated.paths as Record<string, Record<string, OperationObject>>).map(([path, item]) => [
       path,
       Object.fromEntries(Object.entries(item).map(([method, op]) => [method, mapOperation(op, ctx)])),
     ]),
   ) as Record<string, PathItemObject>;
-  const ids = Object.values(paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+  const operations = Object.values(paths).flatMap((item) => Object.values(item));
+  const ids = operations.map((op) => op.operationId);
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate) throw new Error(`operationId ${duplicate} is used twice`);
 
   const bot = groups.includes('bot');
-  const admin = groups.includes('admin');
-  const widget = groups.includes('widget');
   const hooks = bot ? webhooks() : {};
-  const used = new Set([
-    ...Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags ?? [])),
-    ...(bot ? ['webhooks'] : []),
-  ]);
-  const all: OpenApiDocument['components'] = {
-    schemas: {
-      ...components,
-      ...Object.fromEntries(ctx.envelopes),
-      ...(bot ? { ...eventComponents(), WebhookEvent: webhookEventUnion() } : {}),
-    },
-    ...fixedComponents({ admin, widget }),
-  };
-  // Keep only what this document's operations and webhooks refer to, so each document stands alone.
-  const roots = { paths, hooks, ...(bot && { union: { $ref: '#/components/schemas/WebhookEvent' } }) };
-  const refs = reachableRefs(roots, all as unknown as Record<string, Record<string, unknown>>);
-  const schemes = new Set(
-    Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => (op.security ?? []).flatMap(Object.keys))),
-  );
+  const tags = new Set([...operations.flatMap((op) => op.tags ?? []), ...(bot ? ['webhooks'] : [])]);
+  const schemes = new Set(operations.flatMap((op) => (op.security ?? []).flatMap(Object.keys)));
+  // Every schema is used; of the fixed components, keep what this document's operations and webhooks refer to.
+  const refs = new Set(JSON.stringify({ paths, hooks }).match(/#\/components\/\w+\/[^"]+/g));
   const keep = <T>(kind: string, entries: Record<string, T>) =>
     Object.fromEntries(Object.entries(entries).filter(([name]) => refs.has(`#/components/${kind}/${name}`)));
+  const fixed = structuredClone(FIXED_COMPONENTS);
   return {
     openapi: '3.0.3',
     info: {
-      title: TITLES[scope],
+      title,
       version: '1.0.0',
-      description: infoDescription({ bot, admin, widget }),
+      description: infoDescription({ bot, admin: groups.includes('admin'), widget: groups.includes('widget') }),
     },
     servers: [
       {
         url: '{baseUrl}',
-        description: `This service's origin; the paths include their prefix (${groups.map((g) => `${BASE_PATHS[g]}/...`).join(', ')})`,
+        description: `This service's origin; the paths include their prefix (${groups.map((g) => `${GROUPS[g].base}/...`).join(', ')})`,
         variables: {
           baseUrl: {
             default: 'http://localhost:3000',
@@ -434,14 +342,18 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
         },
       },
     ],
-    tags: TAGS.filter((t) => used.has(t.name)),
+    tags: Object.entries(TAGS).flatMap(([name, description]) => (tags.has(name) ? [{ name, description }] : [])),
     paths,
     ...(bot && { 'x-webhooks': hooks }),
     components: {
-      schemas: keep('schemas', all.schemas),
-      securitySchemes: Object.fromEntries(Object.entries(all.securitySchemes).filter(([name]) => schemes.has(name))),
-      headers: keep('headers', all.headers),
-      parameters: keep('parameters', all.parameters),
+      schemas: {
+        ...components,
+        ...Object.fromEntries(ctx.envelopes),
+        ...(bot ? { ...eventComponents(), WebhookEvent: webhookEventUnion() } : {}),
+      },
+      securitySchemes: Object.fromEntries(Object.entries(fixed.securitySchemes).filter(([name]) => schemes.has(name))),
+      headers: keep('headers', fixed.headers),
+      parameters: keep('parameters', fixed.parameters),
     },
     'x-status-codes': statusCodeCatalogue(),
   };

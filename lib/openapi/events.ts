@@ -5,23 +5,15 @@ import type { SchemaObject } from './types';
 /** Event bodies sent to the VA's webhook, self-contained so each can be used on its own. */
 export const EVENT_COMPONENTS = eventSchemas;
 export type EventComponentName = keyof typeof EVENT_COMPONENTS;
+export const EVENT_NAMES = Object.keys(EVENT_COMPONENTS) as EventComponentName[];
 /** Each event body's example (given on its schema), by component name: the webhooks' and the guide's. */
-export const EVENT_EXAMPLES = Object.fromEntries(Object.entries(EVENT_COMPONENTS).map(([name, s]) => [name, metaOf(s).example])) as Record<
-  string,
-  unknown
->;
+export const EVENT_EXAMPLES: Record<string, unknown> = Object.fromEntries(EVENT_NAMES.map((n) => [n, metaOf(EVENT_COMPONENTS[n]).example]));
 
 /** The event type each event component describes (`chat.assigned` ...). */
-export function eventTypeOf(name: EventComponentName): string {
-  return EVENT_COMPONENTS[name].shape.event_type.value;
-}
+export const eventTypeOf = (name: EventComponentName): string => EVENT_COMPONENTS[name].shape.event_type.value;
 
-export function eventComponents(): Record<EventComponentName, SchemaObject> {
-  const out = {} as Record<EventComponentName, SchemaObject>;
-  for (const name of Object.keys(EVENT_COMPONENTS) as EventComponentName[]) {
-    out[name] = { title: name, ...toOpenApiSchema(EVENT_COMPONENTS[name]) };
-  }
-  return out;
+export function eventComponents(): Record<string, SchemaObject> {
+  return Object.fromEntries(EVENT_NAMES.map((name) => [name, { title: name, ...toOpenApiSchema(EVENT_COMPONENTS[name]) }]));
 }
 
 /**
@@ -29,14 +21,13 @@ export function eventComponents(): Record<EventComponentName, SchemaObject> {
  * discriminator, so a generated client gets a tagged union to switch on.
  */
 export function webhookEventUnion(): SchemaObject {
-  const names = Object.keys(EVENT_COMPONENTS) as EventComponentName[];
   return {
     title: 'WebhookEvent',
     description: 'The body of any request the service sends to a VA webhook; `event_type` tells which.',
-    oneOf: names.map((name) => ({ $ref: `#/components/schemas/${name}` })),
+    oneOf: EVENT_NAMES.map((name) => ({ $ref: `#/components/schemas/${name}` })),
     discriminator: {
       propertyName: 'event_type',
-      mapping: Object.fromEntries(names.map((name) => [eventTypeOf(name), `#/components/schemas/${name}`])),
+      mapping: Object.fromEntries(EVENT_NAMES.map((name) => [eventTypeOf(name), `#/components/schemas/${name}`])),
     },
   };
 }
@@ -63,7 +54,7 @@ export function eventJsonSchemas(baseUrl = '') {
 
 /** One event body as a standalone JSON Schema document, or null for an unknown event type. */
 export function eventJsonSchema(eventType: string, baseUrl = ''): Record<string, unknown> | null {
-  const name = (Object.keys(EVENT_COMPONENTS) as EventComponentName[]).find((n) => eventTypeOf(n) === eventType);
+  const name = EVENT_NAMES.find((n) => eventTypeOf(n) === eventType);
   if (!name) return null;
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',

@@ -6,14 +6,11 @@ import { UNDERSCORE_HEADER_HINT } from '@/lib/errors';
  * each error code's envelope as a route answers it.
  */
 
-const CHAT_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
-
 /** Example values of parameters, by name. */
 export const PARAMETER_EXAMPLES: Record<string, unknown> = {
-  chat_id: CHAT_ID,
+  chat_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
   team_id: 672,
   'Idempotency-Key': '5d7f8a2e-1c3b-4e6d-9f0a-b2c4d6e8f0a1',
-  access_token: 'kX9vQ2mB7tLr4Yw0aNcE3uHs8fJp1ZdG6iVoT5qRbMy',
   // By `in:name` where a name means different things in different places (`id` of a path is a record's).
   'query:id': '9b2f6c1e-4d3a-4e8b-a1c5-7f0e2d4b6a89',
 };
@@ -30,93 +27,68 @@ export type ErrorExampleContext = {
 
 type Detail = { detail?: string; errors?: { field: string; message: string }[]; response?: Record<string, unknown> };
 
-/** The detail of codes that read the same on every route. */
-const FIXED_DETAILS: Partial<Record<Code, string>> = {
+const field = (f: string, message: string): Detail => ({ detail: `${f} (${message})`, errors: [{ field: f, message }] });
+/** A cursor is the body's `cursor` where events are acknowledged, else the query's `after`. */
+const cursorField = (ctx: ErrorExampleContext) => (ctx.bodyField?.name === 'cursor' ? 'cursor' : 'query.after');
+const OLDEST_CURSOR = 'ev0000002a00000000000002b10000000000001a07';
+
+/**
+ * How each error code's envelope reads: its detail (the description gets `: detail` appended, as
+ * ApiError does) and field errors, the same on every route or made for the route.
+ */
+const DETAILS: Partial<Record<Code, string | Detail | ((ctx: ErrorExampleContext) => Detail)>> = {
+  2000: (ctx) => (ctx.bodyField ? field(ctx.bodyField.name, ctx.bodyField.message) : field('(body)', 'Expected object, received string')),
+  2001: (ctx) =>
+    ctx.queryField === 'page_size'
+      ? field('query.page_size', 'Number must be less than or equal to 100')
+      : field(`query.${ctx.queryField ?? 'cursor'}`, 'Invalid input'),
+  2002: {
+    detail: `access_token header is required; ${UNDERSCORE_HEADER_HINT}`,
+    errors: [{ field: 'header.access_token', message: 'Required' }],
+  },
   2004: 'call /authorize for a new token',
   2006: 'Unexpected end of JSON input',
   2008: 'at most 262144 bytes are accepted',
   2009: 'got text/plain',
   2010: 'team 999',
+  2011: (ctx) => ({ detail: `GET ${ctx.path}/unknown` }),
   2012: 'at most 6000 requests per minute; retry in 12 s',
+  2013: { errors: [{ field: 'header.idempotency-key', message: 'used before with another request' }] },
+  2014: (ctx) => field(`path.${ctx.pathField ?? 'id'}`, 'String must contain at most 100 character(s)'),
+  2020: field('quick_replies', 'quick replies are offered only on the livechat channel (this chat is sms)'),
+  2032: { detail: 'asset 3101 is on sms, not livechat', errors: [{ field: 'asset_id', message: 'asset is on sms' }] },
+  2033: { detail: '"va-unknown"', errors: [{ field: 'assignee', message: 'no such login ID' }] },
+  2034: (ctx) => ({
+    detail: '"spanish" in team 672',
+    errors: [{ field: ctx.path.includes('/internal/') ? 'transfer.skill_name' : 'skill', message: 'no such skill in the team' }],
+  }),
+  2035: { detail: 'asset 3101 (Old website chat) was disabled', errors: [{ field: 'asset_id', message: 'the asset is disabled' }] },
   2040: 'only announcements can be added to a closed chat',
   2041: 'the chat is closed',
-  3003: 'cross-site request refused (Sec-Fetch-Site: cross-site)',
+  2060: (ctx) => field(cursorField(ctx), 'not a cursor this service gave'),
+  2061: (ctx) => field(cursorField(ctx), 'no such cursor for this virtual agent'),
   2062: '5 are open',
+  2063: (ctx) => ({
+    detail: `read on from ${OLDEST_CURSOR}`,
+    errors: [{ field: cursorField(ctx), message: 'older than what retention kept' }],
+    response: { oldest_cursor: OLDEST_CURSOR },
+  }),
+  2099: (ctx) => {
+    const wrong = ['PUT', 'DELETE', 'POST', 'PATCH', 'GET'].find((m) => !ctx.allow.includes(m)) ?? 'PUT';
+    return { detail: `${wrong} is not supported here; use ${ctx.allow.join(', ')}` };
+  },
+  3003: 'cross-site request refused (Sec-Fetch-Site: cross-site)',
+  3004: { detail: 'name "Billing bot"', errors: [{ field: 'name', message: 'already in use' }] },
+  3005: { detail: 'name', errors: [{ field: 'name', message: 'cannot be changed after creation' }] },
+  3006: (ctx) => ({ detail: `no ${resourceOf(ctx.path)} 42` }),
+  3007: {
+    detail: '10.0.0.7 is a private, loopback, link-local or reserved address',
+    errors: [{ field: 'webhook_url', message: '10.0.0.7 is a private, loopback, link-local or reserved address' }],
+  },
+  3008: (ctx) => ({
+    detail: ctx.path.includes('/events/') ? 'event 42 is still pending delivery' : 'routing rule "Billing" sends chats to skill "billing"',
+  }),
 };
-
-/** How each error code's envelope reads on this route: the description gets `: detail` appended, as ApiError does. */
-function detailOf(code: Code, ctx: ErrorExampleContext): Detail {
-  const field = (f: string, message: string): Detail => ({ detail: `${f} (${message})`, errors: [{ field: f, message }] });
-  const fixed = FIXED_DETAILS[code];
-  if (fixed) return { detail: fixed };
-  switch (code) {
-    case 2000:
-      return ctx.bodyField ? field(ctx.bodyField.name, ctx.bodyField.message) : field('(body)', 'Expected object, received string');
-    case 2001:
-      return ctx.queryField === 'page_size'
-        ? field('query.page_size', 'Number must be less than or equal to 100')
-        : field(`query.${ctx.queryField ?? 'cursor'}`, 'Invalid input');
-    case 2002:
-      return {
-        detail: `access_token header is required; ${UNDERSCORE_HEADER_HINT}`,
-        errors: [{ field: 'header.access_token', message: 'Required' }],
-      };
-    case 2011:
-      return { detail: `GET ${ctx.path}/unknown` };
-    case 2013:
-      return { errors: [{ field: 'header.idempotency-key', message: 'used before with another request' }] };
-    case 2014:
-      return field(`path.${ctx.pathField ?? 'id'}`, 'String must contain at most 100 character(s)');
-    case 2020:
-      return field('quick_replies', 'quick replies are offered only on the livechat channel (this chat is sms)');
-    case 2032:
-      return { detail: 'asset 3101 is on sms, not livechat', errors: [{ field: 'asset_id', message: 'asset is on sms' }] };
-    case 2035:
-      return { detail: 'asset 3101 (Old website chat) was disabled', errors: [{ field: 'asset_id', message: 'the asset is disabled' }] };
-    case 2033:
-      return { detail: '"va-unknown"', errors: [{ field: 'assignee', message: 'no such login ID' }] };
-    case 2034:
-      return {
-        detail: '"spanish" in team 672',
-        errors: [{ field: ctx.path.includes('/internal/') ? 'transfer.skill_name' : 'skill', message: 'no such skill in the team' }],
-      };
-    case 3004:
-      return { detail: 'name "Billing bot"', errors: [{ field: 'name', message: 'already in use' }] };
-    case 3005:
-      return { detail: 'name', errors: [{ field: 'name', message: 'cannot be changed after creation' }] };
-    case 3006:
-      return { detail: `no ${resourceOf(ctx.path)} 42` };
-    case 3007:
-      return {
-        detail: '10.0.0.7 is a private, loopback, link-local or reserved address',
-        errors: [{ field: 'webhook_url', message: '10.0.0.7 is a private, loopback, link-local or reserved address' }],
-      };
-    case 3008:
-      return {
-        detail: ctx.path.includes('/events/')
-          ? 'event 42 is still pending delivery'
-          : 'routing rule "Billing" sends chats to skill "billing"',
-      };
-    case 2060:
-      return field(ctx.bodyField?.name === 'cursor' ? 'cursor' : 'query.after', 'not a cursor this service gave');
-    case 2061:
-      return field(ctx.bodyField?.name === 'cursor' ? 'cursor' : 'query.after', 'no such cursor for this virtual agent');
-    case 2063: {
-      const at = ctx.bodyField?.name === 'cursor' ? 'cursor' : 'query.after';
-      return {
-        detail: 'read on from ev0000002a00000000000002b10000000000001a07',
-        errors: [{ field: at, message: 'older than what retention kept' }],
-        response: { oldest_cursor: 'ev0000002a00000000000002b10000000000001a07' },
-      };
-    }
-    case 2099: {
-      const wrong = ['PUT', 'DELETE', 'POST', 'PATCH', 'GET'].find((m) => !ctx.allow.includes(m)) ?? 'PUT';
-      return { detail: `${wrong} is not supported here; use ${ctx.allow.join(', ')}` };
-    }
-    default:
-      return {};
-  }
-}
 
 /** `/api/admin/virtual-agents/:id` → `virtual agent`. */
 function resourceOf(path: string): string {
@@ -126,15 +98,12 @@ function resourceOf(path: string): string {
 
 /** The error envelope a route answers with for `code`. */
 export function errorEnvelopeExample(code: Code, ctx: ErrorExampleContext) {
-  const { detail, errors, response: extra } = detailOf(code, ctx);
+  const given = DETAILS[code];
+  const found: Detail = typeof given === 'function' ? given(ctx) : typeof given === 'string' ? { detail: given } : (given ?? {});
   const base = CODES[code].description;
   return {
     status_code: code,
-    description: detail ? `${base}: ${detail}` : base,
-    response: errors ? { errors, ...extra } : null,
+    description: found.detail ? `${base}: ${found.detail}` : base,
+    response: found.errors ? { errors: found.errors, ...found.response } : null,
   };
-}
-
-export function successEnvelopeExample(code: Code, response: unknown) {
-  return { status_code: code, description: CODES[code].description, response };
 }

@@ -14,8 +14,6 @@ export function nameOf(schema: z.ZodTypeAny): string {
   return title;
 }
 
-const COMPOSITIONS = ['oneOf', 'anyOf', 'allOf'] as const;
-
 /**
  * A zod schema as an OpenAPI 3.0 schema object, converted exactly as the routes are: through
  * @ts-rest/open-api's public `generateOpenApi` on a one-route contract (as a response, i.e. the
@@ -41,8 +39,9 @@ export function toOpenApiSchema(schema: z.ZodTypeAny): SchemaObject {
 
 /**
  * Repairs what the converter emits in JSON Schema 2019+ style but OpenAPI 3.0 spells otherwise:
- * - numeric `exclusiveMinimum`/`exclusiveMaximum` (3.0 wants booleans next to minimum/maximum);
- *   on integers the bound simply moves by one (`positive()` becomes `minimum: 1`);
+ * - a numeric `exclusiveMinimum` on an integer (`positive()`) becomes `minimum: 1` (the bound plus
+ *   one); the contract bounds nothing else exclusively, and the documents' test refuses a numeric
+ *   bound that would come without this repair;
  * - `z.null()` (a union member, or a `response` that is always null), emitted as `{type: string,
  *   format: null, nullable: true}`: spelled `{enum: [null]}`, with neither `type` nor `nullable`.
  *   The 3.0 idiom `{type, nullable: true, enum: [null]}` makes some validators (Prism) build
@@ -53,19 +52,9 @@ export function toOpenApiSchema(schema: z.ZodTypeAny): SchemaObject {
  * Mutates and returns the schema.
  */
 export function fixSchema(schema: SchemaObject): SchemaObject {
-  for (const [key, bound] of [
-    ['exclusiveMinimum', 'minimum'],
-    ['exclusiveMaximum', 'maximum'],
-  ] as const) {
-    const value = schema[key];
-    if (typeof value !== 'number') continue;
-    if (schema.type === 'integer') {
-      schema[bound] = key === 'exclusiveMinimum' ? value + 1 : value - 1;
-      delete schema[key];
-    } else {
-      schema[bound] = value;
-      schema[key] = true;
-    }
+  if (schema.type === 'integer' && typeof schema.exclusiveMinimum === 'number') {
+    schema.minimum = schema.exclusiveMinimum + 1;
+    delete schema.exclusiveMinimum;
   }
   if (schema.format === 'null' && schema.nullable) {
     delete schema.format;
@@ -102,57 +91,31 @@ function foldNullMember(schema: SchemaObject): void {
   }
 }
 
-/** Calls `fn` on each direct subschema and stores what it returns in its place. */
+/** Calls `fn` on each direct subschema and stores what it returns in its place (in new lists and property maps). */
 export function forEachSubschema(schema: SchemaObject, fn: (sub: SchemaObject) => SchemaObject): void {
-  if (schema.properties) {
-    for (const [name, sub] of Object.entries(schema.properties)) schema.properties[name] = fn(sub);
-  }
+  if (schema.properties) schema.properties = Object.fromEntries(Object.entries(schema.properties).map(([name, sub]) => [name, fn(sub)]));
   if (schema.items) schema.items = fn(schema.items);
   if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
     schema.additionalProperties = fn(schema.additionalProperties);
   }
-  for (const key of COMPOSITIONS) {
+  for (const key of ['oneOf', 'anyOf', 'allOf'] as const) {
     const list = schema[key];
     if (list) schema[key] = list.map(fn);
   }
 }
 
 /**
- * An OpenAPI 3.0 schema as a JSON Schema (draft 2020-12) one: `nullable` becomes a `null` type,
- * boolean exclusive bounds become numeric ones, and `$ref`s to components point into `$defs`.
+ * An OpenAPI 3.0 schema, as fixSchema leaves it, as a JSON Schema (draft 2020-12) one: `nullable`
+ * becomes a `null` type (and a null in an enum), `example` an `examples` list (JSON Schema's
+ * keyword), and `$ref`s to components point into `$defs`. The schema itself is left as it was.
  */
 export function toJsonSchema(schema: SchemaObject): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'nullable') continue;
-    // JSON Schema's keyword is `examples`, a list.
-    if (key === 'example') out.examples = [value];
-    else if (key === '$ref' && typeof value === 'string') out.$ref = value.replace('#/components/schemas/', '#/$defs/');
-    else if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') continue;
-    else if (key === 'properties' && value) {
-      out.properties = Object.fromEntries(Object.entries(value as Record<string, SchemaObject>).map(([k, v]) => [k, toJsonSchema(v)]));
-    } else if ((key === 'items' || key === 'additionalProperties') && value && typeof value === 'object') {
-      out[key] = toJsonSchema(value as SchemaObject);
-    } else if ((COMPOSITIONS as readonly string[]).includes(key) && Array.isArray(value)) {
-      out[key] = value.map((v) => toJsonSchema(v as SchemaObject));
-    } else out[key] = value;
-  }
-  if (schema.exclusiveMinimum === true) {
-    out.exclusiveMinimum = schema.minimum;
-    delete out.minimum;
-  }
-  if (schema.exclusiveMaximum === true) {
-    out.exclusiveMaximum = schema.maximum;
-    delete out.maximum;
-  }
-  if (schema.nullable) {
-    if (Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null) {
-      delete out.enum;
-      out.type = 'null';
-    } else {
-      if (schema.type) out.type = [schema.type, 'null'];
-      if (Array.isArray(schema.enum) && !schema.enum.includes(null)) out.enum = [...schema.enum, null];
-    }
-  }
+  const { nullable, example, ...rest } = schema;
+  const out: Record<string, unknown> = rest;
+  forEachSubschema(rest, (sub) => toJsonSchema(sub) as SchemaObject);
+  if (rest.$ref) rest.$ref = rest.$ref.replace('#/components/schemas/', '#/$defs/');
+  if (nullable && rest.type) out.type = [rest.type, 'null'];
+  if (nullable && rest.enum && !rest.enum.includes(null)) out.enum = [...rest.enum, null];
+  if (example !== undefined) out.examples = [example];
   return out;
 }
