@@ -24,23 +24,49 @@ export type ChatFilters = {
 type ListOptions = { accountId: number; filters: ChatFilters; also?: SQL; few?: boolean };
 
 /**
- * Above this many chats a tag's chats are found by walking the list's index; at or below it they are
- * read through the tags index and sorted. A tag's index cannot give the list's order, so for a rare
- * tag the walk checks row after row (a tag on 1 chat in 1,000: 26,000 rows for a page); reading and
- * sorting costs one row a match. The two meet near the square root of 26 times the table's chats:
+ * A tag's index cannot give the list's order, so a tag filter is served one of two ways. Where the
+ * tag is common, the list's index is walked newest first and each chat checked (a tag on 5 % of
+ * chats: about 500 rows for a page). Where it is rare, that walk checks row after row (a tag on 1
+ * chat in 1,000: 26,000 rows; a tag nobody has: every chat of the account, past the statement
+ * timeout), and reading its chats through the tags index and sorting them costs one row a match.
+ * Which one is found by trying: the newest TAG_WALK_ROWS chats are checked for a page; when they
+ * hold none, the tag's chats are counted up to FEW_TAGGED_LIMIT through its index; when there are
+ * more, the walk goes on. Walk and sort meet near the square root of 26 times the tenant's chats:
  * about 5,000 at a million.
  */
+export const TAG_WALK_ROWS = 2_000;
 export const FEW_TAGGED_LIMIT = 5_000;
 
 /** The account's chats, most recently updated first, with keyset pagination on (updated_at, id). */
 export async function listChats(db: Db, options: ListOptions): Promise<{ chats: Chat[]; nextCursor: string | null }> {
   const { filters } = options;
   const pageSize = filters.pageSize ?? 25;
-  const few = options.few ?? (filters.tag ? await fewMatches(db, options, FEW_TAGGED_LIMIT) : false);
+  const few = options.few ?? (filters.tag ? await fewTagged(db, options) : false);
   const rows = await listChatsQuery(db, { ...options, few });
   const page = rows.slice(0, pageSize).map(toChatView);
   const last = page.at(-1);
   return { chats: page, nextCursor: rows.length > pageSize && last ? encodeCursor([last.updated_at, last.chat_id]) : null };
+}
+
+/** Whether a tag filter's page is best read through the tags index (see TAG_WALK_ROWS). */
+export async function fewTagged(db: Db, options: ListOptions): Promise<boolean> {
+  const tag = options.filters.tag as string;
+  const pageSize = options.filters.pageSize ?? 25;
+  const newest = db
+    .select({ tags: chats.tags })
+    .from(chats)
+    .where(and(...listConditions({ ...options, filters: { ...options.filters, tag: undefined } })))
+    .orderBy(desc(chats.updatedAt), desc(chats.id))
+    .limit(TAG_WALK_ROWS)
+    .as('newest');
+  const hits = db
+    .select({ one: sql`1` })
+    .from(newest)
+    .where(arrayContains(newest.tags, [tag]))
+    .limit(pageSize + 1)
+    .as('hits');
+  const [{ n }] = await db.select({ n: count() }).from(hits);
+  return n <= pageSize && (await fewMatches(db, options, FEW_TAGGED_LIMIT));
 }
 
 /** Whether the list's conditions hold for at most `limit` chats: counted, stopping past the limit. */
