@@ -225,7 +225,14 @@ export function opsDrill(): { start(): Promise<DrillRun>; cleanUp(): Promise<voi
       return start(cleanups, onSignal);
     },
     cleanUp: async () => {
-      for (const c of cleanups.reverse()) await Promise.resolve(c()).catch((err) => log(`cleanup: ${(err as Error).message}`));
+      // Each one whatever the one before did.
+      for (const c of cleanups.reverse()) {
+        try {
+          await c();
+        } catch (err) {
+          log(`cleanup: ${(err as Error).message}`);
+        }
+      }
       process.off('SIGINT', interrupted);
       process.off('SIGTERM', interrupted);
     },
@@ -282,8 +289,11 @@ async function start(cleanups: Array<() => Promise<void> | void>, onSignal: Arra
   const pgPort = await freePort();
   const cluster = createPrivateCluster(pgPort);
   cleanups.push(() => {
-    if (process.env.DRILL_LOG_DIR) fs.copyFileSync(cluster.logFile, path.join(process.env.DRILL_LOG_DIR, 'postgresql.log'));
-    cluster.remove();
+    try {
+      if (process.env.DRILL_LOG_DIR) fs.copyFileSync(cluster.logFile, path.join(process.env.DRILL_LOG_DIR, 'postgresql.log'));
+    } finally {
+      cluster.remove();
+    }
   });
   onSignal.push(() => cluster.remove());
   const databaseUrl = cluster.url;
