@@ -4,7 +4,7 @@
 // The migrations run once: on PostgreSQL into a template database that each test file copies, on
 // PGlite into a dump that each test file loads.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -41,15 +41,24 @@ const baseEnv = {
   ...process.env,
 };
 
+// TEST_REPORTER: another reporter than spec, Node's name for one or a file's path (drill:ops's
+// test/support/drill-reporter.mjs).
+const reporter = process.env.TEST_REPORTER || 'spec';
+const reporterArg = existsSync(reporter) ? path.resolve(reporter) : reporter;
+
 // PostgreSQL: migrate once; every test file then copies this template (CREATE DATABASE ... TEMPLATE)
 // instead of running the migrations again (~2 s each, against ~0.25 s for a copy).
 const template = await makeTemplate();
 let status = 1;
 try {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
-    stdio: 'inherit',
-    env: { ...baseEnv, ...template?.env },
-  });
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-reporter=${reporterArg}`, ...files],
+    {
+      stdio: 'inherit',
+      env: { ...baseEnv, ...template?.env },
+    },
+  );
   status = result.status ?? 1;
 } finally {
   await template?.drop();

@@ -18,12 +18,12 @@
  * Exit code 0 when every check holds. Takes a few minutes (the first run also installs and builds
  * the previous release).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import readline from 'node:readline';
 import postgres from 'postgres';
+import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '../test/support/production-server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PORT = Number(process.env.DRILL_PORT ?? 3470);
@@ -70,45 +70,33 @@ function prepareOld(): string {
   return dir;
 }
 
-type Server = { name: string; base: string; child: ChildProcess; out: string[]; serving: boolean };
+type Server = ProductionServer & { name: string; serving: boolean };
 
 function start(name: string, dir: string, port: number, databaseUrl: string): Server {
-  // The demo account is seeded by the first start: no administrator from the environment.
-  const { ADMIN_EMAIL: _e, ADMIN_PASSWORD: _p, DATA_DIR: _d, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['scripts/start.mjs', '-H', '127.0.0.1'], {
-    cwd: dir,
-    env: {
-      ...inherited,
-      NODE_ENV: 'production',
-      PORT: String(port),
+  const server = startProductionServer(
+    port,
+    {
       DATABASE_URL: databaseUrl,
       DELIVERY_ENGINE: 'embedded',
       WEBHOOK_ALLOW_PRIVATE: 'true',
-      LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '1000000',
+      // The demo account is seeded by the first start: no administrator from the environment.
+      ADMIN_EMAIL: undefined,
+      ADMIN_PASSWORD: undefined,
+      DATA_DIR: undefined,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out: string[] = [];
-  for (const s of [child.stdout, child.stderr])
-    readline.createInterface({ input: s as NodeJS.ReadableStream }).on('line', (l) => out.push(l));
-  return { name, base: `http://127.0.0.1:${port}`, child, out, serving: false };
+    undefined,
+    { cwd: dir },
+  );
+  return { ...server, name, serving: false };
 }
 
+/** Waits until `s` is ready (it builds first when its build is missing or stale), then puts it in the rotation. */
 async function ready(s: Server, ms: number) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (s.child.exitCode !== null) throw new Error(`${s.name} exited:\n${s.out.slice(-30).join('\n')}`);
-    const ok = await fetch(`${s.base}/api/health/ready`)
-      .then((r) => r.status === 200)
-      .catch(() => false);
-    if (ok) {
-      s.serving = true;
-      return;
-    }
-    await sleep(250);
-  }
-  throw new Error(`${s.name} not ready within ${ms} ms:\n${s.out.slice(-30).join('\n')}`);
+  await waitForServer(s, ms, '/api/health/ready').catch((err) => {
+    throw new Error(`${s.name}: ${(err as Error).message}`);
+  });
+  s.serving = true;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -246,8 +234,8 @@ async function main() {
       ...(cur.out.some((l) => /"level":"(error|fatal)"/.test(l)) ? ['the current release logged errors'] : []),
     ];
   } finally {
-    for (const s of servers) s.child.kill('SIGTERM');
-    await Promise.all(servers.map((s) => (s.child.exitCode === null ? new Promise((r) => s.child.once('exit', r)) : null)));
+    // SIGKILL only after a full drain's time (SHUTDOWN_GRACE_MS, 10 s by default, then up to 10 s for the listener).
+    await Promise.all(servers.map((s) => stopProductionServer(s, 30_000)));
     receiver.close();
     await sql.end();
     await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -9,18 +9,21 @@ export type ProductionServer = { base: string; child: ChildProcess; out: string[
 /**
  * `npm start` (scripts/start.mjs: the build in .next on one node:http server, built first when it
  * is missing or stale) on 127.0.0.1:`port`, in production mode, with `env` over this process's
- * environment. Its output lines are kept in `out` (and handed to `onLine`); `exited` resolves with
- * the exit code once the process and its output have ended.
+ * environment (a variable given as undefined is left out). Its output lines are kept in `out` (and
+ * handed to `onLine`); `exited` resolves with the exit code once the process and its output have ended.
  */
 export function startProductionServer(
   port: number,
-  env: Record<string, string>,
+  env: Record<string, string | undefined>,
   onLine?: (line: string) => void,
-  /** `nodeArgs`: flags for node itself (a bench's `--cpu-prof`); `keepOutput: false` leaves `out` empty (long runs). */
-  { nodeArgs = [], keepOutput = true }: { nodeArgs?: string[]; keepOutput?: boolean } = {},
+  /**
+   * `nodeArgs`: flags for node itself (a bench's `--cpu-prof`); `keepOutput: false` leaves `out`
+   * empty (long runs); `cwd`: another checkout to start (an earlier release, in drill:upgrade).
+   */
+  { nodeArgs = [], keepOutput = true, cwd = ROOT }: { nodeArgs?: string[]; keepOutput?: boolean; cwd?: string } = {},
 ): ProductionServer {
   const child = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs', '-H', '127.0.0.1'], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
