@@ -101,7 +101,7 @@ export const envSchema = z
      */
     HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
     ADMIN_EMAIL: z.string().email().optional(),
-    /** Checked against the password policy at start (lib/auth/password-policy.ts). */
+    /** Checked against the password policy at start (platform/auth/password-policy.ts). */
     ADMIN_PASSWORD: z.string().optional(),
     /** Admin sign-in attempts per client address per minute. */
     ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),

@@ -11,7 +11,7 @@ export async function register() {
     for (const problem of problems) console.error(`Invalid configuration: ${problem}`);
     process.exit(1);
   }
-  const { startServer, startFailureLine } = await import('./lib/startup/start-server');
+  const { startServer, startFailureLine } = await import('./platform/startup/start-server');
   try {
     await startServer();
   } catch (err) {
@@ -24,7 +24,7 @@ export async function register() {
     const { startInngestHandOver } = await import('./inngest/hand-over');
     await startInngestHandOver();
   }
-  const { installShutdown } = await import('./lib/ops/shutdown');
+  const { installShutdown } = await import('./platform/ops/shutdown');
   installShutdown();
   // `npm start` (scripts/start.mjs) serves the bot, agent and widget APIs through node:http, with
   // the pipelines and route implementations of this very build, handed over here.
@@ -33,7 +33,7 @@ export async function register() {
     import('./app/api/admin/_routers'),
     import('./app/api/agent/_routers'),
     import('./app/api/widget/_routers'),
-    import('./lib/http/node-entry'),
+    import('./platform/http/node-entry'),
   ]);
   exposeNodeEntries(
     [

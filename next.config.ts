@@ -1,5 +1,5 @@
 import type { NextConfig } from 'next';
-import { API_CSP, COMMON_SECURITY_HEADERS, HSTS } from './lib/security/headers';
+import { API_CSP, COMMON_SECURITY_HEADERS, HSTS } from './platform/security/headers';
 
 const common = Object.entries(COMMON_SECURITY_HEADERS).map(([key, value]) => ({ key, value }));
 // The chat widget's page may be framed by its asset's allowed origins: its own CSP

@@ -1,6 +1,6 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { env } from '@/env';
-import { COMMON_SECURITY_HEADERS, HSTS, pageCsp } from '@/lib/security/headers';
+import { COMMON_SECURITY_HEADERS, HSTS, pageCsp } from '@/platform/security/headers';
 
 /**
  * Pages: a fresh nonce per request and the Content-Security-Policy built on it, set on the request

@@ -8,8 +8,8 @@
  *                    typed middleware context (`tsr.routerWithMiddleware`) instead of the ambient
  *                    getters, `responseHandlers` for trxid and Rate-Limit-*; node:http -> Fetch
  *                    Request -> Response -> node:http, as any Node host of it must do.
- *   PIPELINE=ours    the service's pipeline (lib/http/create-api-handler.ts) through its node:http
- *                    entry (lib/http/node-entry.ts), with the real bot API router and guard.
+ *   PIPELINE=ours    the service's pipeline (platform/http/create-api-handler.ts) through its node:http
+ *                    entry (platform/http/node-entry.ts), with the real bot API router and guard.
  *
  * Both call the same domain function (`updateChat`) and answer the same envelope. Env: PORT,
  * DATABASE_URL, DATABASE_POOL_SIZE, PIPELINE. Listens on 127.0.0.1; prints `pipeline listening <port>`.
@@ -22,13 +22,13 @@ import { botContract } from '@/contracts/bot';
 import { closeDb, getDb } from '@/db/client';
 import { authenticateToken } from '@/lib/bot-auth/authenticate-token';
 import { updateChat } from '@/lib/chats/update-chat';
-import { ApiError } from '@/lib/errors';
-import { serveNode } from '@/lib/http/node-entry';
-import { consumeRateLimit, type RateLimitState } from '@/lib/http/rate-limit';
-import { bodyLimits, checkDeclaredLength, collectBody } from '@/lib/http/read-body';
-import type { BotAuth } from '@/lib/http/request-context';
-import { errorAnswer, ok, toApiError } from '@/lib/http/respond';
-import { newTraceId } from '@/lib/util/ids';
+import { ApiError } from '@/platform/errors';
+import { serveNode } from '@/platform/http/node-entry';
+import { consumeRateLimit, type RateLimitState } from '@/platform/http/rate-limit';
+import { bodyLimits, checkDeclaredLength, collectBody } from '@/platform/http/read-body';
+import type { BotAuth } from '@/platform/http/request-context';
+import { errorAnswer, ok, toApiError } from '@/platform/http/respond';
+import { newTraceId } from '@/platform/util/ids';
 
 const pipeline = process.env.PIPELINE ?? 'ours';
 if (pipeline !== 'ours' && pipeline !== 'tsrest') throw new Error(`PIPELINE must be ours or tsrest, not ${pipeline}`);

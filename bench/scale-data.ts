@@ -135,7 +135,7 @@ export async function buildDataSet(
           case when e.status = 'failed' then 503 when k < e.attempt_count then 500 else 200 end, null, 'ok'
         from events e cross join lateral generate_series(1, e.attempt_count) k where e.account_id = ${a}`,
     );
-    // A trxid is a version 7 UUID made from the call's time (lib/util/ids.ts): the time's 48 bits
+    // A trxid is a version 7 UUID made from the call's time (platform/util/ids.ts): the time's 48 bits
     // in milliseconds, the version, random bits with the variant. Inserted in trxid order, as calls come.
     await step(
       `${chats * 3} bot requests`,

@@ -39,7 +39,7 @@ const COPY_APPLICATION_NAME = `va-chat-log ${os.hostname()}:${process.pid}`.slic
 
 // The handle lives on globalThis: the instrumentation hook, each route bundle and hot reloads
 // would otherwise each open their own database.
-// Once per process, as lib/util/process-store.ts explains (db/ imports nothing from lib/).
+// Once per process, as platform/util/process-store.ts explains (db/ imports nothing from lib/).
 const store = globalThis as unknown as { __vaDb?: Promise<Handle> };
 
 export function getDb(): Promise<Db> {

@@ -1,5 +1,5 @@
 import { type APIRequestContext, type APIResponse, test as base, expect, type Request } from '@playwright/test';
-import { buildOpenApiDocument } from '@/lib/openapi/build-document';
+import { buildOpenApiDocument } from '@/platform/openapi/build-document';
 import { DocumentValidator } from '../test/contract/document-validator';
 
 /**

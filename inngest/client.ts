@@ -1,5 +1,5 @@
 import { Inngest, type LogArg } from 'inngest';
-import { logger } from '@/lib/util/logger';
+import { logger } from '@/platform/util/logger';
 
 /** Inngest's log calls (a message and fields, or an error) in our one-line JSON format and level. */
 function forward(level: 'debug' | 'info' | 'warn' | 'error') {

@@ -1,8 +1,8 @@
 import { getDb } from '@/db/client';
 import { deliveryRequestsOf } from '@/lib/delivery/delivery-requests';
 import { onOutbox } from '@/lib/events/signal';
-import { logger } from '@/lib/util/logger';
-import { processStore } from '@/lib/util/process-store';
+import { logger } from '@/platform/util/logger';
+import { processStore } from '@/platform/util/process-store';
 import { requestDelivery } from './request-delivery';
 
 const store = processStore<{ __vaInngestHandOver?: () => void }>();

@@ -1,5 +1,5 @@
 import type { DeliveryRequestRow } from '@/lib/delivery/delivery-requests';
-import { logger } from '@/lib/util/logger';
+import { logger } from '@/platform/util/logger';
 import { inngest } from './client';
 import { deliveryRequestFor } from './events';
 

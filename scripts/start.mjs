@@ -8,7 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
-const SOURCES = ['app', 'lib', 'contracts', 'db', 'inngest', 'instrumentation.ts', 'next.config.ts', 'package-lock.json'];
+const SOURCES = ['app', 'lib', 'platform', 'contracts', 'db', 'inngest', 'instrumentation.ts', 'next.config.ts', 'package-lock.json'];
 
 function newestMtime(p) {
   if (!existsSync(p)) return 0;
@@ -54,7 +54,7 @@ if (process.argv.includes('--next')) {
  */
 async function serve() {
   process.env.NODE_ENV = 'production';
-  // Registered before Next runs the instrumentation hook, whose shutdown (lib/ops/shutdown.ts)
+  // Registered before Next runs the instrumentation hook, whose shutdown (platform/ops/shutdown.ts)
   // takes over the listeners already there and calls them once delivery has drained: the server
   // keeps answering (readiness 503, metrics, calls in flight) until then. Registered after it, this
   // listener closed the server and exited at once, cutting the drain short.
@@ -70,7 +70,7 @@ async function serve() {
     setTimeout(() => process.exit(0), 10_000).unref();
   };
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, stop);
-  // instrumentation.ts hands the API entry over (lib/http/node-entry.ts emits it) once the database
+  // instrumentation.ts hands the API entry over (platform/http/node-entry.ts emits it) once the database
   // is open, which may be after prepare() resolves (migrations on a loaded machine take minutes);
   // it exits itself when the start fails. Listened for before Next loads, so it cannot be missed.
   const entriesReady = new Promise((resolve, reject) => {

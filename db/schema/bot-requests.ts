@@ -37,7 +37,7 @@ export const botRequests = pgTable(
     statusCode: integer('status_code'),
     /** The code's catalogue description, plus the names of refused fields; never the values sent. */
     description: text('description').notNull(),
-    /** The answer's `trxid`, a version 7 UUID (lib/util/ids.ts newTraceId). */
+    /** The answer's `trxid`, a version 7 UUID (platform/util/ids.ts newTraceId). */
     trxid: uuid('trxid').notNull(),
     latencyMs: integer('latency_ms').notNull(),
     idempotencyKey: text('idempotency_key'),

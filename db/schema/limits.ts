@@ -2,7 +2,7 @@ import { index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { tstz } from './_columns';
 
 /**
- * Rate-limit counters shared by every instance on one PostgreSQL database (lib/limits): one row
+ * Rate-limit counters shared by every instance on one PostgreSQL database (platform/limits): one row
  * per limited key and fixed window, counted by one atomic upsert per hit. UNLOGGED (custom
  * migration `rate_limits_unlogged`): a crash may forget the current windows, which only resets
  * some budgets early, and no write-ahead log is written on the bot API's hot path. Rows whose

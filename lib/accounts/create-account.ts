@@ -1,8 +1,8 @@
 import type { Db } from '@/db/client';
 import { accounts, admins } from '@/db/schema';
-import { passwordProblem } from '@/lib/auth/password-policy';
-import { hashPassword } from '@/lib/auth/passwords';
-import { ApiError } from '@/lib/errors';
+import { passwordProblem } from '@/platform/auth/password-policy';
+import { hashPassword } from '@/platform/auth/passwords';
+import { ApiError } from '@/platform/errors';
 
 export type CreateAccountInput = { name: string; adminEmail: string; adminPassword: string; isPlatformAdmin?: boolean };
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accounts } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 /** The bot API's transfer operation runs only for accounts with the setting on (2042 otherwise). */
 export async function requireTransferEnabled(db: Db, { accountId }: { accountId: number }): Promise<void> {

@@ -1,8 +1,8 @@
 import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { adminSessions, admins } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
-import { sha256 } from '@/lib/util/ids';
+import { ApiError } from '@/platform/errors';
+import { sha256 } from '@/platform/util/ids';
 import type { AdminAuth } from './types';
 
 /** Resolves the session cookie's token to its administrator; none, unknown or expired: 3001. */

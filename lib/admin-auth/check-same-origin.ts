@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 import { ownOrigin } from './session-cookie';
 
 type RequestLike = { url: string; headers: Headers };

@@ -2,8 +2,8 @@ import { and, eq, gt } from 'drizzle-orm';
 import type { AdminProfile } from '@/contracts/schemas/admin-session';
 import type { Db } from '@/db/client';
 import { accounts, adminSessions, admins } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
-import { sha256 } from '@/lib/util/ids';
+import { ApiError } from '@/platform/errors';
+import { sha256 } from '@/platform/util/ids';
 
 /** The administrator behind a session token, with their account, for `/me` and the login answer. */
 export async function getCurrentAdmin(db: Db, { token }: { token: string }): Promise<AdminProfile> {

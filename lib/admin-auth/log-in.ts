@@ -2,9 +2,9 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { adminSessions, admins } from '@/db/schema';
 import { env } from '@/env';
-import { hashPassword, verifyPassword } from '@/lib/auth/passwords';
-import { ApiError } from '@/lib/errors';
-import { randomToken, sha256 } from '@/lib/util/ids';
+import { hashPassword, verifyPassword } from '@/platform/auth/passwords';
+import { ApiError } from '@/platform/errors';
+import { randomToken, sha256 } from '@/platform/util/ids';
 import { admitLoginAttempt, recordLoginFailure, recordLoginSuccess } from './login-throttle';
 
 let dummyHash: Promise<string> | undefined;

@@ -1,7 +1,7 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { env } from '@/env';
-import { addressKey } from '@/lib/auth/client-address';
-import { consumeOne, limiterFor, msUntilAllowed, tooManyRequests } from '@/lib/limits/limiters';
+import { addressKey } from '@/platform/auth/client-address';
+import { consumeOne, limiterFor, msUntilAllowed, tooManyRequests } from '@/platform/limits/limiters';
 
 /** The wait after the first failure past the free ones; each further one doubles it. */
 const FIRST_WAIT_SECONDS = 15;

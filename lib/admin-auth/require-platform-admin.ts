@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 import type { AdminAuth } from './types';
 
 export function requirePlatformAdmin(admin: AdminAuth): void {

@@ -1,4 +1,4 @@
-import { sessionCookies } from '@/lib/auth/session-cookies';
+import { sessionCookies } from '@/platform/auth/session-cookies';
 
 export const SESSION_COOKIE = 'va_session';
 

@@ -3,7 +3,7 @@ import type { AdminChatDetail, AdminEvent } from '@/contracts/schemas/admin-chat
 import type { Db } from '@/db/client';
 import { chats, deliveryAttempts, events, messages } from '@/db/schema';
 import { chatListWith, toChatView } from '@/lib/chats/chat-view';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);

@@ -1,7 +1,7 @@
 import type { MessageInput } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
-import { ApiError } from '@/lib/errors';
 import { appendMessage } from '@/lib/messages/append-message';
+import { ApiError } from '@/platform/errors';
 
 /**
  * An admin appends a customer message (to try a bot: the assigned VA gets `message.received`) or

@@ -4,7 +4,7 @@ import type { Chat } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { listChats } from '@/lib/chats/list-chats';
-import { rowsOf } from '@/lib/util/rows-of';
+import { rowsOf } from '@/platform/util/rows-of';
 
 /**
  * Above this many matching chats a search walks the list's own index instead of reading every

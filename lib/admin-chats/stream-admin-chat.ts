@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { subscribeChatChanges } from '@/lib/events/chat-changes';
-import { liveStream } from '@/lib/realtime/live-stream';
+import { liveStream } from '@/platform/realtime/live-stream';
 import { inspectChat } from './inspect-chat';
 
 /** Least time between two reads of one chat for one page: a reply streaming at 20 chunks/s costs at most 10 reads a second. */

@@ -1,10 +1,10 @@
 import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { agentLogins, agentSessions } from '@/db/schema';
-import { passwordProblem } from '@/lib/auth/password-policy';
-import { hashPassword } from '@/lib/auth/passwords';
-import { ApiError } from '@/lib/errors';
-import { sha256 } from '@/lib/util/ids';
+import { passwordProblem } from '@/platform/auth/password-policy';
+import { hashPassword } from '@/platform/auth/passwords';
+import { ApiError } from '@/platform/errors';
+import { sha256 } from '@/platform/util/ids';
 import { openAgentSession } from './open-agent-session';
 
 /**

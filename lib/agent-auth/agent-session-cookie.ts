@@ -1,4 +1,4 @@
-import { sessionCookies } from '@/lib/auth/session-cookies';
+import { sessionCookies } from '@/platform/auth/session-cookies';
 
 /** The workspace's own cookie: an administrator's session opens nothing here, and the reverse. */
 export const AGENT_SESSION_COOKIE = 'va_agent_session';

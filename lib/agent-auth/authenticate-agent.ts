@@ -1,8 +1,8 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { agentLogins, agentSessions, teamMemberships, users } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
-import { sha256 } from '@/lib/util/ids';
+import { ApiError } from '@/platform/errors';
+import { sha256 } from '@/platform/util/ids';
 import type { AgentAuth } from './types';
 
 /**

@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { agentLogins, users } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
-import { randomToken, sha256 } from '@/lib/util/ids';
+import { ApiError } from '@/platform/errors';
+import { randomToken, sha256 } from '@/platform/util/ids';
 
 /** How long an invite link stays usable. */
 export const INVITE_HOURS = 72;

@@ -2,9 +2,9 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { agentLogins, users } from '@/db/schema';
 import { admitLoginAttempt, recordLoginFailure, recordLoginSuccess } from '@/lib/admin-auth/login-throttle';
-import { hashPassword, verifyPassword } from '@/lib/auth/passwords';
-import { ApiError } from '@/lib/errors';
-import { randomToken } from '@/lib/util/ids';
+import { hashPassword, verifyPassword } from '@/platform/auth/passwords';
+import { ApiError } from '@/platform/errors';
+import { randomToken } from '@/platform/util/ids';
 import { openAgentSession } from './open-agent-session';
 
 let dummyHash: Promise<string> | undefined;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { agentSessions } from '@/db/schema';
-import { sha256 } from '@/lib/util/ids';
+import { sha256 } from '@/platform/util/ids';
 
 /** Ends the session: its token opens nothing any more. */
 export async function logOutAgent(db: Db, { token }: { token: string }): Promise<void> {

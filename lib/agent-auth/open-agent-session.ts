@@ -2,7 +2,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { agentSessions } from '@/db/schema';
 import { env } from '@/env';
-import { randomToken, sha256 } from '@/lib/util/ids';
+import { randomToken, sha256 } from '@/platform/util/ids';
 
 /** A new session for the person (only the token's hash is stored); their expired ones are swept. */
 export async function openAgentSession(db: Db, { userId }: { userId: number }) {

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import type { AgentAuth } from '@/lib/agent-auth/types';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 /** 2085: the chat does not exist, is in another account, or is in none of the person's teams. */
 export function notInTeams(chatId: string): ApiError {

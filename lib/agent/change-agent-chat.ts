@@ -4,7 +4,7 @@ import type { Db } from '@/db/client';
 import type { AgentAuth } from '@/lib/agent-auth/types';
 import { transferChat } from '@/lib/chats/transfer-chat';
 import { updateChat } from '@/lib/chats/update-chat';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 import { asAgentWrite, requireTeamChat } from './agent-scope';
 
 /**

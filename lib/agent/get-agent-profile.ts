@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { agentProfileSchema } from '@/contracts/schemas/agent';
 import type { Db } from '@/db/client';
 import { agentLogins, teamMemberships, teams, users } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 export type AgentProfile = z.infer<typeof agentProfileSchema>;
 

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { QUEUE_REASONS, type workspaceListsSchema } from '@/contracts/schemas/agent';
 import type { Db } from '@/db/client';
 import { chats, customers, messages, teams } from '@/db/schema';
-import { prepared } from '@/lib/util/prepared';
+import { prepared } from '@/platform/util/prepared';
 
 export type WorkspaceLists = z.infer<typeof workspaceListsSchema>;
 

@@ -6,9 +6,9 @@ import { announceHandover } from '@/lib/chats/announce-handover';
 import { transitionChat } from '@/lib/chats/chat-transition';
 import { emitChatEvents } from '@/lib/chats/emit-chat-events';
 import { eventChatOf, lockChat } from '@/lib/chats/lock-chat';
-import { ApiError } from '@/lib/errors';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { fillFreeSeats } from '@/lib/routing/auto-assign';
+import { ApiError } from '@/platform/errors';
 import { asAgentWrite, notInTeams } from './agent-scope';
 
 /**

@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import type { AgentAuth } from '@/lib/agent-auth/types';
 import { subscribeAccountChats, subscribeChatChanges } from '@/lib/events/chat-changes';
-import { liveStream } from '@/lib/realtime/live-stream';
+import { liveStream } from '@/platform/realtime/live-stream';
 import { requireTeamChat } from './agent-scope';
 import { listWorkspace } from './list-workspace';
 

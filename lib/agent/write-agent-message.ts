@@ -3,9 +3,9 @@ import type { agentReplyBodySchema } from '@/contracts/schemas/agent';
 import type { Message } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
 import type { AgentAuth } from '@/lib/agent-auth/types';
-import { ApiError } from '@/lib/errors';
 import { appendMessage } from '@/lib/messages/append-message';
-import { newTraceId } from '@/lib/util/ids';
+import { ApiError } from '@/platform/errors';
+import { newTraceId } from '@/platform/util/ids';
 import { asAgentWrite, requireTeamChat } from './agent-scope';
 
 /**

@@ -3,7 +3,7 @@ import type { Channel } from '@/contracts/enums';
 import type { Asset } from '@/contracts/schemas/me';
 import type { Db } from '@/db/client';
 import { assets } from '@/db/schema';
-import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
+import { decodeCursor, encodeCursor } from '@/platform/util/cursor';
 
 const DEFAULT_PAGE_SIZE = 25;
 

@@ -2,8 +2,8 @@ import { and, asc, eq, gt, ilike, isNotNull, isNull, or } from 'drizzle-orm';
 import type { AdminAsset, AdminAssetPage, ListAssetsQuery } from '@/contracts/schemas/admin-asset';
 import type { Db } from '@/db/client';
 import { assets } from '@/db/schema';
-import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
 import { widgetInstall } from '@/lib/widget/widget-install';
+import { decodeCursor, encodeCursor } from '@/platform/util/cursor';
 
 const DEFAULT_PAGE_SIZE = 25;
 

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { UpdateAssetBody } from '@/contracts/schemas/admin-asset';
 import type { Db } from '@/db/client';
 import { assets } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 /**
  * Renames an asset, sets its address, or disables or enables it; the channel stays (chats refer to

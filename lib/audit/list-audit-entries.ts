@@ -2,7 +2,7 @@ import { and, desc, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
 import type { AuditEntry, AuditQuery } from '@/contracts/schemas/admin-audit';
 import type { Db } from '@/db/client';
 import { auditEntries } from '@/db/schema';
-import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
+import { decodeCursor, encodeCursor } from '@/platform/util/cursor';
 
 const isCursor = (p: unknown[]): p is [string, number] => p.length === 2 && typeof p[0] === 'string' && Number.isInteger(p[1]);
 

@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { auditEntries } from '@/db/schema';
-import { storableText } from '@/lib/util/storable-text';
+import { storableText } from '@/platform/util/storable-text';
 
 export type AdminAction = {
   accountId: number;

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accessTokens, users } from '@/db/schema';
-import { ApiError, UNDERSCORE_HEADER_HINT } from '@/lib/errors';
-import { sha256 } from '@/lib/util/ids';
-import { prepared } from '@/lib/util/prepared';
+import { ApiError, UNDERSCORE_HEADER_HINT } from '@/platform/errors';
+import { sha256 } from '@/platform/util/ids';
+import { prepared } from '@/platform/util/prepared';
 import { cachedToken, cacheToken } from './token-cache';
 import type { BotAuth } from './types';
 

@@ -2,8 +2,8 @@ import { and, eq, gt, lt, or } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accessTokens, users, virtualAgents } from '@/db/schema';
 import { env } from '@/env';
-import { ApiError } from '@/lib/errors';
-import { randomToken, sha256 } from '@/lib/util/ids';
+import { ApiError } from '@/platform/errors';
+import { randomToken, sha256 } from '@/platform/util/ids';
 import { recordBotAuthFailure, refuseIfFailingTooOften } from './bot-auth-failures';
 
 import type { BotAuth } from './types';

@@ -1,7 +1,7 @@
 import { env } from '@/env';
-import { addressKey } from '@/lib/auth/client-address';
-import type { ApiError } from '@/lib/errors';
-import { consumeOne, limiterFor, msUntilAllowed, tooManyRequests } from '@/lib/limits/limiters';
+import { addressKey } from '@/platform/auth/client-address';
+import type { ApiError } from '@/platform/errors';
+import { consumeOne, limiterFor, msUntilAllowed, tooManyRequests } from '@/platform/limits/limiters';
 
 const failures = () => limiterFor({ name: 'bot-auth-fail', points: env().BOT_AUTH_FAILURES_PER_MINUTE, durationSeconds: 60 });
 

@@ -1,11 +1,11 @@
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
-import { addressKey, clientAddress } from '@/lib/auth/client-address';
-import { ApiError } from '@/lib/errors';
-import type { ApiRequest } from '@/lib/http/api-request';
-import { consumeRateLimit } from '@/lib/http/rate-limit';
-import type { RequestContext } from '@/lib/http/request-context';
-import type { RouteEntry } from '@/lib/http/route-table';
+import { addressKey, clientAddress } from '@/platform/auth/client-address';
+import { ApiError } from '@/platform/errors';
+import type { ApiRequest } from '@/platform/http/api-request';
+import { consumeRateLimit } from '@/platform/http/rate-limit';
+import type { RequestContext } from '@/platform/http/request-context';
+import type { RouteEntry } from '@/platform/http/route-table';
 import { authenticateToken } from './authenticate-token';
 import { recordBotAuthFailure, refuseIfFailingTooOften } from './bot-auth-failures';
 

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { env } from '@/env';
-import { logger } from '@/lib/util/logger';
-import { processStore } from '@/lib/util/process-store';
+import { logger } from '@/platform/util/logger';
+import { processStore } from '@/platform/util/process-store';
 import type { BotAuth } from './types';
 
 /**

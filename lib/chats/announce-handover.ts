@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
-import { newTraceId } from '@/lib/util/ids';
+import { newTraceId } from '@/platform/util/ids';
 
 /**
  * Writes a handover into the transcript as an announcement (seen by agents and administrators,

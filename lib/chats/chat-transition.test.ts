@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 import type { Assignee } from './assignment';
 import {
   type ChatChange,

@@ -1,6 +1,6 @@
 import type { ChatStatus } from '@/contracts/enums';
-import { ApiError } from '@/lib/errors';
 import type { UnassignReason } from '@/lib/events/enqueue-event';
+import { ApiError } from '@/platform/errors';
 import { type Assignee, teamForAssignee } from './assignment';
 
 /** What the rules need of a chat as it is now. */

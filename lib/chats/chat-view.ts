@@ -3,11 +3,11 @@ import type { WithSubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Chat } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
 import { assets, chats, customers, messages, teams, users } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
 import { type MessageRow, toMessageView } from '@/lib/messages/message-view';
-import { isDatabaseUnavailable } from '@/lib/util/database-unavailable';
-import { logger } from '@/lib/util/logger';
-import { prepared } from '@/lib/util/prepared';
+import { ApiError } from '@/platform/errors';
+import { isDatabaseUnavailable } from '@/platform/util/database-unavailable';
+import { logger } from '@/platform/util/logger';
+import { prepared } from '@/platform/util/prepared';
 
 export const CHAT_READ_MESSAGES = 20;
 

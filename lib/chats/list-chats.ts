@@ -3,7 +3,7 @@ import type { Channel, ChatStatus } from '@/contracts/enums';
 import type { Chat } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
-import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
+import { decodeCursor, encodeCursor } from '@/platform/util/cursor';
 import { chatListWith, toChatView } from './chat-view';
 
 export type ChatFilters = {

@@ -1,15 +1,15 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { assets, chats, customers, teams } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
 import type { EventChat } from '@/lib/events/event-body';
 import { noteChatChange } from '@/lib/events/with-outbox';
+import { ApiError } from '@/platform/errors';
 
 /**
  * Locks the account's chat for the rest of the transaction; 2031 when there is none. Every chat
  * change starts here, so the statement is prepared: PostgreSQL parses and plans it once per
  * connection rather than per call (a transaction is a new handle each time, so the per-handle
- * cache of lib/util/prepared.ts would not hold it).
+ * cache of platform/util/prepared.ts would not hold it).
  */
 export async function lockChat(tx: Db, { accountId, chatId }: { accountId: number; chatId: string }) {
   const [row] = await tx

@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 /**
  * A VA writes outbound messages, changes and transfers only on chats it holds (2043 otherwise), so

@@ -2,8 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { TypingInput } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
-import { ApiError, describeFields, type FieldError } from '@/lib/errors';
 import { publishChatChanges } from '@/lib/events/chat-changes';
+import { ApiError, describeFields, type FieldError } from '@/platform/errors';
 import { lockChat } from './lock-chat';
 import { requireHeld } from './require-held';
 

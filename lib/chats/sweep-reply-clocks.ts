@@ -3,9 +3,9 @@ import type { ReplyTimeoutAction } from '@/contracts/enums';
 import type { Db } from '@/db/client';
 import { chats, replyTimeouts, teams, users, virtualAgents } from '@/db/schema';
 import { withOutbox } from '@/lib/events/with-outbox';
-import { metrics } from '@/lib/metrics/registry';
 import { handOverToFallback } from '@/lib/routing/hand-over-to-fallback';
-import { logger } from '@/lib/util/logger';
+import { metrics } from '@/platform/metrics/registry';
+import { logger } from '@/platform/util/logger';
 import { lockChat } from './lock-chat';
 
 export type ReplyTimeout = { chatId: string; virtualAgentId: number; action: ReplyTimeoutAction; waitedSeconds: number };

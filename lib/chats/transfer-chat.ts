@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { assignQueuedChat, fillFreeSeats } from '@/lib/routing/auto-assign';
+import { ApiError } from '@/platform/errors';
 import { actorLabel, announceHandover } from './announce-handover';
 import { requireSkill } from './assignment';
 import { lockChat, requireTeam } from './lock-chat';

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { eventRecoveries } from '@/db/schema';
 import { signalOutbox } from '@/lib/events/signal';
-import { processStore } from '@/lib/util/process-store';
-import { rowsOf } from '@/lib/util/rows-of';
+import { processStore } from '@/platform/util/process-store';
+import { rowsOf } from '@/platform/util/rows-of';
 
 /** Events a recovery puts back at once; the next batch waits until these have left `pending`. */
 export const RECOVERY_BATCH = 500;

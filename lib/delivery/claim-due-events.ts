@@ -1,7 +1,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { events, virtualAgents } from '@/db/schema';
-import { prepared } from '@/lib/util/prepared';
+import { prepared } from '@/platform/util/prepared';
 import { isHeadOfLine, isPending } from './head-of-line';
 import { leaseMs as defaultLeaseMs } from './schedule';
 

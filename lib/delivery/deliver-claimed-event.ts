@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
-import { metrics } from '@/lib/metrics/registry';
-import { logger } from '@/lib/util/logger';
+import { metrics } from '@/platform/metrics/registry';
+import { logger } from '@/platform/util/logger';
 import type { ClaimedEvent } from './claim-due-events';
 import { type AttemptResult, type FinishedAttempt, recordAttempts } from './record-attempts';
 import { sendWebhook } from './send-webhook';

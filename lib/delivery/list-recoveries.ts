@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Recovery } from '@/contracts/schemas/admin-delivery';
 import type { Db } from '@/db/client';
 import { eventRecoveries, events, virtualAgents } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 type Job = typeof eventRecoveries.$inferSelect;
 

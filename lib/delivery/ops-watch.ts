@@ -3,7 +3,7 @@ import { env } from '@/env';
 import { sweepReplyClocks } from '@/lib/chats/sweep-reply-clocks';
 import { closeIdleStreams } from '@/lib/messages/cut-streams';
 import { handOverIdlePullChats } from '@/lib/pull/hand-over-idle-pull';
-import { logger } from '@/lib/util/logger';
+import { logger } from '@/platform/util/logger';
 import { advanceRecoveries, onRecoveryWake } from './advance-recoveries';
 import { markFailingWebhooks } from './webhook-failing';
 

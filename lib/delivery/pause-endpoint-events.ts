@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { rowsOf } from '@/lib/util/rows-of';
+import { rowsOf } from '@/platform/util/rows-of';
 
 /** Pending events moved per statement: each statement stays far below the statement timeout. */
 export const PAUSE_BATCH = 2_000;

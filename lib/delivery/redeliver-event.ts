@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, events } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
 import { signalOutbox } from '@/lib/events/signal';
+import { ApiError } from '@/platform/errors';
 
 /**
  * Puts a delivered, failed or superseded event back in the queue, due now, with the same

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { virtualAgents } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 import { runningEmbeddedEngine } from './embedded-engine';
 import { hurryWaitingEvents } from './hurry-waiting-events';
 

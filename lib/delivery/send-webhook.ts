@@ -3,8 +3,8 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { env } from '@/env';
-import { processStore } from '@/lib/util/process-store';
 import { checkWebhookUrl, RESERVED_HEADERS, resolvePublic } from '@/lib/webhooks/url-policy';
+import { processStore } from '@/platform/util/process-store';
 import { serializeEvent } from './serialize-event';
 import { signWebhook } from './sign-webhook';
 

@@ -1,8 +1,8 @@
 import { getDb } from '@/db/client';
 import { env } from '@/env';
 import { connectOutboxSignal, disconnectOutboxSignal } from '@/lib/events/signal';
-import { logger } from '@/lib/util/logger';
-import { processStore } from '@/lib/util/process-store';
+import { logger } from '@/platform/util/logger';
+import { processStore } from '@/platform/util/process-store';
 
 const store = processStore<{ __vaDeliveryStarted?: Promise<void> }>();
 

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Recovery } from '@/contracts/schemas/admin-delivery';
 import type { Db } from '@/db/client';
 import { eventRecoveries, events, virtualAgents } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 import { wakeRecoveries } from './advance-recoveries';
 import { recoveryViews } from './list-recoveries';
 

@@ -1,9 +1,9 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { users, virtualAgents } from '@/db/schema';
-import { notifyOps } from '@/lib/ops/notify-ops';
-import { logger } from '@/lib/util/logger';
-import { processStore } from '@/lib/util/process-store';
+import { notifyOps } from '@/platform/ops/notify-ops';
+import { logger } from '@/platform/util/logger';
+import { processStore } from '@/platform/util/process-store';
 
 /** What this process last wrote about each VA's webhook, and when (see `noteWebhookOutcome`). */
 const store = processStore<{ __vaWebhookStates?: Map<number, { failing: boolean; at: number }> }>();

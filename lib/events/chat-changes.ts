@@ -1,8 +1,8 @@
-import { publish, subscribe } from '@/lib/realtime/realtime';
+import { publish, subscribe } from '@/platform/realtime/realtime';
 
 /**
  * "This chat changed" (a message added, its status or assignee changed), published after the
- * change commits on the realtime topic `chat:<chat id>` (lib/realtime: this process at once, the
+ * change commits on the realtime topic `chat:<chat id>` (platform/realtime: this process at once, the
  * other instances through LISTEN/NOTIFY on PostgreSQL), for the live views that show a chat (the
  * chat widget's stream). A subscriber re-reads what it shows from the database, so a wake carries
  * nothing but the topic, and a missed or doubled wake costs nothing but a read.

@@ -6,8 +6,8 @@ import { assets, chats, events, users, virtualAgents } from '@/db/schema';
 
 export type UnassignReason = (typeof UNASSIGN_REASONS)[number];
 
-import { newTraceId } from '@/lib/util/ids';
 import { PULL_PARKED } from '@/lib/virtual-agents/switch-delivery-mode';
+import { newTraceId } from '@/platform/util/ids';
 import { buildEventBody, type EventChat, toEventEntry } from './event-body';
 import { noteEvent, type OutboxTx } from './with-outbox';
 

@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
 import type { Db } from '@/db/client';
-import { connectRealtime, disconnectRealtime, onRemoteWake, publish } from '@/lib/realtime/realtime';
-import { processStore } from '@/lib/util/process-store';
+import { connectRealtime, disconnectRealtime, onRemoteWake, publish } from '@/platform/realtime/realtime';
+import { processStore } from '@/platform/util/process-store';
 
 // The delivery engine listens here so a committed event is sent at once instead of at the next
-// poll. The wake also reaches the other instances through lib/realtime (LISTEN/NOTIFY on
+// poll. The wake also reaches the other instances through platform/realtime (LISTEN/NOTIFY on
 // PostgreSQL); their idle poll stays as the safety net. Each event also wakes the topic of its VA
 // (`events:<va user id>`), which the pull readers (lib/pull) follow.
 type Shared = { emitter: EventEmitter; unsubscribe?: () => void };
@@ -29,7 +29,7 @@ export function onOutbox(listener: (eventIds: number[]) => void): () => void {
 }
 
 /**
- * On PostgreSQL, connects lib/realtime (this process's wakes go to the other instances, theirs
+ * On PostgreSQL, connects platform/realtime (this process's wakes go to the other instances, theirs
  * come here) and, with `listen`, turns every wake from another instance into a delivery wake.
  * Does nothing more on PGlite. Safe to call more than once.
  */

@@ -3,9 +3,9 @@ import type { Message } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import { notHeld } from '@/lib/chats/require-held';
-import { ApiError } from '@/lib/errors';
 import { publishChunk } from '@/lib/events/chat-changes';
-import { prepared } from '@/lib/util/prepared';
+import { ApiError } from '@/platform/errors';
+import { prepared } from '@/platform/util/prepared';
 import { toMessageView } from './message-view';
 import { heldBy, lookAtStream, MAX_TEXT_LENGTH, streamReturning } from './stream-text';
 

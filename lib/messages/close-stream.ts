@@ -3,8 +3,8 @@ import type { Message } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import { notHeld } from '@/lib/chats/require-held';
-import { ApiError } from '@/lib/errors';
 import { publishChatChanges } from '@/lib/events/chat-changes';
+import { ApiError } from '@/platform/errors';
 import { toMessageView } from './message-view';
 import { heldBy, lookAtStream, streamReturning } from './stream-text';
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
 import { publishChatChanges } from '@/lib/events/chat-changes';
-import { metrics } from '@/lib/metrics/registry';
+import { metrics } from '@/platform/metrics/registry';
 
 /**
  * Closes the chat's open streamed replies with the text they hold, marked `cut_short`: the chat

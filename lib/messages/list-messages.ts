@@ -2,8 +2,8 @@ import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Message } from '@/contracts/schemas/message';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
-import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
+import { ApiError } from '@/platform/errors';
+import { decodeCursor, encodeCursor } from '@/platform/util/cursor';
 import { toMessageView } from './message-view';
 
 /** A chat's transcript, oldest first, paginated by message order. */

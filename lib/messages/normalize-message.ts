@@ -1,6 +1,6 @@
 import type { Channel } from '@/contracts/enums';
 import type { MessageInput } from '@/contracts/schemas/message';
-import { ApiError, describeFields, type FieldError } from '@/lib/errors';
+import { ApiError, describeFields, type FieldError } from '@/platform/errors';
 
 /** What is stored in `messages.body`: the input with the spec's sample aliases resolved. */
 export type MessageBody = Omit<MessageInput, 'type' | 'timestamp' | 'listpicker_response' | 'timepicker_response' | 'abc_sub_type'> & {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { rowsOf } from '@/lib/util/rows-of';
+import { rowsOf } from '@/platform/util/rows-of';
 import { comparePositions, type Position } from './cursor';
 
 /**

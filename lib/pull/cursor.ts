@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 /** A place in one VA's pull order: after the event (`xid`, `id`); (0, 0) is before the first. */
 export type Position = { xid: number; id: number };

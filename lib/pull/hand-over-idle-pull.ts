@@ -6,8 +6,8 @@ import { lockChat } from '@/lib/chats/lock-chat';
 import { retryDelaysMs } from '@/lib/delivery/schedule';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { handOverToFallback } from '@/lib/routing/hand-over-to-fallback';
-import { logger } from '@/lib/util/logger';
-import { rowsOf } from '@/lib/util/rows-of';
+import { logger } from '@/platform/util/logger';
+import { rowsOf } from '@/platform/util/rows-of';
 
 /** PULL_IDLE_FALLBACK_SECONDS, or the webhook retry schedule's total when unset. */
 export function pullIdleFallbackSeconds(): number {

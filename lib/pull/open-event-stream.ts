@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { logger } from '@/lib/util/logger';
+import { logger } from '@/platform/util/logger';
 import { noteRead } from './ack-events';
 import type { Position } from './cursor';
 import { readPullState, startOf } from './read-pull-state';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { serializeEvent } from '@/lib/delivery/serialize-event';
 import { signWebhook } from '@/lib/delivery/sign-webhook';
-import { rowsOf } from '@/lib/util/rows-of';
+import { rowsOf } from '@/platform/util/rows-of';
 import { encodeCursor, type Position } from './cursor';
 
 /** One pulled event: what GET /events and the stream give (the body signed as a delivery would be). */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { ApiError } from '@/lib/errors';
-import { rowsOf } from '@/lib/util/rows-of';
+import { ApiError } from '@/platform/errors';
+import { rowsOf } from '@/platform/util/rows-of';
 import { decodeCursor, encodeCursor, laterOf, type Position, START } from './cursor';
 
 export type PullState = {

@@ -1,7 +1,7 @@
 import { eventsTopic } from '@/lib/events/signal';
-import { isDraining } from '@/lib/ops/draining';
-import { subscribe } from '@/lib/realtime/realtime';
-import { processStore } from '@/lib/util/process-store';
+import { isDraining } from '@/platform/ops/draining';
+import { subscribe } from '@/platform/realtime/realtime';
+import { processStore } from '@/platform/util/process-store';
 
 /** Waits for a wake of one VA's events, with shutdown ending every wait of this process. */
 type Shared = { enders: Set<() => void>; generations: Map<number, number> };

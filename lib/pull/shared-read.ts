@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { processStore } from '@/lib/util/process-store';
+import { processStore } from '@/platform/util/process-store';
 import type { Position } from './cursor';
 import { type EventPage, readEventPage } from './read-event-page';
 import { wakeGeneration } from './readers';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { ApiError } from '@/lib/errors';
-import { logger } from '@/lib/util/logger';
-import { processStore } from '@/lib/util/process-store';
-import { rowsOf } from '@/lib/util/rows-of';
+import { ApiError } from '@/platform/errors';
+import { logger } from '@/platform/util/logger';
+import { processStore } from '@/platform/util/process-store';
+import { rowsOf } from '@/platform/util/rows-of';
 
 /** Open streams a VA may hold at once, over all instances. */
 export const MAX_STREAMS_PER_VA = 5;

@@ -3,9 +3,9 @@ import { CODES, type Code } from '@/contracts/codes';
 import type { BotRequest, BotRequestQuery } from '@/contracts/schemas/admin-trace';
 import type { Db } from '@/db/client';
 import { botRequests, users, virtualAgents } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
-import { decodeCursor, encodeCursor } from '@/lib/util/cursor';
-import { isTraceId, traceIdFloor } from '@/lib/util/ids';
+import { ApiError } from '@/platform/errors';
+import { decodeCursor, encodeCursor } from '@/platform/util/cursor';
+import { isTraceId, traceIdFloor } from '@/platform/util/ids';
 import { accountChats } from './known-chats';
 import { recordingView } from './sampling';
 

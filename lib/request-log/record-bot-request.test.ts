@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { storableText } from '@/lib/util/storable-text';
+import { storableText } from '@/platform/util/storable-text';
 import { pathWithQueryNames, segment } from './record-bot-request';
 
 describe('the request log row’s parts', () => {

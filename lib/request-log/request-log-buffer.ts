@@ -1,5 +1,5 @@
 import type { botRequests } from '@/db/schema';
-import { logger } from '@/lib/util/logger';
+import { logger } from '@/platform/util/logger';
 
 export type BotRequestRow = typeof botRequests.$inferInsert;
 

@@ -1,6 +1,6 @@
 import { openedHandle } from '@/db/client';
 import { env } from '@/env';
-import { processStore } from '@/lib/util/process-store';
+import { processStore } from '@/platform/util/process-store';
 import { COPY_TARGET, RequestLogBuffer } from './request-log-buffer';
 
 // One buffer per process: route bundles and the instrumentation hook share it through globalThis.

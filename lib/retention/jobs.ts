@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import type { Env } from '@/env';
 import { deleteOldAuditEntries } from '@/lib/audit/delete-old-audit-entries';
-import { rowsOf } from '@/lib/util/rows-of';
+import { rowsOf } from '@/platform/util/rows-of';
 import type { RetentionJob } from './run-retention';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -169,7 +169,7 @@ export function retentionJobs(
       ),
     },
     {
-      // Windows of the shared rate limits (lib/limits) that ended: a later hit would start afresh anyway.
+      // Windows of the shared rate limits (platform/limits) that ended: a later hit would start afresh anyway.
       name: 'expired-rate-limits',
       deleteBatch: boundedDelete(
         'rate_limits',

@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { logger } from '@/lib/util/logger';
+import { logger } from '@/platform/util/logger';
 
 /**
  * One kind of data that ages out. `deleteBatch` removes at most `limit` rows that are due at `now`

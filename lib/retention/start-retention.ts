@@ -1,7 +1,7 @@
 import { getDb } from '@/db/client';
 import { env } from '@/env';
-import { logger } from '@/lib/util/logger';
-import { processStore } from '@/lib/util/process-store';
+import { logger } from '@/platform/util/logger';
+import { processStore } from '@/platform/util/process-store';
 import { retentionJobs } from './jobs';
 import { runRetention } from './run-retention';
 

@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accounts, routingRules, teams } from '@/db/schema';
 import type { RoutingCondition } from '@/db/schema/routing';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 export type RoutingFacts = {
   channel: string;

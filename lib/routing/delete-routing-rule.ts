@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { routingRules } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 export async function deleteRoutingRule(db: Db, { accountId, ruleId }: { accountId: number; ruleId: number }): Promise<void> {
   const deleted = await db

@@ -3,7 +3,7 @@ import { chats, messages } from '@/db/schema';
 import type { LockedChat } from '@/lib/chats/lock-chat';
 import { notifyLostControl } from '@/lib/chats/notify-lost-control';
 import type { OutboxTx } from '@/lib/events/with-outbox';
-import { newTraceId } from '@/lib/util/ids';
+import { newTraceId } from '@/platform/util/ids';
 import { assignQueuedChat } from './auto-assign';
 
 /**

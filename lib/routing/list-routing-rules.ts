@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { AdminRoutingRule } from '@/contracts/schemas/admin-routing';
 import type { Db } from '@/db/client';
 import { routingRules, teams } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 /** The account's rules in the order `chooseTeam` tries them. */
 export async function listRoutingRules(

@@ -3,8 +3,8 @@ import type { AdminRoutingRule, UpdateRoutingRuleBody } from '@/contracts/schema
 import type { Db } from '@/db/client';
 import { routingRules } from '@/db/schema';
 import { requireSkill } from '@/lib/chats/assignment';
-import { ApiError } from '@/lib/errors';
 import { requireAccountTeam } from '@/lib/teams/check-references';
+import { ApiError } from '@/platform/errors';
 import { toConditions } from './create-routing-rule';
 import { loadRoutingRuleOrFail } from './list-routing-rules';
 

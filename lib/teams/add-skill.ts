@@ -1,7 +1,7 @@
 import type { AdminSkill } from '@/contracts/schemas/admin-team';
 import type { Db } from '@/db/client';
 import { skills } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 import { requireAccountTeam } from './check-references';
 
 export async function addSkill(

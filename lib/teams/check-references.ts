@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { skills, teams } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 /**
  * Checks for IDs and names an admin request refers to. Each failure names the request field, so

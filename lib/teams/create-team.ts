@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { skills, teams } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 export async function createTeam(
   db: Db,

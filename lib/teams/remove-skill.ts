@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { routingRules, skills, virtualAgents } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 /**
  * Deletes a skill (users lose it with it). Routing rules and VA fallbacks name skills as text, so

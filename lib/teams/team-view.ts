@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
 import type { AdminTeam } from '@/contracts/schemas/admin-team';
 import type { Db } from '@/db/client';
 import { skills, teamMemberships, teams, users } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 /** The account's teams as the admin API shows them: skills and member counts by kind. */
 export async function loadTeams(db: Db, { accountId, teamIds }: { accountId: number; teamIds?: number[] }): Promise<AdminTeam[]> {

@@ -2,10 +2,10 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { AdminTeam, UpdateTeamBody } from '@/contracts/schemas/admin-team';
 import type { Db } from '@/db/client';
 import { chats, teams } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
 import { type OutboxTx, withOutbox } from '@/lib/events/with-outbox';
 import { assignQueuedChat } from '@/lib/routing/auto-assign';
-import { isUniqueViolation } from '@/lib/util/is-unique-violation';
+import { ApiError } from '@/platform/errors';
+import { isUniqueViolation } from '@/platform/util/is-unique-violation';
 import { loadTeamOrFail } from './team-view';
 
 /** Most waiting chats one switch-on offers; the rest are taken as seats free. */

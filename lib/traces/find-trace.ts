@@ -5,7 +5,7 @@ import { botRequests, chats, events, idempotencyKeys, messages, users } from '@/
 import { accountChats } from '@/lib/request-log/known-chats';
 import { callerLoginId, inAccountVirtualAgents } from '@/lib/request-log/list-bot-requests';
 import { recordingView } from '@/lib/request-log/sampling';
-import { isTraceId } from '@/lib/util/ids';
+import { isTraceId } from '@/platform/util/ids';
 
 /** Most rows shown for an id that names several things (an alias ID reused, a key sent often). */
 const MANY = 10;

@@ -2,11 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import type { AdminUser, UpdateUserBody } from '@/contracts/schemas/admin-user';
 import type { Db } from '@/db/client';
 import { teamMemberships, userSkills, users } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { fillFreeSeats } from '@/lib/routing/auto-assign';
 import { requireAccountSkills, requireAccountTeams } from '@/lib/teams/check-references';
-import { isUniqueViolation } from '@/lib/util/is-unique-violation';
+import { ApiError } from '@/platform/errors';
+import { isUniqueViolation } from '@/platform/util/is-unique-violation';
 import { loadUserOrFail } from './user-view';
 
 /** PATCH /api/admin/users/{id} for agents and managers; lists sent replace the current ones. */

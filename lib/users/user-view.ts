@@ -3,7 +3,7 @@ import type { UserKind } from '@/contracts/enums';
 import type { AdminUser } from '@/contracts/schemas/admin-user';
 import type { Db } from '@/db/client';
 import { users } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 /** The account's users with their teams and skills, as the admin API shows them. */
 export async function loadUsers(

@@ -2,9 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import type { EventType } from '@/contracts/enums';
 import type { Db } from '@/db/client';
 import { skills } from '@/db/schema';
-import { ApiError, describeFields } from '@/lib/errors';
 import { requireAccountTeam } from '@/lib/teams/check-references';
 import { checkStaticHeaders, checkWebhookUrl } from '@/lib/webhooks/url-policy';
+import { ApiError, describeFields } from '@/platform/errors';
 
 /** The URL as checked (normalised), or 3007 with the policy's reason, on `webhook_url`. */
 export async function acceptWebhookUrl(raw: string): Promise<string> {

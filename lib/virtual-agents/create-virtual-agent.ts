@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { EventType } from '@/contracts/enums';
 import type { Db } from '@/db/client';
 import { teamMemberships, users, virtualAgents } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
-import { randomToken, sha256 } from '@/lib/util/ids';
+import { ApiError } from '@/platform/errors';
+import { randomToken, sha256 } from '@/platform/util/ids';
 
 export type CreateVirtualAgentInput = {
   accountId: number;

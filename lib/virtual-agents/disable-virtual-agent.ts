@@ -6,7 +6,7 @@ import { lockChat } from '@/lib/chats/lock-chat';
 import { notifyLostControl } from '@/lib/chats/notify-lost-control';
 import type { OutboxTx } from '@/lib/events/with-outbox';
 import { assignQueuedChat } from '@/lib/routing/auto-assign';
-import { newTraceId } from '@/lib/util/ids';
+import { newTraceId } from '@/platform/util/ids';
 
 type Fallback = { teamId: number | null; skill: string | null };
 

@@ -3,7 +3,7 @@ import type { EventType } from '@/contracts/enums';
 import type { Me } from '@/contracts/schemas/me';
 import type { Db } from '@/db/client';
 import { teams, users, virtualAgents } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 /** GET /me: the calling VA as a bot needs to know itself (its token already proved it exists). */
 export async function getMe(db: Db, { accountId, userId }: { accountId: number; userId: number }): Promise<Me> {

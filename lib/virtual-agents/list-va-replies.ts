@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gte, isNotNull } from 'drizzle-orm';
 import type { VaReplies } from '@/contracts/schemas/admin-virtual-agent';
 import type { Db } from '@/db/client';
 import { chats, replyTimeouts, virtualAgents } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 const SHOWN = 20;
 

@@ -3,7 +3,7 @@ import type { Db } from '@/db/client';
 import { accessTokens, virtualAgents } from '@/db/schema';
 import { env } from '@/env';
 import { forgetTokensOf, revokeCachedTokens } from '@/lib/bot-auth/token-cache';
-import { sha256 } from '@/lib/util/ids';
+import { sha256 } from '@/platform/util/ids';
 import { newApiKey } from './create-virtual-agent';
 import { lockCredentials, previousValidUntil, type RotationMode } from './rotation';
 

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { virtualAgents } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 /** `at_once` for a leaked credential; `overlap` keeps the replaced one valid for a while. */
 export type RotationMode = 'at_once' | 'overlap';

@@ -3,9 +3,9 @@ import type { TestEventResult } from '@/contracts/schemas/admin-delivery';
 import type { Db } from '@/db/client';
 import { virtualAgents } from '@/db/schema';
 import { sendWebhook } from '@/lib/delivery/send-webhook';
-import { ApiError } from '@/lib/errors';
 import { buildEventBody, toEventEntry } from '@/lib/events/event-body';
-import { newTraceId } from '@/lib/util/ids';
+import { ApiError } from '@/platform/errors';
+import { newTraceId } from '@/platform/util/ids';
 
 /**
  * Sends one signed `chat.assigned` event for a made-up chat to the VA's webhook, through the

@@ -3,8 +3,8 @@ import type { TestChat } from '@/contracts/schemas/admin-delivery';
 import type { Db } from '@/db/client';
 import { assets, users, virtualAgents } from '@/db/schema';
 import { createChat } from '@/lib/chats/create-chat';
-import { ApiError } from '@/lib/errors';
-import { newTraceId } from '@/lib/util/ids';
+import { ApiError } from '@/platform/errors';
+import { newTraceId } from '@/platform/util/ids';
 
 export const TEST_CHAT_TEXT = 'Hello, this is a test chat started from the admin console.';
 

@@ -3,9 +3,9 @@ import type { AdminVirtualAgent, UpdateVirtualAgentBody } from '@/contracts/sche
 import type { Db } from '@/db/client';
 import { skills, teamMemberships, userSkills, users, virtualAgents } from '@/db/schema';
 import { forgetTokensOf } from '@/lib/bot-auth/token-cache';
-import { ApiError } from '@/lib/errors';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { requireAccountTeam, resolveSkillNames } from '@/lib/teams/check-references';
+import { ApiError } from '@/platform/errors';
 import {
   acceptWebhookHeaders,
   acceptWebhookUrl,

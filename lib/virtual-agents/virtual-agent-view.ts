@@ -3,9 +3,9 @@ import type { EventType } from '@/contracts/enums';
 import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
 import type { Db } from '@/db/client';
 import { virtualAgents } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
 import { encodeCursor } from '@/lib/pull/cursor';
-import { rowsOf } from '@/lib/util/rows-of';
+import { ApiError } from '@/platform/errors';
+import { rowsOf } from '@/platform/util/rows-of';
 
 type CursorRow = {
   va: number;

@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 import { readCredential, signatureMatches } from './credential';
 import { findWidgetAsset } from './find-widget-asset';
 import type { WidgetVisitorAuth } from './types';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { WidgetVisitor } from '@/contracts/schemas/widget';
 import type { Db } from '@/db/client';
 import { env } from '@/env';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 import { signCredential } from './credential';
 import { findWidgetAsset } from './find-widget-asset';
 

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { assets } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 /** The livechat asset behind an app id (any account: the app id is public), or 2071. */
 export async function findWidgetAsset(db: Db, { appId }: { appId: number }) {

@@ -2,8 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import type { WidgetMessage, WidgetMessageBody } from '@/contracts/schemas/widget';
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
 import { appendMessage } from '@/lib/messages/append-message';
+import { ApiError } from '@/platform/errors';
 import type { WidgetVisitorAuth } from './types';
 import { loadOwnChat, toWidgetMessage } from './widget-chat-view';
 

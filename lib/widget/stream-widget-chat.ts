@@ -1,7 +1,7 @@
 import type { WidgetChat, WidgetChunk, WidgetTyping } from '@/contracts/schemas/widget';
 import type { Db } from '@/db/client';
 import { subscribeChatChanges } from '@/lib/events/chat-changes';
-import { liveStream, type SendEvent } from '@/lib/realtime/live-stream';
+import { liveStream, type SendEvent } from '@/platform/realtime/live-stream';
 import { widgetMessagesAfter } from './list-widget-messages';
 import type { WidgetVisitorAuth } from './types';
 import { loadOwnChatLive, TYPING_OFF, toWidgetMessage } from './widget-chat-view';

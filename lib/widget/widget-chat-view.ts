@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { WidgetChat, WidgetMessage, WidgetTyping } from '@/contracts/schemas/widget';
 import type { Db } from '@/db/client';
 import { chats, customers, users } from '@/db/schema';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 import type { WidgetVisitorAuth } from './types';
 
 /**

@@ -1,11 +1,11 @@
 import { widgetContract } from '@/contracts/widget';
 import { getDb } from '@/db/client';
 import { env } from '@/env';
-import { addressKey, clientAddress } from '@/lib/auth/client-address';
-import type { ApiRequest } from '@/lib/http/api-request';
-import type { RequestContext } from '@/lib/http/request-context';
-import type { RouteEntry } from '@/lib/http/route-table';
-import { consumeOne, limiterFor, tooManyRequests } from '@/lib/limits/limiters';
+import { addressKey, clientAddress } from '@/platform/auth/client-address';
+import type { ApiRequest } from '@/platform/http/api-request';
+import type { RequestContext } from '@/platform/http/request-context';
+import type { RouteEntry } from '@/platform/http/route-table';
+import { consumeOne, limiterFor, tooManyRequests } from '@/platform/limits/limiters';
 import { authenticateVisitor } from './authenticate-visitor';
 import type { WidgetVisitorAuth } from './types';
 

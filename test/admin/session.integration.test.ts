@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { adminSessions } from '@/db/schema';
 import { env } from '@/env';
-import { sha256 } from '@/lib/util/ids';
+import { sha256 } from '@/platform/util/ids';
 import { ADMIN_PASSWORD, AdminClient, signedInAdmin } from '../support/admin-api';
 import { setupTestDatabase } from '../support/db';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { agentLogins, agentSessions, auditEntries } from '@/db/schema';
-import { sha256 } from '@/lib/util/ids';
+import { sha256 } from '@/platform/util/ids';
 import { type AdminClient, signedInAdminOf } from '../support/admin-api';
 import { AGENT_PASSWORD, AgentClient } from '../support/agent-api';
 import { newChat } from '../support/chats';

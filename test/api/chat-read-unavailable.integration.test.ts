@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { openPostgres } from '@/db/client';
 import { loadChatOrFail } from '@/lib/chats/chat-view';
-import { ApiError } from '@/lib/errors';
-import { toApiError } from '@/lib/http/respond';
+import { ApiError } from '@/platform/errors';
+import { toApiError } from '@/platform/http/respond';
 import { freePort } from '../support/private-cluster';
 
 // GET /chats/{id} while the database cannot be reached: the 503 2050 with Retry-After that every

@@ -8,7 +8,7 @@ import { botApiHandler } from '@/app/api/v1/_routers';
 import { BotApiError, createBotClient, responseOf, verifyPulledEvent, verifyWebhook, WebhookVerificationError } from '@/client';
 import { accessTokens } from '@/db/schema';
 import { forgetAllTokens } from '@/lib/bot-auth/token-cache';
-import { answerClientError, serveNode } from '@/lib/http/node-entry';
+import { answerClientError, serveNode } from '@/platform/http/node-entry';
 import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';
 

@@ -1,5 +1,5 @@
-import type { OpenApiDocument, OperationObject, ParameterObject, SchemaObject } from '@/lib/openapi/types';
-import { HTTP_METHODS } from '@/lib/openapi/types';
+import type { OpenApiDocument, OperationObject, ParameterObject, SchemaObject } from '@/platform/openapi/types';
+import { HTTP_METHODS } from '@/platform/openapi/types';
 
 /** One operation of the document, with its method and path template. */
 export type DocOperation = { method: string; path: string; op: OperationObject };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildOpenApiDocument } from '@/lib/openapi/build-document';
-import type { ParameterObject, SchemaObject } from '@/lib/openapi/types';
+import { buildOpenApiDocument } from '@/platform/openapi/build-document';
+import type { ParameterObject, SchemaObject } from '@/platform/openapi/types';
 import { operationsOf, resolve } from './bad-input';
 
 /**

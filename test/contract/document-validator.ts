@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { toJsonSchema } from '@/lib/openapi/schema-tools';
-import type { OpenApiDocument, OperationObject, ParameterObject, SchemaObject } from '@/lib/openapi/types';
+import { toJsonSchema } from '@/platform/openapi/schema-tools';
+import type { OpenApiDocument, OperationObject, ParameterObject, SchemaObject } from '@/platform/openapi/types';
 import { type DocOperation, operationsOf } from './bad-input';
 
 /** Codes that mean "your input does not match the schema": a request the document allows must never get them. */

@@ -7,7 +7,7 @@ import { virtualAgents } from '@/db/schema';
 import { resetEnv } from '@/env';
 import { claimDueEvents } from '@/lib/delivery/claim-due-events';
 import { redeliverEvent } from '@/lib/delivery/redeliver-event';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';
 import { attemptsOf, createBotChat, deliverDue, eventsOfChat, sendInbound, tenantWithReceiverEach, until } from './helpers';

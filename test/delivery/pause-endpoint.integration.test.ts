@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { pauseEndpointEvents } from '@/lib/delivery/pause-endpoint-events';
-import { rowsOf } from '@/lib/util/rows-of';
+import { rowsOf } from '@/platform/util/rows-of';
 import { setupTestDatabase } from '../support/db';
 import { createTenant } from '../support/tenant';
 import { createBotChat } from './helpers';

@@ -5,7 +5,7 @@ import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { NextRequest } from 'next/server';
 import { botApiHandler } from '@/app/api/v1/_routers';
-import { answerClientError, serveNode } from '@/lib/http/node-entry';
+import { answerClientError, serveNode } from '@/platform/http/node-entry';
 import { setupTestDatabase } from '../support/db';
 import { useEnv } from '../support/env';
 import { createTenant, type Tenant } from '../support/tenant';

@@ -5,7 +5,7 @@ import { GET as ready } from '@/app/api/health/ready/route';
 import { GET as inngestRoute } from '@/app/api/inngest/route';
 import { GET as scrape } from '@/app/api/metrics/route';
 import { environmentProblems, resetEnv } from '@/env';
-import { startDraining } from '@/lib/ops/draining';
+import { startDraining } from '@/platform/ops/draining';
 import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';
 import { createTenant } from '../support/tenant';

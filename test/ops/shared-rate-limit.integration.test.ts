@@ -4,12 +4,12 @@ import { eq } from 'drizzle-orm';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { rateLimits } from '@/db/schema';
 import { resetEnv } from '@/env';
-import { ApiError } from '@/lib/errors';
-import { consumeRateLimit } from '@/lib/http/rate-limit';
-import { DatabaseRateLimiter } from '@/lib/limits/database-limiter';
-import { chunkFor } from '@/lib/limits/local-allowance';
 import { retentionJobs } from '@/lib/retention/jobs';
 import { runRetention } from '@/lib/retention/run-retention';
+import { ApiError } from '@/platform/errors';
+import { consumeRateLimit } from '@/platform/http/rate-limit';
+import { DatabaseRateLimiter } from '@/platform/limits/database-limiter';
+import { chunkFor } from '@/platform/limits/local-allowance';
 import { setupTestDatabase } from '../support/db';
 
 /** Two limiters built apart, as two instances build theirs: they share only the database. */

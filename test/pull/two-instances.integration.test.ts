@@ -1,7 +1,7 @@
 /**
  * Two production servers (`node scripts/start.mjs`, the build in .next) on one PostgreSQL database
  * of this test's own: an event committed through instance A reaches a stream held on instance B
- * by the cross-instance wake-up (lib/realtime), and the stream limit counts both instances' streams.
+ * by the cross-instance wake-up (platform/realtime), and the stream limit counts both instances' streams.
  * Needs PostgreSQL and the build (run `npm run build` first; the first server builds if it is stale).
  */
 import assert from 'node:assert/strict';

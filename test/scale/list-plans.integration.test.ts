@@ -8,7 +8,7 @@ import { env } from '@/env';
 import { matchingChatIds, NARROW_SEARCH_LIMIT, searchCondition } from '@/lib/admin-chats/search-chats';
 import { type ChatFilters, fewTagged, listChatsQuery } from '@/lib/chats/list-chats';
 import { transcriptPageQuery } from '@/lib/messages/list-messages';
-import { encodeCursor } from '@/lib/util/cursor';
+import { encodeCursor } from '@/platform/util/cursor';
 import { describeOrSkip } from '../support/describe-or-skip';
 import { type PlanDatabase, planDatabase } from '../support/plans';
 

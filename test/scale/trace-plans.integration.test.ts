@@ -6,7 +6,7 @@ import { env } from '@/env';
 import { chatsOfAccount } from '@/lib/request-log/known-chats';
 import { botRequestsPage } from '@/lib/request-log/list-bot-requests';
 import { traceLookups } from '@/lib/traces/find-trace';
-import { encodeCursor } from '@/lib/util/cursor';
+import { encodeCursor } from '@/platform/util/cursor';
 import { describeOrSkip } from '../support/describe-or-skip';
 import { type PlanDatabase, planDatabase } from '../support/plans';
 

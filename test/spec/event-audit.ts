@@ -6,8 +6,8 @@ import { NextRequest } from 'next/server';
 import { Webhook } from 'standardwebhooks';
 import { GET as servedDocument } from '@/app/api/v1/openapi.json/route';
 import { GET as servedEventSchemas } from '@/app/api/v1/schemas/events.json/route';
-import { toJsonSchema } from '@/lib/openapi/schema-tools';
-import type { OpenApiDocument, SchemaObject } from '@/lib/openapi/types';
+import { toJsonSchema } from '@/platform/openapi/schema-tools';
+import type { OpenApiDocument, SchemaObject } from '@/platform/openapi/types';
 import type { Received } from '../delivery/receiver';
 
 /**

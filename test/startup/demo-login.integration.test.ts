@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { createAccount } from '@/lib/accounts/create-account';
-import { checkDemoLogin, demoLines, readDemoLogin, writeDemoLogin } from '@/lib/startup/demo-login';
-import { seedDemo } from '@/lib/startup/seed-demo';
 import { rotateApiKey } from '@/lib/virtual-agents/rotate-api-key';
 import { rotateSigningSecret } from '@/lib/virtual-agents/rotate-signing-secret';
+import { checkDemoLogin, demoLines, readDemoLogin, writeDemoLogin } from '@/platform/startup/demo-login';
+import { seedDemo } from '@/platform/startup/seed-demo';
 import { setupTestDatabase } from '../support/db';
 
 describe('the demo login file', () => {

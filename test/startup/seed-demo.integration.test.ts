@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createAccount } from '@/lib/accounts/create-account';
 import { authorize } from '@/lib/bot-auth/authorize';
-import { DEMO_AGENT_EMAIL, seedDemo } from '@/lib/startup/seed-demo';
+import { DEMO_AGENT_EMAIL, seedDemo } from '@/platform/startup/seed-demo';
 import { AgentClient } from '../support/agent-api';
 import { botApi } from '../support/bot-api';
 import { setupTestDatabase } from '../support/db';

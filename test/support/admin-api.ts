@@ -4,7 +4,7 @@ import { adminApiHandler } from '@/app/api/admin/_routers';
 import type { Db } from '@/db/client';
 import { admins } from '@/db/schema';
 import { createAccount } from '@/lib/accounts/create-account';
-import { hashPassword } from '@/lib/auth/passwords';
+import { hashPassword } from '@/platform/auth/passwords';
 import type { ApiReply } from './bot-api';
 
 export type AdminReply = ApiReply & { setCookies: string[] };

@@ -9,7 +9,7 @@
 import http from 'node:http';
 import { adminApiHandler } from '@/app/api/admin/_routers';
 import { register } from '@/instrumentation';
-import { type NodeEntries, serveNode } from '@/lib/http/node-entry';
+import { type NodeEntries, serveNode } from '@/platform/http/node-entry';
 
 await register();
 const entries = (globalThis as { __vaNodeEntries?: NodeEntries }).__vaNodeEntries;

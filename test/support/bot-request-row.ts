@@ -1,5 +1,5 @@
 import type { BotRequestRow } from '@/lib/request-log/request-log-buffer';
-import { newTraceId, traceIdTime } from '@/lib/util/ids';
+import { newTraceId, traceIdTime } from '@/platform/util/ids';
 
 /** A request log row as bench:api's PATCH leaves it: a success about `chatId`, with a fresh trxid. */
 export function patchRow(chatId: string, over: Partial<BotRequestRow> = {}): BotRequestRow {

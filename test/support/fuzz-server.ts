@@ -1,5 +1,5 @@
-import { buildOpenApiDocument } from '@/lib/openapi/build-document';
-import { HTTP_METHODS, type OperationObject, type ParameterObject } from '@/lib/openapi/types';
+import { buildOpenApiDocument } from '@/platform/openapi/build-document';
+import { HTTP_METHODS, type OperationObject, type ParameterObject } from '@/platform/openapi/types';
 
 /**
  * Random bad and odd input against a running server, driven by the OpenAPI documents. Every answer

@@ -2,7 +2,7 @@
  * Two production servers (`node scripts/start.mjs`, the build in .next) on one PostgreSQL database
  * of this test's own: a livechat customer follows their chat on instance B while the VA types and
  * streams its reply through instance A. Everything reaches B by the cross-instance wake-up
- * (lib/realtime over LISTEN/NOTIFY): in order, each chunk once, then the whole reply.
+ * (platform/realtime over LISTEN/NOTIFY): in order, each chunk once, then the whole reply.
  * Needs PostgreSQL and the build (run `npm run build` first; the first server builds if it is stale).
  */
 import assert from 'node:assert/strict';

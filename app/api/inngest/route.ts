@@ -1,7 +1,7 @@
 import { serve } from 'inngest/next';
 import { env } from '@/env';
 import { functions, inngest } from '@/inngest';
-import { ApiError } from '@/lib/errors';
+import { ApiError } from '@/platform/errors';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { env } from '@/env';
-import { ApiError } from '@/lib/errors';
-import { registerScrapeGauges } from '@/lib/metrics/collect-gauges';
-import { metrics } from '@/lib/metrics/registry';
+import { ApiError } from '@/platform/errors';
+import { registerScrapeGauges } from '@/platform/metrics/collect-gauges';
+import { metrics } from '@/platform/metrics/registry';
 
 export const dynamic = 'force-dynamic';
 

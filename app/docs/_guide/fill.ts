@@ -1,5 +1,5 @@
-import { EVENT_EXAMPLES } from '@/lib/openapi/events';
-import { statusCodeCatalogue } from '@/lib/openapi/overview';
+import { EVENT_EXAMPLES } from '@/platform/openapi/events';
+import { statusCodeCatalogue } from '@/platform/openapi/overview';
 
 /**
  * The guide's Markdown holds regions filled from the contract, so that neither the site nor a

@@ -5,8 +5,8 @@ import { createAccount } from '@/lib/accounts/create-account';
 import { listAccounts } from '@/lib/accounts/list-accounts';
 import { setTransferEnabled } from '@/lib/accounts/transfer-setting';
 import { requirePlatformAdmin } from '@/lib/admin-auth/require-platform-admin';
-import type { AdminAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
+import type { AdminAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 export const accountsRouter = tsr.routerWithMiddleware(adminContract.accounts)<{ admin: AdminAuth }>({
   listAccounts: async (_, { request }) => {

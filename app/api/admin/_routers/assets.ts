@@ -4,9 +4,9 @@ import { getDb } from '@/db/client';
 import { createAsset } from '@/lib/assets/create-asset';
 import { listAssets, toAssetView } from '@/lib/assets/list-assets';
 import { updateAsset } from '@/lib/assets/update-asset';
-import type { AdminAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
 import { publicBase } from '@/lib/widget/public-base';
+import type { AdminAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 export const assetsRouter = tsr.routerWithMiddleware(adminContract.assets)<{ admin: AdminAuth }>({
   listAssets: async ({ query }, { request }) =>

@@ -4,8 +4,8 @@ import { getDb } from '@/db/client';
 import { inspectChat } from '@/lib/admin-chats/inspect-chat';
 import { postAdminMessage } from '@/lib/admin-chats/post-admin-message';
 import { searchChats } from '@/lib/admin-chats/search-chats';
-import type { AdminAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
+import type { AdminAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 export const chatsRouter = tsr.routerWithMiddleware(adminContract.chats)<{ admin: AdminAuth }>({
   listChats: async ({ query }, { request }) => {

@@ -3,8 +3,8 @@ import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
 import { getDeliveryStats } from '@/lib/delivery-stats/get-delivery-stats';
 import { listVirtualAgentHealth } from '@/lib/delivery-stats/list-virtual-agent-health';
-import type { AdminAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
+import type { AdminAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 export const deliveriesRouter = tsr.routerWithMiddleware(adminContract.deliveries)<{ admin: AdminAuth }>({
   getDeliveryStats: async ({ query }, { request }) =>

@@ -2,8 +2,8 @@ import { tsr } from '@ts-rest/serverless/next';
 import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
 import { redeliverEvent } from '@/lib/delivery/redeliver-event';
-import type { AdminAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
+import type { AdminAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 export const eventsRouter = tsr.routerWithMiddleware(adminContract.events)<{ admin: AdminAuth }>({
   redeliverEvent: async ({ params, query }, { request }) => {

@@ -1,7 +1,7 @@
 import { adminContract } from '@/contracts/admin';
 import { adminGuard } from '@/lib/admin-auth/admin-guard';
-import { createApiHandler } from '@/lib/http/create-api-handler';
-import type { AdminAuth } from '@/lib/http/request-context';
+import { createApiHandler } from '@/platform/http/create-api-handler';
+import type { AdminAuth } from '@/platform/http/request-context';
 import { accountsRouter } from './accounts';
 import { assetsRouter } from './assets';
 import { auditRouter } from './audit';

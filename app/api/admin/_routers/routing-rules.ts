@@ -2,12 +2,12 @@ import { tsr } from '@ts-rest/serverless/next';
 import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
 import { setDefaultTeam } from '@/lib/accounts/set-default-team';
-import type { AdminAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
 import { createRoutingRule } from '@/lib/routing/create-routing-rule';
 import { deleteRoutingRule } from '@/lib/routing/delete-routing-rule';
 import { listRoutingRules } from '@/lib/routing/list-routing-rules';
 import { updateRoutingRule } from '@/lib/routing/update-routing-rule';
+import type { AdminAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 export const routingRulesRouter = tsr.routerWithMiddleware(adminContract.routingRules)<{ admin: AdminAuth }>({
   listRoutingRules: async (_, { request }) => ok(4400, await listRoutingRules(await getDb(), { accountId: request.admin.accountId })),

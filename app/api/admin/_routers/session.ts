@@ -5,8 +5,8 @@ import { getCurrentAdmin } from '@/lib/admin-auth/get-current-admin';
 import { logIn } from '@/lib/admin-auth/log-in';
 import { logOut } from '@/lib/admin-auth/log-out';
 import { clearedSessionCookie, isHttps, readSessionToken, sessionCookie } from '@/lib/admin-auth/session-cookie';
-import { currentContext } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
+import { currentContext } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 function setCookie(cookie: string) {
   const ctx = currentContext();

@@ -1,14 +1,14 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
-import type { AdminAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
 import { addSkill } from '@/lib/teams/add-skill';
 import { createTeam } from '@/lib/teams/create-team';
 import { listSkills } from '@/lib/teams/list-skills';
 import { removeSkill } from '@/lib/teams/remove-skill';
 import { loadTeamOrFail, loadTeams } from '@/lib/teams/team-view';
 import { updateTeam } from '@/lib/teams/update-team';
+import type { AdminAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 export const teamsRouter = tsr.routerWithMiddleware(adminContract.teams)<{ admin: AdminAuth }>({
   listTeams: async (_, { request }) => ok(4400, await loadTeams(await getDb(), { accountId: request.admin.accountId })),

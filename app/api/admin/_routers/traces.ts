@@ -1,10 +1,10 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
-import type { AdminAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
 import { listBotRequests } from '@/lib/request-log/list-bot-requests';
 import { findTrace } from '@/lib/traces/find-trace';
+import type { AdminAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 export const tracesRouter = tsr.routerWithMiddleware(adminContract.traces)<{ admin: AdminAuth }>({
   findTrace: async ({ query }, { request }) =>

@@ -2,12 +2,12 @@ import { tsr } from '@ts-rest/serverless/next';
 import { adminContract } from '@/contracts/admin';
 import { getDb } from '@/db/client';
 import { invitePerson } from '@/lib/agent-auth/invite-person';
-import type { AdminAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
 import { addUser } from '@/lib/users/add-user';
 import { updateUser } from '@/lib/users/update-user';
 import { loadUsers } from '@/lib/users/user-view';
 import { publicBase } from '@/lib/widget/public-base';
+import type { AdminAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 export const usersRouter = tsr.routerWithMiddleware(adminContract.users)<{ admin: AdminAuth }>({
   listUsers: async ({ query }, { request }) =>

@@ -4,11 +4,11 @@ import { getDb } from '@/db/client';
 import { listRecoveries } from '@/lib/delivery/list-recoveries';
 import { retryVirtualAgentNow } from '@/lib/delivery/retry-now';
 import { startRecovery } from '@/lib/delivery/start-recovery';
-import type { AdminAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
 import { listVaReplies } from '@/lib/virtual-agents/list-va-replies';
 import { sendTestEvent } from '@/lib/virtual-agents/send-test-event';
 import { startTestChat } from '@/lib/virtual-agents/start-test-chat';
+import type { AdminAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 export const vaToolsRouter = tsr.routerWithMiddleware(adminContract.vaTools)<{ admin: AdminAuth }>({
   sendTestEvent: async ({ params }, { request }) =>

@@ -15,9 +15,9 @@ import { agentGuard } from '@/lib/agent-auth/agent-guard';
 import { agentSessionCookie, clearedAgentSessionCookie, readAgentSessionToken } from '@/lib/agent-auth/agent-session-cookie';
 import { logInAgent } from '@/lib/agent-auth/log-in-agent';
 import { logOutAgent } from '@/lib/agent-auth/log-out-agent';
-import { createApiHandler } from '@/lib/http/create-api-handler';
-import { type AgentAuth, currentContext } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
+import { createApiHandler } from '@/platform/http/create-api-handler';
+import { type AgentAuth, currentContext } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 function setCookie(cookie: string) {
   const ctx = currentContext();

@@ -3,9 +3,9 @@ import { getDb } from '@/db/client';
 import { streamWorkspace } from '@/lib/agent/stream-workspace';
 import { readAgentSessionToken } from '@/lib/agent-auth/agent-session-cookie';
 import { authenticateAgent } from '@/lib/agent-auth/authenticate-agent';
-import { ApiError } from '@/lib/errors';
-import { errorAnswer, toApiError } from '@/lib/http/respond';
-import { newTraceId } from '@/lib/util/ids';
+import { ApiError } from '@/platform/errors';
+import { errorAnswer, toApiError } from '@/platform/http/respond';
+import { newTraceId } from '@/platform/util/ids';
 
 export const dynamic = 'force-dynamic';
 

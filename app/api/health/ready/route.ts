@@ -1,4 +1,4 @@
-import { checkReadiness } from '@/lib/ops/check-readiness';
+import { checkReadiness } from '@/platform/ops/check-readiness';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
-import { ApiError } from '@/lib/errors';
-import { newTraceId } from '@/lib/util/ids';
+import { ApiError } from '@/platform/errors';
+import { newTraceId } from '@/platform/util/ids';
 
 /**
  * Answers of the public, read-only documents under /api/v1 (the OpenAPI document and the event

@@ -2,8 +2,8 @@ import { tsr } from '@ts-rest/serverless/next';
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
 import { authorize } from '@/lib/bot-auth/authorize';
-import { currentContext } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
+import { currentContext } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 export const authRouter = tsr.router(botContract.auth, {
   authorize: async ({ body }, { responseHeaders }) => {

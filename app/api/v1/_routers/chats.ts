@@ -8,9 +8,9 @@ import { listChats } from '@/lib/chats/list-chats';
 import { setTyping } from '@/lib/chats/set-typing';
 import { transferChat } from '@/lib/chats/transfer-chat';
 import { updateChat } from '@/lib/chats/update-chat';
-import type { BotAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
-import { fingerprintOf, REPLAYED_HEADER } from '@/lib/idempotency/with-idempotency';
+import type { BotAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
+import { fingerprintOf, REPLAYED_HEADER } from '@/platform/idempotency/with-idempotency';
 
 export const chatsRouter = tsr.routerWithMiddleware(botContract.chats)<{ bot: BotAuth }>({
   createChat: async ({ body, headers }, { responseHeaders, request }) => {

@@ -1,13 +1,13 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
-import type { BotAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
 import { ackEvents } from '@/lib/pull/ack-events';
 import { encodeCursor } from '@/lib/pull/cursor';
 import { listEvents } from '@/lib/pull/list-events';
 import { openEventStream } from '@/lib/pull/open-event-stream';
 import { readPullState, startOf } from '@/lib/pull/read-pull-state';
+import type { BotAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 export const eventsRouter = tsr.routerWithMiddleware(botContract.events)<{ bot: BotAuth }>({
   listEvents: async ({ query }, { request }) => {
@@ -30,7 +30,7 @@ export const eventsRouter = tsr.routerWithMiddleware(botContract.events)<{ bot: 
       cursor: resume ?? query.after,
       field: resume !== undefined ? 'header.last-event-id' : 'query.after',
     });
-    // A ReadableStream body is streamed by both entries (lib/http); the contract documents it as text/event-stream.
+    // A ReadableStream body is streamed by both entries (platform/http); the contract documents it as text/event-stream.
     return { status: 200 as const, body: stream };
   },
   ackEvents: async ({ body }, { request }) => {

@@ -1,8 +1,8 @@
 import { botContract } from '@/contracts/bot';
 import { botGuard } from '@/lib/bot-auth/bot-guard';
-import { createApiHandler } from '@/lib/http/create-api-handler';
-import type { BotAuth } from '@/lib/http/request-context';
 import { recordBotRequest } from '@/lib/request-log/record-bot-request';
+import { createApiHandler } from '@/platform/http/create-api-handler';
+import type { BotAuth } from '@/platform/http/request-context';
 import { authRouter } from './auth';
 import { chatsRouter } from './chats';
 import { eventsRouter } from './events';

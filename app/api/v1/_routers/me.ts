@@ -2,9 +2,9 @@ import { tsr } from '@ts-rest/serverless/next';
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
 import { listAssetPage } from '@/lib/assets/list-asset-page';
-import type { BotAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
 import { getMe } from '@/lib/virtual-agents/get-me';
+import type { BotAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 export const meRouter = tsr.routerWithMiddleware(botContract.me)<{ bot: BotAuth }>({
   getMe: async (_, { request }) => {

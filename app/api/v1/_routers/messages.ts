@@ -1,13 +1,13 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
-import type { BotAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
-import { fingerprintOf, REPLAYED_HEADER } from '@/lib/idempotency/with-idempotency';
 import { appendChunk } from '@/lib/messages/append-chunk';
 import { appendMessage } from '@/lib/messages/append-message';
 import { closeStream } from '@/lib/messages/close-stream';
 import { listMessages } from '@/lib/messages/list-messages';
+import type { BotAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
+import { fingerprintOf, REPLAYED_HEADER } from '@/platform/idempotency/with-idempotency';
 
 export const messagesRouter = tsr.routerWithMiddleware(botContract.messages)<{ bot: BotAuth }>({
   listMessages: async ({ params, query }, { request }) => {

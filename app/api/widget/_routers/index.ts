@@ -1,10 +1,6 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { widgetContract } from '@/contracts/widget';
 import { getDb } from '@/db/client';
-import { ApiError } from '@/lib/errors';
-import { createApiHandler } from '@/lib/http/create-api-handler';
-import type { WidgetVisitorAuth } from '@/lib/http/request-context';
-import { ok } from '@/lib/http/respond';
 import { createVisitor } from '@/lib/widget/create-visitor';
 import { findCurrentChat } from '@/lib/widget/find-current-chat';
 import { getWidgetApp } from '@/lib/widget/get-widget-app';
@@ -14,6 +10,10 @@ import { startWidgetChat } from '@/lib/widget/start-widget-chat';
 import { streamWidgetChat } from '@/lib/widget/stream-widget-chat';
 import { loadOwnChat } from '@/lib/widget/widget-chat-view';
 import { widgetGuard } from '@/lib/widget/widget-guard';
+import { ApiError } from '@/platform/errors';
+import { createApiHandler } from '@/platform/http/create-api-handler';
+import type { WidgetVisitorAuth } from '@/platform/http/request-context';
+import { ok } from '@/platform/http/respond';
 
 const widgetRouter = tsr.routerWithMiddleware(widgetContract)<{ widget: WidgetVisitorAuth }>({
   getApp: async ({ params }) => ok(4400, await getWidgetApp(await getDb(), { appId: params.app_id })),

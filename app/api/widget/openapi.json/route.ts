@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from '@/lib/openapi/build-document';
+import { buildOpenApiDocument } from '@/platform/openapi/build-document';
 import { publicJson } from '../../v1/_public/json';
 
 export { DELETE, PATCH, POST, PUT } from '../../v1/_public/json';

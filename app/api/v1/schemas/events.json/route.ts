@@ -1,5 +1,5 @@
 import type { NextRequest } from 'next/server';
-import { eventJsonSchemas } from '@/lib/openapi/events';
+import { eventJsonSchemas } from '@/platform/openapi/events';
 import { publicJson } from '../../_public/json';
 
 export { DELETE, PATCH, POST, PUT } from '../../_public/json';

@@ -3,9 +3,9 @@ import { getDb } from '@/db/client';
 import { authenticateSession } from '@/lib/admin-auth/authenticate-session';
 import { readSessionToken } from '@/lib/admin-auth/session-cookie';
 import { streamAdminChat } from '@/lib/admin-chats/stream-admin-chat';
-import { ApiError } from '@/lib/errors';
-import { errorAnswer, toApiError } from '@/lib/http/respond';
-import { newTraceId } from '@/lib/util/ids';
+import { ApiError } from '@/platform/errors';
+import { errorAnswer, toApiError } from '@/platform/http/respond';
+import { newTraceId } from '@/platform/util/ids';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import type { NextRequest } from 'next/server';
-import { ApiError } from '@/lib/errors';
-import { eventJsonSchema } from '@/lib/openapi/events';
+import { ApiError } from '@/platform/errors';
+import { eventJsonSchema } from '@/platform/openapi/events';
 import { publicJson } from '../../../_public/json';
 
 export { DELETE, PATCH, POST, PUT } from '../../../_public/json';
