@@ -20,6 +20,12 @@ const delayList = z
   });
 
 /**
+ * A retention period in days: a whole number in production; decimals down to 0.001 (86 s) let a
+ * soak or a drill see rows deleted within the hour (bench:soak runs with minutes).
+ */
+const retentionDays = (fallback: number) => z.coerce.number().min(0.001).default(fallback);
+
+/**
  * TRUSTED_PROXIES: empty (no proxy: the socket address is the client), a hop count (`1`: one
  * proxy in front; take the address it saw), or a comma-separated list of proxy addresses/CIDRs.
  */
@@ -135,7 +141,7 @@ export const envSchema = z
      */
     BOT_REQUEST_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).optional(),
     /** Days request log rows are kept. */
-    BOT_REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(7),
+    BOT_REQUEST_LOG_RETENTION_DAYS: retentionDays(7),
     /** Rows the log may hold in memory waiting for a write; past it new rows are dropped and counted. */
     BOT_REQUEST_LOG_MAX_BUFFER: z.coerce.number().int().min(100).max(1_000_000).default(20_000),
     ADMIN_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(43_200),
@@ -162,9 +168,9 @@ export const envSchema = z
     DELIVERY_RETRY_AFTER_MAX_MS: z.coerce.number().int().min(1_000).default(600_000),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     /** Retention (lib/retention): days a delivered event and its attempts are kept. */
-    EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+    EVENT_RETENTION_DAYS: retentionDays(30),
     /** Days a failed event (still redeliverable until then) and its attempts are kept. */
-    FAILED_EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+    FAILED_EVENT_RETENTION_DAYS: retentionDays(90),
     /** Days a closed chat, its transcript and events are kept; unset keeps them for ever. */
     CHAT_RETENTION_DAYS: z
       .string()
@@ -172,8 +178,8 @@ export const envSchema = z
       .transform((v, ctx) => {
         if (v === undefined || v === '') return undefined;
         const n = Number(v);
-        if (!Number.isInteger(n) || n < 1) {
-          ctx.addIssue({ code: 'custom', message: 'must be a whole number of days (at least 1), or unset to keep closed chats' });
+        if (!Number.isFinite(n) || n < 0.001) {
+          ctx.addIssue({ code: 'custom', message: 'must be a number of days (at least 0.001), or unset to keep closed chats' });
           return z.NEVER;
         }
         return n;

@@ -8,7 +8,24 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
-const SOURCES = ['app', 'lib', 'platform', 'contracts', 'db', 'inngest', 'instrumentation.ts', 'next.config.ts', 'package-lock.json'];
+// Everything the build reads: a change to any of them (a component, env.ts, a guide page) rebuilds.
+const SOURCES = [
+  'app',
+  'components',
+  'lib',
+  'platform',
+  'contracts',
+  'db',
+  'inngest',
+  'docs',
+  'public',
+  'env.ts',
+  'proxy.ts',
+  'instrumentation.ts',
+  'next.config.ts',
+  'tsconfig.json',
+  'package-lock.json',
+];
 
 function newestMtime(p) {
   if (!existsSync(p)) return 0;

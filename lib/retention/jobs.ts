@@ -60,15 +60,25 @@ function eventDelete(pick: (limit: number, now: Date) => ReturnType<typeof sql>,
  * The bounded delete for closed chats. Their events go with them (cascade), so each VA's floor is
  * raised to the newest of those events, as eventDelete does: a cursor before it has lost events and
  * answers 410, whether the bot acknowledged them or (in webhook mode) replays. The events are read
- * in the statement's snapshot, before the cascade removes them (events_chat_va_seq_idx).
+ * in the statement's snapshot, before the cascade removes them (events_chat_va_seq_idx). A customer
+ * left with no chat goes too, unless it was touched after `before` (a new chat of theirs on its way:
+ * its upsert moves updated_at, which the delete checks again on the row it waited for).
  */
-function chatDelete(pick: (limit: number, now: Date) => ReturnType<typeof sql>, still: (now: Date) => ReturnType<typeof sql>) {
+function chatDelete(
+  pick: (limit: number, now: Date) => ReturnType<typeof sql>,
+  still: (now: Date) => ReturnType<typeof sql>,
+  before: (now: Date) => string,
+) {
   return async (db: Db, { now, limit }: { now: Date; limit: number }) => {
     const [row] = rowsOf<{ n: string | number }>(
       await db.execute(sql`
         with gone as (
           delete from chats where ctid = any(array(${pick(limit, now)})) and ${still(now)}
-          returning id),
+          returning id, customer_id),
+        customers_gone as (
+          delete from customers cu where cu.id in (select customer_id from gone)
+            and cu.updated_at < ${before(now)}::timestamptz
+            and not exists (select 1 from chats ch where ch.customer_id = cu.id and ch.id not in (select id from gone))),
         newest as (
           select distinct on (e.virtual_agent_id) e.virtual_agent_id, e.account_id, e.stream_xid, e.id from events e
           where e.chat_id in (select id from gone)
@@ -230,6 +240,7 @@ export function retentionJobs(
         (limit, now) =>
           sql`select ctid from chats where status = 'closed' and closed_at < ${closedBefore(now)}::timestamptz and ${noPendingEvent} limit ${limit}`,
         (now) => sql`status = 'closed' and closed_at < ${closedBefore(now)}::timestamptz and ${noPendingEvent}`,
+        closedBefore,
       ),
     });
   }

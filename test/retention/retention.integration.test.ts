@@ -8,6 +8,7 @@ import {
   agentSessions,
   auditEntries,
   chats,
+  customers,
   deliveryAttempts,
   events,
   idempotencyKeys,
@@ -60,10 +61,19 @@ describe('retention', () => {
   before(async () => {
     t = await createTenant(ctx.db);
     for (const label of ['open', 'closedOld', 'closedRecent', 'closedOldPending']) chatIds[label] = (await newChat(t)).chat_id;
+    // An old closed chat of the customer whose other chat is still open.
+    const [openOne] = await ctx.db.select({ customerId: chats.customerId }).from(chats).where(eq(chats.id, chatIds.open));
+    const [openCustomer] = await ctx.db.select().from(customers).where(eq(customers.id, openOne.customerId));
+    chatIds.closedOldRepeat = (await newChat(t, { customer: { destination_id: openCustomer.destinationId } })).chat_id;
     await ctx.db
       .update(chats)
       .set({ status: 'closed', closedAt: daysBefore(400) })
-      .where(inArray(chats.id, [chatIds.closedOld, chatIds.closedOldPending]));
+      .where(inArray(chats.id, [chatIds.closedOld, chatIds.closedOldPending, chatIds.closedOldRepeat]));
+    // Every customer last touched long ago: only the chats left decide which stay.
+    await ctx.db
+      .update(customers)
+      .set({ updatedAt: daysBefore(400) })
+      .where(eq(customers.accountId, t.account.id));
     await ctx.db
       .update(chats)
       .set({ status: 'closed', closedAt: daysBefore(5) })
@@ -179,9 +189,30 @@ describe('retention', () => {
             .where(inArray(chats.id, Object.values(chatIds)))
         ).map((r) => Object.entries(chatIds).find(([, id]) => id === r.id)?.[0]),
       );
-    assert.equal((await left()).size, 4, 'default: closed chats are kept');
+    const customerOf = new Map<string, number>();
+    for (const [label, id] of Object.entries(chatIds)) {
+      const [row] = await ctx.db.select({ customerId: chats.customerId }).from(chats).where(eq(chats.id, id));
+      customerOf.set(label, row.customerId);
+    }
+    assert.equal((await left()).size, 5, 'default: closed chats are kept');
     await runRetention(ctx.db, { jobs: retentionJobs({ ...defaults, CHAT_RETENTION_DAYS: 365 }), now: later, batchSize: 10 });
     assert.deepEqual(await left(), new Set(['open', 'closedRecent', 'closedOldPending']));
+    // The customer of the removed chat goes with it; one with another chat left stays.
+    const customersLeft = new Set(
+      (
+        await ctx.db
+          .select({ id: customers.id })
+          .from(customers)
+          .where(inArray(customers.id, [...customerOf.values()]))
+      ).map((r) => r.id),
+    );
+    assert.deepEqual(
+      [...customerOf]
+        .filter(([, id]) => customersLeft.has(id))
+        .map(([label]) => label)
+        .sort(),
+      ['closedOldPending', 'closedOldRepeat', 'closedRecent', 'open'],
+    );
     const transcript = await ctx.db.select({ id: messages.id }).from(messages).where(eq(messages.chatId, chatIds.closedOld));
     assert.deepEqual(transcript, []);
     const pending = await ctx.db
