@@ -41,7 +41,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import {
   type Arrival,
@@ -57,13 +56,9 @@ import {
   type PeerStats,
   startPeer,
 } from './events-backlog';
+import { nowMs, onBody } from './http';
 import { writeSection } from './report';
 import { freePort, processCpuMs } from './servers';
-
-/** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes. */
-function nowMs(): number {
-  return performance.timeOrigin + performance.now();
-}
 
 // ---------------------------------------------------------------------------------------------
 // The receiver (child process)
@@ -73,12 +68,7 @@ function runReceiver() {
   let buffer: Arrival[] = [];
   const verifier = makeVerifier();
   const server = http.createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      raw += c;
-    });
-    req.on('end', () => {
+    onBody(req, (raw) => {
       const at = nowMs();
       const key = /"text":"(k-\d+)"/.exec(raw)?.[1] ?? null;
       const chatId = /"chat_id":"([^"]+)"/.exec(raw)?.[1] ?? null;

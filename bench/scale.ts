@@ -10,7 +10,11 @@
  * a second run reuses it (BENCH_SCALE_FRESH=1 builds it again). Uses the production build in .next
  * (run `npm run build` first), starts it as `npm start` does on BENCH_PORT (3221) and stops it at the end.
  *
- * Knobs: BENCH_SCALE_CHATS (1000000; `--small` is 100000), BENCH_SCALE_SHAPE=varied (the data shaped
+ * Every full run also keeps its timings in docs/benchmarks/scale/<shape>-<chats>.json and redraws
+ * the growth chart of its shape from all of them (bench/scale-growth.ts: p99 by size, 10 k to 10 M
+ * chats); only a 1 M-chat run replaces the main section.
+ *
+ * Knobs: BENCH_SCALE_CHATS (1000000; `--small` is 100000, `--chats N` any size), BENCH_SCALE_SHAPE=varied (the data shaped
  * otherwise: bench/scale-data.ts; its own database and section), BENCH_SINGLE (200 requests per path),
  * BENCH_SECONDS (5 s at 20 connections), BENCH_WRITE=0 (print only), BENCH_GROUPS=agent (only those
  * groups of paths, comma separated: bot, admin, agent; the pause and retention steps then do not run). The retention step deletes
@@ -30,9 +34,16 @@ import { hashPassword } from '@/platform/auth/passwords';
 import { startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import { writeSection } from './report';
 import { buildDataSet, type DataShape, type IndexBuild, readDataSet, type ScaleMeta } from './scale-data';
+import { saveRun, writeGrowth } from './scale-growth';
 
 const ROOT = process.cwd();
-const CHATS = process.argv.includes('--small') ? 100_000 : Number(process.env.BENCH_SCALE_CHATS ?? 1_000_000);
+const chatsArg = process.argv.indexOf('--chats');
+const CHATS =
+  chatsArg !== -1
+    ? Number(process.argv[chatsArg + 1])
+    : process.argv.includes('--small')
+      ? 100_000
+      : Number(process.env.BENCH_SCALE_CHATS ?? 1_000_000);
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const PORT = Number(process.env.BENCH_PORT ?? 3221);
@@ -132,8 +143,24 @@ async function main() {
     log(`retention: ${retention.deleted} events (and their attempts) in ${retention.seconds.toFixed(1)} s`);
     const report = render({ meta, builds, buildSeconds, timings, retention, pause, autovacuum, loadBefore, loadAfter });
     console.log(`\n${report}`);
-    if (process.env.BENCH_WRITE !== '0')
-      writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: `<!-- ${MARK}:start -->`, end: `<!-- ${MARK}:end -->` });
+    if (process.env.BENCH_WRITE !== '0') {
+      // The section of the latest run at 1 M chats (the size the targets were set at); every full
+      // run, at any size, keeps its timings for the growth chart.
+      if (meta.chats === 1_000_000)
+        writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: `<!-- ${MARK}:start -->`, end: `<!-- ${MARK}:end -->` });
+      saveRun({
+        chats: meta.chats,
+        shape: SHAPE,
+        at: new Date().toISOString().slice(0, 16).concat('Z'),
+        machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}`,
+        load: `${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after`,
+        points: timings.map((t) => ({ label: t.label, group: t.group, p99: t.single.p99 })),
+      });
+      writeSection(path.join(ROOT, 'BENCHMARKS.md'), writeGrowth(SHAPE, MARK), {
+        start: `<!-- ${MARK}-growth:start -->`,
+        end: `<!-- ${MARK}-growth:end -->`,
+      });
+    }
   } finally {
     await stopProductionServer(server);
     await stats.end();

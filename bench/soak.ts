@@ -35,9 +35,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
+import { type JsonReply, jsonCall, nowMs, onBody } from './http';
 import { writeSection } from './report';
 import { processCpuMs } from './servers';
 
@@ -67,14 +67,13 @@ const TABLES = [
   'reply_timeouts',
 ];
 
-const nowMs = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------------------------------------
 // HTTP client (keep-alive) and what it records
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
-type Reply = { status: number; body: any; at: number; cookie?: string };
+type Reply = JsonReply;
 
 /** Latencies and refusals of one interval, by kind of request. */
 class Interval {
@@ -94,51 +93,27 @@ let current = new Interval();
 /** Kinds of request whose first refusal has been printed. */
 const reported = new Set<string>();
 
-function call(kind: string, method: string, p: string, body?: unknown, headers: Record<string, string> = {}, want = 200): Promise<Reply> {
+async function call(
+  kind: string,
+  method: string,
+  p: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  want = 200,
+): Promise<Reply> {
   const t0 = nowMs();
-  return new Promise<Reply>((resolve) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      `${BASE}${p}`,
-      {
-        method,
-        agent,
-        headers: {
-          accept: 'application/json',
-          ...(data && { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) }),
-          ...headers,
-        },
-      },
-      (res) => {
-        let raw = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          raw += c;
-        });
-        res.on('end', () => {
-          const at = nowMs();
-          const status = res.statusCode ?? 0;
-          current.record(kind, at - t0, status === want);
-          if (status !== want && !reported.has(kind)) {
-            reported.add(kind);
-            console.log(`[soak] first refusal of ${kind}: ${method} ${p} ${status} ${raw.slice(0, 300)}`);
-          }
-          let parsed: unknown = raw;
-          try {
-            parsed = JSON.parse(raw);
-          } catch {}
-          const cookie = res.headers['set-cookie']?.map((c) => c.split(';')[0]).join('; ');
-          resolve({ status, body: parsed, at, cookie });
-        });
-      },
-    );
-    req.on('error', () => {
-      current.record(kind, nowMs() - t0, false);
-      resolve({ status: 0, body: undefined, at: nowMs() });
-    });
-    if (data) req.write(data);
-    req.end();
-  });
+  try {
+    const r = await jsonCall(agent, `${BASE}${p}`, method, body, headers);
+    current.record(kind, r.at - t0, r.status === want);
+    if (r.status !== want && !reported.has(kind)) {
+      reported.add(kind);
+      console.log(`[soak] first refusal of ${kind}: ${method} ${p} ${r.status} ${r.raw.slice(0, 300)}`);
+    }
+    return r;
+  } catch {
+    current.record(kind, nowMs() - t0, false);
+    return { status: 0, body: undefined, raw: '', at: nowMs() };
+  }
 }
 
 async function must(method: string, p: string, body: unknown, headers: Record<string, string>, want: number): Promise<any> {
@@ -178,12 +153,7 @@ const seenWebhooks = new Set<string>();
 
 function startBot(getToken: () => string): Promise<Bot> {
   const server = http.createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      raw += c;
-    });
-    req.on('end', () => {
+    onBody(req, (raw) => {
       res.writeHead(200).end();
       const id = String(req.headers['webhook-id'] ?? '');
       if (seenWebhooks.has(id)) current.duplicates++;

@@ -32,9 +32,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
+import { type JsonReply, jsonCall, nowMs } from './http';
 import { writeSection } from './report';
 import { processCpuMs } from './servers';
 
@@ -61,7 +61,6 @@ const ADMIN = { email: 'bench-widget@example.test', password: 'bench-widget-pass
 const PROFILE_ARGS = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 const DB_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-const nowMs = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------------------------------------
@@ -70,44 +69,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const sseAgent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 
-type Reply = { status: number; body: any; at: number; cookie?: string };
+type Reply = JsonReply;
 
-function call(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      `${BASE}${p}`,
-      {
-        method,
-        agent,
-        headers: {
-          accept: 'application/json',
-          ...(data && { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) }),
-          ...headers,
-        },
-      },
-      (res) => {
-        let raw = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          raw += c;
-        });
-        res.on('end', () => {
-          const at = nowMs();
-          let parsed: unknown = raw;
-          try {
-            parsed = JSON.parse(raw);
-          } catch {}
-          const cookie = res.headers['set-cookie']?.map((c) => c.split(';')[0]).join('; ');
-          resolve({ status: res.statusCode ?? 0, body: parsed, at, cookie });
-        });
-      },
-    );
-    req.on('error', reject);
-    if (data) req.write(data);
-    req.end();
-  });
-}
+const call = (method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
+  jsonCall(agent, `${BASE}${p}`, method, body, headers);
 
 async function ok(method: string, p: string, body: unknown, headers: Record<string, string>, status: number): Promise<Reply> {
   const r = await call(method, p, body, headers);
