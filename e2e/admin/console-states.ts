@@ -13,9 +13,9 @@ export type CheckState = (state: string, ready: () => Promise<void>, options?: {
 /**
  * Every console page and the states a user reaches in it (refusals, confirmations, credentials
  * shown once), walked in one order with data that stresses the layout (long names, identifiers and
- * file names). The accessibility walk (a11y.spec.ts: axe at laptop and phone widths) and the phone
- * walk (phone.spec.ts: reflow, target sizes, screenshots) both run it, each with its own check, so
- * a state added here is checked both ways. Leaves the viewport as `check` left it.
+ * file names). console-walk.spec.ts checks each state once at every width (axe, reflow, target
+ * sizes, screenshots), so a state added here is checked every way. Leaves the viewport as `check`
+ * left it.
  */
 export async function walkConsoleStates(page: Page, request: APIRequestContext, check: CheckState): Promise<void> {
   const receiver = await startReceiver();
