@@ -26,7 +26,8 @@
  * size, rows, and the rows inserted and deleted (pg_stat_user_tables). Written to BENCHMARKS.md
  * between `<!-- bench:soak:start -->` and `<!-- bench:soak:end -->` (BENCH_WRITE=0: printed only).
  * Drift is read by comparing the last interval with the first one after the retention period has
- * filled (the table says which).
+ * filled (the table says which). Where PostgreSQL runs with autovacuum off, the bench vacuums as
+ * autovacuum would (vacuumLikeAutovacuum), or no deleted row's space would ever be reused.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -302,6 +303,20 @@ async function tables(sql: postgres.Sql): Promise<TableRow[]> {
   });
 }
 
+/**
+ * Where autovacuum is off (as on the machines these benches run on), a deleted row's space is never
+ * reused and every table grows whatever retention does. Each minute the bench does what autovacuum
+ * would with its default settings: VACUUM (ANALYZE) each table with more dead rows than 50 + 20 % of
+ * its live ones, or more changes since its last ANALYZE than 50 + 10 %. Answers the tables vacuumed.
+ */
+async function vacuumLikeAutovacuum(sql: postgres.Sql): Promise<number> {
+  const due = await sql<{ relname: string }[]>`
+    select relname from pg_stat_user_tables
+    where n_dead_tup > 50 + 0.2 * n_live_tup or n_mod_since_analyze > 50 + 0.1 * n_live_tup`;
+  for (const { relname } of due) await sql.unsafe(`vacuum (analyze) "${relname}"`);
+  return due.length;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function setUp(botUrl: string) {
@@ -379,6 +394,18 @@ async function main() {
     const t0 = nowMs();
     const end = t0 + MINUTES * 60_000;
     const samples: Sample[] = [];
+    const [{ autovacuum }] = await db<{ autovacuum: string }[]>`select current_setting('autovacuum') as autovacuum`;
+    let vacuums = 0;
+    let vacuuming = false;
+    const vacuumer =
+      autovacuum === 'off'
+        ? setInterval(async () => {
+            if (vacuuming) return;
+            vacuuming = true;
+            vacuums += await vacuumLikeAutovacuum(db).catch(() => 0);
+            vacuuming = false;
+          }, 60_000)
+        : undefined;
     let lastTables = await tables(db);
     let lastCpu = processCpuMs(pid) ?? Number.NaN;
     let lastAt = t0;
@@ -426,13 +453,14 @@ async function main() {
     await sleep(Math.max(0, t0 + MINUTES * 60_000 + 2_000 - nowMs()));
     clearInterval(sampler);
     clearInterval(renew);
+    clearInterval(vacuumer);
     const lost = sentAt.size;
     const load = os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ');
     const [pg] = await admin`select version()`;
-    const section = report({ started, samples, load, pg: String(pg.version).split(' on ')[0], lost });
+    const section = report({ started, samples, load, pg: String(pg.version).split(' on ')[0], lost, autovacuum, vacuums });
     console.log(section);
     if (WRITE) writeSection(path.resolve('BENCHMARKS.md'), section, { start: '<!-- bench:soak:start -->', end: '<!-- bench:soak:end -->' });
   } finally {
@@ -454,7 +482,15 @@ function summary(s: Sample): string {
   return `min ${s.minute}: ${fmt(reqs / s.seconds)} req/s, worst p99 ${fmt(worst)} ms, non-2xx ${bad}, webhooks ${fmt(s.webhooks / s.seconds, 1)}/s (p99 ${fmt(s.deliveryP99)} ms, ${s.duplicates} repeated), RSS ${fmt(s.rssMiB)} MiB, server ${fmt(s.cpuCores, 2)} cores, tables ${fmt(size, 1)} MiB`;
 }
 
-function report(r: { started: Date; samples: Sample[]; load: string; pg: string; lost: number }): string {
+function report(r: {
+  started: Date;
+  samples: Sample[];
+  load: string;
+  pg: string;
+  lost: number;
+  autovacuum: string;
+  vacuums: number;
+}): string {
   const kinds = [...new Set(r.samples.flatMap((s) => [...s.kinds.keys()]))].filter((k) => k !== 'set-up').sort();
   const head = r.samples.map((s) => `min ${s.minute}`).join(' | ');
   const align = r.samples.map(() => '---:').join('|');
@@ -474,7 +510,7 @@ function report(r: { started: Date; samples: Sample[]; load: string; pg: string;
 
 Run ${r.started.toISOString()} with \`npm run bench:soak\` (\`tsx bench/soak.ts\`${MINUTES === 60 ? '' : `, BENCH_SOAK_MINUTES=${MINUTES}`}): the production server (\`node scripts/start.mjs\` of the build, one instance, its delivery engine on) on a fresh PostgreSQL database; retention every minute with every period at ${RETAIN_MINUTES} minutes (events, failed events, the bot request log, closed chats), limits too high to trip, \`LOG_LEVEL=warn\`. Load from one process at fixed rates: ${CHATS_PER_SECOND} new widget chats a second, each with ${TURNS} customer messages ${THINK_MS / 1000} s apart; one VA whose webhook (a real HTTP receiver here) reads the chat and replies to every message and closes the chat after the last; the bot's newest page ${BOT_READS} times a second; ${ADMIN_READS} admin reads a second (the chats page, a search, a support view, the delivery figures in turn).
 
-Machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.cpus()[0]?.model ?? ''}; Node ${process.version}; ${r.pg} on the same machine. Load average at the end: ${r.load}.
+Machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.cpus()[0]?.model ?? ''}; Node ${process.version}; ${r.pg} on the same machine, autovacuum ${r.autovacuum}${r.autovacuum === 'off' ? ` (so the bench did its work: every minute, VACUUM (ANALYZE) of each table past autovacuum's default thresholds, ${r.vacuums} in all)` : ''}. Load average at the end: ${r.load}.
 
 Requests a second (p99 ms) per kind, each interval of ${REPORT_MINUTES} minutes:
 
