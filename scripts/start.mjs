@@ -17,7 +17,7 @@ const SOURCES = [
   'contracts',
   'db',
   'inngest',
-  'docs',
+  'docs/guide',
   'public',
   'env.ts',
   'proxy.ts',
