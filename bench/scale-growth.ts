@@ -63,7 +63,8 @@ export function growthSvg(runs: GrowthRun[]): string {
   const x = (chats: number) => left + ((Math.log10(chats) - 4) / 3) * plotW;
   const y = (ms: number) => top + plotH - (Math.log10(Math.max(ms, 0.5)) / Math.log10(yMax)) * plotH;
   const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${PH * groups.length}" viewBox="0 0 ${W} ${PH * groups.length}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${PH * groups.length}" viewBox="0 0 ${W} ${PH * groups.length}" font-family="sans-serif" font-size="12" role="img" aria-labelledby="title">`,
+    `<title id="title">Single-request p99 of each read path by chats in the tenant (${runs.map((r) => size(r.chats)).join(', ')}), one panel per group with its target; the table beside it in BENCHMARKS.md gives the figures</title>`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
   ];
   groups.forEach((group, gi) => {
