@@ -126,28 +126,21 @@ async function must(method: string, p: string, body: unknown, headers: Record<st
 // ---------------------------------------------------------------------------------------------
 // The bot: a webhook receiver that reads and replies
 
-type Bot = { token: string; url: string; close: () => Promise<void> };
+type Bot = { url: string; close: () => Promise<void> };
 /**
  * A customer message's delivery latency: its POST answered → its event at the bot. Either may come
  * first (the event is often delivered before the answer is read: negative then), so each side
  * waits in its own map for the other.
  */
-const sentAt = new Map<string, number>();
-const arrivedAt = new Map<string, number>();
-function heard(text: string, at: number) {
-  const sent = sentAt.get(text);
-  if (sent === undefined) arrivedAt.set(text, at);
+const waiting = { sent: new Map<string, number>(), arrived: new Map<string, number>() };
+/** One side of a customer message seen at `at`: records its latency if the other side was seen. */
+function seen(side: 'sent' | 'arrived', text: string, at: number) {
+  const other = waiting[side === 'sent' ? 'arrived' : 'sent'];
+  const then = other.get(text);
+  if (then === undefined) waiting[side].set(text, at);
   else {
-    sentAt.delete(text);
-    current.delivery.push(at - sent);
-  }
-}
-function sent(text: string, at: number) {
-  const arrived = arrivedAt.get(text);
-  if (arrived === undefined) sentAt.set(text, at);
-  else {
-    arrivedAt.delete(text);
-    current.delivery.push(arrived - at);
+    other.delete(text);
+    current.delivery.push(side === 'arrived' ? at - then : then - at);
   }
 }
 const seenWebhooks = new Set<string>();
@@ -172,14 +165,13 @@ function startBot(getToken: () => string): Promise<Bot> {
       if (event.event_type !== 'message.received' && event.event_type !== 'chat.assigned') return;
       const text: string = event.payload?.messages?.[0]?.text ?? '';
       if (!text.startsWith('Customer ')) return;
-      heard(text, nowMs());
+      seen('arrived', text, nowMs());
       void answer(event.chat_id, event.team_id, text, getToken());
     });
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
       resolve({
-        token: '',
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
         close: () => new Promise<void>((r) => server.close(() => r())),
       }),
@@ -217,7 +209,7 @@ async function customer(appId: number) {
   const first = `Customer ${n} turn 1`;
   const c = await call('customer: new chat', 'POST', '/api/widget/chats', { text: first }, auth, 201);
   if (c.status !== 201) return;
-  sent(first, c.at);
+  seen('sent', first, c.at);
   const chatId: string = c.body.response.chat_id;
   recentChats.push(chatId);
   if (recentChats.length > 100) recentChats.shift();
@@ -225,7 +217,7 @@ async function customer(appId: number) {
     await sleep(THINK_MS);
     const text = `Customer ${n} turn ${turn}`;
     const r = await call('customer: message', 'POST', `/api/widget/chats/${chatId}/messages`, { text }, auth, 201);
-    if (r.status === 201) sent(text, r.at);
+    if (r.status === 201) seen('sent', text, r.at);
   }
 }
 
@@ -447,14 +439,14 @@ async function main() {
     await Promise.all([
       every(CHATS_PER_SECOND, end, () => customer(ctx.appId)),
       every(BOT_READS, end, () => call('bot: newest chats', 'GET', '/api/v1/chats?page_size=20', undefined, { access_token: token })),
-      every(ADMIN_READS, end, (i) => adminRead(i, ctx.cookie) ?? Promise.resolve()),
+      every(ADMIN_READS, end, (i) => adminRead(i, ctx.cookie)),
     ]);
     // The last customers' turns end after `end`; the sampler has taken its last full interval by then.
     await sleep(Math.max(0, t0 + MINUTES * 60_000 + 2_000 - nowMs()));
     clearInterval(sampler);
     clearInterval(renew);
     clearInterval(vacuumer);
-    const lost = sentAt.size;
+    const lost = waiting.sent.size;
     const load = os
       .loadavg()
       .map((l) => l.toFixed(2))
