@@ -1,9 +1,9 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { and, arrayContains, type SQL, sql } from 'drizzle-orm';
 import type { ListAdminChatsQuery } from '@/contracts/schemas/admin-chat';
 import type { Chat } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
-import { listChats } from '@/lib/chats/list-chats';
+import { type ChatFilters, listChats, pageAmongNewest } from '@/lib/chats/list-chats';
 import { rowsOf } from '@/platform/util/rows-of';
 
 /**
@@ -14,6 +14,16 @@ import { rowsOf } from '@/platform/util/rows-of';
  * thousand rows of the walk.
  */
 export const NARROW_SEARCH_LIMIT = 10_000;
+
+/**
+ * Up to this many matching chats are read by primary key and sorted without further thought (a
+ * few milliseconds). Between it and NARROW_SEARCH_LIMIT the cheaper way depends on how common the
+ * term is among the tenant's chats, so it is found by trying, as for a tag: when the newest
+ * TAG_WALK_ROWS chats hold a page of matches, the walk finds it there (a surname on 10 % of a
+ * 100,000-chat tenant: 10,000 matches, whose reading and sorting cost 40-55 ms, against a few
+ * hundred rows of the walk).
+ */
+export const SURE_NARROW_SEARCH = 1_000;
 
 function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
@@ -61,16 +71,31 @@ function matchesChat(q: string): SQL {
 }
 
 /**
- * The list condition for `q`: a narrow term (up to NARROW_SEARCH_LIMIT chats) becomes the array of
- * its chat IDs, read by primary key and sorted; a broader one (more chats, or more customers, than
- * that) is checked row by row along the list index.
+ * The list condition for `q`: a narrow term (up to SURE_NARROW_SEARCH chats, or up to
+ * NARROW_SEARCH_LIMIT that the newest chats do not fill a page with) becomes the array of its chat
+ * IDs, read by primary key and sorted; a broader one is checked row by row along the list index.
  */
-export async function searchCondition(db: Db, { accountId, q }: { accountId: number; q: string }): Promise<{ also: SQL; few: boolean }> {
-  const rows = rowsOf<{ id: string | null }>(await db.execute(matchingChatIds(accountId, q, NARROW_SEARCH_LIMIT + 1)));
-  if (rows.length > NARROW_SEARCH_LIMIT || rows.some((r) => r.id === null)) return { also: matchesChat(q), few: false };
+export async function searchCondition(
+  db: Db,
+  { accountId, q, filters = {} }: { accountId: number; q: string; filters?: ChatFilters },
+): Promise<{ also: SQL; few: boolean }> {
+  const broad = { also: matchesChat(q), few: false };
+  const ids = async (limit: number) => {
+    const rows = rowsOf<{ id: string | null }>(await db.execute(matchingChatIds(accountId, q, limit + 1)));
+    return rows.length > limit || rows.some((r) => r.id === null) ? null : (rows as { id: string }[]);
+  };
+  let rows = await ids(SURE_NARROW_SEARCH);
+  if (!rows) {
+    // The tag, when there is one, is checked on the walk's rows (as fewTagged does), not walked to.
+    const { tag, ...rest } = filters;
+    const check = tag ? and(broad.also, arrayContains(chats.tags, [tag])) : broad.also;
+    if (await pageAmongNewest(db, { accountId, filters: rest }, check as SQL)) return broad;
+    rows = await ids(NARROW_SEARCH_LIMIT);
+    if (!rows) return broad;
+  }
   if (rows.length === 0) return { also: sql`false`, few: true };
   // One array parameter (a PostgreSQL array literal, each ID quoted), not one parameter per ID.
-  const literal = `{${rows.map((r) => `"${(r.id as string).replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+  const literal = `{${rows.map((r) => `"${r.id.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
   return { also: sql`${chats.id} = any(${literal}::text[])`, few: true };
 }
 
@@ -82,17 +107,18 @@ export async function searchChats(
   db: Db,
   { accountId, query }: { accountId: number; query: ListAdminChatsQuery },
 ): Promise<{ chats: Chat[]; nextCursor: string | null }> {
+  const filters: ChatFilters = {
+    status: query.status,
+    channel: query.channel,
+    teamId: query.team_id,
+    tag: query.tag,
+    assignee: query.assignee,
+    pageSize: query.page_size,
+    cursor: query.cursor,
+  };
   return listChats(db, {
     accountId,
-    ...(query.q ? await searchCondition(db, { accountId, q: query.q }) : {}),
-    filters: {
-      status: query.status,
-      channel: query.channel,
-      teamId: query.team_id,
-      tag: query.tag,
-      assignee: query.assignee,
-      pageSize: query.page_size,
-      cursor: query.cursor,
-    },
+    ...(query.q ? await searchCondition(db, { accountId, q: query.q, filters }) : {}),
+    filters,
   });
 }

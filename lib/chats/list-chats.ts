@@ -4,6 +4,7 @@ import type { Chat } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { decodeCursor, encodeCursor } from '@/platform/util/cursor';
+import { rowsOf } from '@/platform/util/rows-of';
 import { chatListWith, toChatView } from './chat-view';
 
 export type ChatFilters = {
@@ -51,22 +52,30 @@ export async function listChats(db: Db, options: ListOptions): Promise<{ chats: 
 /** Whether a tag filter's page is best read through the tags index (see TAG_WALK_ROWS). */
 export async function fewTagged(db: Db, options: ListOptions): Promise<boolean> {
   const tag = options.filters.tag as string;
+  return (
+    !(await pageAmongNewest(db, { ...options, filters: { ...options.filters, tag: undefined } }, arrayContains(chats.tags, [tag]))) &&
+    (await fewMatches(db, options, FEW_TAGGED_LIMIT))
+  );
+}
+
+/**
+ * Whether the newest TAG_WALK_ROWS chats of the list hold a page that also meets `check` (written
+ * on the chats table's columns): if so, walking the list and checking each row finds the page soon.
+ */
+export async function pageAmongNewest(db: Db, options: ListOptions, check: SQL): Promise<boolean> {
   const pageSize = options.filters.pageSize ?? 25;
   const newest = db
-    .select({ tags: chats.tags })
+    .select({ id: chats.id, tags: chats.tags, aliasId: chats.aliasId, customerId: chats.customerId })
     .from(chats)
-    .where(and(...listConditions({ ...options, filters: { ...options.filters, tag: undefined } })))
+    .where(and(...listConditions(options)))
     .orderBy(desc(chats.updatedAt), desc(chats.id))
-    .limit(TAG_WALK_ROWS)
-    .as('newest');
-  const hits = db
-    .select({ one: sql`1` })
-    .from(newest)
-    .where(arrayContains(newest.tags, [tag]))
-    .limit(pageSize + 1)
-    .as('hits');
-  const [{ n }] = await db.select({ n: count() }).from(hits);
-  return n <= pageSize && (await fewMatches(db, options, FEW_TAGGED_LIMIT));
+    .limit(TAG_WALK_ROWS);
+  // The walk's rows go by the table's name, so `check` reads them as it would read the table.
+  const [{ n }] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from (
+      select 1 from (${newest}) as ${chats} where ${check} limit ${pageSize + 1}) hits`),
+  );
+  return n > pageSize;
 }
 
 /** Whether the list's conditions hold for at most `limit` chats: counted, stopping past the limit. */

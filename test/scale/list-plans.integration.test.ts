@@ -5,7 +5,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { ScaleMeta } from '@/bench/scale-data';
 import type { Db } from '@/db/client';
 import { env } from '@/env';
-import { matchingChatIds, NARROW_SEARCH_LIMIT, searchCondition } from '@/lib/admin-chats/search-chats';
+import { matchingChatIds, NARROW_SEARCH_LIMIT, SURE_NARROW_SEARCH, searchCondition } from '@/lib/admin-chats/search-chats';
 import { type ChatFilters, fewTagged, listChatsQuery } from '@/lib/chats/list-chats';
 import { transcriptPageQuery } from '@/lib/messages/list-messages';
 import { encodeCursor } from '@/platform/util/cursor';
@@ -116,6 +116,36 @@ describeOrSkip('list, search and transcript plans on a large table', url ? false
     assert.deepEqual(plan.seqScans, []);
     assert.equal(plan.sorts, 0);
     assert.ok(plan.indexes.includes('chats_list_idx'));
+  });
+
+  // How many chats `matchingChatIds` finds for a term, counted up to NARROW_SEARCH_LIMIT + 1.
+  const matchCount = async (q: string) => {
+    const query = new PgDialect().sqlToQuery(matchingChatIds(meta.accountId, q, NARROW_SEARCH_LIMIT + 1));
+    return (await p.raw.unsafe(query.sql, query.params as never[])).length;
+  };
+
+  it('walks the list for a term between the sure-narrow and narrow limits that the newest chats hold a page of', async () => {
+    // A surname of one customer in ten (one chat each): 4,000 matches, a page within the newest few hundred chats.
+    const n = await matchCount('Smith');
+    assert.ok(n > SURE_NARROW_SEARCH && n <= NARROW_SEARCH_LIMIT, `${n} matches`);
+    const search = await searchCondition(db, { accountId: meta.accountId, q: 'Smith' });
+    assert.equal(search.few, false, 'walked, not read by ID');
+    // With a filter that no newest chat meets, the same term is read by ID.
+    const noneAmongNewest = await searchCondition(db, { accountId: meta.accountId, q: 'Smith', filters: { tag: 'no-such-tag' } });
+    assert.equal(noneAmongNewest.few, true);
+  });
+
+  it('reads by ID a term between the sure-narrow and narrow limits found only among the oldest chats', async () => {
+    const name = `Oldname${randomBytes(3).toString('hex')}`;
+    await p.raw`
+      update customers cu set name = ${name} || ' ' || cu.id
+      from (select customer_id from chats where account_id = ${meta.accountId} order by updated_at, id limit ${SURE_NARROW_SEARCH + 500}) old
+      where cu.id = old.customer_id`;
+    assert.equal(await matchCount(name), SURE_NARROW_SEARCH + 500);
+    const search = await searchCondition(db, { accountId: meta.accountId, q: name });
+    assert.equal(search.few, true, 'the newest chats hold none of them: read by ID and sorted');
+    const plan = await p.explain(listChatsQuery(db, { accountId: meta.accountId, filters: {}, ...search }));
+    assert.ok(!plan.indexes.includes('chats_list_idx'), `walks the list index: ${plan.indexes.join(', ')}`);
   });
 
   it('takes a term found in more customers than a narrow search reads as broad, without reading their chats', async () => {
