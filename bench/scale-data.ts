@@ -13,6 +13,8 @@ export type ScaleMeta = {
   chats: number;
   /** How the rows are distributed (buildDataSet's `shape`); absent in data sets built before it existed. */
   shape?: DataShape;
+  /** Seconds the build took, load to ANALYZE (recorded by bench:scale, so a reuse can report it). */
+  buildSeconds?: number;
 };
 
 /**
@@ -28,7 +30,7 @@ export type DataShape = 'uniform' | 'varied';
 export type IndexBuild = { name: string; table: string; seconds: number };
 
 const ADMIN_PASSWORD = 'correct horse battery';
-const BULK_TABLES = ['chats', 'messages', 'events', 'delivery_attempts', 'customers', 'bot_requests'];
+export const BULK_TABLES = ['chats', 'messages', 'events', 'delivery_attempts', 'customers', 'bot_requests'];
 
 /**
  * Builds the data set in a migrated database with set-based SQL: one tenant with `chats` chats
@@ -172,6 +174,16 @@ export async function buildDataSet(
     await sql`create table bench_meta (meta jsonb not null, builds jsonb not null)`;
     await sql`insert into bench_meta values (${sql.json(meta)}, ${sql.json(builds)})`;
     return { meta, builds };
+  } finally {
+    await sql.end();
+  }
+}
+
+/** Records the build's duration beside the data set. */
+export async function noteBuildSeconds(url: string, seconds: number): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await sql`update bench_meta set meta = meta || ${sql.json({ buildSeconds: Math.round(seconds) })}`;
   } finally {
     await sql.end();
   }

@@ -47,7 +47,7 @@ export function loadRuns(shape: string): GrowthRun[] {
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const size = (n: number) => (n >= 1e6 ? `${n / 1e6} M` : `${n / 1e3} k`);
+export const size = (n: number) => (n >= 1e6 ? `${n / 1e6} M` : `${n / 1e3} k`);
 
 /** The chart: one panel per group, x = chats (10 k to 10 M), y = p99 ms, the group's target dashed. */
 export function growthSvg(runs: GrowthRun[]): string {

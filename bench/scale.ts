@@ -12,7 +12,8 @@
  *
  * Every full run also keeps its timings in docs/benchmarks/scale/<shape>-<chats>.json and redraws
  * the growth chart of its shape from all of them (bench/scale-growth.ts: p99 by size, 10 k to 10 M
- * chats); only a 1 M-chat run replaces the main section.
+ * chats); a 1 M-chat run replaces the main section, a run at 10 M chats or more its own section
+ * (`<!-- bench:scale-10m:start -->`, by size and shape); smaller runs only feed the chart.
  *
  * Knobs: BENCH_SCALE_CHATS (1000000; `--small` is 100000, `--chats N` any size), BENCH_SCALE_SHAPE=varied (the data shaped
  * otherwise: bench/scale-data.ts; its own database and section), BENCH_SINGLE (200 requests per path),
@@ -33,8 +34,8 @@ import { runRetention } from '@/lib/retention/run-retention';
 import { hashPassword } from '@/platform/auth/passwords';
 import { startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import { writeSection } from './report';
-import { buildDataSet, type DataShape, type IndexBuild, readDataSet, type ScaleMeta } from './scale-data';
-import { saveRun, writeGrowth } from './scale-growth';
+import { BULK_TABLES, buildDataSet, type DataShape, type IndexBuild, noteBuildSeconds, readDataSet, type ScaleMeta } from './scale-data';
+import { saveRun, size, writeGrowth } from './scale-growth';
 
 const ROOT = process.cwd();
 const chatsArg = process.argv.indexOf('--chats');
@@ -78,6 +79,7 @@ async function main() {
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
   let data = process.env.BENCH_SCALE_FRESH === '1' ? null : await readDataSet(dbUrl.toString()).catch(() => null);
   let buildSeconds: number | null = null;
+  const built = !data;
   if (!data) {
     await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.unsafe(`CREATE DATABASE ${dbName}`);
@@ -85,7 +87,11 @@ async function main() {
     const s = Date.now();
     data = await buildDataSet(dbUrl.toString(), CHATS, log, { shape: SHAPE });
     buildSeconds = (Date.now() - s) / 1000;
-  } else log(`reusing ${dbName} (${data.meta.chats} chats)`);
+    await noteBuildSeconds(dbUrl.toString(), buildSeconds);
+  } else {
+    log(`reusing ${dbName} (${data.meta.chats} chats)`);
+    buildSeconds = data.meta.buildSeconds ?? null;
+  }
   await admin.end();
   const { meta, builds } = data;
 
@@ -133,21 +139,23 @@ async function main() {
       );
     }
     const loadAfter = os.loadavg()[0];
+    const sizes = await tableSizes(stats);
+    const common = { meta, builds, buildSeconds, reused: !built, timings, sizes, autovacuum, loadBefore, loadAfter };
     if (groups) {
-      console.log(`\n${render({ meta, builds, buildSeconds, timings, retention: null, pause: null, autovacuum, loadBefore, loadAfter })}`);
+      console.log(`\n${render({ ...common, retention: null, pause: null }, MARK)}`);
       return;
     }
     const pause = await pauseThroughput(dbUrl.toString(), meta);
     log(`pause: ${pause.moved} of ${pause.pending} pending events held in ${pause.seconds.toFixed(1)} s (${pause.batches} batches)`);
     const retention = await retentionThroughput(dbUrl.toString());
     log(`retention: ${retention.deleted} events (and their attempts) in ${retention.seconds.toFixed(1)} s`);
-    const report = render({ meta, builds, buildSeconds, timings, retention, pause, autovacuum, loadBefore, loadAfter });
+    // The section of the latest run at 1 M chats (the size the targets were set at), or at 10 M and
+    // more its own; every full run, at any size, keeps its timings for the growth chart.
+    const mark = meta.chats === 1_000_000 ? MARK : meta.chats >= 10_000_000 ? `${MARK}-${meta.chats / 1_000_000}m` : null;
+    const report = render({ ...common, retention, pause }, mark ?? MARK);
     console.log(`\n${report}`);
     if (process.env.BENCH_WRITE !== '0') {
-      // The section of the latest run at 1 M chats (the size the targets were set at); every full
-      // run, at any size, keeps its timings for the growth chart.
-      if (meta.chats === 1_000_000)
-        writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: `<!-- ${MARK}:start -->`, end: `<!-- ${MARK}:end -->` });
+      if (mark) writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: `<!-- ${mark}:start -->`, end: `<!-- ${mark}:end -->` });
       saveRun({
         chats: meta.chats,
         shape: SHAPE,
@@ -383,22 +391,27 @@ async function pauseThroughput(url: string, meta: ScaleMeta) {
   }
 }
 
-function render(r: {
-  meta: ScaleMeta;
-  builds: IndexBuild[];
-  buildSeconds: number | null;
-  timings: Timing[];
-  retention: { deleted: number; batches: number; seconds: number } | null;
-  pause: { pending: number; moved: number; seconds: number; batches: number } | null;
-  autovacuum: string;
-  loadBefore: number;
-  loadAfter: number;
-}) {
+function render(
+  r: {
+    meta: ScaleMeta;
+    builds: IndexBuild[];
+    buildSeconds: number | null;
+    reused: boolean;
+    timings: Timing[];
+    sizes: TableSize[];
+    retention: { deleted: number; batches: number; seconds: number } | null;
+    pause: { pending: number; moved: number; seconds: number; batches: number } | null;
+    autovacuum: string;
+    loadBefore: number;
+    loadAfter: number;
+  },
+  mark: string,
+) {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const lines = [
-    `<!-- ${MARK}:start -->`,
+    `<!-- ${mark}:start -->`,
     SHAPE === 'uniform'
-      ? '## Scale: read paths on one large tenant (`npm run bench:scale`)'
+      ? `## Scale: read paths on one large tenant (\`npm run bench:scale\`${r.meta.chats === 1_000_000 ? '' : `, ${size(r.meta.chats)} chats`})`
       : `## Scale, ${SHAPE} data: the same read paths on data shaped otherwise (\`BENCH_SCALE_SHAPE=${SHAPE} npm run bench:scale\`)`,
     '',
     `${new Date().toISOString().slice(0, 16)}Z · ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB · Node ${process.version} · PostgreSQL on 127.0.0.1 (default settings but autovacuum ${r.autovacuum}${r.autovacuum === 'off' ? ': tables changed since their last ANALYZE are analyzed before each timed path, as autovacuum would' : ''}) · ` +
@@ -406,7 +419,12 @@ function render(r: {
       `Other load on the machine: 1-minute load average ${r.loadBefore.toFixed(1)} before the timings and ${r.loadAfter.toFixed(1)} after` +
       (Math.max(r.loadBefore, r.loadAfter) > 1 ? ' (other work shared these cores, so absolute times are inflated and noisy).' : '.'),
     '',
-    `Data set: ${r.meta.chats.toLocaleString('en')} chats, ${(r.meta.chats * 3).toLocaleString('en')} messages, ${r.meta.chats.toLocaleString('en')} events with ${Math.round(r.meta.chats * 1.05).toLocaleString('en')} attempts, ${Math.floor(r.meta.chats / 5).toLocaleString('en')} customers, built with set-based SQL${r.buildSeconds ? ` in ${Math.round(r.buildSeconds)} s` : ' (reused from an earlier run)'}.`,
+    `Data set: ${r.meta.chats.toLocaleString('en')} chats, ${(r.meta.chats * 3).toLocaleString('en')} messages, ${r.meta.chats.toLocaleString('en')} events with ${Math.round(r.meta.chats * 1.05).toLocaleString('en')} attempts, ${Math.floor(r.meta.chats / 5).toLocaleString('en')} customers, ${(r.meta.chats * 3).toLocaleString('en')} rows of the bot request log, built with set-based SQL${r.buildSeconds ? ` in ${Math.round(r.buildSeconds).toLocaleString('en')} s (load, indexes and VACUUM ANALYZE)` : ''}${r.reused ? ' by an earlier run and reused' : ''}.`,
+    '',
+    `On disk (each table with its indexes and TOAST, \`pg_total_relation_size\`): ${r.sizes
+      .filter((t) => t.table !== 'database')
+      .map((t) => `${t.table} ${bytes(t.bytes)}`)
+      .join(', ')}; the whole database ${bytes(r.sizes.find((t) => t.table === 'database')?.bytes ?? 0)}.`,
     '',
     `Single requests: ${SINGLE} in a row after 10 to warm up. Concurrent: autocannon, ${CONNECTIONS} connections, ${SECONDS} s.`,
     '',
@@ -423,7 +441,7 @@ function render(r: {
     '| index | table | seconds |',
     '|---|---|---:|',
     ...r.builds.map((b) => `| ${b.name} | ${b.table} | ${b.seconds.toFixed(1)} |`),
-    `<!-- ${MARK}:end -->`,
+    `<!-- ${mark}:end -->`,
   ];
   return lines.join('\n');
 }
@@ -441,6 +459,21 @@ function tail(
     '',
     `Pausing a VA with ${r.pause.pending.toLocaleString('en')} pending events (its endpoint answered \`Retry-After\` or its circuit opened): ${r.pause.moved.toLocaleString('en')} held back in ${r.pause.batches} statements of at most ${PAUSE_BATCH.toLocaleString('en')} in ${r.pause.seconds.toFixed(1)} s (${Math.round((r.pause.seconds * 1000) / r.pause.batches)} ms per statement on average, against a statement timeout of seconds).`,
   ];
+}
+
+type TableSize = { table: string; bytes: number };
+
+/** The bulk tables' sizes with their indexes, and the database's (as `database`). */
+async function tableSizes(sql: postgres.Sql): Promise<TableSize[]> {
+  const rows = await sql<{ table: string; bytes: string }[]>`
+    select relname as table, pg_total_relation_size(oid)::text as bytes from pg_class
+    where relkind = 'r' and relnamespace = 'public'::regnamespace and relname in ${sql(BULK_TABLES)}
+    union all select 'database', pg_database_size(current_database())::text`;
+  return rows.map((r) => ({ table: r.table, bytes: Number(r.bytes) })).sort((a, b) => b.bytes - a.bytes);
+}
+
+function bytes(n: number): string {
+  return n >= 2 ** 30 ? `${(n / 2 ** 30).toFixed(1)} GiB` : `${Math.round(n / 2 ** 20)} MiB`;
 }
 
 main().then(
