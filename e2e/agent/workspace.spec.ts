@@ -178,6 +178,20 @@ test('two people pick the same chat: one wins, the other is told at once', async
       await p.getByRole('button', { name: /transferred/ }).click();
       await expect(p.getByRole('button', { name: 'Pick this chat' })).toBeVisible();
     }
+    // Both picks are held in the browsers until both are sent: otherwise, on a slow machine, the
+    // first pick's live update reached the second page and took its button away before its click.
+    let sent = 0;
+    let release = () => {};
+    const bothSent = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    for (const p of [first.page, second.page]) {
+      await p.route(/\/pick$/, async (route) => {
+        if (++sent === 2) release();
+        await bothSent;
+        await route.continue();
+      });
+    }
     const answers = [first.page, second.page].map((p) => p.waitForResponse((r) => r.url().endsWith('/pick')));
     await Promise.all([
       first.page.getByRole('button', { name: 'Pick this chat' }).click(),
@@ -186,6 +200,7 @@ test('two people pick the same chat: one wins, the other is told at once', async
     // Exactly one pick wins; the other is refused with 2083 at once.
     const statuses = await Promise.all(answers.map(async (a) => (await a).status()));
     expect([...statuses].sort()).toEqual([200, 409]);
+    expect(sent, 'both picks went through the hold').toBe(2);
     const [winner, loser] = statuses[0] === 200 ? [first.page, second.page] : [second.page, first.page];
     await expect(winner.getByText('Assigned to you', { exact: true })).toBeVisible();
     // The loser is told in words, focus on the message, and sees who holds the chat now.
