@@ -398,7 +398,7 @@ function render(
     buildSeconds: number | null;
     reused: boolean;
     timings: Timing[];
-    sizes: TableSize[];
+    sizes: Sizes;
     retention: { deleted: number; batches: number; seconds: number } | null;
     pause: { pending: number; moved: number; seconds: number; batches: number } | null;
     autovacuum: string;
@@ -421,10 +421,7 @@ function render(
     '',
     `Data set: ${r.meta.chats.toLocaleString('en')} chats, ${(r.meta.chats * 3).toLocaleString('en')} messages, ${r.meta.chats.toLocaleString('en')} events with ${Math.round(r.meta.chats * 1.05).toLocaleString('en')} attempts, ${Math.floor(r.meta.chats / 5).toLocaleString('en')} customers, ${(r.meta.chats * 3).toLocaleString('en')} rows of the bot request log, built with set-based SQL${r.buildSeconds ? ` in ${Math.round(r.buildSeconds).toLocaleString('en')} s (load, indexes and VACUUM ANALYZE)` : ''}${r.reused ? ' by an earlier run and reused' : ''}.`,
     '',
-    `On disk (each table with its indexes and TOAST, \`pg_total_relation_size\`): ${r.sizes
-      .filter((t) => t.table !== 'database')
-      .map((t) => `${t.table} ${bytes(t.bytes)}`)
-      .join(', ')}; the whole database ${bytes(r.sizes.find((t) => t.table === 'database')?.bytes ?? 0)}.`,
+    `On disk (each table with its indexes and TOAST, \`pg_total_relation_size\`): ${r.sizes.tables.map((t) => `${t.table} ${bytes(t.bytes)}`).join(', ')}; the whole database ${bytes(r.sizes.database)}.`,
     '',
     `Single requests: ${SINGLE} in a row after 10 to warm up. Concurrent: autocannon, ${CONNECTIONS} connections, ${SECONDS} s.`,
     '',
@@ -461,15 +458,16 @@ function tail(
   ];
 }
 
-type TableSize = { table: string; bytes: number };
+type Sizes = { tables: { table: string; bytes: number }[]; database: number };
 
-/** The bulk tables' sizes with their indexes, and the database's (as `database`). */
-async function tableSizes(sql: postgres.Sql): Promise<TableSize[]> {
-  const rows = await sql<{ table: string; bytes: string }[]>`
+/** The bulk tables' sizes with their indexes, largest first, and the database's. */
+async function tableSizes(sql: postgres.Sql): Promise<Sizes> {
+  const tables = await sql<{ table: string; bytes: string }[]>`
     select relname as table, pg_total_relation_size(oid)::text as bytes from pg_class
     where relkind = 'r' and relnamespace = 'public'::regnamespace and relname in ${sql(BULK_TABLES)}
-    union all select 'database', pg_database_size(current_database())::text`;
-  return rows.map((r) => ({ table: r.table, bytes: Number(r.bytes) })).sort((a, b) => b.bytes - a.bytes);
+    order by pg_total_relation_size(oid) desc`;
+  const [{ database }] = await sql<{ database: string }[]>`select pg_database_size(current_database())::text as database`;
+  return { tables: tables.map((t) => ({ table: t.table, bytes: Number(t.bytes) })), database: Number(database) };
 }
 
 function bytes(n: number): string {

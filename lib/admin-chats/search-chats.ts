@@ -1,4 +1,4 @@
-import { and, arrayContains, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { ListAdminChatsQuery } from '@/contracts/schemas/admin-chat';
 import type { Chat } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
@@ -86,10 +86,7 @@ export async function searchCondition(
   };
   let rows = await ids(SURE_NARROW_SEARCH);
   if (!rows) {
-    // The tag, when there is one, is checked on the walk's rows (as fewTagged does), not walked to.
-    const { tag, ...rest } = filters;
-    const check = tag ? and(broad.also, arrayContains(chats.tags, [tag])) : broad.also;
-    if (await pageAmongNewest(db, { accountId, filters: rest }, check as SQL)) return broad;
+    if (await pageAmongNewest(db, { accountId, filters }, broad.also)) return broad;
     rows = await ids(NARROW_SEARCH_LIMIT);
     if (!rows) return broad;
   }

@@ -51,29 +51,29 @@ export async function listChats(db: Db, options: ListOptions): Promise<{ chats: 
 
 /** Whether a tag filter's page is best read through the tags index (see TAG_WALK_ROWS). */
 export async function fewTagged(db: Db, options: ListOptions): Promise<boolean> {
-  const tag = options.filters.tag as string;
-  return (
-    !(await pageAmongNewest(db, { ...options, filters: { ...options.filters, tag: undefined } }, arrayContains(chats.tags, [tag]))) &&
-    (await fewMatches(db, options, FEW_TAGGED_LIMIT))
-  );
+  return !(await pageAmongNewest(db, options)) && (await fewMatches(db, options, FEW_TAGGED_LIMIT));
 }
 
 /**
- * Whether the newest TAG_WALK_ROWS chats of the list hold a page that also meets `check` (written
- * on the chats table's columns): if so, walking the list and checking each row finds the page soon.
+ * Whether the newest TAG_WALK_ROWS chats of the list hold a page that meets the list's tag, if
+ * any, and `check` (written on the chats table's columns): if so, walking the list and checking
+ * each row finds the page soon. The tag is checked on the walk's rows, not walked to (a rare tag
+ * would make the walk itself long).
  */
-export async function pageAmongNewest(db: Db, options: ListOptions, check: SQL): Promise<boolean> {
-  const pageSize = options.filters.pageSize ?? 25;
+export async function pageAmongNewest(db: Db, options: ListOptions, check?: SQL): Promise<boolean> {
+  const { tag, ...filters } = options.filters;
+  const pageSize = filters.pageSize ?? 25;
+  const hit = and(tag ? arrayContains(chats.tags, [tag]) : undefined, check) ?? sql`true`;
   const newest = db
     .select({ id: chats.id, tags: chats.tags, aliasId: chats.aliasId, customerId: chats.customerId })
     .from(chats)
-    .where(and(...listConditions(options)))
+    .where(and(...listConditions({ ...options, filters })))
     .orderBy(desc(chats.updatedAt), desc(chats.id))
     .limit(TAG_WALK_ROWS);
-  // The walk's rows go by the table's name, so `check` reads them as it would read the table.
+  // The walk's rows go by the table's name, so the check reads them as it would read the table.
   const [{ n }] = rowsOf<{ n: number }>(
     await db.execute(sql`select count(*)::int as n from (
-      select 1 from (${newest}) as ${chats} where ${check} limit ${pageSize + 1}) hits`),
+      select 1 from (${newest}) as ${chats} where ${hit} limit ${pageSize + 1}) hits`),
   );
   return n > pageSize;
 }
