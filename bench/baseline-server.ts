@@ -4,7 +4,14 @@
  * do the same token lookup and the same UPDATE as the real route, and answer a small JSON. No
  * framework, no validation library, no ORM, no transaction, no re-read of the chat.
  *
- * Env: PORT, DATABASE_URL, DATABASE_POOL_SIZE (default 10, as the app). Listens on 127.0.0.1 only.
+ * With BASELINE_ANSWER=chat, case (j): the same bare server answering what the contract asks of
+ * this PATCH, the whole chat (team, asset, customer, assignee, latest messages). Its UPDATE is the
+ * app's own tags-only statement (the text drizzle builds for it, run here through postgres.js) and
+ * its answer the app's mapping of that row (toChatView); still no framework, validation, limits,
+ * request log or trace ID. (j) is how fast any server of this contract can be on this stack.
+ *
+ * Env: PORT, DATABASE_URL, DATABASE_POOL_SIZE (default 10, as the app), BASELINE_ANSWER=small|chat.
+ * Listens on 127.0.0.1 only.
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -16,6 +23,22 @@ if (!url) throw new Error('DATABASE_URL is required');
 const sql = postgres(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
 
 const PATH = /^\/api\/v1\/chats\/([^/]+)\/?$/;
+const answerChat = process.env.BASELINE_ANSWER === 'chat';
+const chatAnswer = answerChat ? await chatStatement() : null;
+
+/** The app's tags-only update with its chat view (SQL text and parameter order, built once), and its mapping. */
+async function chatStatement() {
+  const [{ drizzle }, schema, { tagsOnlyStatement }, { toChatView }] = await Promise.all([
+    import('drizzle-orm/postgres-js'),
+    import('@/db/schema'),
+    import('@/lib/chats/update-chat'),
+    import('@/lib/chats/chat-view'),
+  ]);
+  // Its own client, never connected: drizzle only builds the text here (and it would change how
+  // this server's client parses timestamps).
+  const statement = tagsOnlyStatement(drizzle(postgres(url as string, { max: 1 }), { schema }) as never);
+  return { ...statement, toChatView };
+}
 
 function reply(res: http.ServerResponse, status: number, code: number, response: unknown) {
   const body = JSON.stringify({ status_code: code, description: status === 200 ? 'Chat details' : 'error', response });
@@ -46,6 +69,20 @@ async function patchChat(req: http.IncomingMessage, res: http.ServerResponse, ch
   if (!auth?.enabled) return reply(res, 400, 2003, null);
   if ((auth.expires_at as Date).getTime() <= Date.now()) return reply(res, 401, 2004, null);
 
+  if (chatAnswer) {
+    const params = chatAnswer.params({
+      tags: [...new Set(tags as string[])],
+      now: new Date(),
+      chatId,
+      accountId: auth.account_id,
+      teamId,
+      actorUserId: auth.user_id,
+    });
+    // One unnamed column (drizzle reads its selections by position): the chat view as JSON.
+    const [row] = await sql.unsafe(chatAnswer.sql, params as never[], { prepare: true }).values();
+    if (!row) return reply(res, 404, 2031, null);
+    return reply(res, 200, 4304, chatAnswer.toChatView(row[0]));
+  }
   const [chat] = await sql`
     update chats set tags = ${[...new Set(tags as string[])]}::text[], updated_at = now()
     where id = ${chatId} and account_id = ${auth.account_id} and team_id = ${teamId}

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, fillPlaceholders, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { Chat, UpdateChatBody } from '@/contracts/schemas/chat';
 import { OTHER_DETAILS_KEYS_MESSAGE, OTHER_DETAILS_MAX_KEYS } from '@/contracts/schemas/common';
 import type { Db } from '@/db/client';
@@ -162,7 +162,23 @@ async function setTagsOnly(
   return row ? toChatView(row.view) : null;
 }
 
-const setTagsStatement = prepared('chat_set_tags', (db: Db) =>
+const setTagsStatement = prepared('chat_set_tags', (db: Db) => setTagsQuery(db));
+
+type SetTagsInput = { accountId: number; chatId: string; teamId: number; tags: string[]; actorUserId: number | null; now: Date };
+
+/**
+ * The tags-only statement as SQL text and its parameters in order, for bench:api's case (j): a bare
+ * server (bench/baseline-server.ts) that answers the same chat with the same statement.
+ */
+export function tagsOnlyStatement(db: Db): { sql: string; params: (input: SetTagsInput) => unknown[] } {
+  const query = setTagsQuery(db).toSQL();
+  return {
+    sql: query.sql,
+    params: (input) => fillPlaceholders(query.params, input),
+  };
+}
+
+const setTagsQuery = (db: Db) =>
   selectChatView(
     db,
     db.$with('updated').as(
@@ -181,8 +197,7 @@ const setTagsStatement = prepared('chat_set_tags', (db: Db) =>
         )
         .returning(),
     ),
-  ),
-);
+  );
 
 /** `tags` replaces, `add_tags`/`remove_tags` change: one form per request, and no tag both added and removed (2017). */
 function checkTagChanges(patch: UpdateChatBody): void {
