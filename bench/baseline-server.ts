@@ -4,13 +4,13 @@
  * do the same token lookup and the same UPDATE as the real route, and answer a small JSON. No
  * framework, no validation library, no ORM, no transaction, no re-read of the chat.
  *
- * With BASELINE_ANSWER=chat, case (j): the same bare server answering what the contract asks of
+ * Asked with the header `x-bench-answer: chat`, case (j): the same bare server answering what the contract asks of
  * this PATCH, the whole chat (team, asset, customer, assignee, latest messages). Its UPDATE is the
  * app's own tags-only statement (the text drizzle builds for it, run here through postgres.js) and
  * its answer the app's mapping of that row (toChatView); still no framework, validation, limits,
  * request log or trace ID. (j) is how fast any server of this contract can be on this stack.
  *
- * Env: PORT, DATABASE_URL, DATABASE_POOL_SIZE (default 10, as the app), BASELINE_ANSWER=small|chat.
+ * Env: PORT, DATABASE_URL, DATABASE_POOL_SIZE (default 10, as the app).
  * Listens on 127.0.0.1 only.
  */
 import { createHash } from 'node:crypto';
@@ -23,8 +23,7 @@ if (!url) throw new Error('DATABASE_URL is required');
 const sql = postgres(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
 
 const PATH = /^\/api\/v1\/chats\/([^/]+)\/?$/;
-const answerChat = process.env.BASELINE_ANSWER === 'chat';
-const chatAnswer = answerChat ? await chatStatement() : null;
+const chatAnswer = await chatStatement();
 
 /** The app's tags-only update with its chat view (SQL text and parameter order, built once), and its mapping. */
 async function chatStatement() {
@@ -69,7 +68,7 @@ async function patchChat(req: http.IncomingMessage, res: http.ServerResponse, ch
   if (!auth?.enabled) return reply(res, 400, 2003, null);
   if ((auth.expires_at as Date).getTime() <= Date.now()) return reply(res, 401, 2004, null);
 
-  if (chatAnswer) {
+  if (req.headers['x-bench-answer'] === 'chat') {
     const params = chatAnswer.params({
       tags: [...new Set(tags as string[])],
       now: new Date(),
