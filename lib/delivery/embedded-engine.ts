@@ -56,6 +56,10 @@ export type EngineStats = {
    * it, it never rests.
    */
   rests: number;
+  /** Outbox signals received (events written by this process or, through PostgreSQL, by another). */
+  signals: number;
+  /** Claims started by the engine's timer (a retry due, a lease to check, the idle poll). */
+  timerWakes: number;
 };
 
 const store = processStore<{ __vaDeliveryEngine?: EmbeddedEngine; __vaStoppingEngine?: EmbeddedEngine }>();
@@ -156,7 +160,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   let timer: NodeJS.Timeout | undefined;
   let timerAt = Number.POSITIVE_INFINITY;
   let idle: (() => void) | undefined;
-  const stats: EngineStats = { claims: 0, emptyClaims: 0, rests: 0 };
+  const stats: EngineStats = { claims: 0, emptyClaims: 0, rests: 0, signals: 0, timerWakes: 0 };
   const rest = () => {
     stats.rests++;
     idle?.();
@@ -173,6 +177,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
       timer = undefined;
       timerAt = Number.POSITIVE_INFINITY;
       othersTakenAt = 0;
+      stats.timerWakes++;
       pump();
     }, at - Date.now());
     timer.unref?.();
@@ -381,6 +386,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   const unsubscribe = onOutbox(() =>
     scope.runInAsyncScope(() => {
       signals++;
+      stats.signals++;
       othersTakenAt = 0;
       pump();
     }),
