@@ -147,10 +147,7 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
  * gains a side effect. Null (no row, or the statement failed) sends the caller down the full path,
  * which answers precisely: 2010/2031/2043, or, when only the read part is broken, the update committed and 4108.
  */
-async function setTagsOnly(
-  db: Db,
-  input: { accountId: number; chatId: string; teamId: number; tags: string[]; actorUserId: number | null },
-): Promise<Chat | null> {
+async function setTagsOnly(db: Db, input: Omit<SetTagsInput, 'now'>): Promise<Chat | null> {
   let row: Awaited<ReturnType<ReturnType<typeof setTagsStatement>['execute']>>[number] | undefined;
   try {
     [row] = await setTagsStatement(db).execute({ ...input, tags: [...new Set(input.tags)], now: new Date() });
@@ -162,9 +159,9 @@ async function setTagsOnly(
   return row ? toChatView(row.view) : null;
 }
 
-const setTagsStatement = prepared('chat_set_tags', (db: Db) => setTagsQuery(db));
-
 type SetTagsInput = { accountId: number; chatId: string; teamId: number; tags: string[]; actorUserId: number | null; now: Date };
+
+const setTagsStatement = prepared('chat_set_tags', (db: Db) => setTagsQuery(db));
 
 /**
  * The tags-only statement as SQL text and its parameters in order, for bench:api's case (j): a bare

@@ -56,7 +56,10 @@ export type EngineStats = {
    * it, it never rests.
    */
   rests: number;
-  /** Outbox signals received (events written by this process or, through PostgreSQL, by another). */
+  /**
+   * Outbox signals received (events written by this process or, through PostgreSQL, by another).
+   * An attempt that ends after one arrived claims again (see `settle`).
+   */
   signals: number;
   /** Claims started by the engine's timer (a retry due, a lease to check, the idle poll). */
   timerWakes: number;
@@ -137,8 +140,6 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   let pumpAgain = false;
   let recording = false;
   const finished: { attempt: FinishedAttempt; signalsBefore: number }[] = [];
-  /** Outbox signals seen so far: an attempt that ends after one arrived claims again (see `settle`). */
-  let signals = 0;
   /** The last claim was cut short by the concurrency limit: more may be due than was taken. */
   let saturated = false;
   /**
@@ -188,7 +189,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
     sending.set(event.id, event);
     const probe = health.isProbe(event.virtualAgentId);
     health.started(event.virtualAgentId, event.webhookUrl);
-    const signalsBefore = signals;
+    const signalsBefore = stats.signals;
     void attemptDelivery({ event }).then(
       (attempt) => {
         // Its lease was released when the engine stopped without waiting for it: nothing to record.
@@ -249,7 +250,7 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
     else if (result.status === 'pending') wakeWithin(result.retryInMs ?? 0);
     // The chat's next event can go now; or an event written meanwhile may have been passed over by
     // a claim because this one still held its chat.
-    else if (result.hasNext || signals !== signalsBefore) {
+    else if (result.hasNext || stats.signals !== signalsBefore) {
       pumpAgain = true;
       othersTakenAt = 0;
     }
@@ -385,7 +386,6 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   const watch = options.opsWatch === false ? null : startOpsWatch(db);
   const unsubscribe = onOutbox(() =>
     scope.runInAsyncScope(() => {
-      signals++;
       stats.signals++;
       othersTakenAt = 0;
       pump();
