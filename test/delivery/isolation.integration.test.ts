@@ -61,11 +61,12 @@ describe('delivery isolation between endpoints', () => {
     const { t, receiver } = await own.tenant(() => (up ? { status: 200 } : { status: 500, body: 'down' }));
     const chatIds: string[] = [];
     for (let i = 0; i < 10; i++) chatIds.push(await createBotChat(t));
-    // The share (4) fails, the circuit opens, then a single probe fails too.
-    await until('a failed probe after the circuit opened', () => receiver.requests.length >= 5);
+    // The share (4) fails, the circuit opens, then a single probe fails too. Bounds, not measures,
+    // here and below: alone this takes 1.5-6 s, and a loaded CI run needed more than 10 s for the
+    // probe; after it, more probes fail before `up` is seen and the circuit's pause grows with them
+    // (one run needed more than 20 s for the deliveries).
+    await until('a failed probe after the circuit opened', () => receiver.requests.length >= 5, 60_000);
     up = true;
-    // A bound, not a measure: on a loaded CI machine more probes fail before `up` is seen, and the
-    // circuit's pause grows with them (one run needed more than 20 s).
     for (const chatId of chatIds) {
       await until(`chat ${chatId} delivered`, async () => (await eventsOfChat(ctx.db, chatId))[0]?.status === 'delivered', 60_000);
     }
