@@ -6,6 +6,7 @@ export * from './bot-requests';
 export * from './chats';
 export * from './enums';
 export * from './events';
+export * from './handovers';
 export * from './limits';
 export * from './relations';
 export * from './routing';

@@ -18,6 +18,8 @@ export const users = pgTable(
     loginId: text('login_id').notNull(),
     name: text('name').notNull(),
     email: text('email'),
+    /** The name a person chose to show customers (the widget says who answers); null: their first name. */
+    displayName: text('display_name'),
     availability: availabilityEnum('availability').notNull().default('unavailable'),
     /** Most chats the user holds at once (auto-assign never exceeds it). */
     capacity: integer('capacity').notNull().default(3),
@@ -108,6 +110,15 @@ export const virtualAgents = pgTable(
     replyTimeoutAction: text('reply_timeout_action', { enum: ['handover', 'notify'] })
       .notNull()
       .default('handover'),
+    /** How many times this VA may hand one chat to people; past it the chat stays with people (lib/handovers). */
+    maxHandoversPerChat: integer('max_handovers_per_chat').notNull().default(3),
+    /**
+     * What the widget's "Talk to a person" does on this VA's chats: `fallback` moves the chat to the
+     * VA's fallback route (or the chat's team's queue); `bot` tells the bot (`handover.requested`), which handles it.
+     */
+    personRequest: text('person_request', { enum: ['fallback', 'bot'] })
+      .notNull()
+      .default('fallback'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
