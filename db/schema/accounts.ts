@@ -1,21 +1,33 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, tstz, updatedAt } from './_columns';
 
 /** A tenant: a business using the service. Everything else belongs to exactly one account. */
-export const accounts = pgTable('accounts', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  /** Team that receives chats no routing rule matched (set by the routing setup). */
-  defaultTeamId: integer('default_team_id'),
-  /**
-   * Whether the account's bots may use the transfer operation (PATCH /internal/chats/{id}), which
-   * the spec ships as a beta the provider enables per account. Only a platform administrator
-   * changes it; new accounts have it on.
-   */
-  transferEnabled: boolean('transfer_enabled').notNull().default(true),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    /** Team that receives chats no routing rule matched (set by the routing setup). */
+    defaultTeamId: integer('default_team_id'),
+    /**
+     * Whether the account's bots may use the transfer operation (PATCH /internal/chats/{id}), which
+     * the spec ships as a beta the provider enables per account. Only a platform administrator
+     * changes it; new accounts have it on.
+     */
+    transferEnabled: boolean('transfer_enabled').notNull().default(true),
+    /**
+     * Set on a replay sandbox: the live account it belongs to (lib/replay). A sandbox has teams,
+     * assets and VAs of its own and no people, so its chats reach no customer, person, list or
+     * metric of the live account. Null for every live account.
+     */
+    sandboxOfAccountId: integer('sandbox_of_account_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  // One sandbox per live account, found from it.
+  (t) => [uniqueIndex('accounts_sandbox_of_key').on(t.sandboxOfAccountId).where(sql`${t.sandboxOfAccountId} is not null`)],
+);
 
 export const admins = pgTable(
   'admins',

@@ -59,6 +59,8 @@ export const chats = pgTable(
      */
     queuedAt: tstz('queued_at').notNull().defaultNow(),
     queueReason: text('queue_reason'),
+    /** The replay run that made this chat (lib/replay), in a sandbox account; null for every live chat. Its events carry `replay`. */
+    replayRunId: text('replay_run_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -79,6 +81,8 @@ export const chats = pgTable(
     index('chats_team_status_idx').on(t.teamId, t.status, t.createdAt),
     index('chats_account_alias_idx').on(t.accountId, t.aliasId),
     index('chats_customer_idx').on(t.customerId),
+    // A recording export walks an account's chats oldest first by keyset, optionally within a time window (lib/replay).
+    index('chats_account_created_idx').on(t.accountId, t.createdAt, t.id),
     // `id like 'abc%'` (the admin search by the start of a chat ID) needs pattern ops under a non-C collation.
     index('chats_id_prefix_idx').on(t.id.op('text_pattern_ops')),
     index('chats_tags_idx').using('gin', t.tags),

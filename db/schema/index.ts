@@ -9,6 +9,7 @@ export * from './events';
 export * from './handovers';
 export * from './limits';
 export * from './relations';
+export * from './replay';
 export * from './routing';
 export * from './teams';
 export * from './users';
