@@ -15,7 +15,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
 /** States of a streamed reply (see the messages contract). */
-export const STREAM_STATES = ['open', 'closed', 'cut_short'] as const;
+export const STREAM_STATES = ['open', 'closed', 'cut_short', 'superseded'] as const;
 export type StreamState = (typeof STREAM_STATES)[number];
 
 /** What happens when a VA's reply budget runs out. */

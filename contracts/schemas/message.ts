@@ -119,7 +119,7 @@ export const messageSchema = z.object({
     .enum(STREAM_STATES)
     .optional()
     .describe(
-      'Streamed replies only: `open` while chunks are appended (`text` is what has arrived so far), `closed` once the VA closed it, `cut_short` when it was closed for the VA (no chunk for STREAM_IDLE_SECONDS, or the chat left the VA) with the text it held',
+      'Streamed replies only: `open` while chunks are appended (`text` is what has arrived so far), `closed` once the VA closed it, `cut_short` when it was closed for the VA (no chunk for STREAM_IDLE_SECONDS, or the chat left the VA) with the text it held, `superseded` when the customer started a new turn (with `on_new_turn: supersede`) or a person took the chat over: the customer no longer sees it as an answer',
     ),
   stream_seq: z.number().int().optional().describe('Streamed replies only: the `seq` of the last chunk accepted (0 before the first)'),
 });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, tstz, updatedAt } from './_columns';
 import { accounts } from './accounts';
 import { assets, customers } from './assets';
@@ -61,6 +61,10 @@ export const chats = pgTable(
     queueReason: text('queue_reason'),
     /** The replay run that made this chat (lib/replay), in a sandbox account; null for every live chat. Its events carry `replay`. */
     replayRunId: text('replay_run_id'),
+    /** The latest turn of the customer for the VA holding the chat (lib/turns); null before the first. */
+    turnId: text('turn_id'),
+    /** The customer is typing until then (the widget says so); null: not typing, or no typing signal. */
+    customerTypingUntil: tstz('customer_typing_until'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -122,11 +126,17 @@ export const messages = pgTable(
      * chunk ends in the text (UTF-16 units, as the API counts length), so a retried chunk is
      * recognised without a row per chunk.
      */
-    streamState: text('stream_state', { enum: ['open', 'closed', 'cut_short'] }),
+    streamState: text('stream_state', { enum: ['open', 'closed', 'cut_short', 'superseded'] }),
     streamSeq: integer('stream_seq'),
     streamEnds: integer('stream_ends').array(),
     /** The last chunk (or the opening): the idle sweep closes a stream untouched for STREAM_IDLE_SECONDS. */
     streamTouchedAt: tstz('stream_touched_at'),
+    /**
+     * Turns (lib/turns): an inbound message's turn; an outbound reply's `in_reply_to_turn`. `stale`:
+     * a reply accepted for a turn that was no longer the latest (the VA's `on_new_turn` is `continue`).
+     */
+    turnId: text('turn_id'),
+    stale: boolean('stale'),
   },
   (t) => [
     index('messages_chat_idx').on(t.chatId, t.id),

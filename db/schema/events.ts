@@ -52,6 +52,18 @@ export const events = pgTable(
      * committed, so no row can later appear behind a cursor (lib/pull/read-event-page.ts).
      */
     streamXid: bigint('stream_xid', { mode: 'number' }).notNull().default(sql`(pg_current_xact_id()::text)::bigint`),
+    /**
+     * A `message.received` gathering a customer's turn (lib/turns): `turn_id` names the turn. While
+     * `held_until` is set the turn's window is open: the event is out of the due range and out of the
+     * pull order (`stream_xid` at HELD_XID) and takes the customer's next fragments; it is released
+     * (put in order, made due) when the window closes, never after `held_cap_at`. `held_ms` and
+     * `turn_closed_by` (typing, window, cap, event) say afterwards how long it was held and why it closed.
+     */
+    turnId: text('turn_id'),
+    heldUntil: tstz('held_until'),
+    heldCapAt: tstz('held_cap_at'),
+    heldMs: integer('held_ms'),
+    turnClosedBy: text('turn_closed_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -73,6 +85,8 @@ export const events = pgTable(
     // On the timestamp, not the status: a migration cannot use an enum value it adds.
     index('events_account_superseded_idx').on(t.accountId, t.supersededAt).where(sql`${t.supersededAt} is not null`),
     index('events_superseded_at_idx').on(t.supersededAt).where(sql`${t.supersededAt} is not null`),
+    // The turn closer reads the held events by due time (a handful at any moment).
+    index('events_held_idx').on(t.heldUntil).where(sql`${t.heldUntil} is not null`),
   ],
 );
 

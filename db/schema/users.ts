@@ -119,6 +119,16 @@ export const virtualAgents = pgTable(
     personRequest: text('person_request', { enum: ['fallback', 'bot'] })
       .notNull()
       .default('fallback'),
+    /**
+     * Turns (lib/turns): how long a customer's burst of messages is gathered into one
+     * `message.received` (0: off, every message is its own turn at once), the most a turn may be
+     * held (null: the default cap), and whether a new turn supersedes the bot's reply in progress.
+     */
+    turnWindowMs: integer('turn_window_ms').notNull().default(0),
+    turnWindowMaxMs: integer('turn_window_max_ms'),
+    onNewTurn: text('on_new_turn', { enum: ['continue', 'supersede'] })
+      .notNull()
+      .default('continue'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
