@@ -186,7 +186,7 @@ async function main() {
   const { openPostgres, setHandle } = await import('@/db/client');
   const { startEmbeddedEngine, stopEmbeddedEngine } = await import('@/lib/delivery/embedded-engine');
   const { createTenant } = await import('@/test/support/tenant');
-  const { botApi } = await import('@/test/support/bot-api');
+  const { botApi } = await import('@/test/support/api-client');
 
   // 1. A fresh database and the receiver.
   adminSql = postgres(baseUrl, { max: 1, onnotice: () => {} });

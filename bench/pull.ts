@@ -176,7 +176,7 @@ async function main() {
   const { openPostgres, setHandle } = await import('@/db/client');
   const { connectOutboxSignal, signalOutbox } = await import('@/lib/events/signal');
   const { createTenant } = await import('@/test/support/tenant');
-  const { botApi } = await import('@/test/support/bot-api');
+  const { botApi } = await import('@/test/support/api-client');
   const { updateVirtualAgent } = await import('@/lib/virtual-agents/update-virtual-agent');
   const { createVirtualAgent } = await import('@/lib/virtual-agents/create-virtual-agent');
   const { authorize } = await import('@/lib/bot-auth/authorize');

@@ -3,14 +3,15 @@ import { before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { auditEntries } from '@/db/schema';
 import { deleteOldAuditEntries } from '@/lib/audit/delete-old-audit-entries';
-import { type AdminClient, signedInAdmin } from '../support/admin-api';
+import type { ApiClient } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdmin } from '../support/people';
 
 describe('audit log', () => {
   const ctx = setupTestDatabase();
-  let admin: AdminClient;
+  let admin: ApiClient;
   let email: string;
-  let other: AdminClient;
+  let other: ApiClient;
   before(async () => {
     ({ client: admin, email } = await signedInAdmin(ctx.db));
     ({ client: other } = await signedInAdmin(ctx.db));

@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { deliveryAttempts, events } from '@/db/schema';
-import { type AdminClient, signedInAdmin, signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { type ApiClient, botApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdmin, signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 describe('admin chats and events', () => {
   const ctx = setupTestDatabase();
   let t: Tenant;
-  let admin: AdminClient;
-  let outsider: AdminClient;
+  let admin: ApiClient;
+  let outsider: ApiClient;
   let chatId: string;
 
   const createChat = async (body: Record<string, unknown>) => {

@@ -5,9 +5,10 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { deliveryAttempts, events } from '@/db/schema';
-import { type AdminClient, signedInAdmin, signedInAdminOf } from '../support/admin-api';
+import type { ApiClient } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdmin, signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 type Hit = { headers: IncomingHttpHeaders; raw: string };
@@ -30,8 +31,8 @@ async function receiver(status: number) {
 describe('admin delivery tools', () => {
   const ctx = setupTestDatabase();
   let t: Tenant;
-  let admin: AdminClient;
-  let outsider: AdminClient;
+  let admin: ApiClient;
+  let outsider: ApiClient;
 
   before(async () => {
     t = await createTenant(ctx.db);

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { and, asc, eq } from 'drizzle-orm';
 import { chats, events, messages, teams, virtualAgents } from '@/db/schema';
-import { signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 describe('disabling a virtual agent', () => {

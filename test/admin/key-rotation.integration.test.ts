@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { virtualAgents } from '@/db/schema';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { type ApiClient, botApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 describe('API key rotation', () => {
   const ctx = setupTestDatabase();
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
   before(async () => {
     t = await createTenant(ctx.db);
     admin = (await signedInAdminOf(ctx.db, t.account.id)).client;

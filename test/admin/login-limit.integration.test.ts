@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createAccount } from '@/lib/accounts/create-account';
 import { waitAfter } from '@/lib/admin-auth/login-throttle';
-import { AdminClient, signedInAdmin } from '../support/admin-api';
+import { ApiClient } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
 import { useEnv } from '../support/env';
+import { signedInAdmin } from '../support/people';
 
 const PASSWORD = 'right-horse-staple-42';
 let n = 0;
@@ -24,7 +25,7 @@ describe('admin limits', () => {
 
     it('refuses attempts past ADMIN_LOGIN_ATTEMPTS_PER_MINUTE from one address with 2012/429 and Retry-After', async () => {
       const email = await account(ctx.db);
-      const client = new AdminClient();
+      const client = new ApiClient('admin');
       for (let i = 0; i < 3; i++) {
         const res = await client.post('/login', { email, password: `guess-${i}` }, from('203.0.113.77'));
         assert.equal(res.body.status_code, 3002);
@@ -33,7 +34,7 @@ describe('admin limits', () => {
       assert.equal(blocked.status, 429);
       assert.equal(blocked.body.status_code, 2012);
       assert.ok(Number(blocked.headers.get('retry-after')) >= 1);
-      const elsewhere = await new AdminClient().post('/login', { email, password: PASSWORD }, from('203.0.113.78'));
+      const elsewhere = await new ApiClient('admin').post('/login', { email, password: PASSWORD }, from('203.0.113.78'));
       assert.equal(elsewhere.status, 200);
     });
 
@@ -41,10 +42,10 @@ describe('admin limits', () => {
       const email = await account(ctx.db);
       // A new X-Forwarded-For value per guess, as in the report: the account's streak still counts.
       for (let i = 1; i <= 6; i++) {
-        const res = await new AdminClient().post('/login', { email, password: `guess-${i}` }, from(`198.51.100.${i}`));
+        const res = await new ApiClient('admin').post('/login', { email, password: `guess-${i}` }, from(`198.51.100.${i}`));
         assert.equal(res.body.status_code, 3002, `guess ${i}`);
       }
-      const refused = await new AdminClient().post('/login', { email, password: PASSWORD }, from('198.51.100.99'));
+      const refused = await new ApiClient('admin').post('/login', { email, password: PASSWORD }, from('198.51.100.99'));
       assert.equal(refused.status, 429);
       assert.equal(refused.body.status_code, 2012);
       const retryAfter = Number(refused.headers.get('retry-after'));
@@ -54,10 +55,10 @@ describe('admin limits', () => {
 
     it('ends the streak at a right password, so the free failures start again', async () => {
       const email = await account(ctx.db);
-      for (let i = 1; i <= 5; i++) await new AdminClient().post('/login', { email, password: `guess-${i}` }, from(`192.0.2.${i}`));
-      assert.equal((await new AdminClient().post('/login', { email, password: PASSWORD }, from('192.0.2.50'))).status, 200);
+      for (let i = 1; i <= 5; i++) await new ApiClient('admin').post('/login', { email, password: `guess-${i}` }, from(`192.0.2.${i}`));
+      assert.equal((await new ApiClient('admin').post('/login', { email, password: PASSWORD }, from('192.0.2.50'))).status, 200);
       for (let i = 1; i <= 5; i++) {
-        const res = await new AdminClient().post('/login', { email, password: `again-${i}` }, from(`192.0.2.${60 + i}`));
+        const res = await new ApiClient('admin').post('/login', { email, password: `again-${i}` }, from(`192.0.2.${60 + i}`));
         assert.equal(res.body.status_code, 3002, `failure ${i} after the success`);
       }
     });
@@ -76,14 +77,14 @@ describe('admin limits', () => {
     it('refuses an address that failed on many accounts, even with a right password', async () => {
       const emails = [await account(ctx.db), await account(ctx.db)];
       for (const [i, email] of emails.entries()) {
-        const res = await new AdminClient().post('/login', { email, password: 'nope-nope' }, from(`2001:db8:7:7::${i + 1}`));
+        const res = await new ApiClient('admin').post('/login', { email, password: 'nope-nope' }, from(`2001:db8:7:7::${i + 1}`));
         assert.equal(res.body.status_code, 3002);
       }
       // Another address of the same IPv6 /64 counts as the same client.
-      const refused = await new AdminClient().post('/login', { email: emails[0], password: PASSWORD }, from('2001:db8:7:7::99'));
+      const refused = await new ApiClient('admin').post('/login', { email: emails[0], password: PASSWORD }, from('2001:db8:7:7::99'));
       assert.equal(refused.status, 429);
       assert.match(refused.body.description, /this address/);
-      const other = await new AdminClient().post('/login', { email: emails[0], password: PASSWORD }, from('2001:db8:7:8::1'));
+      const other = await new ApiClient('admin').post('/login', { email: emails[0], password: PASSWORD }, from('2001:db8:7:8::1'));
       assert.equal(other.status, 200);
     });
   });

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { type AdminClient, signedInAdmin, signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { type ApiClient, botApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdmin, signedInAdminOf } from '../support/people';
 import { createTenant } from '../support/tenant';
 
 const fields = (res: { body: { response: { errors: { field: string }[] } | null } }) => res.body.response?.errors.map((e) => e.field) ?? [];
 
 describe('admin resources', () => {
   const ctx = setupTestDatabase();
-  let admin: AdminClient;
-  let other: AdminClient;
+  let admin: ApiClient;
+  let other: ApiClient;
   before(async () => {
     admin = (await signedInAdmin(ctx.db)).client;
     other = (await signedInAdmin(ctx.db)).client;
@@ -221,7 +221,7 @@ describe('admin resources', () => {
       const seen: number[] = [];
       let cursor: string | null = null;
       do {
-        const page: Awaited<ReturnType<AdminClient['get']>> = await client.get(`/assets?page_size=3${cursor ? `&cursor=${cursor}` : ''}`);
+        const page: Awaited<ReturnType<ApiClient['get']>> = await client.get(`/assets?page_size=3${cursor ? `&cursor=${cursor}` : ''}`);
         assert.equal(page.status, 200, JSON.stringify(page.body));
         assert.ok(page.body.response.assets.length <= 3);
         seen.push(...page.body.response.assets.map((a: { id: number }) => a.id));

@@ -4,8 +4,9 @@ import { eq } from 'drizzle-orm';
 import { adminSessions } from '@/db/schema';
 import { env } from '@/env';
 import { sha256 } from '@/platform/util/ids';
-import { ADMIN_PASSWORD, AdminClient, signedInAdmin } from '../support/admin-api';
+import { ApiClient } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
+import { ADMIN_PASSWORD, signedInAdmin } from '../support/people';
 
 describe('admin session', () => {
   const ctx = setupTestDatabase();
@@ -20,7 +21,7 @@ describe('admin session', () => {
     });
 
     it('signs in, sets an HttpOnly SameSite=Lax session cookie and answers /me', async () => {
-      const client = new AdminClient();
+      const client = new ApiClient('admin');
       const res = await client.login(email.toUpperCase(), ADMIN_PASSWORD);
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(res.body.status_code, 4400);
@@ -42,7 +43,7 @@ describe('admin session', () => {
     });
 
     it('stores only a hash of the session token', async () => {
-      const client = new AdminClient();
+      const client = new ApiClient('admin');
       await client.login(email, ADMIN_PASSWORD);
       const token = client.cookies.get('va_session')!;
       const byToken = await ctx.db.select().from(adminSessions).where(eq(adminSessions.tokenHash, token));
@@ -55,19 +56,19 @@ describe('admin session', () => {
     });
 
     it('marks the cookie Secure when the request came over https', async () => {
-      const viaProxy = await new AdminClient().request('POST', '/login', {
+      const viaProxy = await new ApiClient('admin').request('POST', '/login', {
         body: { email, password: ADMIN_PASSWORD },
         headers: { 'x-forwarded-proto': 'https' },
       });
       assert.equal(viaProxy.status, 200);
       assert.match(viaProxy.setCookies[0], /; Secure/);
-      const direct = await new AdminClient('https://admin.example.test').login(email, ADMIN_PASSWORD);
+      const direct = await new ApiClient('admin', { origin: 'https://admin.example.test' }).login(email, ADMIN_PASSWORD);
       assert.match(direct.setCookies[0], /; Secure/);
     });
 
     it('answers 3002 alike for a wrong password and an unknown email, without a cookie', async () => {
-      const wrong = await new AdminClient().login(email, 'not the password');
-      const unknown = await new AdminClient().login('nobody@example.test', ADMIN_PASSWORD);
+      const wrong = await new ApiClient('admin').login(email, 'not the password');
+      const unknown = await new ApiClient('admin').login('nobody@example.test', ADMIN_PASSWORD);
       for (const res of [wrong, unknown]) {
         assert.equal(res.status, 401);
         assert.equal(res.body.status_code, 3002);
@@ -77,7 +78,7 @@ describe('admin session', () => {
     });
 
     it('refuses a malformed login body with 2000 naming the field', async () => {
-      const res = await new AdminClient().post('/login', { email: 'not-an-email', password: 'x' });
+      const res = await new ApiClient('admin').post('/login', { email: 'not-an-email', password: 'x' });
       assert.equal(res.status, 400);
       assert.equal(res.body.status_code, 2000);
       assert.deepEqual(
@@ -88,11 +89,11 @@ describe('admin session', () => {
 
     it('answers 3001 without a session cookie, or with an unknown one (and clears it)', async () => {
       for (const path of ['/me', '/teams', '/virtual-agents', '/chats']) {
-        const res = await new AdminClient().get(path);
+        const res = await new ApiClient('admin').get(path);
         assert.equal(res.status, 401, path);
         assert.equal(res.body.status_code, 3001, path);
       }
-      const stale = new AdminClient();
+      const stale = new ApiClient('admin');
       stale.cookies.set('va_session', 'made-up-token');
       const res = await stale.get('/me');
       assert.equal(res.body.status_code, 3001);
@@ -101,7 +102,7 @@ describe('admin session', () => {
     });
 
     it('answers 3001 once the session has expired', async () => {
-      const client = new AdminClient();
+      const client = new ApiClient('admin');
       await client.login(email, ADMIN_PASSWORD);
       const hash = sha256(client.cookies.get('va_session')!);
       await ctx.db
@@ -113,20 +114,20 @@ describe('admin session', () => {
     });
 
     it('logs out: the session ends and the cookie is cleared', async () => {
-      const client = new AdminClient();
+      const client = new ApiClient('admin');
       await client.login(email, ADMIN_PASSWORD);
       const token = client.cookies.get('va_session')!;
       const out = await client.post('/logout');
       assert.equal(out.status, 200, JSON.stringify(out.body));
       assert.match(out.setCookies[0], /^va_session=; .*Max-Age=0/);
-      const replay = new AdminClient();
+      const replay = new ApiClient('admin');
       replay.cookies.set('va_session', token);
       assert.equal((await replay.get('/me')).body.status_code, 3001);
     });
 
     it('counts logins against the rate limit and sends the Rate-Limit headers', async () => {
-      const first = await new AdminClient().login(email, ADMIN_PASSWORD);
-      const second = await new AdminClient().login(email, 'wrong password');
+      const first = await new ApiClient('admin').login(email, ADMIN_PASSWORD);
+      const second = await new ApiClient('admin').login(email, 'wrong password');
       assert.equal(first.headers.get('rate-limit-limit'), env().ADMIN_LOGIN_ATTEMPTS_PER_MINUTE.toString());
       // Each attempt, failed or not, takes one from the same budget.
       assert.equal(Number(second.headers.get('rate-limit-remaining')), Number(first.headers.get('rate-limit-remaining')) - 1);
@@ -144,7 +145,7 @@ describe('admin session', () => {
   });
 
   describe('cross-site protection', () => {
-    let client: AdminClient;
+    let client: ApiClient;
     let email: string;
     before(async () => {
       ({ client, email } = await signedInAdmin(ctx.db));
@@ -167,7 +168,7 @@ describe('admin session', () => {
     });
 
     it('refuses a cross-site login too', async () => {
-      const res = await new AdminClient().post(
+      const res = await new ApiClient('admin').post(
         '/login',
         { email, password: ADMIN_PASSWORD },
         { headers: { origin: 'https://evil.example' } },
@@ -213,7 +214,7 @@ describe('admin session', () => {
       assert.equal(res.body.response.name, 'Acme');
       assert.deepEqual(res.body.response.admins, [{ email: 'boss@acme.test', is_platform_admin: false }]);
 
-      const acme = new AdminClient();
+      const acme = new ApiClient('admin');
       assert.equal((await acme.login('boss@acme.test', 'a long password')).status, 200);
       const mine = await acme.get('/accounts');
       assert.deepEqual(

@@ -3,15 +3,16 @@ import { before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { assets, chats, events } from '@/db/schema';
 import { TEST_CHAT_TEXT } from '@/lib/virtual-agents/start-test-chat';
-import { type AdminClient, signedInAdmin, signedInAdminOf } from '../support/admin-api';
+import type { ApiClient } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdmin, signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 // "Start a test chat" on a VA's page: POST /api/admin/virtual-agents/{id}/test-chats.
 describe('admin: start a test chat for a virtual agent', () => {
   const ctx = setupTestDatabase();
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
   before(async () => {
     t = await createTenant(ctx.db);
     ({ client: admin } = await signedInAdminOf(ctx.db, t.account.id));

@@ -7,11 +7,11 @@ import { flushRequestLog } from '@/lib/request-log/request-log';
 import { successRecorded } from '@/lib/request-log/sampling';
 import { retentionJobs } from '@/lib/retention/jobs';
 import { runRetention } from '@/lib/retention/run-retention';
-import { signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
 import { useEnv } from '../support/env';
+import { signedInAdminOf } from '../support/people';
 import { createTenant } from '../support/tenant';
 
 const SECRET_TEXT = 'Customer text: my card is 4111 1111 1111 1111';

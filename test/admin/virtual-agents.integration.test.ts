@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { type AdminClient, signedInAdmin } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { type ApiClient, botApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
 import { useEnv } from '../support/env';
+import { signedInAdmin } from '../support/people';
 
 const fields = (res: { body: { response: { errors: { field: string }[] } | null } }) => res.body.response?.errors.map((e) => e.field) ?? [];
 
 describe('admin virtual agents', () => {
   const ctx = setupTestDatabase();
-  let admin: AdminClient;
-  let other: AdminClient;
+  let admin: ApiClient;
+  let other: ApiClient;
   let team: { id: number };
   let otherTeam: { id: number };
   let n = 0;

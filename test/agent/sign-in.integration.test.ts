@@ -3,16 +3,16 @@ import { before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { agentLogins, agentSessions, auditEntries } from '@/db/schema';
 import { sha256 } from '@/platform/util/ids';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
-import { AGENT_PASSWORD, AgentClient } from '../support/agent-api';
+import { ApiClient } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { AGENT_PASSWORD, signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 describe('agent workspace: invite, sign-in and session safety', () => {
   const ctx = setupTestDatabase();
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
   let email: string;
 
   before(async () => {
@@ -37,11 +37,11 @@ describe('agent workspace: invite, sign-in and session safety', () => {
     assert.equal(row.passwordHash, null);
     assert.ok(row.inviteExpiresAt && row.inviteExpiresAt.getTime() > Date.now() + 71 * 3600_000);
 
-    const weak = await new AgentClient().post('/invite/accept', { token, password: 'password1234' });
+    const weak = await new ApiClient('agent').post('/invite/accept', { token, password: 'password1234' });
     assert.equal(weak.status, 400);
     assert.equal(weak.body.status_code, 3009);
 
-    const client = new AgentClient();
+    const client = new ApiClient('agent');
     const accepted = await client.post('/invite/accept', { token, password: AGENT_PASSWORD });
     assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
     assert.equal(accepted.body.response.login_id, t.agent.loginId);
@@ -65,19 +65,19 @@ describe('agent workspace: invite, sign-in and session safety', () => {
       1,
     );
 
-    const again = await new AgentClient().post('/invite/accept', { token, password: AGENT_PASSWORD });
+    const again = await new ApiClient('agent').post('/invite/accept', { token, password: AGENT_PASSWORD });
     assert.equal(again.status, 410);
     assert.equal(again.body.status_code, 2082);
 
-    const fresh = new AgentClient();
-    const login = await fresh.login(email.toUpperCase());
+    const fresh = new ApiClient('agent');
+    const login = await fresh.login(email.toUpperCase(), AGENT_PASSWORD);
     assert.equal(login.status, 200, JSON.stringify(login.body));
     assert.equal((await fresh.get('/me')).body.response.email, email);
   });
 
   it('answers 2081 alike for a wrong password and an unknown email; an expired invite is 2082', async () => {
-    const wrong = await new AgentClient().login(email, 'not the password at all');
-    const unknown = await new AgentClient().login('nobody@example.test');
+    const wrong = await new ApiClient('agent').login(email, 'not the password at all');
+    const unknown = await new ApiClient('agent').login('nobody@example.test', AGENT_PASSWORD);
     for (const res of [wrong, unknown]) {
       assert.equal(res.status, 401);
       assert.equal(res.body.status_code, 2081);
@@ -91,7 +91,7 @@ describe('agent workspace: invite, sign-in and session safety', () => {
       .update(agentLogins)
       .set({ inviteExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(agentLogins.userId, other.agent.id));
-    const late = await new AgentClient().post('/invite/accept', { token, password: AGENT_PASSWORD });
+    const late = await new ApiClient('agent').post('/invite/accept', { token, password: AGENT_PASSWORD });
     assert.equal(late.body.status_code, 2082);
   });
 
@@ -109,21 +109,21 @@ describe('agent workspace: invite, sign-in and session safety', () => {
   });
 
   it('needs the workspace cookie (2080): none, an admin session, or a signed-out one open nothing', async () => {
-    assert.equal((await new AgentClient().get('/chats')).body.status_code, 2080);
-    const withAdminCookie = await new AgentClient().get('/me', { headers: { cookie: admin.cookieHeader() } });
+    assert.equal((await new ApiClient('agent').get('/chats')).body.status_code, 2080);
+    const withAdminCookie = await new ApiClient('agent').get('/me', { headers: { cookie: admin.cookieHeader() } });
     assert.equal(withAdminCookie.status, 401);
     assert.equal(withAdminCookie.body.status_code, 2080);
-    const client = new AgentClient();
-    await client.login(email);
+    const client = new ApiClient('agent');
+    await client.login(email, AGENT_PASSWORD);
     const cookie = client.cookieHeader();
     assert.equal((await client.post('/logout')).status, 200);
-    const after = await new AgentClient().get('/me', { headers: { cookie } });
+    const after = await new ApiClient('agent').get('/me', { headers: { cookie } });
     assert.equal(after.body.status_code, 2080);
   });
 
   it('refuses a state change sent from another site (3003) and audits the person’s changes without their text', async () => {
-    const client = new AgentClient();
-    await client.login(email);
+    const client = new ApiClient('agent');
+    await client.login(email, AGENT_PASSWORD);
     const crossSite = await client.put('/availability', { availability: 'available' }, { headers: { origin: 'https://evil.example' } });
     assert.equal(crossSite.status, 403);
     assert.equal(crossSite.body.status_code, 3003);

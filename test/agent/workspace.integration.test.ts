@@ -2,22 +2,20 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { chats, users } from '@/db/schema';
-import { deliveredBodies, tenantWithReceiverEach, until } from '../delivery/helpers';
+import { deliveredBodies, tenantWithReceiverEach } from '../delivery/helpers';
 import type { Receiver } from '../delivery/receiver';
-import { sseReader } from '../pull/sse';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
-import { type AgentClient, newSignedInAgent } from '../support/agent-api';
-import { botApi } from '../support/bot-api';
+import { type ApiClient, botApi } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { newSignedInAgent, signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 describe('agent workspace: queue, picks and actions', () => {
   const ctx = setupTestDatabase();
   let t: Tenant;
   let receiver: Receiver;
-  let admin: AdminClient;
-  let one: AgentClient;
+  let admin: ApiClient;
+  let one: ApiClient;
   let oneLogin: string;
 
   tenantWithReceiverEach(ctx, (fresh) => ({ t, receiver } = fresh), {
@@ -140,20 +138,16 @@ describe('agent workspace: queue, picks and actions', () => {
     );
 
     // Open in the workspace before the pick: the bot's typing arrives live.
-    const abort = new AbortController();
-    const live = sseReader((await one.stream(cid, abort.signal)).body as ReadableStream<Uint8Array>);
+    const live = (await one.stream(`/stream?chat=${cid}`)).sse;
+    assert.ok(live, 'the workspace stream opened');
     try {
       await live.events(1);
       const typing = await botApi('PUT', `/chats/${cid}/typing`, { token: t.token, body: { on: true } });
       assert.equal(typing.status, 200, JSON.stringify(typing.body));
-      await until('a chat event for the typing bot', async () => {
-        await live.events(live.frames.filter((f) => f.data !== undefined).length + 1);
-        return live.frames.some((f) => f.event === 'chat');
-      });
+      await live.until((f) => f.event === 'chat', { what: 'a chat event for the typing bot' });
       assert.ok((await one.get(`/chats/${cid}`)).body.response.chat.typing?.on);
     } finally {
-      abort.abort();
-      await live.cancel();
+      await live.close();
     }
 
     const taken = await one.post(`/chats/${cid}/pick`);
@@ -266,31 +260,24 @@ describe('agent workspace: queue, picks and actions', () => {
   it('streams the queue and the open chat live (Server-Sent Events on the realtime topics)', async () => {
     const existing = await newChat(t, { team_id: t.humanTeam.id });
     await one.post(`/chats/${existing.chat_id}/pick`);
-    const abort = new AbortController();
-    const res = await one.stream(existing.chat_id, abort.signal);
+    const res = await one.stream(`/stream?chat=${existing.chat_id}`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
-    const sse = sseReader(res.body as ReadableStream<Uint8Array>);
+    const sse = res.sse;
+    assert.ok(sse);
     try {
       const [first] = await sse.events(1);
       assert.equal(first.event, 'lists');
       const arriving = await newChat(t, { team_id: t.humanTeam.id });
-      await until('the new chat in a lists event', async () => {
-        await sse.events(sse.frames.filter((f) => f.data !== undefined).length + 1);
-        return sse.frames.some((f) => f.event === 'lists' && (f.data ?? '').includes(arriving.chat_id));
-      });
+      await sse.until((f) => f.event === 'lists' && f.data.includes(arriving.chat_id), { what: 'the new chat in a lists event' });
       await botApi('POST', `/chats/${existing.chat_id}/messages`, { token: t.token, body: { type: 'inbound', text: 'hi' } });
-      await until('a chat event for the open chat', async () => {
-        await sse.events(sse.frames.filter((f) => f.data !== undefined).length + 1);
-        return sse.frames.some((f) => f.event === 'chat' && JSON.parse(f.data ?? '{}').chat_id === existing.chat_id);
-      });
+      await sse.until((f) => f.event === 'chat' && f.json?.chat_id === existing.chat_id, { what: 'a chat event for the open chat' });
     } finally {
-      abort.abort();
-      await sse.cancel();
+      await sse.close();
     }
     const otherTeam = await newChat(t);
-    const refused = await one.stream(otherTeam.chat_id);
+    const refused = await one.stream(`/stream?chat=${otherTeam.chat_id}`);
     assert.equal(refused.status, 404);
-    assert.equal((await refused.json()).status_code, 2085);
+    assert.equal(refused.refusal.status_code, 2085);
   });
 });

@@ -6,7 +6,7 @@ import { forgetAllTokens } from '@/lib/bot-auth/token-cache';
 import { rotateApiKey } from '@/lib/virtual-agents/rotate-api-key';
 import { updateVirtualAgent } from '@/lib/virtual-agents/update-virtual-agent';
 import { sha256 } from '@/platform/util/ids';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
 import { useEnv } from '../support/env';
 import { createTenant, type Tenant } from '../support/tenant';

@@ -6,10 +6,10 @@ import { resetEnv } from '@/env';
 import { applyBotDownFallback } from '@/lib/routing/apply-bot-down-fallback';
 import { deliverDue, eventsOfChat, sendInbound, tenantWithReceiverEach } from '../delivery/helpers';
 import type { Receiver } from '../delivery/receiver';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { type ApiClient, botApi } from '../support/api-client';
 import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import type { Tenant } from '../support/tenant';
 
 process.env.DELIVERY_RETRY_DELAYS_MS = '50,60000,60000';
@@ -22,7 +22,7 @@ describe('handovers are safe by construction', () => {
   const ctx = setupTestDatabase();
   let receiver: Receiver;
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
 
   tenantWithReceiverEach(ctx, (fresh) => ({ t, receiver } = fresh), { subscriptions: [...ALL] });
   beforeEach(async () => {

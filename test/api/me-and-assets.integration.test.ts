@@ -3,16 +3,16 @@ import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { events } from '@/db/schema';
 import { createAsset } from '@/lib/assets/create-asset';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { type ApiClient, botApi } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 describe('what a bot can ask: who it is, the assets, the team of its chats', () => {
   const ctx = setupTestDatabase();
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
   before(async () => {
     t = await createTenant(ctx.db, { subscriptions: ['chat.assigned', 'message.received', 'chat.unassigned'] });
     admin = (await signedInAdminOf(ctx.db, t.account.id)).client;

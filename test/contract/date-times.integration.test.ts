@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 // The document says `format: date-time` (RFC 3339), which allows a lower-case `t` and `z`: both spellings work.

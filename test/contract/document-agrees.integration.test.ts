@@ -6,10 +6,10 @@ import { admins, events, skills } from '@/db/schema';
 import { hashPassword } from '@/platform/auth/passwords';
 import { buildOpenApiDocument } from '@/platform/openapi/build-document';
 import type { OpenApiDocument, ParameterObject } from '@/platform/openapi/types';
-import { ADMIN_PASSWORD, AdminClient } from '../support/admin-api';
-import { type ApiReply, botApi } from '../support/bot-api';
+import { ApiClient, type ApiReply, botApi } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { ADMIN_PASSWORD } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 import { type DocOperation, operationsOf } from './bad-input';
 import { DocumentValidator, type Exchange } from './document-validator';
@@ -58,7 +58,7 @@ describe('the OpenAPI documents and the service agree', () => {
   const bot = buildOpenApiDocument('bot');
   const adminDoc = buildOpenApiDocument('admin');
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
   let stand: Stand;
 
   before(async () => {
@@ -67,7 +67,7 @@ describe('the OpenAPI documents and the service agree', () => {
     await ctx.db
       .insert(admins)
       .values({ accountId: t.account.id, email, passwordHash: await hashPassword(ADMIN_PASSWORD), isPlatformAdmin: true });
-    admin = new AdminClient();
+    admin = new ApiClient('admin');
     assert.equal((await admin.login(email, ADMIN_PASSWORD)).status, 200);
     const [billing] = await ctx.db
       .select({ id: skills.id })

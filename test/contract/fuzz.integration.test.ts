@@ -4,10 +4,10 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { buildOpenApiDocument } from '@/platform/openapi/build-document';
 import type { ParameterObject } from '@/platform/openapi/types';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
-import { type ApiReply, botApi } from '../support/bot-api';
+import { type ApiClient, type ApiReply, botApi } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 import { badBodies, badPathValues, badQueries, type DocOperation, operationsOf } from './bad-input';
 import { DocumentValidator } from './document-validator';
@@ -56,7 +56,7 @@ describe('bad input on every operation: a 4xx envelope and nothing written', () 
   const ctx = setupTestDatabase();
   const doc = buildOpenApiDocument();
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
   let chatId: string;
   let tables: string[];
 

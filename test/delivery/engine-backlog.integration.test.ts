@@ -4,7 +4,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { deliveryAttempts, events } from '@/db/schema';
 import { resetEnv } from '@/env';
 import { startEmbeddedEngine, stopEmbeddedEngine } from '@/lib/delivery/embedded-engine';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
 import type { Tenant } from '../support/tenant';
 import { ownReceivers, sendInbound, until } from './helpers';

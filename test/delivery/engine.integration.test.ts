@@ -6,7 +6,7 @@ import { resetEnv } from '@/env';
 import { stopEmbeddedEngine } from '@/lib/delivery/embedded-engine';
 import { redeliverEvent } from '@/lib/delivery/redeliver-event';
 import { startDelivery } from '@/lib/delivery/start-delivery';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
 import { attemptsOf, createBotChat, eventsOfChat, ownReceivers, sendInbound, until } from './helpers';
 import type { Handler } from './receiver';

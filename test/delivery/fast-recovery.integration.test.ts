@@ -3,8 +3,9 @@ import { beforeEach, describe, it } from 'node:test';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { events } from '@/db/schema';
 import { resetEnv } from '@/env';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
+import type { ApiClient } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import type { Tenant } from '../support/tenant';
 import { createBotChat, deliverDue, eventsOfChat, sendInbound, tenantWithReceiverEach } from './helpers';
 import type { Receiver } from './receiver';
@@ -18,7 +19,7 @@ describe('fast recovery after a webhook outage', () => {
   const ctx = setupTestDatabase();
   let receiver: Receiver;
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
 
   tenantWithReceiverEach(ctx, (fresh) => ({ t, receiver } = fresh));
   beforeEach(async () => {

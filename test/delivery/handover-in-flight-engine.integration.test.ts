@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { resetEnv } from '@/env';
 import { stopEmbeddedEngine } from '@/lib/delivery/embedded-engine';
 import { startDelivery } from '@/lib/delivery/start-delivery';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
 import { createTenant } from '../support/tenant';

@@ -5,10 +5,10 @@ import { claimDueEvents } from '@/lib/delivery/claim-due-events';
 import { deliverClaimedEvent } from '@/lib/delivery/deliver-claimed-event';
 import type { AttemptResult } from '@/lib/delivery/record-attempts';
 import { releaseLeases } from '@/lib/delivery/release-leases';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { type ApiClient, botApi } from '../support/api-client';
 import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import type { Tenant } from '../support/tenant';
 import { attemptsOf, deliverDue, eventsOfChat, sendInbound, tenantWithReceiverEach } from './helpers';
 import type { Handler, Receiver } from './receiver';
@@ -28,7 +28,7 @@ describe('a chat that leaves its VA while an event of it is in flight', () => {
   const ctx = setupTestDatabase();
   let receiver: Receiver;
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
 
   tenantWithReceiverEach(ctx, (fresh) => ({ t, receiver } = fresh), { subscriptions: [...ALL] });
   beforeEach(async () => {

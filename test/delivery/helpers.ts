@@ -7,7 +7,7 @@ import type { Db } from '@/db/client';
 import { deliveryAttempts, events } from '@/db/schema';
 import { claimDueEvents } from '@/lib/delivery/claim-due-events';
 import { deliverClaimedEvent } from '@/lib/delivery/deliver-claimed-event';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { createTenant, type Tenant } from '../support/tenant';
 import { type Handler, type Receiver, startReceiver } from './receiver';
 

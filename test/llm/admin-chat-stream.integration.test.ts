@@ -1,41 +1,31 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { NextRequest } from 'next/server';
-import { GET as adminStreamRoute } from '@/app/api/admin/chats/[chatId]/stream/route';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { ApiClient, botApi } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
+import type { SseEvent, SseReader } from '../support/sse';
 import { createTenant, type Tenant } from '../support/tenant';
-import { readSse, type Sse } from '../support/widget-sse';
 
 const ctx = setupTestDatabase();
 
 /** The console's live chat view (GET /api/admin/chats/{id}/stream) through its real route handler. */
-async function openAdminStream(chatId: string, cookie?: string) {
-  const abort = new AbortController();
-  const headers = new Headers(cookie ? { cookie } : {});
-  const res = await adminStreamRoute(
-    new NextRequest(`http://localhost/api/admin/chats/${chatId}/stream`, { headers, signal: abort.signal }),
-    {
-      params: Promise.resolve({ chatId }),
-    },
-  );
-  return readSse(res, abort);
+function openAdminStream(chatId: string, as: ApiClient = new ApiClient('admin')) {
+  return as.stream(`/chats/${encodeURIComponent(chatId)}/stream`);
 }
 
 /** Reads `chat` events until one satisfies `done` (the stream folds bursts, so it may skip states between). */
-async function until(s: Awaited<ReturnType<typeof openAdminStream>>, done: (chat: any) => boolean): Promise<any> {
+async function until(s: SseReader, done: (chat: any) => boolean): Promise<any> {
   for (;;) {
-    const [e]: Sse[] = await s.next(1);
+    const [e]: SseEvent[] = await s.next(1);
     assert.equal(e.event, 'chat');
-    if (done(e.data)) return e.data;
+    if (done(e.json)) return e.json;
   }
 }
 
 describe('admin chat page live stream (SSE)', () => {
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
   before(async () => {
     t = await createTenant(ctx.db);
     admin = (await signedInAdminOf(ctx.db, t.account.id)).client;
@@ -43,11 +33,12 @@ describe('admin chat page live stream (SSE)', () => {
 
   it('sends the whole chat, then its typing, a streamed reply growing and closing, and new messages live', async () => {
     const chat = await newChat(t, { assignee: t.bot.user.loginId, channel: 'livechat' });
-    const s = await openAdminStream(chat.chat_id, admin.cookieHeader());
-    assert.equal(s.res.status, 200);
-    assert.match(s.res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    const live = await openAdminStream(chat.chat_id, admin);
+    assert.equal(live.status, 200);
+    assert.match(live.headers.get('content-type') ?? '', /^text\/event-stream/);
+    const s = live.sse as SseReader;
     const [first] = await s.next(1);
-    assert.deepEqual([first.event, first.data.chat_id, first.data.typing], ['chat', chat.chat_id, null]);
+    assert.deepEqual([first.event, first.json.chat_id, first.json.typing], ['chat', chat.chat_id, null]);
 
     await botApi('PUT', `/chats/${chat.chat_id}/typing`, { token: t.token, body: { on: true, status_text: 'Thinking' } });
     const typing = await until(s, (c) => c.typing !== null);
@@ -79,17 +70,17 @@ describe('admin chat page live stream (SSE)', () => {
   it('refuses without a session, and a chat of another account', async () => {
     const chat = await newChat(t, { assignee: t.bot.user.loginId, channel: 'livechat' });
     const none = await openAdminStream(chat.chat_id);
-    assert.equal(none.res.status, 401);
-    assert.equal((await none.res.json()).status_code, 3001);
+    assert.equal(none.status, 401);
+    assert.equal(none.refusal.status_code, 3001);
 
     const stranger = await createTenant(ctx.db);
     const other = (await signedInAdminOf(ctx.db, stranger.account.id)).client;
-    const foreign = await openAdminStream(chat.chat_id, other.cookieHeader());
-    assert.equal(foreign.res.status, 404);
-    assert.equal((await foreign.res.json()).status_code, 3006);
+    const foreign = await openAdminStream(chat.chat_id, other);
+    assert.equal(foreign.status, 404);
+    assert.equal(foreign.refusal.status_code, 3006);
 
-    const bad = await openAdminStream('x'.repeat(101), admin.cookieHeader());
-    assert.equal(bad.res.status, 400);
-    assert.equal((await bad.res.json()).status_code, 2014);
+    const bad = await openAdminStream('x'.repeat(101), admin);
+    assert.equal(bad.status, 400);
+    assert.equal(bad.refusal.status_code, 2014);
   });
 });

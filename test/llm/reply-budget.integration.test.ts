@@ -3,10 +3,10 @@ import { beforeEach, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { chats, events, replyTimeouts } from '@/db/schema';
 import { sweepReplyClocks } from '@/lib/chats/sweep-reply-clocks';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { type ApiClient, botApi } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
@@ -14,7 +14,7 @@ const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
 describe('reply budget', () => {
   const ctx = setupTestDatabase();
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
   beforeEach(async () => {
     t = await createTenant(ctx.db, { subscriptions: ['chat.assigned', 'message.received', 'chat.unassigned'] });
     admin = (await signedInAdminOf(ctx.db, t.account.id)).client;

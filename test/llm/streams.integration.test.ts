@@ -5,16 +5,16 @@ import { messages } from '@/db/schema';
 import { authorize } from '@/lib/bot-auth/authorize';
 import { closeIdleStreams } from '@/lib/messages/cut-streams';
 import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { type ApiClient, botApi } from '../support/api-client';
 import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 describe('streamed replies', () => {
   const ctx = setupTestDatabase();
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
   beforeEach(async () => {
     t = await createTenant(ctx.db);
     admin = (await signedInAdminOf(ctx.db, t.account.id)).client;

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { chats } from '@/db/schema';
-import { signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 describe('typing indicator with a working status', () => {

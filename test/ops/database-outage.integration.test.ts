@@ -4,7 +4,7 @@ import { GET as readyGET } from '@/app/api/health/ready/route';
 import { GET as metricsGET } from '@/app/api/metrics/route';
 import { closeDb, openPostgres, setHandle } from '@/db/client';
 import { resetEnv } from '@/env';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { describeOrSkip } from '../support/describe-or-skip';
 import { createPrivateCluster, freePort, type PrivateCluster, privateClusterUnavailable } from '../support/private-cluster';
 import { createTenant, type Tenant } from '../support/tenant';

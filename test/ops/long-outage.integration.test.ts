@@ -10,8 +10,9 @@ import { deliverClaimedEvent } from '@/lib/delivery/deliver-claimed-event';
 import { markFailingWebhooks } from '@/lib/delivery/webhook-failing';
 import { createBotChat, sendInbound, until } from '../delivery/helpers';
 import { type Receiver, startReceiver } from '../delivery/receiver';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
+import type { ApiClient } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 const OPS_SECRET = `whsec_${Buffer.from('operational secret for the tests').toString('base64')}`;
@@ -36,7 +37,7 @@ describe('long outages of a bot', () => {
   let bot: Receiver;
   let ops: Receiver;
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
   let botUp = false;
 
   before(async () => {

@@ -6,7 +6,7 @@ import { GET as inngestRoute } from '@/app/api/inngest/route';
 import { GET as scrape } from '@/app/api/metrics/route';
 import { environmentProblems, resetEnv } from '@/env';
 import { startDraining } from '@/platform/ops/draining';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
 import { createTenant } from '../support/tenant';
 

@@ -11,10 +11,10 @@ import { updateVirtualAgent } from '@/lib/virtual-agents/update-virtual-agent';
 import { rowsOf } from '@/platform/util/rows-of';
 import { createBotChat, deliverDue, sendInbound } from '../delivery/helpers';
 import { type Receiver, startReceiver } from '../delivery/receiver';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
+import { readSse } from '../support/sse';
 import { createTenant, type Tenant } from '../support/tenant';
-import { sseReader } from './sse';
 
 const ctx = setupTestDatabase();
 
@@ -241,7 +241,7 @@ describe('pulled events: GET /events, the stream and acknowledgements', () => {
     const res = await openStream(t);
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
-    const sse = sseReader(res.body!);
+    const sse = readSse(res.body!);
     const firstTwo = await sse.events(2);
     assert.deepEqual(
       firstTwo.map((f) => f.event),
@@ -252,19 +252,19 @@ describe('pulled events: GET /events, the stream and acknowledgements', () => {
     const item = JSON.parse(three[2].data!) as Item;
     assert.equal(three[2].id, item.cursor);
     assert.equal(JSON.parse(item.body).payload.messages[0].text, 'b');
-    await sse.cancel();
+    await sse.close();
 
     await sendInbound(t, chat, 'c');
     await sendInbound(t, chat, 'd');
     for (const resume of [{ lastEventId: three[2].id }, { after: three[2].id }]) {
-      const again = sseReader((await openStream(t, resume)).body!);
+      const again = readSse((await openStream(t, resume)).body!);
       const got = await again.events(2);
       assert.deepEqual(
         got.map((f) => JSON.parse(JSON.parse(f.data!).body).payload.messages[0].text),
         ['c', 'd'],
         JSON.stringify(resume),
       );
-      await again.cancel();
+      await again.close();
     }
     const all = await outboxOrder(t);
     assert.equal(all.length, 5);
@@ -276,22 +276,22 @@ describe('pulled events: GET /events, the stream and acknowledgements', () => {
     for (let i = 0; i < 5; i++) {
       const res = await openStream(t);
       assert.equal(res.status, 200);
-      open.push(sseReader(res.body!));
+      open.push(readSse(res.body!));
     }
     const sixth = await openStream(t);
     assert.equal(sixth.status, 429);
     assert.equal((await sixth.json()).status_code, 2062);
-    await open[0].cancel();
+    await open[0].close();
     // The slot is given back once the stream has stopped; a few tries for that to land.
     let status = 0;
     for (let i = 0; i < 50 && status !== 200; i++) {
       const res = await openStream(t);
       status = res.status;
-      if (status === 200) open.push(sseReader(res.body!));
+      if (status === 200) open.push(readSse(res.body!));
       else await new Promise((r) => setTimeout(r, 20));
     }
     assert.equal(status, 200);
-    for (const s of open) await s.cancel();
+    for (const s of open) await s.close();
   });
 
   it("refuses bad input in the envelope; another VA's or account's cursor is not found", async () => {

@@ -9,10 +9,10 @@ import { refreshOpenStreams } from '@/lib/pull/stream-slots';
 import { updateVirtualAgent } from '@/lib/virtual-agents/update-virtual-agent';
 import { getVirtualAgentOrFail } from '@/lib/virtual-agents/virtual-agent-view';
 import { createBotChat, sendInbound, until } from '../delivery/helpers';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
+import { readSse } from '../support/sse';
 import { createTenant, type Tenant } from '../support/tenant';
-import { sseReader } from './sse';
 
 const ctx = setupTestDatabase();
 const IDLE = 3600;
@@ -54,7 +54,7 @@ describe('bot-down fallback of pull VAs', () => {
       new NextRequest('http://localhost/api/v1/events/stream', { headers: new Headers({ access_token: streaming.t.token }) }),
     );
     assert.equal(res.status, 200);
-    const stream = sseReader(res.body as ReadableStream<Uint8Array>);
+    const stream = readSse(res.body as ReadableStream<Uint8Array>);
     assert.equal((await stream.events(2)).length, 2);
     // `polling` read once, long ago.
     assert.equal((await botApi('GET', '/events', { token: polling.t.token })).status, 200);
@@ -114,7 +114,7 @@ describe('bot-down fallback of pull VAs', () => {
     assert.equal(view.event_cursor.open_streams, 1);
     assert.ok(view.event_cursor.last_read_at && Date.now() - Date.parse(view.event_cursor.last_read_at) < 60_000);
     assert.equal(view.event_cursor.acknowledged_cursor, null);
-    await stream.cancel();
+    await stream.close();
 
     // A second sweep finds nothing more to do.
     assert.deepEqual(

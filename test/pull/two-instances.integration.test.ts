@@ -10,9 +10,9 @@ import type { Db } from '@/db/client';
 import { updateVirtualAgent } from '@/lib/virtual-agents/update-virtual-agent';
 import { until } from '../delivery/helpers';
 import type { ProductionServer } from '../support/production-server';
+import { readSse } from '../support/sse';
 import { createTenant, type Tenant } from '../support/tenant';
 import { needsPostgres, setupTwoInstances } from '../support/two-instances';
-import { sseReader } from './sse';
 
 describe('pulled events across two instances', { skip: needsPostgres }, () => {
   let db: Db;
@@ -33,7 +33,7 @@ describe('pulled events across two instances', { skip: needsPostgres }, () => {
     const res = await stream(b, t);
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
-    const sse = sseReader(res.body!);
+    const sse = readSse(res.body!);
     const created = await fetch(`${a.base}/api/v1/chats`, {
       method: 'POST',
       headers: { access_token: t.token, 'content-type': 'application/json' },
@@ -63,12 +63,12 @@ describe('pulled events across two instances', { skip: needsPostgres }, () => {
     for (let i = 0; i < 4; i++) {
       const r = await stream(a, t);
       assert.equal(r.status, 200);
-      more.push(sseReader(r.body!));
+      more.push(readSse(r.body!));
     }
     const sixth = await stream(b, t);
     assert.equal(sixth.status, 429);
     assert.equal(((await sixth.json()) as { status_code: number }).status_code, 2062);
-    for (const s of more) await s.cancel();
+    for (const s of more) await s.close();
 
     // B shuts down: its stream ends cleanly, and the client resumes on A from its last id.
     b.child.kill('SIGTERM');
@@ -84,9 +84,9 @@ describe('pulled events across two instances', { skip: needsPostgres }, () => {
       const r = await stream(a, t, { 'last-event-id': first.id! });
       return r.status === 200 ? r : null;
     });
-    const again = sseReader(resumed.body!);
+    const again = readSse(resumed.body!);
     const [next] = await again.events(1);
     assert.equal(JSON.parse(JSON.parse(next.data!).body).payload.messages[0].text, 'after the restart', 'no gap, no repeat');
-    await again.cancel();
+    await again.close();
   });
 });

@@ -8,7 +8,7 @@ import { createTeam } from '@/lib/teams/create-team';
 import { createUser } from '@/lib/users/create-user';
 import { updateUser } from '@/lib/users/update-user';
 import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';

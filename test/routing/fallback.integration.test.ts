@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { events, virtualAgents } from '@/db/schema';
 import { applyBotDownFallback } from '@/lib/routing/apply-bot-down-fallback';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';

@@ -4,7 +4,7 @@ import { createAsset } from '@/lib/assets/create-asset';
 import { updateChat } from '@/lib/chats/update-chat';
 import { deliveredBodies, tenantWithReceiverEach } from '../delivery/helpers';
 import type { Receiver } from '../delivery/receiver';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
 import type { Tenant } from '../support/tenant';

@@ -14,7 +14,7 @@ import { createTeam } from '@/lib/teams/create-team';
 import { createUser } from '@/lib/users/create-user';
 import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
 import { type Received, type Receiver, startReceiver } from '../delivery/receiver';
-import { botApi } from '../support/bot-api';
+import { botApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';
 import { assertSigned, assertValid, eventValidators } from './event-audit';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { type ApiClient, botApi } from '../support/api-client';
 import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 const TOO_BIG = '99999999999';
@@ -12,7 +12,7 @@ const TOO_BIG = '99999999999';
 describe('input edges', () => {
   const ctx = setupTestDatabase();
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
   let chatId: string;
   before(async () => {
     t = await createTenant(ctx.db);

@@ -7,9 +7,10 @@ import { createUser } from '@/lib/users/create-user';
 import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
 import { deliveredBodies, tenantWithReceiverEach } from '../delivery/helpers';
 import type { Receiver } from '../delivery/receiver';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
+import type { ApiClient } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import type { Tenant } from '../support/tenant';
 
 /** Event order after a chat goes back to a queue, and the queue a switched-on auto-assign picks up. */
@@ -17,7 +18,7 @@ describe('re-queue order and auto-assign pickup', () => {
   const ctx = setupTestDatabase();
   let receiver: Receiver;
   let t: Tenant;
-  let admin: AdminClient;
+  let admin: ApiClient;
   let desk: { id: number };
   let va: Awaited<ReturnType<typeof createVirtualAgent>>;
 

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { type AdminClient, signedInAdmin, signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { type ApiClient, botApi } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdmin, signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 describe('account transfer setting', () => {
   const ctx = setupTestDatabase();
   let t: Tenant;
-  let platform: AdminClient;
-  let own: AdminClient;
+  let platform: ApiClient;
+  let own: ApiClient;
   before(async () => {
     t = await createTenant(ctx.db);
     platform = (await signedInAdmin(ctx.db, { platform: true })).client;

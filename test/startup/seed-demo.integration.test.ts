@@ -3,8 +3,7 @@ import { describe, it } from 'node:test';
 import { createAccount } from '@/lib/accounts/create-account';
 import { authorize } from '@/lib/bot-auth/authorize';
 import { DEMO_AGENT_EMAIL, seedDemo } from '@/platform/startup/seed-demo';
-import { AgentClient } from '../support/agent-api';
-import { botApi } from '../support/bot-api';
+import { ApiClient, botApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
 
 describe('demo data', () => {
@@ -55,7 +54,7 @@ describe('demo data', () => {
       adminPassword: 'demo-seed-password-k7',
     });
     await seedDemo(ctx.db, { accountId: account.id, webhookUrl: 'http://127.0.0.1:3001/webhook', agentPassword: 'printed-demo-pw-42' });
-    const alex = new AgentClient();
+    const alex = new ApiClient('agent');
     const login = await alex.login(DEMO_AGENT_EMAIL, 'printed-demo-pw-42');
     assert.equal(login.status, 200, JSON.stringify(login.body));
     assert.equal(login.body.response.login_id, 'alex.agent');

@@ -1,4 +1,4 @@
-import { botApi } from './bot-api';
+import { botApi } from './api-client';
 import type { Tenant } from './tenant';
 
 /** Creates a chat through the API and returns its body's `response`; throws on anything but 201. */

@@ -3,11 +3,10 @@ import { before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { chats, customers, events, messages, teams } from '@/db/schema';
 import { env } from '@/env';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
-import { botApi } from '../support/bot-api';
+import { type ApiClient, botApi, widgetApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
+import { newVisitor, signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
-import { newVisitor, widgetApi } from '../support/widget-api';
 
 const ctx = setupTestDatabase();
 let address = 0;
@@ -168,7 +167,7 @@ describe('chat widget API (customers)', () => {
     const { client } = await signedInAdminOf(ctx.db, t.account.id);
     const visitor = await newVisitor(appId, ip);
     const chat = (await widgetApi('POST', '/chats', { token: visitor.token, address: ip, body: { text: 'hi' } })).body.response;
-    const cookie = (client as AdminClient).cookieHeader();
+    const cookie = (client as ApiClient).cookieHeader();
     for (const [method, path, body] of [
       ['GET', '/chats/current', undefined],
       ['GET', `/chats/${chat.chat_id}`, undefined],

@@ -4,11 +4,11 @@ import { eq } from 'drizzle-orm';
 import { teams } from '@/db/schema';
 import { closeIdleStreams } from '@/lib/messages/cut-streams';
 import { widgetStreamReads } from '@/lib/widget/stream-widget-chat';
-import { botApi } from '../support/bot-api';
+import { ApiClient, botApi, widgetApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
+import { newVisitor, openWidgetStream } from '../support/people';
+import type { SseEvent } from '../support/sse';
 import { createTenant, type Tenant } from '../support/tenant';
-import { newVisitor, widgetApi } from '../support/widget-api';
-import { openStream, type Sse } from '../support/widget-sse';
 
 const ctx = setupTestDatabase();
 
@@ -30,9 +30,9 @@ describe('chat widget live stream: typing and streamed replies', () => {
     const started = await widgetApi('POST', '/chats', { token: v.token, body: { text: first } });
     assert.equal(started.status, 201, JSON.stringify(started.body));
     const chatId = started.body.response.chat_id as string;
-    const s = await openStream(chatId, v.token, { after: 0 });
+    const s = await openWidgetStream(chatId, v.token, { after: 0 });
     const [state, hello] = await s.next(2);
-    assert.deepEqual([state.event, state.data.handled_by, hello.data.text], ['chat', 'bot', first]);
+    assert.deepEqual([state.event, state.json.handled_by, hello.json.text], ['chat', 'bot', first]);
     return { v, chatId, s };
   }
   const say = async (chatId: string, text: string) => {
@@ -57,26 +57,26 @@ describe('chat widget live stream: typing and streamed replies', () => {
     assert.equal((await typing(chatId, { on: true, ttl_seconds: 20, status_text: 'Looking up your order…' })).status, 200);
     const [on] = await s.next(1);
     assert.equal(on.event, 'typing');
-    assert.deepEqual([on.data.on, on.data.status_text], [true, 'Looking up your order…']);
-    assert.ok(on.data.seconds_left > 0 && on.data.seconds_left <= 20, JSON.stringify(on.data));
-    assert.ok(Date.parse(on.data.expires_at) > Date.now());
+    assert.deepEqual([on.json.on, on.json.status_text], [true, 'Looking up your order…']);
+    assert.ok(on.json.seconds_left > 0 && on.json.seconds_left <= 20, JSON.stringify(on.data));
+    assert.ok(Date.parse(on.json.expires_at) > Date.now());
 
     // Off by the VA's call.
     await typing(chatId, { on: false });
     const [off] = await s.next(1);
-    assert.deepEqual([off.event, off.data.on, off.data.status_text], ['typing', false, null]);
+    assert.deepEqual([off.event, off.json.on, off.json.status_text], ['typing', false, null]);
 
     // On again, then the reply: the message comes, then typing goes off, nothing else.
     await typing(chatId, { on: true });
     const [again] = await s.next(1);
-    assert.deepEqual([again.event, again.data.on, again.data.status_text], ['typing', true, null]);
+    assert.deepEqual([again.event, again.json.on, again.json.status_text], ['typing', true, null]);
     await say(chatId, 'Your order left today.');
     const [reply, cleared] = await s.next(2);
-    assert.deepEqual([reply.event, reply.data.text], ['message', 'Your order left today.']);
-    assert.deepEqual([cleared.event, cleared.data.on], ['typing', false]);
+    assert.deepEqual([reply.event, reply.json.text], ['message', 'Your order left today.']);
+    assert.deepEqual([cleared.event, cleared.json.on], ['typing', false]);
     await say(chatId, 'marker');
     const [marker] = await s.next(1);
-    assert.deepEqual([marker.event, marker.data.text], ['message', 'marker']);
+    assert.deepEqual([marker.event, marker.json.text], ['message', 'marker']);
     await s.close();
   });
 
@@ -103,21 +103,21 @@ describe('chat widget live stream: typing and streamed replies', () => {
     }
     const got = await s.next(texts.length);
     assert.deepEqual(
-      got.map((e) => [e.event, e.data.text]),
+      got.map((e) => [e.event, e.json.text]),
       texts.map((text) => ['message', text]),
     );
-    for (const e of got) assert.equal(e.id, String(e.data.id));
-    assert.ok(got.every((e, i) => i === 0 || e.data.id > got[i - 1].data.id));
+    for (const e of got) assert.equal(e.id, String(e.json.id));
+    assert.ok(got.every((e, i) => i === 0 || e.json.id > got[i - 1].json.id));
     // Each went out from its wake (a stray wake may read once); without the hint this is 31 reads.
     assert.ok(widgetStreamReads() - readsBefore <= 1, `${widgetStreamReads() - readsBefore} reads for ${texts.length} messages`);
     // A reconnect after the last one has nothing to resend.
     await s.close();
-    const again = await openStream(chatId, v.token, { after: got[got.length - 1].data.id });
+    const again = await openWidgetStream(chatId, v.token, { after: got[got.length - 1].json.id });
     const [state] = await again.next(1);
     assert.equal(state.event, 'chat');
     await say(chatId, 'after the reconnect');
     const [next] = await again.next(1);
-    assert.deepEqual([next.event, next.data.text], ['message', 'after the reconnect']);
+    assert.deepEqual([next.event, next.json.text], ['message', 'after the reconnect']);
     await again.close();
   });
 
@@ -125,8 +125,8 @@ describe('chat widget live stream: typing and streamed replies', () => {
     const { v, chatId, s } = await customerChat('what happened to my order?');
     const transid = await openReply(chatId, 'Let me');
     const [opening] = await s.next(1);
-    assert.deepEqual([opening.event, opening.data.seq, opening.data.text], ['chunk', 0, 'Let me']);
-    const messageId = opening.data.message_id as number;
+    assert.deepEqual([opening.event, opening.json.seq, opening.json.text], ['chunk', 0, 'Let me']);
+    const messageId = opening.json.message_id as number;
 
     const pieces = Array.from({ length: 40 }, (_, i) => ` w${i + 1}`);
     const readsBefore = widgetStreamReads();
@@ -142,7 +142,7 @@ describe('chat widget live stream: typing and streamed replies', () => {
     }
     const chunks = await s.next(pieces.length);
     assert.deepEqual(
-      chunks.map((c) => [c.event, c.data.message_id, c.data.seq, c.data.text, c.id]),
+      chunks.map((c) => [c.event, c.json.message_id, c.json.seq, c.json.text, c.id]),
       pieces.map((p, i) => ['chunk', messageId, i + 1, p, undefined]),
     );
     // Each chunk went out from its wake, without a read of the database (a stray wake may read once).
@@ -163,13 +163,13 @@ describe('chat widget live stream: typing and streamed replies', () => {
     assert.equal(closed.status, 200, JSON.stringify(closed.body));
     const [whole, after] = await s.next(2);
     assert.deepEqual(
-      [whole.event, whole.id, whole.data.id, whole.data.text],
+      [whole.event, whole.id, whole.json.id, whole.json.text],
       ['message', String(messageId), messageId, `Let me${pieces.join('')}`],
     );
-    assert.deepEqual([after.event, after.data.text, after.data.from], ['message', 'thanks', 'customer']);
+    assert.deepEqual([after.event, after.json.text, after.json.from], ['message', 'thanks', 'customer']);
     await say(chatId, 'marker');
     const [marker] = await s.next(1);
-    assert.deepEqual([marker.event, marker.data.text], ['message', 'marker']);
+    assert.deepEqual([marker.event, marker.json.text], ['message', 'marker']);
     await s.close();
   });
 
@@ -179,15 +179,15 @@ describe('chat widget live stream: typing and streamed replies', () => {
     assert.equal((await chunk(chatId, transid, 1, 'One')).status, 200);
     assert.equal((await chunk(chatId, transid, 2, ' two')).status, 200);
     const [c1, c2] = await s.next(2);
-    assert.deepEqual([c1.data.seq, c2.data.seq], [1, 2]);
+    assert.deepEqual([c1.json.seq, c2.json.seq], [1, 2]);
     await s.close();
 
     // Reconnect after the last message id: the open reply's chunks come again from seq 1, then live.
-    const s2 = await openStream(chatId, v.token, { lastEventId: String(c1.data.message_id - 1) });
+    const s2 = await openWidgetStream(chatId, v.token, { lastEventId: String(c1.json.message_id - 1) });
     const [state, r1, r2] = await s2.next(3);
     assert.equal(state.event, 'chat');
     assert.deepEqual(
-      [r1, r2].map((c) => [c.event, c.data.seq, c.data.text]),
+      [r1, r2].map((c) => [c.event, c.json.seq, c.json.text]),
       [
         ['chunk', 1, 'One'],
         ['chunk', 2, ' two'],
@@ -195,7 +195,7 @@ describe('chat widget live stream: typing and streamed replies', () => {
     );
     assert.equal((await chunk(chatId, transid, 3, ' three')).status, 200);
     const [r3] = await s2.next(1);
-    assert.deepEqual([r3.event, r3.data.seq, r3.data.text], ['chunk', 3, ' three']);
+    assert.deepEqual([r3.event, r3.json.seq, r3.json.text], ['chunk', 3, ' three']);
 
     // A person takes over: the reply is cut with what it holds, then the customer sees who answers.
     const taken = await botApi('PATCH', `/chats/${chatId}`, {
@@ -204,9 +204,9 @@ describe('chat widget live stream: typing and streamed replies', () => {
       body: { assignee: t.agent.loginId },
     });
     assert.equal(taken.status, 200, JSON.stringify(taken.body));
-    const events: Sse[] = await s2.next(2);
+    const events: SseEvent[] = await s2.next(2);
     assert.deepEqual(
-      events.map((e) => [e.event, e.data.text ?? e.data.handled_by]),
+      events.map((e) => [e.event, e.json.text ?? e.json.handled_by]),
       [
         ['message', 'One two three'],
         ['chat', 'person'],
@@ -220,11 +220,11 @@ describe('chat widget live stream: typing and streamed replies', () => {
     const other = await customerChat();
     const idle = await openReply(other.chatId, 'Half');
     const [half] = await other.s.next(1);
-    assert.equal(half.data.text, 'Half');
+    assert.equal(half.json.text, 'Half');
     const cut = await closeIdleStreams(ctx.db, { idleSeconds: 30, now: new Date(Date.now() + 60_000) });
     assert.ok(cut.includes(idle));
     const [ended] = await other.s.next(1);
-    assert.deepEqual([ended.event, ended.data.text], ['message', 'Half']);
+    assert.deepEqual([ended.event, ended.json.text], ['message', 'Half']);
     await other.s.close();
   });
 
@@ -239,14 +239,14 @@ describe('chat widget live stream: typing and streamed replies', () => {
 
     // Another customer of the same app, and a customer of another account's app, see nothing.
     for (const visitor of [await newVisitor(t.assets.livechat.id), await newVisitor(stranger.assets.livechat.id)]) {
-      const refused = await openStream(chatId, visitor.token);
-      assert.equal(refused.res.status, 404);
-      assert.equal((await refused.res.json()).status_code, 2031);
+      const refused = await new ApiClient('widget', { token: visitor.token }).stream(`/chats/${chatId}/stream`);
+      assert.equal(refused.status, 404);
+      assert.equal(refused.refusal.status_code, 2031);
     }
     // Nothing foreign reached the customer: the next event is the VA's own chunk.
     assert.equal((await chunk(chatId, transid, 1, 'mine')).status, 200);
     const [own] = await s.next(1);
-    assert.deepEqual([own.event, own.data.seq, own.data.text], ['chunk', 1, 'mine']);
+    assert.deepEqual([own.event, own.json.seq, own.json.text], ['chunk', 1, 'mine']);
     assert.ok(v.token);
     await s.close();
   });

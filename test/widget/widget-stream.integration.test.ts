@@ -4,11 +4,10 @@ import { eq } from 'drizzle-orm';
 import { NextRequest } from 'next/server';
 import { widgetApiHandler } from '@/app/api/widget/_routers';
 import { teams } from '@/db/schema';
-import { botApi } from '../support/bot-api';
+import { botApi, widgetApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
+import { newVisitor, openWidgetStream } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
-import { newVisitor, widgetApi } from '../support/widget-api';
-import { openStream } from '../support/widget-sse';
 
 const ctx = setupTestDatabase();
 
@@ -28,28 +27,28 @@ describe('chat widget live stream (SSE)', () => {
       assert.equal(res.status, 201, JSON.stringify(res.body));
     };
 
-    const s1 = await openStream(chatId, v.token, { after: 0 });
+    const s1 = await openWidgetStream(chatId, v.token, { after: 0 });
     assert.equal(s1.res.status, 200);
     assert.match(s1.res.headers.get('content-type') ?? '', /^text\/event-stream/);
     const [state, first] = await s1.next(2);
-    assert.deepEqual([state.event, state.data.handled_by, state.data.status], ['chat', 'bot', 'open']);
-    assert.deepEqual([first.event, first.data.from, first.data.text, first.id], ['message', 'customer', 'first', String(first.data.id)]);
+    assert.deepEqual([state.event, state.json.handled_by, state.json.status], ['chat', 'bot', 'open']);
+    assert.deepEqual([first.event, first.json.from, first.json.text, first.id], ['message', 'customer', 'first', String(first.json.id)]);
 
     // Live: written after the stream opened, it arrives without asking; an announcement never does.
     await botApi('POST', `/chats/${chatId}/messages`, { token: t.token, body: { type: 'announcement', text: 'internal note' } });
     await say('live one');
     const [live] = await s1.next(1);
-    assert.equal(live.data.text, 'live one');
+    assert.equal(live.json.text, 'live one');
     await s1.close();
 
     // Disconnected: two more are written. The reconnect resumes after the last id it saw.
     await say('while away 1');
     await say('while away 2');
-    const s2 = await openStream(chatId, v.token, { lastEventId: live.id });
+    const s2 = await openWidgetStream(chatId, v.token, { lastEventId: live.id });
     const [again, m1, m2] = await s2.next(3);
     assert.equal(again.event, 'chat');
     assert.deepEqual(
-      [m1, m2].map((m) => m.data.text),
+      [m1, m2].map((m) => m.json.text),
       ['while away 1', 'while away 2'],
     );
     // The state changes live too: a person takes over, then the chat is closed.
@@ -59,7 +58,7 @@ describe('chat widget live stream (SSE)', () => {
       body: { assignee: t.agent.loginId },
     });
     const [person] = await s2.next(1);
-    assert.deepEqual([person.event, person.data.handled_by], ['chat', 'person']);
+    assert.deepEqual([person.event, person.json.handled_by], ['chat', 'person']);
     await s2.close();
   });
 

@@ -10,8 +10,8 @@ import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { teams } from '@/db/schema';
-import { sseReader } from '../pull/sse';
 import type { ProductionServer } from '../support/production-server';
+import { readSse } from '../support/sse';
 import { createTenant } from '../support/tenant';
 import { needsPostgres, setupTwoInstances } from '../support/two-instances';
 
@@ -46,7 +46,7 @@ describe('chat widget across two instances', { skip: needsPostgres }, () => {
     );
     const res = await fetch(`${b.base}/api/widget/chats/${chat.chat_id}/stream`, { headers: customer });
     assert.equal(res.status, 200);
-    const sse = sseReader(res.body!);
+    const sse = readSse(res.body!);
     const [state, hello] = await sse.events(2);
     assert.deepEqual([state.event, JSON.parse(state.data!).handled_by], ['chat', 'bot']);
     assert.equal(JSON.parse(hello.data!).text, 'Where is my parcel?');
@@ -82,6 +82,6 @@ describe('chat widget across two instances', { skip: needsPostgres }, () => {
       [pieces.join(''), 'marker'],
     );
     assert.equal(messages[0].id, chunks[0].message_id);
-    await sse.cancel();
+    await sse.close();
   });
 });
