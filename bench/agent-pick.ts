@@ -12,15 +12,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import { spread } from '@/test/support/stats';
 import { writeSection } from './report';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 50);
 const PICKERS = Number(process.env.BENCH_PICKERS ?? 20);
 const baseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 async function main() {
   const name = `va_bench_agent_pick_${process.pid}`;
@@ -88,8 +85,8 @@ async function main() {
     }
     const loadAfter = os.loadavg()[0];
     const f = (xs: number[]) => {
-      const s = [...xs].sort((a, b) => a - b);
-      return `p50 ${pct(s, 50).toFixed(1)} ms · p99 ${pct(s, 99).toFixed(1)} ms · max ${s[s.length - 1].toFixed(1)} ms`;
+      const s = spread(xs);
+      return `p50 ${s.p50.toFixed(1)} ms · p99 ${s.p99.toFixed(1)} ms · max ${s.max.toFixed(1)} ms`;
     };
     const report = [
       '<!-- bench:agent-pick:start -->',

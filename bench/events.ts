@@ -41,7 +41,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { readBody } from '@/test/support/api-client';
+import { nowMs } from '@/test/support/clock';
 import { startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
+import { quantile } from '@/test/support/stats';
 import {
   type Arrival,
   type ArrivalCheck,
@@ -56,7 +59,6 @@ import {
   type PeerStats,
   startPeer,
 } from './events-backlog';
-import { nowMs, onBody } from './http';
 import { writeSection } from './report';
 import { freePort, processCpuMs } from './servers';
 
@@ -68,7 +70,7 @@ function runReceiver() {
   let buffer: Arrival[] = [];
   const verifier = makeVerifier();
   const server = http.createServer((req, res) => {
-    onBody(req, (raw) => {
+    void readBody(req).then((raw) => {
       const at = nowMs();
       const key = /"text":"(k-\d+)"/.exec(raw)?.[1] ?? null;
       const chatId = /"chat_id":"([^"]+)"/.exec(raw)?.[1] ?? null;
@@ -647,11 +649,6 @@ async function measureLatency(
     postP50: quantile(postMs, 0.5),
     postP99: quantile(postMs, 0.99),
   };
-}
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
 
 /**

@@ -37,6 +37,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createPrivateCluster, privateClusterUnavailable } from '@/test/support/private-cluster';
 import { startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
+import { readSse } from '@/test/support/sse';
+import { quantile } from '@/test/support/stats';
 import { writeSection } from './report';
 
 const ROOT = process.cwd();
@@ -67,10 +69,6 @@ const uptimeLine = () => {
   }
 };
 
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-}
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -110,27 +108,16 @@ async function openStream(base: string, token: string, onItem: (item: Item, at: 
   const abort = new AbortController();
   const res = await fetch(`${base}/api/v1/events/stream`, { headers: { access_token: token }, signal: abort.signal });
   if (res.status !== 200 || !res.body) throw new Error(`stream: ${res.status} ${await res.text()}`);
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const done = (async () => {
-    for (;;) {
-      const { value, done: end } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (end) return;
-      const at = nowMs();
-      buffer += decoder.decode(value, { stream: true });
-      for (let i = buffer.indexOf('\n\n'); i !== -1; i = buffer.indexOf('\n\n')) {
-        const block = buffer.slice(0, i);
-        buffer = buffer.slice(i + 2);
-        const data = block.split('\n').find((l) => l.startsWith('data: '));
-        if (data) onItem(JSON.parse(data.slice(6)) as Item, at);
-      }
-    }
-  })();
+  const sse = readSse(res.body as ReadableStream<Uint8Array>, {
+    keep: false,
+    onFrame: (f) => {
+      if (f.json) onItem(f.json as Item, f.at);
+    },
+  });
   return {
     close: async () => {
       abort.abort();
-      await done;
+      await sse.close();
     },
   };
 }

@@ -37,8 +37,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import { type ApiReply, cookieOf, jsonCall, readBody } from '@/test/support/api-client';
+import { nowMs } from '@/test/support/clock';
 import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
-import { type JsonReply, jsonCall, nowMs, onBody } from './http';
+import { quantile } from '@/test/support/stats';
 import { writeSection } from './report';
 import { processCpuMs } from './servers';
 
@@ -74,7 +76,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // HTTP client (keep-alive) and what it records
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
-type Reply = JsonReply;
+type Reply = ApiReply;
 
 /** Latencies and refusals of one interval, by kind of request. */
 class Interval {
@@ -113,7 +115,7 @@ async function call(
     return r;
   } catch {
     current.record(kind, nowMs() - t0, false);
-    return { status: 0, body: undefined, raw: '', at: nowMs() };
+    return { status: 0, headers: new Headers(), body: undefined, raw: '', setCookies: [], start: t0, at: nowMs() };
   }
 }
 
@@ -147,7 +149,7 @@ const seenWebhooks = new Set<string>();
 
 function startBot(getToken: () => string): Promise<Bot> {
   const server = http.createServer((req, res) => {
-    onBody(req, (raw) => {
+    void readBody(req).then((raw) => {
       res.writeHead(200).end();
       const id = String(req.headers['webhook-id'] ?? '');
       if (seenWebhooks.has(id)) current.duplicates++;
@@ -255,15 +257,7 @@ function adminRead(i: number, cookie: string) {
 // ---------------------------------------------------------------------------------------------
 // Figures
 
-function quantile(sorted: number[], q: number): number {
-  if (!sorted.length) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-const p99 = (values: number[]) =>
-  quantile(
-    [...values].sort((a, b) => a - b),
-    0.99,
-  );
+const p99 = (values: number[]) => quantile(values, 0.99);
 const fmt = (v: number, digits = 0) => (Number.isFinite(v) ? v.toFixed(digits) : '–');
 
 function rssMiB(pid: number): number {
@@ -314,7 +308,7 @@ async function vacuumLikeAutovacuum(sql: postgres.Sql): Promise<number> {
 async function setUp(botUrl: string) {
   const login = await call('set-up', 'POST', '/api/admin/login', ADMIN);
   if (login.status !== 200) throw new Error(`admin login: ${login.status}`);
-  const cookie = login.cookie ?? '';
+  const cookie = cookieOf(login);
   const h = { cookie, origin: BASE };
   const team = await must('POST', '/api/admin/teams', { name: 'Soak bots', auto_assign: true }, h, 201);
   const asset = await must('POST', '/api/admin/assets', { channel: 'livechat', name: 'Soak shop' }, h, 201);

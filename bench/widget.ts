@@ -33,8 +33,11 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import { type ApiReply, cookieOf, jsonCall } from '@/test/support/api-client';
+import { nowMs } from '@/test/support/clock';
 import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
-import { type JsonReply, jsonCall, nowMs } from './http';
+import { readSse } from '@/test/support/sse';
+import { spread } from '@/test/support/stats';
 import { writeSection } from './report';
 import { processCpuMs } from './servers';
 
@@ -69,7 +72,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const sseAgent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 
-type Reply = JsonReply;
+type Reply = ApiReply;
 
 const call = (method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
   jsonCall(agent, `${BASE}${p}`, method, body, headers);
@@ -97,24 +100,11 @@ function openSse(chatId: string, token: string, onEvent: (e: SseEvent) => void):
           return;
         }
         resolve();
-        let buffer = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          const at = nowMs();
-          buffer += c;
-          let cut = buffer.indexOf('\n\n');
-          while (cut !== -1) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            let type = 'message';
-            let data: string | undefined;
-            for (const line of block.split('\n')) {
-              if (line.startsWith('event: ')) type = line.slice(7);
-              else if (line.startsWith('data: ')) data = line.slice(6);
-            }
-            if (data !== undefined) onEvent({ type, data: JSON.parse(data), at });
-            cut = buffer.indexOf('\n\n');
-          }
+        readSse(res, {
+          keep: false,
+          onFrame: (f) => {
+            if (f.json !== undefined) onEvent({ type: f.event, data: f.json, at: f.at });
+          },
         });
         res.on('error', () => {});
       },
@@ -127,14 +117,8 @@ function openSse(chatId: string, token: string, onEvent: (e: SseEvent) => void):
 // ---------------------------------------------------------------------------------------------
 // Figures
 
-function quantile(sorted: number[], q: number): number {
-  if (!sorted.length) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-function stats(values: number[]) {
-  const s = [...values].sort((a, b) => a - b);
-  return { n: s.length, p50: quantile(s, 0.5), p99: quantile(s, 0.99), max: s.at(-1) ?? Number.NaN };
-}
+const stats = (values: number[]) => spread(values);
+
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '–');
 
 /** Resident memory (kB) of a process (Linux /proc). */
@@ -151,7 +135,7 @@ type Ctx = { appId: number; vaToken: string };
 
 async function setUp(): Promise<Ctx> {
   const login = await ok('POST', '/api/admin/login', ADMIN, {}, 200);
-  const h = { cookie: login.cookie ?? '', origin: BASE };
+  const h = { cookie: cookieOf(login), origin: BASE };
   const post = async (p: string, body: unknown) => (await ok('POST', `/api/admin${p}`, body, h, 201)).body.response;
   const team = await post('/teams', { name: 'Widget bench bots', auto_assign: true });
   const asset = await post('/assets', { channel: 'livechat', name: 'Bench shop' });

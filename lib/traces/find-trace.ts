@@ -96,7 +96,7 @@ export function traceLookups(db: Db, { accountId, id }: { accountId: number; id:
  * transaction_id (webhook-id), a bot call's trxid or an Idempotency-Key, in the account only.
  * Every look-up (traceLookups) is one index read: chats' primary key and (account_id, alias_id),
  * the unique transid and transaction_id, bot_requests by (VA, trxid) for each VA of the account
- * and by (account_id, idempotency_key), and idempotency_keys' primary key; test/scale/trace-plans checks the plans.
+ * and by (account_id, idempotency_key), and idempotency_keys' primary key; test/plans/traces checks the plans.
  * Nothing found, or only another account's: no matches, alike.
  */
 export async function findTrace(db: Db, { accountId, id }: { accountId: number; id: string }) {

@@ -18,6 +18,7 @@ import assert from 'node:assert/strict';
 import os from 'node:os';
 import { after, before, it, type TestContext } from 'node:test';
 import { describeOrSkip } from '../support/describe-or-skip';
+import { quantile } from '../support/stats';
 import {
   type ApiCall,
   type DrillRun,
@@ -40,11 +41,6 @@ const OUTAGE_SETTLE_MS = 3_000;
 /** After the restart, this long for the instances to be fully back. */
 const RECOVERY_MS = 5_000;
 
-function quantile(values: number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-}
 const fmtMs = (ms: number) => (Number.isNaN(ms) ? '-' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 function countBy<T>(items: T[], key: (t: T) => string): string {
   const m = new Map<string, number>();

@@ -104,14 +104,7 @@ export class ApiClient {
         req.end();
       });
       if (res.statusCode !== 200) {
-        const raw = await new Promise<string>((r) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => {
-            text += c;
-          });
-          res.on('end', () => r(text));
-        });
+        const raw = await readBody(res);
         return { status: res.statusCode ?? 0, headers: toHeaders(res.headers), refusal: parseJson(raw) as any, sse: undefined };
       }
       return {
@@ -160,25 +153,10 @@ export class ApiClient {
     return { headers, body };
   }
 
-  private overHttp(method: string, url: string, headers: Headers, body: string | undefined, start: number): Promise<ApiReply> {
-    return new Promise((resolve, reject) => {
-      const req = http.request(url, { method, agent: this.agent, headers: Object.fromEntries(headers) }, (res) => {
-        let raw = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          raw += c;
-        });
-        res.on('end', () => {
-          const at = nowMs();
-          const setCookies = res.headers['set-cookie'] ?? [];
-          for (const cookie of setCookies) this.store(cookie);
-          resolve({ status: res.statusCode ?? 0, headers: toHeaders(res.headers), body: parseJson(raw), raw, setCookies, start, at });
-        });
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
+  private async overHttp(method: string, url: string, headers: Headers, body: string | undefined, start: number): Promise<ApiReply> {
+    const reply = await httpCall(url, { method, headers: Object.fromEntries(headers), body, agent: this.agent });
+    for (const cookie of reply.setCookies) this.store(cookie);
+    return { ...reply, start };
   }
 
   private store(setCookie: string) {
@@ -190,6 +168,67 @@ export class ApiClient {
     if (!value || expired) this.cookies.delete(name);
     else this.cookies.set(name, value);
   }
+}
+
+/**
+ * One call over node:http (`agent` keep-alive for a load generator): the answer read whole, parsed
+ * when JSON, with the moments it started and ended. The client's HTTP transport; benches that
+ * address every surface from one place call it with full paths.
+ */
+export function httpCall(
+  url: string,
+  { method = 'GET', headers = {}, body, agent }: { method?: string; headers?: Record<string, string>; body?: string; agent?: http.Agent },
+): Promise<ApiReply> {
+  const start = nowMs();
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent, headers }, (res) => {
+      readBody(res).then((raw) => {
+        const setCookies = res.headers['set-cookie'] ?? [];
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: toHeaders(res.headers),
+          body: parseJson(raw),
+          raw,
+          setCookies,
+          start,
+          at: nowMs(),
+        });
+      }, reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A JSON call with full path for benches: `body` JSON-encoded, `headers` added. */
+export function jsonCall(agent: http.Agent, url: string, method: string, body?: unknown, headers: Record<string, string> = {}) {
+  const data = body === undefined ? undefined : JSON.stringify(body);
+  return httpCall(url, {
+    method,
+    agent,
+    body: data,
+    headers: {
+      accept: 'application/json',
+      ...(data && { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(data)) }),
+      ...headers,
+    },
+  });
+}
+
+/** The session cookies an answer set, as a `cookie` request header. */
+export const cookieOf = (reply: ApiReply) => reply.setCookies.map((c) => c.split(';')[0]).join('; ');
+
+/** The whole body of a node:http request or answer, as UTF-8. */
+export function readBody(stream: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let raw = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (c: string) => {
+      raw += c;
+    });
+    stream.on('end', () => resolve(raw));
+    stream.on('error', reject);
+  });
 }
 
 function toHeaders(incoming: http.IncomingHttpHeaders): Headers {
