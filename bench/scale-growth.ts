@@ -128,8 +128,11 @@ export function growthTable(runs: GrowthRun[]): string {
   return [head, rule, ...rows].join('\n');
 }
 
-/** Writes the chart of `shape` and answers the BENCHMARKS.md section that shows it. */
-export function writeGrowth(shape: string, mark: string): string {
+/**
+ * Writes the chart of `shape` and answers the section that shows it: in BENCHMARKS.md, or with
+ * `beside` in docs/benchmarks/scale.md (the image then addressed from there).
+ */
+export function writeGrowth(shape: string, mark: string, beside = false): string {
   const runs = loadRuns(shape);
   const svgName = `growth-${shape}.svg`;
   fs.writeFileSync(path.join(DIR, svgName), `${growthSvg(runs)}\n`);
@@ -142,7 +145,7 @@ export function writeGrowth(shape: string, mark: string): string {
     '',
     ...runs.map((r) => `- ${size(r.chats)}: ${r.at}, ${r.machine}, load ${r.load}.`),
     '',
-    `![p99 of each read path by chats in the tenant](docs/benchmarks/scale/${svgName})`,
+    `![p99 of each read path by chats in the tenant](${beside ? '' : 'docs/benchmarks/'}scale/${svgName})`,
     '',
     growthTable(runs),
     `<!-- ${mark}-growth:end -->`,
