@@ -40,8 +40,14 @@ const buildId = path.join('.next', 'BUILD_ID');
 const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
 if (built === 0 || SOURCES.some((s) => newestMtime(s) > built)) {
   console.log(built === 0 ? 'No build found: building (about a minute)...' : 'Sources changed since the last build: rebuilding...');
-  const res = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit' });
-  if (res.status !== 0) process.exit(res.status ?? 1);
+  // As `npm run build`: the widget's browser code first (public/widget/chat.js), then Next.
+  for (const args of [
+    ['--import', 'tsx', 'scripts/build-widget.ts'],
+    ['node_modules/next/dist/bin/next', 'build'],
+  ]) {
+    const res = spawnSync(process.execPath, args, { stdio: 'inherit' });
+    if (res.status !== 0) process.exit(res.status ?? 1);
+  }
 }
 
 if (!process.env.DATABASE_URL && process.env.WEBHOOK_ALLOW_PRIVATE === undefined) process.env.WEBHOOK_ALLOW_PRIVATE = 'true';

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 /**
- * The customer's chat page (/chat/<app id>): plain HTML, one script and one stylesheet of this
- * origin (public/widget/), nothing inline, so its policy can be strict. Pure: the route adds the
- * asset it found.
+ * The customer's chat page (/chat/<app id>): components/widget/chat.html, plain HTML with one
+ * script and one stylesheet of this origin (public/widget/), nothing inline, so its policy can be
+ * strict. The route adds the asset it found.
  */
 
 export function escapeHtml(s: string): string {
@@ -27,54 +30,23 @@ export function widgetPageCsp(allowedOrigins: string[], { https }: { https: bool
   ].join('; ');
 }
 
+const pages = new Map<string, string>();
+function page(name: 'chat.html' | 'missing.html'): string {
+  let html = pages.get(name);
+  if (html === undefined) {
+    // Comments are for its readers (and the linter), not sent.
+    html = readFileSync(path.join(process.cwd(), 'components/widget', name), 'utf8').replace(/[ \t]*<!--[\s\S]*?-->\n/g, '');
+    pages.set(name, html);
+  }
+  return html;
+}
+
+/** The page with its slots filled: `{{title}}` (the asset's name, escaped) and `{{app_id}}`. */
 export function widgetPageHtml({ appId, name }: { appId: number; name: string }): string {
-  const title = escapeHtml(name);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Chat: ${title}</title>
-<link rel="stylesheet" href="/widget/chat.css">
-<script src="/widget/chat.js" defer></script>
-</head>
-<body data-app="${appId}">
-<main class="chat" aria-labelledby="chat-title">
-  <header class="bar">
-    <h1 id="chat-title">${title}</h1>
-    <button type="button" id="close" class="close" hidden>Close chat</button>
-  </header>
-  <div id="log" class="log" role="log" aria-live="polite" aria-relevant="additions" aria-label="Conversation" tabindex="0"></div>
-  <p id="status" class="status" role="status"></p>
-  <div id="closed" class="closed" hidden>
-    <p>This chat has ended.</p>
-    <button type="button" id="restart">Start a new chat</button>
-  </div>
-  <form id="composer" class="composer" novalidate>
-    <p id="name-row" class="name-row" hidden>
-      <label for="name">Your name (optional)</label>
-      <input id="name" name="name" autocomplete="name" maxlength="100">
-    </p>
-    <label for="text" class="sr-only">Message</label>
-    <div class="row">
-      <textarea id="text" name="text" rows="2" maxlength="2000" placeholder="Type your message" aria-describedby="error" required></textarea>
-      <button type="submit" id="send">Send</button>
-    </div>
-    <p id="error" class="error" role="alert"></p>
-  </form>
-</main>
-<noscript><p>This chat needs JavaScript.</p></noscript>
-</body>
-</html>
-`;
+  const slots: Record<string, string> = { title: escapeHtml(name), app_id: String(appId) };
+  return page('chat.html').replace(/\{\{(title|app_id)\}\}/g, (_, slot: string) => slots[slot]);
 }
 
 export function widgetMissingHtml(): string {
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Chat not found</title>
-<link rel="stylesheet" href="/widget/chat.css"></head>
-<body><main class="chat"><h1>Chat not found</h1><p>There is no chat at this address.</p></main></body>
-</html>
-`;
+  return page('missing.html');
 }

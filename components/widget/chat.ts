@@ -1,0 +1,355 @@
+// The chat widget's page script (/chat/<app id>, full page or framed by /widget.js), compiled by
+// scripts/build-widget.ts to public/widget/chat.js. Talks to the widget API with the customer
+// credential kept in localStorage, and follows the chat live through its Server-Sent Events
+// stream. Text is always shown as text; links are made only of http(s) addresses.
+import type { WidgetChat, WidgetChunk, WidgetMessage, WidgetTyping } from '@/contracts/schemas/widget';
+import { type Answer, ApiFailure, type JsonRoute, request } from './api';
+import { choicesElement, draftElement, messageElement } from './render';
+import { readStream, type StreamEvent } from './stream';
+
+type Saved = { token?: string; livechatId?: string };
+type Draft = { el: HTMLElement; body: HTMLElement; seq: number; text: string };
+
+function element<T extends HTMLElement>(id: string): T {
+  return document.getElementById(id) as T;
+}
+
+function main(appIdText: string): void {
+  const appId = Number(appIdText);
+  const STORE = `va-chat:${appIdText}`;
+  const embedded = new URLSearchParams(window.location.search).get('embed') === '1' && window.parent !== window;
+
+  const log = element<HTMLDivElement>('log');
+  const status = element<HTMLParagraphElement>('status');
+  const composer = element<HTMLFormElement>('composer');
+  const text = element<HTMLTextAreaElement>('text');
+  const send = element<HTMLButtonElement>('send');
+  const nameRow = element<HTMLParagraphElement>('name-row');
+  const nameInput = element<HTMLInputElement>('name');
+  const error = element<HTMLParagraphElement>('error');
+  const closedBox = element<HTMLDivElement>('closed');
+  const restart = element<HTMLButtonElement>('restart');
+  const closeButton = element<HTMLButtonElement>('close');
+
+  let saved: Saved = load();
+  let chat: WidgetChat | null = null;
+  /** The resume cursor: the last message id received in order (from a page or the live stream). */
+  let lastId = 0;
+  /** Ids shown (the answer to the customer's own POST may come before the live stream sends it). */
+  let shown = new Set<number>();
+  /** Streamed replies growing, by message id. */
+  let drafts = new Map<number, Draft>();
+  let typingTimer: ReturnType<typeof setTimeout> | undefined;
+  let stream: AbortController | null = null;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let busy = false;
+
+  function load(): Saved {
+    try {
+      return JSON.parse(window.localStorage.getItem(STORE) || 'null') || {};
+    } catch {
+      return {};
+    }
+  }
+  function save(): void {
+    try {
+      window.localStorage.setItem(STORE, JSON.stringify(saved));
+    } catch {
+      // storage refused (private mode): the chat works until the page is closed
+    }
+  }
+
+  async function call<K extends JsonRoute>(name: K, args: Parameters<typeof request<K>>[1], retried = false): Promise<Answer<K>> {
+    const result = await request(name, args, saved.token);
+    if (result.ok) return result.value;
+    if (result.failure.code === 2070 && !retried && name !== 'createVisitor') {
+      // The credential ended (expired, or the app's key was replaced): become a new customer.
+      saved = {};
+      save();
+      await ensureVisitor();
+      return call(name, args, true);
+    }
+    throw result.failure;
+  }
+
+  async function ensureVisitor(): Promise<void> {
+    if (saved.token) return;
+    const visitor = await call('createVisitor', { params: { app_id: appId }, body: undefined });
+    saved = { token: visitor.token, livechatId: visitor.livechat_id };
+    save();
+  }
+
+  // ---- rendering -------------------------------------------------------------------------
+
+  function addNotice(message: string): void {
+    const p = document.createElement('p');
+    p.className = 'notice';
+    p.textContent = message;
+    log.appendChild(p);
+    scrollDown();
+  }
+
+  function scrollDown(): void {
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function title(): string {
+    return element('chat-title').textContent ?? '';
+  }
+
+  function setStatus(value: string): void {
+    clearTimeout(typingTimer);
+    if (status.textContent !== value) status.textContent = value;
+  }
+
+  /** The VA's typing indicator: its status text, or "… is typing", gone when it runs out. */
+  function showTyping(t: WidgetTyping): void {
+    if (!t.on) {
+      // Off ends what typing showed; a reply growing keeps its own line.
+      if (status.dataset.kind === 'typing') {
+        setStatus('');
+        status.dataset.kind = '';
+      }
+      return;
+    }
+    if (status.dataset.kind === 'stream') return;
+    setStatus(t.status_text || `${title()} is typing…`);
+    status.dataset.kind = 'typing';
+    typingTimer = setTimeout(() => {
+      if (status.dataset.kind === 'typing') status.textContent = '';
+      status.dataset.kind = '';
+    }, t.seconds_left * 1000);
+  }
+
+  /**
+   * A chunk of a streamed reply: the text grows in a draft bubble where the reply will stand; the
+   * status line says once that a reply is being written.
+   */
+  function renderChunk(c: WidgetChunk): void {
+    if (shown.has(c.message_id)) return;
+    let d = drafts.get(c.message_id);
+    if (!d) {
+      const { el, body } = draftElement(c.message_id, title());
+      log.appendChild(el);
+      d = { el, body, seq: -1, text: '' };
+      drafts.set(c.message_id, d);
+      setStatus(`${title()} is typing…`);
+      status.dataset.kind = 'stream';
+    }
+    // A reconnect sends the open reply again from its start: keep what is shown.
+    if (c.seq <= d.seq) return;
+    d.seq = c.seq;
+    d.text += c.text;
+    d.body.textContent = d.text;
+    scrollDown();
+  }
+
+  function renderMessage(m: WidgetMessage, fromStream = false): void {
+    if (fromStream && m.id > lastId) lastId = m.id;
+    if (shown.has(m.id)) return;
+    shown.add(m.id);
+    const draft = drafts.get(m.id);
+    drafts.delete(m.id);
+    const el = messageElement(m, title());
+    // The finished reply takes its draft's place (an addition to the log: announced once).
+    if (draft) draft.el.replaceWith(el);
+    else log.appendChild(el);
+    if (m.from === 'customer') {
+      // Once the customer has answered, the earlier offers are spent.
+      for (const b of log.querySelectorAll<HTMLButtonElement>('.choices button')) b.disabled = true;
+    }
+    const offer = m.quick_replies;
+    if (offer) log.appendChild(choicesElement(offer.options, (choice, group) => choose(offer.request_identifier, choice, group)));
+    if (m.from === 'business' && (status.dataset.kind === 'typing' || (status.dataset.kind === 'stream' && !drafts.size))) {
+      setStatus('');
+      status.dataset.kind = '';
+    }
+    scrollDown();
+  }
+
+  function showChat(next: WidgetChat): void {
+    const before = chat;
+    chat = next;
+    if (before && before.chat_id === next.chat_id) {
+      if (before.handled_by !== 'person' && next.handled_by === 'person' && next.status === 'open') {
+        addNotice('A person has joined the chat.');
+      } else if (before.handled_by === 'bot' && next.handled_by === 'waiting' && next.status === 'open') {
+        addNotice('Your chat is being passed on. Please wait.');
+      }
+      if (before.status === 'open' && next.status === 'closed') addNotice('This chat has ended.');
+    }
+    const closed = next.status === 'closed';
+    closedBox.hidden = !closed;
+    composer.hidden = closed;
+    nameRow.hidden = true;
+    if (before && before.handled_by !== next.handled_by && status.dataset.kind === 'typing') status.dataset.kind = '';
+    if (!closed && next.handled_by === 'waiting') setStatus('Waiting for someone to answer.');
+    else if (closed || status.textContent === 'Waiting for someone to answer.') setStatus('');
+    if (closed) status.dataset.kind = '';
+  }
+
+  // ---- live updates ----------------------------------------------------------------------
+
+  function follow(): void {
+    stopFollowing();
+    if (!chat || !saved.token) return;
+    const controller = new AbortController();
+    stream = controller;
+    readStream({ chatId: chat.chat_id, after: lastId, token: saved.token, signal: controller.signal }, handleEvent).catch(() => {
+      if (controller.signal.aborted || stream !== controller) return;
+      // Reconnect and resume after the last message shown: nothing lost, nothing twice.
+      retryTimer = setTimeout(follow, 2000);
+    });
+  }
+
+  function stopFollowing(): void {
+    clearTimeout(retryTimer);
+    if (stream) stream.abort();
+    stream = null;
+  }
+
+  function handleEvent(event: StreamEvent): void {
+    if (event.type === 'message') renderMessage(event.data, true);
+    else if (event.type === 'chunk') renderChunk(event.data);
+    else if (event.type === 'chat') {
+      showChat(event.data);
+      if (event.data.status === 'closed') stopFollowing();
+    } else if (event.type === 'typing') showTyping(event.data);
+  }
+
+  // ---- actions ---------------------------------------------------------------------------
+
+  function showError(err: unknown): void {
+    if (err instanceof ApiFailure) {
+      if (err.code === 2012) error.textContent = 'You are sending messages too quickly. Please wait a moment and try again.';
+      else if (err.code === 2035) error.textContent = 'This chat is not available at the moment.';
+      else if (err.code === 2040) error.textContent = 'This chat has ended. Start a new chat to write again.';
+      else error.textContent = err.message;
+    } else {
+      error.textContent = 'The message could not be sent. Check your connection and try again.';
+    }
+  }
+
+  async function submit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const value = text.value.trim();
+    error.textContent = '';
+    if (!value) {
+      error.textContent = 'Write a message first.';
+      text.focus();
+      return;
+    }
+    if (busy) return;
+    busy = true;
+    send.disabled = true;
+    try {
+      await ensureVisitor();
+      if (!chat || chat.status === 'closed') {
+        const name = nameInput.value.trim();
+        const started = await call('startChat', { body: name ? { name, text: value } : { text: value } });
+        resetLog();
+        showChat(started);
+        await catchUp();
+        follow();
+      } else {
+        renderMessage(await call('sendMessage', { params: { chat_id: chat.chat_id }, body: { text: value } }));
+      }
+      text.value = '';
+    } catch (err) {
+      showError(err);
+    } finally {
+      busy = false;
+      send.disabled = false;
+      text.focus();
+    }
+  }
+
+  async function choose(requestIdentifier: string, choice: string, group: HTMLElement): Promise<void> {
+    if (!chat) return;
+    for (const b of group.querySelectorAll('button')) b.disabled = true;
+    error.textContent = '';
+    try {
+      const message = await call('sendMessage', {
+        params: { chat_id: chat.chat_id },
+        body: { quick_reply_response: { request_identifier: requestIdentifier, options: [{ title: choice }] } },
+      });
+      renderMessage(message);
+      text.focus();
+    } catch (err) {
+      for (const b of group.querySelectorAll('button')) b.disabled = false;
+      showError(err);
+    }
+  }
+
+  async function catchUp(): Promise<void> {
+    for (;;) {
+      if (!chat) return;
+      const page = await call('listMessages', { params: { chat_id: chat.chat_id }, query: { after: lastId } });
+      for (const m of page.messages) renderMessage(m, true);
+      if (!page.more) break;
+    }
+  }
+
+  function resetLog(): void {
+    lastId = 0;
+    shown = new Set();
+    drafts = new Map();
+    log.textContent = '';
+  }
+
+  function newChat(): void {
+    stopFollowing();
+    chat = null;
+    resetLog();
+    closedBox.hidden = true;
+    composer.hidden = false;
+    nameRow.hidden = false;
+    setStatus('');
+    status.dataset.kind = '';
+    text.focus();
+  }
+
+  async function init(): Promise<void> {
+    composer.addEventListener('submit', submit);
+    text.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) composer.requestSubmit();
+    });
+    restart.addEventListener('click', newChat);
+    if (embedded) {
+      closeButton.hidden = false;
+      closeButton.addEventListener('click', () => window.parent.postMessage({ type: 'va-chat:close' }, '*'));
+      document.addEventListener('keydown', (e) => {
+        if (e.key === 'Escape') window.parent.postMessage({ type: 'va-chat:close' }, '*');
+      });
+      window.addEventListener('message', (e) => {
+        if (e.source === window.parent && e.data && e.data.type === 'va-chat:focus') text.focus();
+      });
+    }
+    try {
+      const app = await call('getApp', { params: { app_id: appId } });
+      if (!app.enabled) {
+        composer.hidden = true;
+        addNotice('This chat is not available at the moment.');
+        return;
+      }
+      if (saved.token) {
+        const current = await call('currentChat', {});
+        if (current.chat) {
+          showChat(current.chat);
+          await catchUp();
+          if (current.chat.status === 'open') follow();
+          return;
+        }
+      }
+      nameRow.hidden = false;
+      addNotice('Send a message to start the chat.');
+    } catch (err) {
+      showError(err);
+    }
+  }
+
+  void init();
+}
+
+const appId = document.body.dataset.app;
+if (appId) main(appId);

@@ -1,0 +1,46 @@
+// Compiles the chat widget's browser code (components/widget/, TypeScript) with esbuild: the page
+// script to public/widget/chat.js (served as a static file, beside chat.css) and the embed script
+// to dist/widget/loader.js (served by app/widget.js/route.ts with one app's configuration written
+// in). Run by `npm run build`, `npm run dev` and `npm start` before Next builds; both outputs are
+// build products, not committed. The types are checked by `npm run typecheck`, not here.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BuildOptions, build } from 'esbuild';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Browsers the widget supports: the page and the embed script run on customers' machines. */
+const TARGET: string[] = ['chrome100', 'firefox100', 'safari15', 'edge100'];
+
+/** Builds both scripts; returns their compiled text. `outRoot` is where public/ and dist/ go. */
+export async function buildWidget({ outRoot = ROOT, write = true } = {}): Promise<{ chatJs: string; loaderJs: string }> {
+  const common: BuildOptions = {
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: TARGET,
+    write: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+  };
+  const [chat, loader] = await Promise.all([
+    build({ ...common, entryPoints: [path.join(ROOT, 'components/widget/chat.ts')] }),
+    build({ ...common, entryPoints: [path.join(ROOT, 'components/widget/loader.ts')] }),
+  ]);
+  const chatJs = chat.outputFiles![0].text;
+  const loaderJs = loader.outputFiles![0].text;
+  // The route replaces this one free name with the app's configuration.
+  if (loaderJs.split('VA_CHAT_CONFIG').length !== 2) throw new Error('the embed script must name VA_CHAT_CONFIG exactly once');
+  if (write) {
+    mkdirSync(path.join(outRoot, 'public/widget'), { recursive: true });
+    mkdirSync(path.join(outRoot, 'dist/widget'), { recursive: true });
+    writeFileSync(path.join(outRoot, 'public/widget/chat.js'), chatJs);
+    writeFileSync(path.join(outRoot, 'dist/widget/loader.js'), loaderJs);
+  }
+  return { chatJs, loaderJs };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { chatJs, loaderJs } = await buildWidget();
+  console.log(`widget: public/widget/chat.js ${chatJs.length} B, dist/widget/loader.js ${loaderJs.length} B`);
+}
