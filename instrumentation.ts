@@ -42,6 +42,6 @@ export async function register() {
       { prefix: '/api/agent/', core: agentApiHandler.core, owns: agentApiHandler.owns, served: true },
       { prefix: '/api/widget/', core: widgetApiHandler.core, owns: widgetApiHandler.owns, served: true },
     ],
-    { headersTimeoutMs: env().HEADERS_TIMEOUT_MS, bodyTimeoutMs: env().BODY_TIMEOUT_MS },
+    { headersTimeoutMs: env().HEADERS_TIMEOUT_MS, bodyTimeoutMs: env().BODY_TIMEOUT_MS, streamMs: env().REPLY_STREAM_MAX_SECONDS * 1000 },
   );
 }

@@ -27,7 +27,7 @@ export class BotApiError extends Error {
 
 type Answer = { status: number; body: unknown; headers: Headers };
 
-function toError(res: Answer): BotApiError {
+export function toError(res: Answer): BotApiError {
   const body = (res.body ?? {}) as { status_code?: number; description?: string; response?: unknown };
   return new BotApiError(
     res.status,
@@ -95,6 +95,8 @@ export function createBotClient({ baseUrl, apiKey, refreshMarginSeconds = 60 }: 
   });
 
   return Object.assign(api, {
+    /** The service's origin, e.g. `http://localhost:3000`. */
+    origin,
     /** The current access token (fetched or refreshed when due), for calls made without this client. */
     accessToken: () => accessToken(),
     /**

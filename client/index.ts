@@ -3,6 +3,7 @@
 
 export { BotApiError, type BotClient, type BotClientOptions, createBotClient, responseOf } from './bot-client';
 export { type EventStreamOptions, type PulledEvent, verifyPulledEvent } from './pulled-events';
+export { type ReplyEventSource, type ReplyEventStreamOptions, sendReplyStream } from './reply-event-stream';
 export { type StreamReplyOptions, streamReply } from './stream-reply';
 export {
   type ChatAssignedEvent,

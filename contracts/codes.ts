@@ -32,7 +32,10 @@ export const CODES = {
   2006: { http: 400, description: 'Malformed JSON body' },
   2007: { http: 500, description: 'Internal server error' },
   2008: { http: 413, description: 'Request body too large' },
-  2009: { http: 415, description: 'Unsupported content type: send application/json' },
+  2009: {
+    http: 415,
+    description: 'Unsupported content type: send application/json (text/event-stream to POST /chats/{chat_id}/messages/stream)',
+  },
   2010: { http: 404, description: 'No team found for the given team ID' },
   2011: { http: 404, description: 'No such endpoint' },
   2012: { http: 429, description: 'Rate limit exceeded' },
@@ -65,6 +68,19 @@ export const CODES = {
   2062: { http: 429, description: 'Too many open event streams for this virtual agent: close one first' },
   2063: { http: 410, description: 'Event cursor expired: its events are past retention; read on from response.oldest_cursor' },
   2099: { http: 405, description: 'Method not allowed' },
+  // A reply sent as one event stream (POST /chats/{chat_id}/messages/stream)
+  2130: { http: 400, description: 'The event stream carried no text before it ended: nothing was sent to the customer' },
+  2131: {
+    http: 400,
+    description:
+      'Event stream not understood: send `data: {"type": ...}` events (an AI SDK UI message stream or AG-UI events) as text/event-stream',
+  },
+  2132: { http: 400, description: 'The event stream ended without `finish`: the reply was cut short with the text sent so far' },
+  2133: {
+    http: 408,
+    description: 'The event stream went quiet for STREAM_IDLE_SECONDS or ran past REPLY_STREAM_MAX_SECONDS: the reply was cut short',
+  },
+  2134: { http: 400, description: 'The event stream reported an error: the reply was cut short with the text sent so far' },
   // Chat widget (customers)
   2070: { http: 401, description: 'Chat widget credential missing, expired or not for this chat: start a new conversation' },
   2071: { http: 404, description: 'No chat widget with this app ID' },

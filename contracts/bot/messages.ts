@@ -6,6 +6,29 @@ import { chunkInputSchema, closeStreamInputSchema, messageInputSchema, messagePa
 import { AUTH_CODES, authHeaders, BODY_CODES, idempotentHeaders } from './common';
 
 const c = initContract();
+
+/** `status_labels`: JSON of tool name to status line, as one query parameter. */
+const statusLabelsQuery = z
+  .string()
+  .max(4000)
+  .transform((raw, ctx) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'not JSON: send an object such as {"lookupOrder": "Looking up your order…"}' });
+      return z.NEVER;
+    }
+    const labels = z.record(text().min(1).max(120)).safeParse(parsed);
+    if (!labels.success) {
+      ctx.addIssue({ code: 'custom', message: 'an object of tool names to status lines of 1-120 characters' });
+      return z.NEVER;
+    }
+    return labels.data;
+  })
+  .describe(
+    'JSON object of tool name to the status line its call shows, e.g. `{"lookupOrder": "Looking up your order…"}` (URL-encoded); a tool not named shows `status_text`',
+  );
 const chatIdParams = z.object({ chat_id: text().min(1).max(100) });
 const messageParams = z.object({ chat_id: text().min(1).max(100), transid: text().min(1).max(100) });
 
@@ -59,6 +82,36 @@ export const messagesContract = c.router({
     responses: {
       200: envelope(4312, messageSchema, { ...STREAMED_REPLY, stream_state: 'open', stream_seq: 1 }),
       ...errors(...AUTH_CODES, ...BODY_CODES, 2014, 2031, 2043, 2044, 2045, 2046, 2047, 2048),
+    },
+  },
+  streamReply: {
+    method: 'POST',
+    path: '/chats/:chat_id/messages/stream',
+    summary: 'Send a reply as one event stream (AI SDK UI message stream or AG-UI events)',
+    description:
+      "The body is the event stream a language-model framework already produces, sent as it is produced (`content-type: text/event-stream`): the Vercel AI SDK's UI message stream (`result.toUIMessageStreamResponse().body`) or AG-UI's events. The service shows typing (with `status_text`) at once, sends the text deltas (`text-delta`, `TEXT_MESSAGE_CONTENT`) to the customer as one streamed reply, shows a tool call (`tool-input-start`, `TOOL_CALL_START`) as the typing indicator's status line (its label in `status_labels`, else `status_text`), skips reasoning, `data-*`, sources and tool results, and closes the reply at `finish` (`RUN_FINISHED`): the answer is then 201 with the final message. The rules of a reply sent chunk by chunk hold: only the VA holding the chat sends (2043, checked before a byte is read and with every chunk), a handover cuts the reply (2047), the whole text holds up to 4096 characters (2048). The stream's own `error` event (`RUN_ERROR`, 2134), a body ending without `finish` (2132), no byte for STREAM_IDLE_SECONDS or a stream longer than REPLY_STREAM_MAX_SECONDS (2133, 300 s by default) cut the reply short with the text already sent, which the refusal carries as `response.message`. A stream with no text at all sends nothing (2130); an event that is not JSON with a `type` is 2131. One event holds up to MAX_BODY_BYTES; the whole stream up to 8 MiB (2008). Not idempotent: a stream that failed is sent again as a new reply. Unknown query parameters are refused (2001).",
+    headers: authHeaders,
+    pathParams: chatIdParams,
+    query: z
+      .object({
+        status_text: text()
+          .min(1)
+          .max(120)
+          .optional()
+          .describe('The status line shown with typing until the first words (and for a tool call without a label), e.g. "Thinking…"'),
+        status_labels: statusLabelsQuery.optional(),
+      })
+      .strict(),
+    body: c.type<AsyncIterable<Uint8Array>>(),
+    metadata: { bodyStream: true },
+    responses: {
+      201: envelope(4306, messageSchema, {
+        ...STREAMED_REPLY,
+        text: 'Your order 1042 left our warehouse this morning.',
+        stream_state: 'closed',
+        stream_seq: 6,
+      }),
+      ...errors(...AUTH_CODES, 2001, 2008, 2009, 2014, 2031, 2040, 2043, 2047, 2048, 2130, 2131, 2132, 2133, 2134),
     },
   },
   closeStream: {

@@ -1,5 +1,15 @@
 import http from 'node:http';
-import { BotApiError, createBotClient, type EventMessageEntry, responseOf, streamReply, verifyWebhook, type WebhookEvent } from '@/client';
+import {
+  BotApiError,
+  createBotClient,
+  type EventMessageEntry,
+  responseOf,
+  sendReplyStream,
+  streamReply,
+  verifyWebhook,
+  type WebhookEvent,
+} from '@/client';
+import { answerWithModel } from './mock-model';
 
 export type BotOptions = {
   /** The service's origin, e.g. http://localhost:3000. */
@@ -24,6 +34,12 @@ export type BotOptions = {
    * line first, then a streamed reply), as a model producing tokens would.
    */
   streamReplies?: boolean;
+  /**
+   * Demo of a bot on the AI SDK: each answer comes from `streamText(...)` on the SDK's mock model
+   * (no API key), which calls a tool and writes its answer; its UI message stream is sent to the
+   * service as it is, in one call (`sendReplyStream`).
+   */
+  aiSdk?: boolean;
   log?: (line: string, fields?: Record<string, unknown>) => void;
 };
 
@@ -84,7 +100,22 @@ export async function startBot(options: BotOptions) {
     return team.team_id;
   }
 
-  async function reply(chatId: string, text: string, idempotencyKey: string, choices?: { title: string; payload: string }[]) {
+  async function reply(
+    chatId: string,
+    text: string,
+    idempotencyKey: string,
+    choices?: { title: string; payload: string }[],
+    question = '',
+  ) {
+    if (options.aiSdk && !choices) {
+      const result = answerWithModel(question, text);
+      const sent = await sendReplyStream(api, chatId, result.toUIMessageStreamResponse(), {
+        statusText: 'Thinking…',
+        statusLabels: { lookupOrder: 'Looking up your order…' },
+      });
+      log('replied (AI SDK stream)', { chat_id: chatId, transid: sent.transid, chunks: sent.stream_seq });
+      return;
+    }
     // Streamed answers (demo mode) are plain text; quick replies are sent whole.
     if (options.streamReplies && !choices) {
       const sent = await streamReply(api, chatId, wordsSlowly(text), { idempotencyKey, statusText: 'Thinking…' });
@@ -149,6 +180,16 @@ export async function startBot(options: BotOptions) {
       held.delete(chatId);
       handedOver.add(chatId);
       log('handed over', { chat_id: chatId, team_id: teamid });
+      return;
+    }
+    if (options.aiSdk) {
+      await reply(
+        chatId,
+        'I looked up your order 1042: it left our warehouse this morning and should arrive within 3 days. Type "agent" at any time to talk to a person.',
+        `reply-${message.transid}`,
+        undefined,
+        said,
+      );
       return;
     }
     // On livechat (the chat widget) the choices come as quick reply buttons too.

@@ -11,6 +11,8 @@
 //   HANDOVER_TEAM      the team to hand chats to (default Support)
 //   BOT_STREAM=1       (or the flag --stream) demo of a language-model bot: replies are streamed
 //                      a few words at a time, after a typing indicator with a status line
+//   BOT_AI=1           (or the flag --ai) a bot on the AI SDK: each answer is `streamText(...)` on
+//                      the SDK's mock model (no API key), sent as its UI message stream in one call
 import fs from 'node:fs';
 import path from 'node:path';
 import { startBot } from './bot';
@@ -59,6 +61,7 @@ const bot = await startBot({
   port,
   handoverTeam: process.env.HANDOVER_TEAM,
   streamReplies: process.env.BOT_STREAM === '1' || process.argv.includes('--stream'),
+  aiSdk: process.env.BOT_AI === '1' || process.argv.includes('--ai'),
 });
 console.log(
   `Demo bot ready: ${bot.url ? `webhook ${bot.url}` : 'reading GET /api/v1/events (pull)'}, service ${baseUrl}. Write to it from the admin pages (a chat, "Send as customer").`,

@@ -3,6 +3,8 @@ import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
 import { publishChatChanges } from '@/lib/events/chat-changes';
 import { metrics } from '@/platform/metrics/registry';
+import { toMessageView } from './message-view';
+import { streamReturning } from './stream-text';
 
 /**
  * Closes the chat's open streamed replies with the text they hold, marked `cut_short`: the chat
@@ -55,4 +57,22 @@ export async function closeIdleStreams(
     publishChatChanges(new Map(owners.map((c) => [c.id, c.accountId])));
   }
   return rows.map((r) => r.transid);
+}
+
+/**
+ * Cuts one open streamed reply short with the text it holds (a reply sent as an event stream that
+ * failed or stopped early). Answers the message as it now stands, or `null` when it was no longer open.
+ */
+export async function cutStream(db: Db, { accountId, chatId, transid }: { accountId: number; chatId: string; transid: string }) {
+  const [row] = await db
+    .update(messages)
+    .set({ streamState: 'cut_short', streamEnds: null, streamTouchedAt: sql`now()` })
+    .where(
+      and(eq(messages.transid, transid), eq(messages.chatId, chatId), eq(messages.accountId, accountId), eq(messages.streamState, 'open')),
+    )
+    .returning(streamReturning);
+  if (!row) return null;
+  metrics().streamsCutShort.inc();
+  publishChatChanges(new Map([[chatId, accountId]]));
+  return toMessageView(row);
 }

@@ -15,6 +15,11 @@ export type ApiRequest = {
   headers: Headers;
   /** The body, read in full within MAX_BODY_BYTES and BODY_TIMEOUT_MS; `null` when there was none. */
   body: Uint8Array | null;
+  /**
+   * A body left unread, as it arrives (an event stream: `takesStream`); `body` is then `null`. The
+   * route that takes it reads it within its own limits; any other route refuses it (2009).
+   */
+  bodyStream?: AsyncIterable<Uint8Array>;
   /** Address of the peer of the TCP connection (a proxy's when behind one); `null` when unknown. */
   clientAddress: string | null;
 };

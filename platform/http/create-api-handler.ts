@@ -17,10 +17,10 @@ import { newTraceId } from '@/platform/util/ids';
 import { type ApiAnswer, type ApiRequest, PlainHeaders } from './api-request';
 import { explainBodyIssues } from './explain-issues';
 import type { RateLimitState } from './rate-limit';
-import { bodyLimits, checkDeclaredLength, collectBody, takesBody } from './read-body';
+import { bodyLimits, checkDeclaredLength, collectBody, takesBody, takesStream } from './read-body';
 import { type RequestContext, runWithContext } from './request-context';
 import { errorAnswer, toApiError } from './respond';
-import { matchRoute, type RouteEntry, routeTable } from './route-table';
+import { matchRoute, type RouteEntry, routeTable, takesBodyStream } from './route-table';
 
 type TsRestRouter<T extends AppRouter, Caller> = Parameters<typeof createNextHandler<T, Caller>>[1];
 
@@ -100,7 +100,7 @@ export function createApiHandler<T extends AppRouter, Caller = unknown>(opts: Ap
           headers: { Allow: match.allow.join(', ') },
         });
       }
-      admit(req);
+      admit(req, match.entry.route);
       await opts.guard(req, match.entry, ctx);
       const impl = routes.get(match.entry.route);
       if (!impl) throw new Error(`no implementation for ${match.entry.method} ${match.entry.path}`);
@@ -136,7 +136,10 @@ function setRateLimitHeaders(headers: PlainHeaders, state: RateLimitState) {
 
 async function fromNext(incoming: NextRequest): Promise<ApiRequest> {
   let body: Uint8Array | null = null;
-  if (takesBody(incoming.method) && incoming.body) {
+  let bodyStream: AsyncIterable<Uint8Array> | undefined;
+  if (takesStream(incoming.method, incoming.headers.get('content-type')) && incoming.body) {
+    bodyStream = webChunks(incoming.body.getReader());
+  } else if (takesBody(incoming.method) && incoming.body) {
     const limits = bodyLimits();
     checkDeclaredLength(incoming.headers.get('content-length'), limits);
     const reader = incoming.body.getReader();
@@ -150,16 +153,22 @@ async function fromNext(incoming: NextRequest): Promise<ApiRequest> {
     search: url.search.slice(1),
     headers: incoming.headers,
     body,
+    bodyStream,
     // Next does not expose the socket; a trusted proxy's header is the guard's business.
     clientAddress: null,
   };
 }
 
 async function* webChunks(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncIterable<Uint8Array> {
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    yield value;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    // Left early (a refusal, or the route stopped reading): the client stops sending.
+    void reader.cancel().catch(() => {});
   }
 }
 
@@ -216,8 +225,17 @@ const decoder = new TextDecoder();
 const hasBody = (req: ApiRequest): req is ApiRequest & { body: Uint8Array } =>
   takesBody(req.method) && req.body !== null && req.body.byteLength > 0;
 
-/** Size is checked while reading (in the entry); before the guard, the content type of a non-empty body. */
-function admit(req: ApiRequest): void {
+/**
+ * Size is checked while reading (in the entry); before the guard, the content type of a non-empty
+ * body. An event stream goes only to a route that takes one, and such a route takes nothing else.
+ */
+function admit(req: ApiRequest, route: AppRoute): void {
+  if (takesBodyStream(route)) {
+    if (req.bodyStream) return;
+    const type = req.headers.get('content-type');
+    throw new ApiError(2009, { detail: `this route takes text/event-stream (${type ? `got ${type}` : 'no Content-Type header'})` });
+  }
+  if (req.bodyStream) throw new ApiError(2009, { detail: 'got text/event-stream, which only POST /chats/{chat_id}/messages/stream takes' });
   if (!hasBody(req)) return;
   const type = req.headers.get('content-type');
   if (!/\bjson\b/i.test(type ?? '')) throw new ApiError(2009, { detail: type ? `got ${type}` : 'no Content-Type header' });
@@ -252,7 +270,7 @@ function headerRecord(headers: Headers): Record<string, string> {
 
 async function dispatch(req: ApiRequest, route: AppRoute, impl: Implementation, ctx: RequestContext): Promise<ApiAnswer> {
   // After the guard, so a caller without credentials learns nothing from the parse. An empty body counts as none.
-  const content = hasBody(req) ? JSON.parse(decoder.decode(req.body)) : undefined;
+  const content = req.bodyStream ?? (hasBody(req) ? JSON.parse(decoder.decode(req.body)) : undefined);
   const params = req.path.match(impl.params)?.groups ?? {};
   const p = checkZodSchema(params, route.pathParams, { passThroughExtraKeys: true });
   const h = checkZodSchema(headerRecord(req.headers), route.headers, { passThroughExtraKeys: true });

@@ -9,7 +9,7 @@ import { processStore } from '@/platform/util/process-store';
 import { type ApiAnswer, type ApiRequest, PlainHeaders } from './api-request';
 import type { ApiCore } from './create-api-handler';
 import { hasDotSegment } from './dot-segments';
-import { bodyLimits, checkDeclaredLength, collectBody, takesBody } from './read-body';
+import { bodyLimits, checkDeclaredLength, collectBody, takesBody, takesStream } from './read-body';
 import { errorAnswer, toApiError } from './respond';
 
 /**
@@ -59,13 +59,12 @@ function discardRest(req: IncomingMessage): void {
 }
 
 /**
- * The body of a node:http request, refused past the size limit (2008) or when it has not all
- * arrived within the time limit (2015). Reads with 'data' events: leaving a `for await` loop early
- * destroys the request and its socket, so the refusal could not be answered.
+ * The body of a node:http request as it arrives. Reads with 'data' events: leaving a `for await`
+ * loop early destroys the request and its socket, so a refusal could not be answered.
  */
-function readNodeBody(req: IncomingMessage, limits: ReturnType<typeof bodyLimits>): Promise<Uint8Array | null> {
+function nodeChunks(req: IncomingMessage): AsyncIterable<Uint8Array> {
   let onData: (chunk: Buffer) => void = () => {};
-  const chunks: AsyncIterable<Uint8Array> = {
+  return {
     [Symbol.asyncIterator]: () => {
       const queue: Buffer[] = [];
       let ended = false;
@@ -82,6 +81,12 @@ function readNodeBody(req: IncomingMessage, limits: ReturnType<typeof bodyLimits
       });
       req.once('error', (err) => {
         failed = err;
+        wake?.();
+      });
+      // A client gone before the end (a stream read as it arrives notices it here).
+      req.once('close', () => {
+        if (ended) return;
+        failed ??= new Error('the client closed the connection before the end of the body');
         wake?.();
       });
       return {
@@ -102,7 +107,11 @@ function readNodeBody(req: IncomingMessage, limits: ReturnType<typeof bodyLimits
       };
     },
   };
-  return collectBody(chunks, limits, () => {});
+}
+
+/** The whole body, refused past the size limit (2008) or when it has not all arrived within the time limit (2015). */
+function readNodeBody(req: IncomingMessage, limits: ReturnType<typeof bodyLimits>): Promise<Uint8Array | null> {
+  return collectBody(nodeChunks(req), limits, () => {});
 }
 
 async function fromNode(req: IncomingMessage, tls: boolean): Promise<ApiRequest> {
@@ -113,7 +122,9 @@ async function fromNode(req: IncomingMessage, tls: boolean): Promise<ApiRequest>
   if (!isWellFormedPath(path)) throw new ApiError(2016, { detail: 'the path is not valid percent-encoding' });
   const headers = new PlainHeaders(req.headers);
   let body: Uint8Array | null = null;
-  if (takesBody(method)) {
+  let bodyStream: AsyncIterable<Uint8Array> | undefined;
+  if (takesStream(method, headers.get('content-type'))) bodyStream = nodeChunks(req);
+  else if (takesBody(method)) {
     const limits = bodyLimits();
     checkDeclaredLength(headers.get('content-length'), limits);
     body = await readNodeBody(req, limits);
@@ -125,6 +136,7 @@ async function fromNode(req: IncomingMessage, tls: boolean): Promise<ApiRequest>
     search: q === -1 ? '' : target.slice(q + 1),
     headers,
     body,
+    bodyStream,
     clientAddress: req.socket?.remoteAddress ?? null,
   };
 }
@@ -220,7 +232,7 @@ const ALLOWED = [...NEXT_METHODS].join(', ');
  */
 export function exposeNodeEntries(
   apis: { prefix: string; core: ApiCore; owns: (path: string) => boolean; served: boolean }[],
-  limits: { headersTimeoutMs: number; bodyTimeoutMs: number },
+  limits: { headersTimeoutMs: number; bodyTimeoutMs: number; streamMs?: number },
 ) {
   const serve = (req: IncomingMessage, res: ServerResponse): boolean => {
     const target = req.url ?? '/';
@@ -264,7 +276,9 @@ export function exposeNodeEntries(
     clientError: answerClientError,
     serverOptions: {
       headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.headersTimeoutMs + limits.bodyTimeoutMs,
+      // A reply sent as one event stream lasts up to REPLY_STREAM_MAX_SECONDS (the route cuts it then);
+      // every other body is still refused after BODY_TIMEOUT_MS by the pipeline (collectBody).
+      requestTimeout: limits.headersTimeoutMs + Math.max(limits.bodyTimeoutMs, limits.streamMs ?? 0),
       // How often node:http checks those limits (30 s by default, which let a slow client stay up to 30 s longer).
       connectionsCheckingInterval: 1_000,
     },

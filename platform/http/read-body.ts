@@ -15,6 +15,15 @@ export function takesBody(method: string): boolean {
   return BODY_METHODS.has(method);
 }
 
+/**
+ * Whether a request's body is handed to its route unread, as it arrives: a POST whose content type
+ * is an event stream (a reply sent as one stream). Such a body has no overall size or time limit
+ * here; the route sets its own.
+ */
+export function takesStream(method: string, contentType: string | null): boolean {
+  return method === 'POST' && /^\s*text\/event-stream\b/i.test(contentType ?? '');
+}
+
 /** 2008 before reading when Content-Length already says the body is too large. */
 export function checkDeclaredLength(declared: string | null, limits: BodyLimits): void {
   if (declared !== null && Number(declared) > limits.maxBytes) throw tooLarge(limits);

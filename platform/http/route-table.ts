@@ -29,3 +29,6 @@ export function matchRoute(table: RouteEntry[], method: string, pathname: string
   }
   return allow.length ? { kind: 'wrong-method', allow } : { kind: 'none' };
 }
+
+/** Whether a route takes its body unread, as an event stream (`metadata: { bodyStream: true }` in the contract). */
+export const takesBodyStream = (route: AppRoute): boolean => (route.metadata as { bodyStream?: boolean } | undefined)?.bodyStream === true;

@@ -7,6 +7,7 @@ import { POST_MESSAGE_EXAMPLES } from '@/contracts/bot/message-examples';
 import { CODES, type Code } from '@/contracts/codes';
 import { errorCodesOf } from '@/contracts/errors';
 import { WIDGET_API_PREFIX, widgetContract } from '@/contracts/widget';
+import { takesBodyStream } from '@/platform/http/route-table';
 import { eventComponents, webhookEventUnion } from './events';
 import { type ErrorExampleContext, errorEnvelopeExample, PARAMETER_EXAMPLES } from './examples';
 import { infoDescription, statusCodeCatalogue } from './overview';
@@ -84,6 +85,20 @@ const NAMED_BODY_EXAMPLES: Record<string, Record<string, { summary: string; valu
     Object.entries(POST_MESSAGE_EXAMPLES).map(([name, e]) => [name, { summary: `${e.summary} (a ${e.channel} chat)`, value: e.value }]),
   ),
 };
+
+/** The body of POST /chats/{chat_id}/messages/stream, as the AI SDK sends it. */
+const REPLY_STREAM_EXAMPLE = [
+  { type: 'start' },
+  { type: 'tool-input-available', toolCallId: 'call_1', toolName: 'lookupOrder', input: { order: '1042' } },
+  { type: 'text-start', id: 't1' },
+  { type: 'text-delta', id: 't1', delta: 'Your order 1042 ' },
+  { type: 'text-delta', id: 't1', delta: 'left our warehouse this morning.' },
+  { type: 'text-end', id: 't1' },
+  { type: 'finish' },
+]
+  .map((e) => `data: ${JSON.stringify(e)}\n\n`)
+  .join('')
+  .concat('data: [DONE]\n\n');
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const schemaRef = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` });
@@ -277,6 +292,12 @@ function mapOperation(raw: OperationObject, ctx: BuildContext): OperationObject 
       (raw.parameters ?? []) as ParameterObject[],
       security.length && scheme === 'accessToken' ? ['access_token'] : [],
     ),
+    ...(takesBodyStream(info.route) && {
+      requestBody: {
+        required: true,
+        content: { 'text/event-stream': { schema: { type: 'string' }, example: REPLY_STREAM_EXAMPLE } },
+      },
+    }),
     ...(schema && {
       requestBody: {
         required: true,

@@ -86,10 +86,10 @@ describe('the OpenAPI documents and the service agree', () => {
   });
 
   /** Sends one request and returns it with its answer, as the validator reads them. */
-  async function exchange(method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<Exchange> {
+  async function exchange(method: string, url: string, headers: Record<string, string>, body?: unknown, raw?: string): Promise<Exchange> {
     const isAdmin = url.startsWith('/api/admin');
     const rel = url.slice(isAdmin ? '/api/admin'.length : '/api/v1'.length);
-    const opts = { headers, ...(body !== undefined && { body }) };
+    const opts = { headers, ...(body !== undefined && { body }), ...(raw !== undefined && { raw }) };
     const cookie = admin.cookieHeader(); // as sent: signing out clears it
     const reply: ApiReply = isAdmin ? await admin.request(method, rel, opts) : await botApi(method, rel, { ...opts, token: t.token });
     return {
@@ -131,6 +131,14 @@ describe('the OpenAPI documents and the service agree', () => {
     }
     const content = o.op.requestBody?.content['application/json'];
     const body = content ? substitute(named ? content.examples?.[named]?.value : content.example, stand) : undefined;
+    // A reply sent as an event stream: its example is the stream's text.
+    const events = o.op.requestBody?.content['text/event-stream'];
+    if (events)
+      return {
+        url: `${path}${query.size ? `?${query}` : ''}`,
+        headers: { ...headers, 'content-type': 'text/event-stream' },
+        raw: String(events.example),
+      };
     return { url: `${path}${query.size ? `?${query}` : ''}`, headers, body };
   }
 
@@ -193,7 +201,7 @@ describe('the OpenAPI documents and the service agree', () => {
       const names = Object.keys(o.op.requestBody?.content['application/json']?.examples ?? {});
       for (const named of names.length ? names : [undefined]) {
         const req = await exampleRequest(o, idsFor(o.path), named);
-        const x = await exchange(o.method, req.url, req.headers, req.body);
+        const x = await exchange(o.method, req.url, req.headers, req.body, 'raw' in req ? req.raw : undefined);
         const verdict = (o.path.startsWith('/api/admin') ? validators.admin : validators.bot).check(x);
         const problems = [
           ...(verdict.requestAllowed ? [] : [`the document refuses its own example: ${verdict.requestErrors.join('; ')}`]),

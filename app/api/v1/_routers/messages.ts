@@ -5,6 +5,7 @@ import { appendChunk } from '@/lib/messages/append-chunk';
 import { appendMessage } from '@/lib/messages/append-message';
 import { closeStream } from '@/lib/messages/close-stream';
 import { listMessages } from '@/lib/messages/list-messages';
+import { replyStreamLimits, takeReplyStream } from '@/lib/messages/take-reply-stream';
 import type { BotAuth } from '@/platform/http/request-context';
 import { ok } from '@/platform/http/respond';
 import { fingerprintOf, REPLAYED_HEADER } from '@/platform/idempotency/with-idempotency';
@@ -46,6 +47,20 @@ export const messagesRouter = tsr.routerWithMiddleware(botContract.messages)<{ b
       text: body.text,
     });
     return ok(4312, message);
+  },
+  streamReply: async ({ params, query, body }, { request }) => {
+    const { accountId, loginId, userId } = request.bot;
+    const message = await takeReplyStream(await getDb(), {
+      accountId,
+      chatId: params.chat_id,
+      actorUserId: userId,
+      actorLoginId: loginId,
+      body,
+      statusText: query.status_text,
+      statusLabels: query.status_labels,
+      limits: replyStreamLimits(),
+    });
+    return ok(4306, message);
   },
   closeStream: async ({ params, body }, { request }) => {
     const { accountId, userId } = request.bot;
