@@ -1,4 +1,4 @@
-import type { PulledEvent } from '@/contracts/schemas/pulled-event';
+import type { PulledEvent } from '@/contracts/bot/schemas/pulled-event';
 import { verifyWebhook, type WebhookEvent } from './webhooks';
 
 export type { PulledEvent };

@@ -1,4 +1,4 @@
-import type { Message } from '@/contracts/schemas/message';
+import type { Message } from '@/contracts/bot/schemas/message';
 import { BotApiError, type BotClient, responseOf } from './bot-client';
 
 export type StreamReplyOptions = {

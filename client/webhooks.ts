@@ -7,7 +7,7 @@ import type {
   eventMessageEntrySchema,
   messageReceivedEventSchema,
   webhookEventSchema,
-} from '@/contracts/schemas/events';
+} from '@/contracts/bot/schemas/events';
 
 /** Every event body a VA can receive, discriminated by `event_type`. */
 export type WebhookEvent = z.infer<typeof webhookEventSchema> & {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
+import { cursorExpiredEnvelopeSchema } from './bot/schemas/pulled-event';
 import { CODES, type ErrorCode } from './codes';
-import { errorEnvelopeSchema } from './schemas/common';
-import { cursorExpiredEnvelopeSchema } from './schemas/pulled-event';
+import { errorEnvelopeSchema } from './common';
 
 type HttpOf<C extends ErrorCode> = (typeof CODES)[C]['http'];
 /**

@@ -8,8 +8,8 @@ import type {
   mineItemSchema,
   queueItemSchema,
   workspaceListsSchema,
-} from '@/contracts/schemas/agent';
-import type { Message } from '@/contracts/schemas/message';
+} from '@/contracts/agent/schemas';
+import type { Message } from '@/contracts/bot/schemas/message';
 
 export type Profile = z.infer<typeof agentProfileSchema>;
 export type Lists = z.infer<typeof workspaceListsSchema>;

@@ -2,7 +2,7 @@
 // scripts/build-widget.ts to public/widget/chat.js. Talks to the widget API with the customer
 // credential kept in localStorage, and follows the chat live through its Server-Sent Events
 // stream. Text is always shown as text; links are made only of http(s) addresses.
-import type { WidgetChat, WidgetChunk, WidgetMessage, WidgetTyping } from '@/contracts/schemas/widget';
+import type { WidgetChat, WidgetChunk, WidgetMessage, WidgetTyping } from '@/contracts/widget/schemas';
 import { type Answer, ApiFailure, type JsonRoute, request } from './api';
 import { choicesElement, draftElement, messageElement } from './render';
 import { readStream, type StreamEvent } from './stream';

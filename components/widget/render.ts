@@ -1,4 +1,4 @@
-import type { WidgetMessage } from '@/contracts/schemas/widget';
+import type { WidgetMessage } from '@/contracts/widget/schemas';
 
 /** Text with its http(s) addresses as links; everything else stays text (never HTML). */
 export function richText(el: HTMLElement, value: string): void {

@@ -1,4 +1,4 @@
-import type { WidgetChat, WidgetChunk, WidgetMessage, WidgetTyping } from '@/contracts/schemas/widget';
+import type { WidgetChat, WidgetChunk, WidgetMessage, WidgetTyping } from '@/contracts/widget/schemas';
 import { routeUrl } from './api';
 
 /** The live stream's events, as contracts/widget names them. */

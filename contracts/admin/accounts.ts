@@ -1,10 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { envelope } from '../common';
 import { errors } from '../errors';
-import { adminAccountSchema, createAccountBodySchema, updateAccountBodySchema } from '../schemas/admin-account';
-import { idParams } from '../schemas/admin-common';
-import { envelope } from '../schemas/common';
 import { READ_CODES, WRITE_CODES } from './common';
+import { adminAccountSchema, createAccountBodySchema, updateAccountBodySchema } from './schemas/account';
+import { idParams } from './schemas/common';
 
 const c = initContract();
 

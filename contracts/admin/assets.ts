@@ -1,15 +1,15 @@
 import { initContract } from '@ts-rest/core';
+import { envelope } from '../common';
 import { errors } from '../errors';
+import { READ_CODES, WRITE_CODES } from './common';
 import {
   adminAssetPageSchema,
   adminAssetSchema,
   createAssetBodySchema,
   listAssetsQuerySchema,
   updateAssetBodySchema,
-} from '../schemas/admin-asset';
-import { idParams } from '../schemas/admin-common';
-import { envelope } from '../schemas/common';
-import { READ_CODES, WRITE_CODES } from './common';
+} from './schemas/asset';
+import { idParams } from './schemas/common';
 
 const c = initContract();
 

@@ -1,8 +1,8 @@
 import { initContract } from '@ts-rest/core';
+import { envelope } from '../common';
 import { errors } from '../errors';
-import { auditPageSchema, auditQuerySchema } from '../schemas/admin-audit';
-import { envelope } from '../schemas/common';
 import { READ_CODES } from './common';
+import { auditPageSchema, auditQuerySchema } from './schemas/audit';
 
 const c = initContract();
 

@@ -1,11 +1,11 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { chatPageSchema } from '../bot/schemas/chat';
+import { INBOUND_MESSAGE_EXAMPLE, messageSchema } from '../bot/schemas/message';
+import { envelope, text } from '../common';
 import { errors } from '../errors';
-import { adminChatDetailSchema, adminMessageBodySchema, listAdminChatsQuerySchema } from '../schemas/admin-chat';
-import { chatPageSchema } from '../schemas/chat';
-import { envelope, text } from '../schemas/common';
-import { INBOUND_MESSAGE_EXAMPLE, messageSchema } from '../schemas/message';
 import { READ_CODES, WRITE_CODES } from './common';
+import { adminChatDetailSchema, adminMessageBodySchema, listAdminChatsQuerySchema } from './schemas/chat';
 
 const c = initContract();
 const chatIdParams = z.object({ chat_id: text().min(1).max(100) });

@@ -1,9 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { envelope } from '../common';
 import { errors } from '../errors';
-import { deliveryStatsQuerySchema, deliveryStatsSchema, virtualAgentHealthSchema } from '../schemas/admin-delivery';
-import { envelope } from '../schemas/common';
 import { READ_CODES } from './common';
+import { deliveryStatsQuerySchema, deliveryStatsSchema, virtualAgentHealthSchema } from './schemas/delivery';
 
 const c = initContract();
 

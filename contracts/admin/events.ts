@@ -1,9 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { envelope } from '../common';
 import { errors } from '../errors';
-import { idParams } from '../schemas/admin-common';
-import { envelope } from '../schemas/common';
 import { ACTION_CODES } from './common';
+import { idParams } from './schemas/common';
 
 const c = initContract();
 

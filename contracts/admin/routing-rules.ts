@@ -1,16 +1,16 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { envelope } from '../common';
 import { errors } from '../errors';
-import { idParams } from '../schemas/admin-common';
+import { ACTION_CODES, READ_CODES, WRITE_CODES } from './common';
+import { idParams } from './schemas/common';
 import {
   adminRoutingRuleSchema,
   createRoutingRuleBodySchema,
   defaultTeamBodySchema,
   defaultTeamSchema,
   updateRoutingRuleBodySchema,
-} from '../schemas/admin-routing';
-import { envelope } from '../schemas/common';
-import { ACTION_CODES, READ_CODES, WRITE_CODES } from './common';
+} from './schemas/routing';
 
 const c = initContract();
 

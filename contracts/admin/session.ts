@@ -1,9 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { envelope } from '../common';
 import { errors } from '../errors';
-import { adminProfileSchema, loginBodySchema } from '../schemas/admin-session';
-import { envelope } from '../schemas/common';
 import { ACTION_CODES, READ_CODES } from './common';
+import { adminProfileSchema, loginBodySchema } from './schemas/session';
 
 const c = initContract();
 

@@ -1,16 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { envelope, intIdParam } from '../common';
 import { errors } from '../errors';
-import { idParams } from '../schemas/admin-common';
-import {
-  adminSkillSchema,
-  adminTeamSchema,
-  createSkillBodySchema,
-  createTeamBodySchema,
-  updateTeamBodySchema,
-} from '../schemas/admin-team';
-import { envelope, intIdParam } from '../schemas/common';
 import { ACTION_CODES, READ_CODES, WRITE_CODES } from './common';
+import { idParams } from './schemas/common';
+import { adminSkillSchema, adminTeamSchema, createSkillBodySchema, createTeamBodySchema, updateTeamBodySchema } from './schemas/team';
 
 const c = initContract();
 

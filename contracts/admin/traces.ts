@@ -1,8 +1,8 @@
 import { initContract } from '@ts-rest/core';
+import { envelope } from '../common';
 import { errors } from '../errors';
-import { botRequestPageSchema, botRequestQuerySchema, traceAnswerSchema, traceQuerySchema } from '../schemas/admin-trace';
-import { envelope } from '../schemas/common';
 import { READ_CODES } from './common';
+import { botRequestPageSchema, botRequestQuerySchema, traceAnswerSchema, traceQuerySchema } from './schemas/trace';
 
 const c = initContract();
 

@@ -1,10 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { envelope, example, isoDateTime, text } from '../common';
 import { errors } from '../errors';
-import { idParams } from '../schemas/admin-common';
-import { adminUserSchema, createUserBodySchema, listUsersQuerySchema, updateUserBodySchema } from '../schemas/admin-user';
-import { envelope, example, isoDateTime, text } from '../schemas/common';
 import { READ_CODES, WRITE_CODES } from './common';
+import { idParams } from './schemas/common';
+import { adminUserSchema, createUserBodySchema, listUsersQuerySchema, updateUserBodySchema } from './schemas/user';
 
 const c = initContract();
 

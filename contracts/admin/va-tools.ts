@@ -1,7 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { envelope } from '../common';
 import { errors } from '../errors';
-import { idParams } from '../schemas/admin-common';
+import { ACTION_CODES, READ_CODES, WRITE_CODES } from './common';
+import { idParams } from './schemas/common';
 import {
   recoverySchema,
   retryNowResultSchema,
@@ -9,10 +11,8 @@ import {
   startTestChatSchema,
   testChatSchema,
   testEventResultSchema,
-} from '../schemas/admin-delivery';
-import { vaRepliesSchema } from '../schemas/admin-virtual-agent';
-import { envelope } from '../schemas/common';
-import { ACTION_CODES, READ_CODES, WRITE_CODES } from './common';
+} from './schemas/delivery';
+import { vaRepliesSchema } from './schemas/virtual-agent';
 
 const c = initContract();
 

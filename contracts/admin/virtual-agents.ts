@@ -1,7 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { envelope } from '../common';
 import { errors } from '../errors';
-import { idParams } from '../schemas/admin-common';
+import { READ_CODES, WRITE_CODES } from './common';
+import { idParams } from './schemas/common';
 import {
   adminVirtualAgentSchema,
   createdVirtualAgentSchema,
@@ -11,9 +13,7 @@ import {
   rotatedSigningSecretSchema,
   rotateSigningSecretBodySchema,
   updateVirtualAgentBodySchema,
-} from '../schemas/admin-virtual-agent';
-import { envelope } from '../schemas/common';
-import { READ_CODES, WRITE_CODES } from './common';
+} from './schemas/virtual-agent';
 
 const c = initContract();
 

@@ -1,5 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { messageSchema } from '../bot/schemas/message';
+import { envelope, text } from '../common';
 import { errors } from '../errors';
 import {
   acceptInviteBodySchema,
@@ -14,9 +16,7 @@ import {
   agentTransferBodySchema,
   setAvailabilityBodySchema,
   workspaceListsSchema,
-} from '../schemas/agent';
-import { envelope, text } from '../schemas/common';
-import { messageSchema } from '../schemas/message';
+} from './schemas';
 
 const c = initContract();
 

@@ -1,8 +1,8 @@
 import { initContract } from '@ts-rest/core';
+import { envelope } from '../common';
 import { errors } from '../errors';
-import { accessTokenSchema, authorizeBodySchema } from '../schemas/auth';
-import { envelope } from '../schemas/common';
 import { BODY_CODES } from './common';
+import { accessTokenSchema, authorizeBodySchema } from './schemas/auth';
 
 const c = initContract();
 

@@ -1,11 +1,11 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { cursorQuery, dateTimeInput, decimalInt, envelope, intIdParam, pageSizeQuery, text } from '../common';
 import { CHANNELS, CHAT_STATUSES } from '../enums';
 import { errors } from '../errors';
-import { chatPageSchema, chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from '../schemas/chat';
-import { cursorQuery, dateTimeInput, decimalInt, envelope, intIdParam, pageSizeQuery, text } from '../schemas/common';
-import { typingInputSchema, typingStateSchema } from '../schemas/message';
 import { AUTH_CODES, authHeaders, BODY_CODES, idempotentHeaders } from './common';
+import { chatPageSchema, chatSchema, createChatBodySchema, transferBodySchema, updateChatBodySchema } from './schemas/chat';
+import { typingInputSchema, typingStateSchema } from './schemas/message';
 
 const c = initContract();
 const chatIdParams = z.object({ chat_id: text().min(1).max(100) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from '../schemas/common';
+import { text } from '../common';
 
 export const authHeaders = z.object({
   access_token: text().describe('Token from POST /authorize'),

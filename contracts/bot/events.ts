@@ -1,9 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { decimalInt, envelope, eventStream, text } from '../common';
 import { errors } from '../errors';
-import { decimalInt, envelope, eventStream, text } from '../schemas/common';
-import { ackBodySchema, ackResultSchema, eventPageSchema } from '../schemas/pulled-event';
 import { AUTH_CODES, authHeaders, BODY_CODES } from './common';
+import { ackBodySchema, ackResultSchema, eventPageSchema } from './schemas/pulled-event';
 
 const c = initContract();
 

@@ -1,10 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { cursorQuery, envelope, pageSizeQuery } from '../common';
 import { CHANNELS } from '../enums';
 import { errors } from '../errors';
-import { cursorQuery, envelope, pageSizeQuery } from '../schemas/common';
-import { assetPageSchema, meSchema } from '../schemas/me';
 import { AUTH_CODES, authHeaders } from './common';
+import { assetPageSchema, meSchema } from './schemas/me';
 
 const c = initContract();
 

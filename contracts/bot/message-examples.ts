@@ -1,5 +1,5 @@
 import type { Channel } from '../enums';
-import { EXAMPLE_QUICK_REPLIES, type MessageInput } from '../schemas/message';
+import { EXAMPLE_QUICK_REPLIES, type MessageInput } from './schemas/message';
 
 /**
  * Named request examples of `POST /chats/{chat_id}/messages`, one per shape a channel takes in

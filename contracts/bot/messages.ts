@@ -1,9 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { cursorQuery, envelope, pageSizeQuery, text } from '../common';
 import { errors } from '../errors';
-import { cursorQuery, envelope, pageSizeQuery, text } from '../schemas/common';
-import { chunkInputSchema, closeStreamInputSchema, messageInputSchema, messagePageSchema, messageSchema } from '../schemas/message';
 import { AUTH_CODES, authHeaders, BODY_CODES, idempotentHeaders } from './common';
+import { chunkInputSchema, closeStreamInputSchema, messageInputSchema, messagePageSchema, messageSchema } from './schemas/message';
 
 const c = initContract();
 

@@ -1,9 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { envelope } from '../common';
 import { errors } from '../errors';
-import { envelope } from '../schemas/common';
-import { teamSchema } from '../schemas/team';
 import { AUTH_CODES, authHeaders } from './common';
+import { teamSchema } from './schemas/team';
 
 const c = initContract();
 

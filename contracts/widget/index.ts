@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { envelope, eventStream, intIdParam, text } from '../common';
 import { errors } from '../errors';
-import { envelope, eventStream, intIdParam, text } from '../schemas/common';
 import {
   startWidgetChatBodySchema,
   widgetAppSchema,
@@ -14,7 +14,7 @@ import {
   widgetMessagesQuerySchema,
   widgetTypingSchema,
   widgetVisitorSchema,
-} from '../schemas/widget';
+} from './schemas';
 
 const c = initContract();
 

@@ -1,5 +1,5 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import type { AdminAccount } from '@/contracts/schemas/admin-account';
+import type { AdminAccount } from '@/contracts/admin/schemas/account';
 import type { Db } from '@/db/client';
 import { accounts, admins } from '@/db/schema';
 

@@ -1,5 +1,5 @@
 import { and, eq, gt } from 'drizzle-orm';
-import type { AdminProfile } from '@/contracts/schemas/admin-session';
+import type { AdminProfile } from '@/contracts/admin/schemas/session';
 import type { Db } from '@/db/client';
 import { accounts, adminSessions, admins } from '@/db/schema';
 import { ApiError } from '@/platform/errors';

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
-import type { AdminChatDetail, AdminEvent } from '@/contracts/schemas/admin-chat';
+import type { AdminChatDetail, AdminEvent } from '@/contracts/admin/schemas/chat';
 import type { Db } from '@/db/client';
 import { chats, deliveryAttempts, events, messages } from '@/db/schema';
 import { chatListWith, toChatView } from '@/lib/chats/chat-view';

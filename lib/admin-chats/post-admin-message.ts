@@ -1,4 +1,4 @@
-import type { MessageInput } from '@/contracts/schemas/message';
+import type { MessageInput } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { appendMessage } from '@/lib/messages/append-message';
 import { ApiError } from '@/platform/errors';

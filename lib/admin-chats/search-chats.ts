@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { ListAdminChatsQuery } from '@/contracts/schemas/admin-chat';
-import type { Chat } from '@/contracts/schemas/chat';
+import type { ListAdminChatsQuery } from '@/contracts/admin/schemas/chat';
+import type { Chat } from '@/contracts/bot/schemas/chat';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { type ChatFilters, listChats, pageAmongNewest } from '@/lib/chats/list-chats';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { agentTagsBodySchema, agentTransferBodySchema } from '@/contracts/schemas/agent';
+import type { agentTagsBodySchema, agentTransferBodySchema } from '@/contracts/agent/schemas';
 import type { Db } from '@/db/client';
 import type { AgentAuth } from '@/lib/agent-auth/types';
 import { transferChat } from '@/lib/chats/transfer-chat';

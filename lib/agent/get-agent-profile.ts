@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { agentProfileSchema } from '@/contracts/schemas/agent';
+import type { agentProfileSchema } from '@/contracts/agent/schemas';
 import type { Db } from '@/db/client';
 import { agentLogins, teamMemberships, teams, users } from '@/db/schema';
 import { ApiError } from '@/platform/errors';

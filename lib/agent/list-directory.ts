@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { agentDirectorySchema } from '@/contracts/schemas/agent';
+import type { agentDirectorySchema } from '@/contracts/agent/schemas';
 import type { Db } from '@/db/client';
 import { skills, teams, users } from '@/db/schema';
 

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, type Placeholder, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { QUEUE_REASONS, type workspaceListsSchema } from '@/contracts/schemas/agent';
+import { QUEUE_REASONS, type workspaceListsSchema } from '@/contracts/agent/schemas';
 import type { Db } from '@/db/client';
 import { chats, customers, messages, teams } from '@/db/schema';
 import { prepared } from '@/platform/util/prepared';

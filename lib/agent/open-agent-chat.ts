@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { agentChatSchema } from '@/contracts/schemas/agent';
+import type { agentChatSchema } from '@/contracts/agent/schemas';
 import type { Db } from '@/db/client';
 import { chats, messages, users } from '@/db/schema';
 import type { AgentAuth } from '@/lib/agent-auth/types';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { agentReplyBodySchema } from '@/contracts/schemas/agent';
-import type { Message } from '@/contracts/schemas/message';
+import type { agentReplyBodySchema } from '@/contracts/agent/schemas';
+import type { Message } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import type { AgentAuth } from '@/lib/agent-auth/types';
 import { appendMessage } from '@/lib/messages/append-message';

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import type { Asset } from '@/contracts/bot/schemas/me';
 import type { Channel } from '@/contracts/enums';
-import type { Asset } from '@/contracts/schemas/me';
 import type { Db } from '@/db/client';
 import { assets } from '@/db/schema';
 import { decodeCursor, encodeCursor } from '@/platform/util/cursor';

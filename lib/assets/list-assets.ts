@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, ilike, isNotNull, isNull, or } from 'drizzle-orm';
-import type { AdminAsset, AdminAssetPage, ListAssetsQuery } from '@/contracts/schemas/admin-asset';
+import type { AdminAsset, AdminAssetPage, ListAssetsQuery } from '@/contracts/admin/schemas/asset';
 import type { Db } from '@/db/client';
 import { assets } from '@/db/schema';
 import { widgetInstall } from '@/lib/widget/widget-install';

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { UpdateAssetBody } from '@/contracts/schemas/admin-asset';
+import type { UpdateAssetBody } from '@/contracts/admin/schemas/asset';
 import type { Db } from '@/db/client';
 import { assets } from '@/db/schema';
 import { ApiError } from '@/platform/errors';

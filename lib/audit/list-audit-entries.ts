@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
-import type { AuditEntry, AuditQuery } from '@/contracts/schemas/admin-audit';
+import type { AuditEntry, AuditQuery } from '@/contracts/admin/schemas/audit';
 import type { Db } from '@/db/client';
 import { auditEntries } from '@/db/schema';
 import { decodeCursor, encodeCursor } from '@/platform/util/cursor';

@@ -1,5 +1,5 @@
 import { and, desc, eq, ne } from 'drizzle-orm';
-import type { Message } from '@/contracts/schemas/message';
+import type { Message } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { events, messages, skills, teamMemberships, users, virtualAgents } from '@/db/schema';
 import { toMessageView } from '@/lib/messages/message-view';

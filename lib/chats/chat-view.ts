@@ -1,6 +1,6 @@
 import { and, desc, eq, type SQLWrapper, sql } from 'drizzle-orm';
 import type { WithSubqueryWithSelection } from 'drizzle-orm/pg-core';
-import type { Chat } from '@/contracts/schemas/chat';
+import type { Chat } from '@/contracts/bot/schemas/chat';
 import type { Db } from '@/db/client';
 import { assets, chats, customers, messages, teams, users } from '@/db/schema';
 import { type MessageRow, toMessageView } from '@/lib/messages/message-view';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Chat, CreateChatBody } from '@/contracts/schemas/chat';
+import type { Chat, CreateChatBody } from '@/contracts/bot/schemas/chat';
 import type { Db } from '@/db/client';
 import { chats, customers, messages } from '@/db/schema';
 import { enqueueEvent } from '@/lib/events/enqueue-event';

@@ -1,6 +1,6 @@
 import { and, arrayContains, count, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Chat } from '@/contracts/bot/schemas/chat';
 import type { Channel, ChatStatus } from '@/contracts/enums';
-import type { Chat } from '@/contracts/schemas/chat';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { decodeCursor, encodeCursor } from '@/platform/util/cursor';

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { TypingInput } from '@/contracts/schemas/message';
+import type { TypingInput } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { publishChatChanges } from '@/lib/events/chat-changes';

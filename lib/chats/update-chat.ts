@@ -1,6 +1,6 @@
 import { and, eq, fillPlaceholders, isNotNull, ne, or, sql } from 'drizzle-orm';
-import type { Chat, UpdateChatBody } from '@/contracts/schemas/chat';
-import { OTHER_DETAILS_KEYS_MESSAGE, OTHER_DETAILS_MAX_KEYS } from '@/contracts/schemas/common';
+import type { Chat, UpdateChatBody } from '@/contracts/bot/schemas/chat';
+import { OTHER_DETAILS_KEYS_MESSAGE, OTHER_DETAILS_MAX_KEYS } from '@/contracts/common';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { withOutbox } from '@/lib/events/with-outbox';

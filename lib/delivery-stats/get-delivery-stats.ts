@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, isNotNull, sql } from 'drizzle-orm';
-import type { DeliveryStats, DeliveryWindow } from '@/contracts/schemas/admin-delivery';
+import type { DeliveryStats, DeliveryWindow } from '@/contracts/admin/schemas/delivery';
 import type { Db } from '@/db/client';
 import { deliveryRollups, events, users } from '@/db/schema';
 import { latencyHistogram, num, numOrNull, percentileFromHistogram } from './rollups';

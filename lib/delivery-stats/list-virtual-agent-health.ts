@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
-import type { VirtualAgentHealth } from '@/contracts/schemas/admin-delivery';
+import type { VirtualAgentHealth } from '@/contracts/admin/schemas/delivery';
 import type { Db } from '@/db/client';
 import { events, users, virtualAgents } from '@/db/schema';
 import { attemptsByVirtualAgent, num } from './rollups';

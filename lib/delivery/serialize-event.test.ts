@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { eventMessageEntrySchema, eventSchemas } from '@/contracts/bot/schemas/events';
+import { messageSchema } from '@/contracts/bot/schemas/message';
 import { EVENT_TYPES } from '@/contracts/enums';
-import { eventMessageEntrySchema, eventSchemas } from '@/contracts/schemas/events';
-import { messageSchema } from '@/contracts/schemas/message';
 import { ENTRY_KEY_ORDER, EVENT_KEY_ORDER, MESSAGE_KEY_ORDER, serializeEvent } from './serialize-event';
 
 /**

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Recovery } from '@/contracts/schemas/admin-delivery';
+import type { Recovery } from '@/contracts/admin/schemas/delivery';
 import type { Db } from '@/db/client';
 import { eventRecoveries, events, virtualAgents } from '@/db/schema';
 import { ApiError } from '@/platform/errors';

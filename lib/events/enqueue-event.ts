@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
+import type { UNASSIGN_REASONS } from '@/contracts/bot/schemas/events';
+import type { Message } from '@/contracts/bot/schemas/message';
 import type { EventType } from '@/contracts/enums';
-import type { UNASSIGN_REASONS } from '@/contracts/schemas/events';
-import type { Message } from '@/contracts/schemas/message';
 import { assets, chats, events, users, virtualAgents } from '@/db/schema';
 
 export type UnassignReason = (typeof UNASSIGN_REASONS)[number];

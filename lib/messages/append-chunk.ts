@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Message } from '@/contracts/schemas/message';
+import type { Message } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import { notHeld } from '@/lib/chats/require-held';

@@ -1,5 +1,5 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
-import type { Message, MessageInput } from '@/contracts/schemas/message';
+import type { Message, MessageInput } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
 import { eventChatOf, lockChat } from '@/lib/chats/lock-chat';

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
-import type { Message } from '@/contracts/schemas/message';
+import type { Message } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
 import { ApiError } from '@/platform/errors';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { POST_MESSAGE_EXAMPLES } from '@/contracts/bot/message-examples';
-import { messageInputSchema } from '@/contracts/schemas/message';
+import { messageInputSchema } from '@/contracts/bot/schemas/message';
 import { normalizeMessage } from './normalize-message';
 
 describe('the named examples of POST /chats/{chat_id}/messages', () => {

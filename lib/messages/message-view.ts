@@ -1,5 +1,5 @@
+import type { Message } from '@/contracts/bot/schemas/message';
 import type { MessageType, StreamState } from '@/contracts/enums';
-import type { Message } from '@/contracts/schemas/message';
 
 export type MessageRow = {
   transid: string;

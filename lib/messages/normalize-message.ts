@@ -1,5 +1,5 @@
+import type { MessageInput } from '@/contracts/bot/schemas/message';
 import type { Channel } from '@/contracts/enums';
-import type { MessageInput } from '@/contracts/schemas/message';
 import { ApiError, describeFields, type FieldError } from '@/platform/errors';
 
 /** What is stored in `messages.body`: the input with the spec's sample aliases resolved. */

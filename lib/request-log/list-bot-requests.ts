@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import type { BotRequest, BotRequestQuery } from '@/contracts/admin/schemas/trace';
 import { CODES, type Code } from '@/contracts/codes';
-import type { BotRequest, BotRequestQuery } from '@/contracts/schemas/admin-trace';
 import type { Db } from '@/db/client';
 import { botRequests, users, virtualAgents } from '@/db/schema';
 import { ApiError } from '@/platform/errors';

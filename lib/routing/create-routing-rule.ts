@@ -1,5 +1,5 @@
 import { eq, max } from 'drizzle-orm';
-import type { AdminRoutingRule, CreateRoutingRuleBody, RoutingConditionInput } from '@/contracts/schemas/admin-routing';
+import type { AdminRoutingRule, CreateRoutingRuleBody, RoutingConditionInput } from '@/contracts/admin/schemas/routing';
 import type { Db } from '@/db/client';
 import { routingRules } from '@/db/schema';
 import type { RoutingCondition } from '@/db/schema/routing';

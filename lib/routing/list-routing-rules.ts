@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
-import type { AdminRoutingRule } from '@/contracts/schemas/admin-routing';
+import type { AdminRoutingRule } from '@/contracts/admin/schemas/routing';
 import type { Db } from '@/db/client';
 import { routingRules, teams } from '@/db/schema';
 import { ApiError } from '@/platform/errors';

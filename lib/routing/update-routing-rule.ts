@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { AdminRoutingRule, UpdateRoutingRuleBody } from '@/contracts/schemas/admin-routing';
+import type { AdminRoutingRule, UpdateRoutingRuleBody } from '@/contracts/admin/schemas/routing';
 import type { Db } from '@/db/client';
 import { routingRules } from '@/db/schema';
 import { requireSkill } from '@/lib/chats/assignment';

@@ -1,4 +1,4 @@
-import type { AdminSkill } from '@/contracts/schemas/admin-team';
+import type { AdminSkill } from '@/contracts/admin/schemas/team';
 import type { Db } from '@/db/client';
 import { skills } from '@/db/schema';
 import { ApiError } from '@/platform/errors';

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import type { AdminSkill } from '@/contracts/schemas/admin-team';
+import type { AdminSkill } from '@/contracts/admin/schemas/team';
 import type { Db } from '@/db/client';
 import { skills, teams } from '@/db/schema';
 

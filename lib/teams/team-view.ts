@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
-import type { AdminTeam } from '@/contracts/schemas/admin-team';
+import type { AdminTeam } from '@/contracts/admin/schemas/team';
 import type { Db } from '@/db/client';
 import { skills, teamMemberships, teams, users } from '@/db/schema';
 import { ApiError } from '@/platform/errors';

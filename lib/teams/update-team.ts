@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { AdminTeam, UpdateTeamBody } from '@/contracts/schemas/admin-team';
+import type { AdminTeam, UpdateTeamBody } from '@/contracts/admin/schemas/team';
 import type { Db } from '@/db/client';
 import { chats, teams } from '@/db/schema';
 import { type OutboxTx, withOutbox } from '@/lib/events/with-outbox';

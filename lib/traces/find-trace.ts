@@ -1,5 +1,5 @@
 import { and, desc, eq, type SQL } from 'drizzle-orm';
-import type { TraceMatch } from '@/contracts/schemas/admin-trace';
+import type { TraceMatch } from '@/contracts/admin/schemas/trace';
 import type { Db } from '@/db/client';
 import { botRequests, chats, events, idempotencyKeys, messages, users } from '@/db/schema';
 import { accountChats } from '@/lib/request-log/known-chats';

@@ -1,4 +1,4 @@
-import type { AdminUser, CreateUserBody } from '@/contracts/schemas/admin-user';
+import type { AdminUser, CreateUserBody } from '@/contracts/admin/schemas/user';
 import type { Db } from '@/db/client';
 import { requireAccountSkills, requireAccountTeams } from '@/lib/teams/check-references';
 import { createUser } from './create-user';

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { AdminUser, UpdateUserBody } from '@/contracts/schemas/admin-user';
+import type { AdminUser, UpdateUserBody } from '@/contracts/admin/schemas/user';
 import type { Db } from '@/db/client';
 import { teamMemberships, userSkills, users } from '@/db/schema';
 import { withOutbox } from '@/lib/events/with-outbox';

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { AdminUser } from '@/contracts/admin/schemas/user';
 import type { UserKind } from '@/contracts/enums';
-import type { AdminUser } from '@/contracts/schemas/admin-user';
 import type { Db } from '@/db/client';
 import { users } from '@/db/schema';
 import { ApiError } from '@/platform/errors';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
+import type { Me } from '@/contracts/bot/schemas/me';
 import type { EventType } from '@/contracts/enums';
-import type { Me } from '@/contracts/schemas/me';
 import type { Db } from '@/db/client';
 import { teams, users, virtualAgents } from '@/db/schema';
 import { ApiError } from '@/platform/errors';

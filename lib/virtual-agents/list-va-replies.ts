@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, isNotNull } from 'drizzle-orm';
-import type { VaReplies } from '@/contracts/schemas/admin-virtual-agent';
+import type { VaReplies } from '@/contracts/admin/schemas/virtual-agent';
 import type { Db } from '@/db/client';
 import { chats, replyTimeouts, virtualAgents } from '@/db/schema';
 import { ApiError } from '@/platform/errors';

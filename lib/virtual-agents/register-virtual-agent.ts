@@ -1,4 +1,4 @@
-import type { CreateVirtualAgentBody } from '@/contracts/schemas/admin-virtual-agent';
+import type { CreateVirtualAgentBody } from '@/contracts/admin/schemas/virtual-agent';
 import type { Db } from '@/db/client';
 import { userSkills } from '@/db/schema';
 import { requireAccountTeam, resolveSkillNames } from '@/lib/teams/check-references';

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { TestEventResult } from '@/contracts/schemas/admin-delivery';
+import type { TestEventResult } from '@/contracts/admin/schemas/delivery';
 import type { Db } from '@/db/client';
 import { virtualAgents } from '@/db/schema';
 import { sendWebhook } from '@/lib/delivery/send-webhook';

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { TestChat } from '@/contracts/schemas/admin-delivery';
+import type { TestChat } from '@/contracts/admin/schemas/delivery';
 import type { Db } from '@/db/client';
 import { assets, users, virtualAgents } from '@/db/schema';
 import { createChat } from '@/lib/chats/create-chat';

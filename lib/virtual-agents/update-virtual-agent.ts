@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { AdminVirtualAgent, UpdateVirtualAgentBody } from '@/contracts/schemas/admin-virtual-agent';
+import type { AdminVirtualAgent, UpdateVirtualAgentBody } from '@/contracts/admin/schemas/virtual-agent';
 import type { Db } from '@/db/client';
 import { skills, teamMemberships, userSkills, users, virtualAgents } from '@/db/schema';
 import { forgetTokensOf } from '@/lib/bot-auth/token-cache';

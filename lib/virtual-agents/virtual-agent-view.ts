@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { AdminVirtualAgent } from '@/contracts/admin/schemas/virtual-agent';
 import type { EventType } from '@/contracts/enums';
-import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
 import type { Db } from '@/db/client';
 import { virtualAgents } from '@/db/schema';
 import { encodeCursor } from '@/lib/pull/cursor';

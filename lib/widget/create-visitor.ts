@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { WidgetVisitor } from '@/contracts/schemas/widget';
+import type { WidgetVisitor } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
 import { env } from '@/env';
 import { ApiError } from '@/platform/errors';

@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import type { WidgetChat } from '@/contracts/schemas/widget';
+import type { WidgetChat } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
 import { chats, customers, users } from '@/db/schema';
 import type { WidgetVisitorAuth } from './types';

@@ -1,4 +1,4 @@
-import type { WidgetApp } from '@/contracts/schemas/widget';
+import type { WidgetApp } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
 import { findWidgetAsset } from './find-widget-asset';
 

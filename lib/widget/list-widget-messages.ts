@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
-import type { WidgetMessage } from '@/contracts/schemas/widget';
+import type { WidgetMessage } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import type { WidgetVisitorAuth } from './types';

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { WidgetMessage, WidgetMessageBody } from '@/contracts/schemas/widget';
+import type { WidgetMessage, WidgetMessageBody } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import { appendMessage } from '@/lib/messages/append-message';

@@ -1,4 +1,4 @@
-import type { StartWidgetChatBody, WidgetChat } from '@/contracts/schemas/widget';
+import type { StartWidgetChatBody, WidgetChat } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
 import { createChat } from '@/lib/chats/create-chat';
 import { findCurrentChat } from './find-current-chat';

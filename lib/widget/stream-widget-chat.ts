@@ -1,4 +1,4 @@
-import type { WidgetChat, WidgetChunk, WidgetTyping } from '@/contracts/schemas/widget';
+import type { WidgetChat, WidgetChunk, WidgetTyping } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
 import { subscribeChatChanges } from '@/lib/events/chat-changes';
 import { liveStream, type SendEvent } from '@/platform/realtime/live-stream';

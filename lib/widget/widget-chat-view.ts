@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { WidgetChat, WidgetMessage, WidgetTyping } from '@/contracts/schemas/widget';
+import type { WidgetChat, WidgetMessage, WidgetTyping } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
 import { chats, customers, users } from '@/db/schema';
 import { ApiError } from '@/platform/errors';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { z } from 'zod';
 import { CODES, type Code } from '@/contracts/codes';
-import { errorEnvelopeSchema } from '@/contracts/schemas/common';
+import { errorEnvelopeSchema } from '@/contracts/common';
 import { buildOpenApiDocument, COMMITTED_DOCUMENTS, codesOfRoute, documentedRoutes } from './build-document';
 import { EVENT_COMPONENTS, EVENT_EXAMPLES, eventJsonSchema, eventJsonSchemas, eventTypeOf } from './events';
 import { fixSchema } from './schema-tools';

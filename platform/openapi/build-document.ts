@@ -140,7 +140,7 @@ export function codesOfRoute(route: AppRoute): Code[] {
 }
 
 type BuildContext = {
-  /** The named schemas (a `title` on the zod schema, see `named` in contracts/schemas/common.ts). */
+  /** The named schemas (a `title` on the zod schema, see `named` in contracts/common.ts). */
   components: Record<string, SchemaObject>;
   /** Success envelopes named so far (name -> schema), so that equal envelopes share one name. */
   envelopes: Map<string, SchemaObject>;

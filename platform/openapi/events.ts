@@ -1,4 +1,4 @@
-import { eventSchemas } from '@/contracts/schemas/events';
+import { eventSchemas } from '@/contracts/bot/schemas/events';
 import { metaOf, toJsonSchema, toOpenApiSchema } from './schema-tools';
 import type { SchemaObject } from './types';
 

@@ -3,7 +3,7 @@ import { generateOpenApi } from '@ts-rest/open-api';
 import type { z } from 'zod';
 import type { SchemaObject } from './types';
 
-/** What contracts/ gave a zod schema for the documents: `named`, `example`, `eventStream` (contracts/schemas/common.ts). */
+/** What contracts/ gave a zod schema for the documents: `named`, `example`, `eventStream` (contracts/common.ts). */
 export const metaOf = (schema: unknown) =>
   ((schema as { metaOpenApi?: unknown }).metaOpenApi ?? {}) as { title?: string; example?: unknown; events?: Record<string, z.ZodTypeAny> };
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { webhookEventSchema } from '@/contracts/schemas/events';
+import { webhookEventSchema } from '@/contracts/bot/schemas/events';
 import { virtualAgents } from '@/db/schema';
 import { resetEnv } from '@/env';
 import { claimDueEvents } from '@/lib/delivery/claim-due-events';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach } from 'node:test';
 import { asc, eq } from 'drizzle-orm';
+import { webhookEventSchema } from '@/contracts/bot/schemas/events';
 import type { EventType } from '@/contracts/enums';
-import { webhookEventSchema } from '@/contracts/schemas/events';
 import type { Db } from '@/db/client';
 import { deliveryAttempts, events } from '@/db/schema';
 import { claimDueEvents } from '@/lib/delivery/claim-due-events';

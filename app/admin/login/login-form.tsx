@@ -8,7 +8,7 @@ import { failureOf } from '@/components/admin/shared/errors';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { focusNextPage } from '@/components/admin/shell';
 import { useContractForm } from '@/components/admin/use-contract-form';
-import { loginBodySchema } from '@/contracts/schemas/admin-session';
+import { loginBodySchema } from '@/contracts/admin/schemas/session';
 
 /** Only paths inside the console are followed after signing in. */
 function safeNext(next: string | null): string {

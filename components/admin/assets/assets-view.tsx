@@ -14,8 +14,8 @@ import { formatDateTime } from '@/components/admin/shared/format';
 import { TableRegion } from '@/components/admin/table-region';
 import { useToast } from '@/components/admin/toast';
 import { useContractForm } from '@/components/admin/use-contract-form';
+import { type AdminAsset, createAssetBodySchema, type ListAssetsQuery, listAssetsQuerySchema } from '@/contracts/admin/schemas/asset';
 import { CHANNELS } from '@/contracts/enums';
-import { type AdminAsset, createAssetBodySchema, type ListAssetsQuery, listAssetsQuerySchema } from '@/contracts/schemas/admin-asset';
 
 type NewAssetValues = { channel: string; name: string; address: string };
 const newAssetResolver = contractResolver(

@@ -9,7 +9,7 @@ import { tsr } from '@/components/admin/shared/client';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { formatDateTime } from '@/components/admin/shared/format';
 import { useContractForm } from '@/components/admin/use-contract-form';
-import { type AuditEntry, type AuditQuery, auditQuerySchema } from '@/contracts/schemas/admin-audit';
+import { type AuditEntry, type AuditQuery, auditQuerySchema } from '@/contracts/admin/schemas/audit';
 
 type FilterValues = { admin_email: string; action: string; target_id: string };
 const filterSchema = auditQuerySchema.pick({ admin_email: true, action: true, target_id: true });

@@ -9,8 +9,8 @@ import { failureOf } from '@/components/admin/shared/errors';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { useToast } from '@/components/admin/toast';
 import { useContractForm } from '@/components/admin/use-contract-form';
+import { adminMessageBodySchema } from '@/contracts/admin/schemas/chat';
 import { ATTACHMENT_TYPES } from '@/contracts/enums';
-import { adminMessageBodySchema } from '@/contracts/schemas/admin-chat';
 
 type Values = {
   type: 'inbound' | 'announcement';

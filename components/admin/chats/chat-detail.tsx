@@ -9,7 +9,7 @@ import { failureOf } from '@/components/admin/shared/errors';
 import { formatDateTime } from '@/components/admin/shared/format';
 import { ChatRequests } from '@/components/admin/traces/chat-requests';
 import { CopyId } from '@/components/admin/traces/copy-id';
-import type { AdminChatDetail } from '@/contracts/schemas/admin-chat';
+import type { AdminChatDetail } from '@/contracts/admin/schemas/chat';
 import { AppendMessage } from './append-message';
 import { EventTimeline } from './event-timeline';
 import { StatusBadge } from './status-badge';

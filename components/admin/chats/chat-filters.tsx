@@ -4,10 +4,10 @@ import { asOptions, FilterRow, FilterSelect } from '@/components/admin/filter-ro
 import { Field } from '@/components/admin/form';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { useContractForm } from '@/components/admin/use-contract-form';
+import { listAdminChatsQuerySchema } from '@/contracts/admin/schemas/chat';
+import type { AdminTeam } from '@/contracts/admin/schemas/team';
+import type { AdminUser } from '@/contracts/admin/schemas/user';
 import { CHANNELS, CHAT_STATUSES } from '@/contracts/enums';
-import { listAdminChatsQuerySchema } from '@/contracts/schemas/admin-chat';
-import type { AdminTeam } from '@/contracts/schemas/admin-team';
-import type { AdminUser } from '@/contracts/schemas/admin-user';
 
 type Typed = { q: string; tag: string };
 const typedSchema = listAdminChatsQuerySchema.pick({ q: true, tag: true });

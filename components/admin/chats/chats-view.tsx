@@ -6,7 +6,7 @@ import { type Column, DataTable, LoadState } from '@/components/admin/data-table
 import { Pager, useCursorPages } from '@/components/admin/pager';
 import { keys, tsr } from '@/components/admin/shared/client';
 import { formatAgo, formatDateTime } from '@/components/admin/shared/format';
-import type { Chat } from '@/contracts/schemas/chat';
+import type { Chat } from '@/contracts/bot/schemas/chat';
 import { type ChatFilters, ChatFiltersForm } from './chat-filters';
 import { StatusBadge } from './status-badge';
 

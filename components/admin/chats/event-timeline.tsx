@@ -8,7 +8,7 @@ import { formatDateTime, formatMs } from '@/components/admin/shared/format';
 import { TableRegion } from '@/components/admin/table-region';
 import { useToast } from '@/components/admin/toast';
 import { CopyId } from '@/components/admin/traces/copy-id';
-import type { AdminEvent } from '@/contracts/schemas/admin-chat';
+import type { AdminEvent } from '@/contracts/admin/schemas/chat';
 import { StatusBadge } from './status-badge';
 
 /** The message trace IDs an event carried, as the bot was told to keep them. */

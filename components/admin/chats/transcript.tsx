@@ -1,6 +1,6 @@
 import { formatDateTime } from '@/components/admin/shared/format';
 import { CopyId } from '@/components/admin/traces/copy-id';
-import type { Message } from '@/contracts/schemas/message';
+import type { Message } from '@/contracts/bot/schemas/message';
 
 const WHO: Record<Message['type'], string> = { inbound: 'Customer', outbound: 'To customer', announcement: 'Announcement' };
 

@@ -2,7 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatMs, formatTime } from '@/components/admin/shared/format';
-import type { DeliveryStats } from '@/contracts/schemas/admin-delivery';
+import type { DeliveryStats } from '@/contracts/admin/schemas/delivery';
 
 /**
  * Series colours, each at least 3:1 against the white chart (WCAG 1.4.11); the legend, the

@@ -6,7 +6,7 @@ import { type Column, DataTable } from '@/components/admin/data-table';
 import { keys, tsr } from '@/components/admin/shared/client';
 import { failureOf } from '@/components/admin/shared/errors';
 import { formatAgo, formatMs, formatPercent } from '@/components/admin/shared/format';
-import { DELIVERY_WINDOWS, type DeliveryStats, type DeliveryWindow } from '@/contracts/schemas/admin-delivery';
+import { DELIVERY_WINDOWS, type DeliveryStats, type DeliveryWindow } from '@/contracts/admin/schemas/delivery';
 import { DeliveriesChart, FailingChart, LatencyChart } from './charts';
 
 const LABELS: Record<DeliveryWindow, string> = { '15m': '15 min', '1h': '1 hour', '24h': '24 hours' };

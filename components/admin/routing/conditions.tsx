@@ -1,6 +1,6 @@
 'use client';
 
-import { ROUTING_OPS } from '@/contracts/schemas/admin-routing';
+import { ROUTING_OPS } from '@/contracts/admin/schemas/routing';
 
 export type Op = (typeof ROUTING_OPS)[number];
 export type CondRow = { id: number; kind: string; key: string; op: Op; value: string };

@@ -9,7 +9,7 @@ import { Switch } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/shared/client';
 import { failureOf } from '@/components/admin/shared/errors';
 import { useToast } from '@/components/admin/toast';
-import type { AdminRoutingRule } from '@/contracts/schemas/admin-routing';
+import type { AdminRoutingRule } from '@/contracts/admin/schemas/routing';
 import { RuleForm } from './rule-form';
 
 function describeCondition(c: AdminRoutingRule['conditions'][number]) {

@@ -13,8 +13,8 @@ import {
   type CreateRoutingRuleBody,
   createRoutingRuleBodySchema,
   updateRoutingRuleBodySchema,
-} from '@/contracts/schemas/admin-routing';
-import type { AdminTeam } from '@/contracts/schemas/admin-team';
+} from '@/contracts/admin/schemas/routing';
+import type { AdminTeam } from '@/contracts/admin/schemas/team';
 import { ConditionRows, type CondRow, newCond, toConditions } from './conditions';
 
 type Values = { name: string; team_id: string; skill: string; enabled: boolean; position: string; conditions: CondRow[] };

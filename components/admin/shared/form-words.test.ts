@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditQuerySchema } from '@/contracts/schemas/admin-audit';
-import { adminMessageBodySchema } from '@/contracts/schemas/admin-chat';
-import { createSkillBodySchema } from '@/contracts/schemas/admin-team';
-import { createUserBodySchema } from '@/contracts/schemas/admin-user';
-import { createVirtualAgentBodySchema } from '@/contracts/schemas/admin-virtual-agent';
+import { auditQuerySchema } from '@/contracts/admin/schemas/audit';
+import { adminMessageBodySchema } from '@/contracts/admin/schemas/chat';
+import { createSkillBodySchema } from '@/contracts/admin/schemas/team';
+import { createUserBodySchema } from '@/contracts/admin/schemas/user';
+import { createVirtualAgentBodySchema } from '@/contracts/admin/schemas/virtual-agent';
 import { contractResolver, wordsFor } from './form-words';
 
 const options = { fields: {}, shouldUseNativeValidation: false } as never;

@@ -9,7 +9,7 @@ import { failureOf } from '@/components/admin/shared/errors';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { useToast } from '@/components/admin/toast';
 import { useContractForm } from '@/components/admin/use-contract-form';
-import { type AdminTeam, createSkillBodySchema, type UpdateTeamBody, updateTeamBodySchema } from '@/contracts/schemas/admin-team';
+import { type AdminTeam, createSkillBodySchema, type UpdateTeamBody, updateTeamBodySchema } from '@/contracts/admin/schemas/team';
 
 type NameValues = { name: string };
 const renameResolver = contractResolver(updateTeamBodySchema, (v: NameValues) => ({ name: v.name }), { name: 'the team name' });

@@ -9,7 +9,7 @@ import { failureOf } from '@/components/admin/shared/errors';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { useToast } from '@/components/admin/toast';
 import { useContractForm } from '@/components/admin/use-contract-form';
-import { createTeamBodySchema } from '@/contracts/schemas/admin-team';
+import { createTeamBodySchema } from '@/contracts/admin/schemas/team';
 import { TeamCard } from './team-card';
 
 type NewTeamValues = { name: string; skills: string; auto_assign: boolean };

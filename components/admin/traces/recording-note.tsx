@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { requestRecordingSchema } from '@/contracts/schemas/admin-trace';
+import type { requestRecordingSchema } from '@/contracts/admin/schemas/trace';
 
 type Recording = z.infer<typeof requestRecordingSchema>;
 

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { type Column, DataTable } from '@/components/admin/data-table';
 import { formatDateTime, formatMs } from '@/components/admin/shared/format';
-import type { BotRequest } from '@/contracts/schemas/admin-trace';
+import type { BotRequest } from '@/contracts/admin/schemas/trace';
 import { CopyId } from './copy-id';
 
 /** Element id of a request row, the target of a trace link (`?focus=request:<trxid>`). */

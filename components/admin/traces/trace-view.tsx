@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 import { tsr } from '@/components/admin/shared/client';
 import { failureOf } from '@/components/admin/shared/errors';
 import { formatDateTime } from '@/components/admin/shared/format';
-import type { TraceMatch } from '@/contracts/schemas/admin-trace';
+import type { TraceMatch } from '@/contracts/admin/schemas/trace';
 import { RecordingNote } from './recording-note';
 
 const KIND: Record<TraceMatch['kind'], string> = {

@@ -10,8 +10,8 @@ import { Pager, useCursorPages } from '@/components/admin/pager';
 import { tsr } from '@/components/admin/shared/client';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { useContractForm } from '@/components/admin/use-contract-form';
+import { type BotRequestQuery, botRequestQuerySchema } from '@/contracts/admin/schemas/trace';
 import { botContract } from '@/contracts/bot';
-import { type BotRequestQuery, botRequestQuerySchema } from '@/contracts/schemas/admin-trace';
 import { RecordingNote } from './recording-note';
 import { RequestRows } from './request-rows';
 

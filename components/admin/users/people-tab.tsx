@@ -10,7 +10,7 @@ import { SecretValue } from '@/components/admin/secret-reveal';
 import { keys, tsr } from '@/components/admin/shared/client';
 import { failureOf } from '@/components/admin/shared/errors';
 import { useToast } from '@/components/admin/toast';
-import type { AdminUser } from '@/contracts/schemas/admin-user';
+import type { AdminUser } from '@/contracts/admin/schemas/user';
 import { PersonForm } from './person-form';
 
 function AvailabilitySwitch({ user }: { user: AdminUser }) {

@@ -8,8 +8,8 @@ import { failureOf, fieldError } from '@/components/admin/shared/errors';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { useToast } from '@/components/admin/toast';
 import { useContractForm } from '@/components/admin/use-contract-form';
-import type { AdminTeam } from '@/contracts/schemas/admin-team';
-import { type AdminUser, type CreateUserBody, createUserBodySchema, updateUserBodySchema } from '@/contracts/schemas/admin-user';
+import type { AdminTeam } from '@/contracts/admin/schemas/team';
+import { type AdminUser, type CreateUserBody, createUserBodySchema, updateUserBodySchema } from '@/contracts/admin/schemas/user';
 
 type Kind = 'agent' | 'manager';
 

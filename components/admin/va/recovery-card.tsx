@@ -6,8 +6,8 @@ import { tsr } from '@/components/admin/shared/client';
 import { failureOf } from '@/components/admin/shared/errors';
 import { formatDateTime, parseDateTime } from '@/components/admin/shared/format';
 import { useToast } from '@/components/admin/toast';
-import type { Recovery } from '@/contracts/schemas/admin-delivery';
-import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
+import type { Recovery } from '@/contracts/admin/schemas/delivery';
+import type { AdminVirtualAgent } from '@/contracts/admin/schemas/virtual-agent';
 
 const UNREADABLE = 'Write a date and time such as 27 Nov 2026, 07:40.';
 const recoveriesKey = (id: number) => ['virtual-agents', id, 'recoveries'];

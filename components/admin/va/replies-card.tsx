@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { tsr } from '@/components/admin/shared/client';
 import { formatDateTime } from '@/components/admin/shared/format';
-import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
+import type { AdminVirtualAgent } from '@/contracts/admin/schemas/virtual-agent';
 
 /**
  * The VA's reply budget at work: the chats whose customer waits for the bot now (longest first)

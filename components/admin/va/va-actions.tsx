@@ -11,8 +11,8 @@ import { failureOf } from '@/components/admin/shared/errors';
 import { formatDateTime, formatMs } from '@/components/admin/shared/format';
 import { reveal } from '@/components/admin/shared/revealed-secrets';
 import { useToast } from '@/components/admin/toast';
-import type { TestEventResult } from '@/contracts/schemas/admin-delivery';
-import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
+import type { TestEventResult } from '@/contracts/admin/schemas/delivery';
+import type { AdminVirtualAgent } from '@/contracts/admin/schemas/virtual-agent';
 
 function TestResult({ result }: { result: TestEventResult }) {
   return (

@@ -8,7 +8,7 @@ import { failureOf } from '@/components/admin/shared/errors';
 import { formatAgo, formatDateTime, formatPercent } from '@/components/admin/shared/format';
 import { forget, useRevealed } from '@/components/admin/shared/revealed-secrets';
 import { VaRequestLog } from '@/components/admin/traces/va-request-log';
-import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
+import type { AdminVirtualAgent } from '@/contracts/admin/schemas/virtual-agent';
 import { RecoveryCard } from './recovery-card';
 import { RepliesCard } from './replies-card';
 import { VaActions } from './va-actions';

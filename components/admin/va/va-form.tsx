@@ -13,14 +13,14 @@ import { reveal } from '@/components/admin/shared/revealed-secrets';
 import { checkUrlFormat } from '@/components/admin/shared/webhook-checks';
 import { useToast } from '@/components/admin/toast';
 import { useContractForm } from '@/components/admin/use-contract-form';
-import { EVENT_TYPES, type EventType } from '@/contracts/enums';
 import {
   type AdminVirtualAgent,
   type CreateVirtualAgentBody,
   createVirtualAgentBodySchema,
   type DeliveryMode,
   updateVirtualAgentBodySchema,
-} from '@/contracts/schemas/admin-virtual-agent';
+} from '@/contracts/admin/schemas/virtual-agent';
+import { EVENT_TYPES, type EventType } from '@/contracts/enums';
 import { headerProblem, WebhookFields } from './webhook-fields';
 
 const PLACED = [

@@ -5,8 +5,8 @@ import { type Column, DataTable, LoadState } from '@/components/admin/data-table
 import { Ident } from '@/components/admin/ident';
 import { keys, tsr } from '@/components/admin/shared/client';
 import { formatAgo, formatPercent } from '@/components/admin/shared/format';
-import type { VirtualAgentHealth } from '@/contracts/schemas/admin-delivery';
-import type { AdminVirtualAgent } from '@/contracts/schemas/admin-virtual-agent';
+import type { VirtualAgentHealth } from '@/contracts/admin/schemas/delivery';
+import type { AdminVirtualAgent } from '@/contracts/admin/schemas/virtual-agent';
 
 function Health({ health }: { health?: VirtualAgentHealth }) {
   if (!health) return <span className="muted">—</span>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { example, isoDateTime, named, nameText, text } from './common';
+import { example, isoDateTime, named, nameText, text } from '../../common';
 
 export const createAccountBodySchema = z
   .object({

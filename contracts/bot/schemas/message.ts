@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ATTACHMENT_TYPES, MESSAGE_TYPES, STREAM_STATES } from '../enums';
-import { dateTimeInput, isoDateTime, named, SAFE_TEXT_MESSAGE, safePattern, text } from './common';
+import { dateTimeInput, isoDateTime, named, SAFE_TEXT_MESSAGE, safePattern, text } from '../../common';
+import { ATTACHMENT_TYPES, MESSAGE_TYPES, STREAM_STATES } from '../../enums';
 
 export const attachmentSchema = z
   .object({

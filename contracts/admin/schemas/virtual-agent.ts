@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { EVENT_TYPES, REPLY_TIMEOUT_ACTIONS } from '../enums';
-import { customAttributesSchema, immutableField, nameSchema, skillNameSchema } from './admin-common';
-import { example, intId, isoDateTime, KEY_RULE, named, nameText, text, withOpenApi } from './common';
+import { example, intId, isoDateTime, KEY_RULE, named, nameText, text, withOpenApi } from '../../common';
+import { EVENT_TYPES, REPLY_TIMEOUT_ACTIONS } from '../../enums';
+import { customAttributesSchema, immutableField, nameSchema, skillNameSchema } from './common';
 
 const webhookUrlSchema = text()
   .min(1)

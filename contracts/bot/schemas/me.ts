@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CHANNELS, EVENT_TYPES } from '../enums';
-import { example } from './common';
+import { example } from '../../common';
+import { CHANNELS, EVENT_TYPES } from '../../enums';
 
 export const meSchema = z.object({
   login_id: z.string().describe("The VA's login ID: the `assignee` of its chats (e.g. `GET /chats?assignee=...`)"),

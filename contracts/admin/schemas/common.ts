@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intIdParam, KEY_RULE, nameText, text, withOpenApi } from './common';
+import { intIdParam, KEY_RULE, nameText, text, withOpenApi } from '../../common';
 
 export const idParams = z.object({ id: intIdParam() });
 

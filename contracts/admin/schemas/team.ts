@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { nameSchema, skillNameSchema } from './admin-common';
-import { isoDateTime, named } from './common';
+import { isoDateTime, named } from '../../common';
+import { nameSchema, skillNameSchema } from './common';
 
 export const adminSkillSchema = z.object({
   id: z.number().int(),

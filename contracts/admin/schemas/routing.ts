@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { nameSchema, skillNameSchema } from './admin-common';
-import { intId, isoDateTime, named, safePattern, text } from './common';
+import { intId, isoDateTime, named, safePattern, text } from '../../common';
+import { nameSchema, skillNameSchema } from './common';
 
 export const ROUTING_OPS = ['equals', 'not_equals', 'contains', 'starts_with', 'in'] as const;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { AVAILABILITIES, USER_KINDS } from '../enums';
-import { customAttributesSchema, immutableField } from './admin-common';
-import { intId, isoDateTime, named, nameText, SAFE_TEXT_MESSAGE, safePattern, text } from './common';
+import { intId, isoDateTime, named, nameText, SAFE_TEXT_MESSAGE, safePattern, text } from '../../common';
+import { AVAILABILITIES, USER_KINDS } from '../../enums';
+import { customAttributesSchema, immutableField } from './common';
 
 const idList = z.array(intId()).max(100);
 

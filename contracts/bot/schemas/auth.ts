@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, named, text } from './common';
+import { isoDateTime, named, text } from '../../common';
 
 export const authorizeBodySchema = z.object({ api_key: text().min(1).max(200) }).strict();
 named('AuthorizeBody', authorizeBodySchema, { api_key: 'vak_Qm4xT1rZ8bN2cV6yH0wL5pK9sJ3dF7gA2eU1iO4nB8' });

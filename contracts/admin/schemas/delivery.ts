@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CHANNELS, EVENT_TYPES } from '../enums';
-import { dateTimeInput, isoDateTime, named, text } from './common';
+import { dateTimeInput, isoDateTime, named, text } from '../../common';
+import { CHANNELS, EVENT_TYPES } from '../../enums';
 
 export const DELIVERY_WINDOWS = ['15m', '1h', '24h'] as const;
 export type DeliveryWindow = (typeof DELIVERY_WINDOWS)[number];

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { chatSchema } from '../bot/schemas/chat';
+import { attachmentSchema, messageSchema } from '../bot/schemas/message';
+import { isoDateTime, text } from '../common';
 import { AVAILABILITIES, CHANNELS } from '../enums';
-import { chatSchema } from './chat';
-import { isoDateTime, text } from './common';
-import { attachmentSchema, messageSchema } from './message';
 
 export const agentLoginBodySchema = z.object({ email: text().min(3).max(320), password: z.string().min(1).max(1024) }).strict();
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorQuery, dateTimeInput, example, intIdParam, isoDateTime, pageSizeQuery, text } from './common';
+import { cursorQuery, dateTimeInput, example, intIdParam, isoDateTime, pageSizeQuery, text } from '../../common';
 
 export const TRACE_KINDS = ['chat', 'alias_id', 'message', 'event', 'request', 'idempotency_key'] as const;
 

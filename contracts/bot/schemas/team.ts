@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { named } from './common';
+import { named } from '../../common';
 
 export const teamSchema = z.object({
   team_id: z.number().int(),

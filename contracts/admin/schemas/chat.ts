@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { CHANNELS, CHAT_STATUSES, EVENT_STATUSES, EVENT_TYPES } from '../enums';
-import { CHAT_EXAMPLE, chatSchema } from './chat';
-import { cursorQuery, intIdParam, isoDateTime, named, pageSizeQuery, text } from './common';
-import { messageInputSchema, messageSchema } from './message';
+import { CHAT_EXAMPLE, chatSchema } from '../../bot/schemas/chat';
+import { messageInputSchema, messageSchema } from '../../bot/schemas/message';
+import { cursorQuery, intIdParam, isoDateTime, named, pageSizeQuery, text } from '../../common';
+import { CHANNELS, CHAT_STATUSES, EVENT_STATUSES, EVENT_TYPES } from '../../enums';
 
 export const listAdminChatsQuerySchema = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorEnvelopeSchema, fieldErrorSchema, named, text } from './common';
+import { errorEnvelopeSchema, fieldErrorSchema, named, text } from '../../common';
 
 export const eventCursorSchema = z
   .string()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODES, type Code } from '../codes';
+import { CODES, type Code } from './codes';
 
 /** Largest value of a PostgreSQL `integer` column; every integer input that lands in one is bounded by it. */
 export const INT4_MAX = 2_147_483_647;

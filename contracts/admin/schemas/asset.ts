@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CHANNELS } from '../enums';
-import { cursorQuery, isoDateTime, named, nameText, pageSizeQuery, text, withOpenApi } from './common';
+import { cursorQuery, isoDateTime, named, nameText, pageSizeQuery, text, withOpenApi } from '../../common';
+import { CHANNELS } from '../../enums';
 
 /** A website origin: scheme, host and optional port, nothing after but an optional `/` (`https://shop.example`). */
 export const ORIGIN_PATTERN =

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CHANNELS } from '../enums';
-import { example, isoDateTime } from './common';
+import { example, isoDateTime } from '../../common';
+import { CHANNELS } from '../../enums';
 import { INBOUND_MESSAGE_EXAMPLE, messageSchema, OUTBOUND_MESSAGE_EXAMPLE } from './message';
 
 /**

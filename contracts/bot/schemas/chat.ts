@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CHANNELS, CHAT_STATUSES } from '../enums';
-import { INT4_DECIMAL_PATTERN, intId, isoDateTime, KEY_RULE, named, otherDetailsSchema, text, withOpenApi } from './common';
+import { INT4_DECIMAL_PATTERN, intId, isoDateTime, KEY_RULE, named, otherDetailsSchema, text, withOpenApi } from '../../common';
+import { CHANNELS, CHAT_STATUSES } from '../../enums';
 import { INBOUND_MESSAGE_EXAMPLE, messageInputSchema, messageSchema, OUTBOUND_MESSAGE_EXAMPLE } from './message';
 
 export const assetSchema = z.object({

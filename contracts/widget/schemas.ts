@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isoDateTime, named, nameText, text, withOpenApi } from './common';
-import { attachmentSchema } from './message';
+import { attachmentSchema } from '../bot/schemas/message';
+import { isoDateTime, named, nameText, text, withOpenApi } from '../common';
 
 /** Longest message text a customer may send through the widget (the bot API allows 4096). */
 export const WIDGET_TEXT_MAX = 2000;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorQuery, dateTimeInput, example, isoDateTime, pageSizeQuery, text } from './common';
+import { cursorQuery, dateTimeInput, example, isoDateTime, pageSizeQuery, text } from '../../common';
 
 export const auditQuerySchema = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, named, text } from './common';
+import { isoDateTime, named, text } from '../../common';
 
 export const loginBodySchema = z
   .object({
