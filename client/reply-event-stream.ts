@@ -1,4 +1,4 @@
-import type { Message } from '@/contracts/schemas/message';
+import type { Message } from '@/contracts/bot/schemas/message';
 import { type BotClient, toError } from './bot-client';
 
 export type ReplyEventStreamOptions = {

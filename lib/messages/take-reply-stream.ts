@@ -1,4 +1,4 @@
-import type { Message } from '@/contracts/schemas/message';
+import type { Message } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { env } from '@/env';
 import { setTyping } from '@/lib/chats/set-typing';
