@@ -49,16 +49,22 @@ export class ApiClient {
   readonly address?: string;
   private readonly base?: string;
   private readonly agent?: http.Agent;
+  private readonly localAddress?: string;
 
+  /**
+   * Over HTTP, `localAddress` is the address this client's sockets come from (any of 127.0.0.0/8
+   * on Linux), so that one load generator can be many customers to the server's per-address limits.
+   */
   constructor(
     readonly surface: Surface,
-    opts: { base?: string; origin?: string; token?: string; address?: string; agent?: http.Agent } = {},
+    opts: { base?: string; origin?: string; token?: string; address?: string; agent?: http.Agent; localAddress?: string } = {},
   ) {
     this.base = opts.base;
     this.origin = opts.base ?? opts.origin ?? 'http://localhost';
     this.token = opts.token;
     this.address = opts.address ?? (surface === 'widget' && !opts.base ? '198.51.100.7' : undefined);
-    this.agent = opts.base ? (opts.agent ?? new http.Agent({ keepAlive: true, maxSockets: 256 })) : undefined;
+    this.localAddress = opts.localAddress;
+    this.agent = opts.base ? (opts.agent ?? new http.Agent({ keepAlive: true, maxSockets: 256, localAddress: opts.localAddress })) : undefined;
   }
 
   /** Sends one request; `path` is relative to the surface's prefix (`/chats`, not `/api/v1/chats`). */
@@ -99,7 +105,11 @@ export class ApiClient {
     const url = `${this.origin}${PREFIX[this.surface]}${path}`;
     if (this.base) {
       const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-        const req = http.request(url, { headers: Object.fromEntries(headers), agent: false, signal: abort.signal }, resolve);
+        const req = http.request(
+          url,
+          { headers: Object.fromEntries(headers), agent: false, localAddress: this.localAddress, signal: abort.signal },
+          resolve,
+        );
         req.on('error', reject);
         req.end();
       });

@@ -1,0 +1,377 @@
+/**
+ * npm run bench:open-widgets: a busy website's open chat widgets on `npm start`, written to
+ * BENCHMARKS.md between `<!-- bench:open-widgets:start -->` and `<!-- bench:open-widgets:end -->`.
+ *
+ * BENCH_WIDGETS (15,000) customers arrive at BENCH_OPEN_RATE (100/s): each creates its visitor and
+ * chat and opens its widget stream, from one of BENCH_ADDRESSES (1,000) loopback addresses
+ * (127.1.x.y, bound as the sockets' local address, so the server's per-address limits see that many
+ * sources; the widget's limits stay at their defaults). The streams are then held BENCH_HOLD_SECONDS
+ * (600), every frame timed, and a bot POSTs outbound messages at BENCH_FANOUT_RATE (500/s) for
+ * BENCH_FANOUT_SECONDS (10) to chats picked at random, timed to their arrival in the widget from the
+ * POST's start (an upper bound) and from its answer (a lower bound). In the same run, a bare
+ * node:http server (bench/bare-sse-server.mjs) holds as many streams the same way: the ceiling for
+ * resident memory.
+ *
+ * The cases, each on fresh server processes over the same database and customers:
+ *   one: one instance holds every stream and takes every POST;
+ *   two: two instances on the one PostgreSQL, the streams and the POSTs spread over both.
+ * BENCH_CASES=one (or two) runs one of them; BENCH_HOLD_SECONDS shortens the hold; BENCH_WRITE=0
+ * prints only. Needs the build (`npm run build`) and a PostgreSQL (DATABASE_URL, default local).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { ApiClient, cookieOf } from '@/test/support/api-client';
+import { nowMs } from '@/test/support/clock';
+import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
+import { spread } from '@/test/support/stats';
+import { writeSection } from './report';
+import { freePort, processCpuMs } from './servers';
+
+const WIDGETS = Number(process.env.BENCH_WIDGETS ?? 15_000);
+const OPEN_RATE = Number(process.env.BENCH_OPEN_RATE ?? 100);
+const ADDRESSES = Number(process.env.BENCH_ADDRESSES ?? 1_000);
+const HOLD_SECONDS = Number(process.env.BENCH_HOLD_SECONDS ?? 600);
+const FANOUT_RATE = Number(process.env.BENCH_FANOUT_RATE ?? 500);
+const FANOUT_SECONDS = Number(process.env.BENCH_FANOUT_SECONDS ?? 10);
+const HEARTBEAT_S = 25;
+const DB_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN = { email: 'bench-open@example.test', password: 'bench-open-widgets-password' };
+const TARGET = { memoryRatio: 1.5, p99Ms: 100 };
+
+type Case = { key: string; label: string; instances: number };
+const CASES: Case[] = [
+  { key: 'one', label: 'one instance', instances: 1 },
+  { key: 'two', label: 'two instances on one PostgreSQL, streams and POSTs spread over both', instances: 2 },
+].filter((c) => !process.env.BENCH_CASES || process.env.BENCH_CASES.split(',').includes(c.key));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = (...a: unknown[]) => console.log(`[bench:open-widgets ${new Date().toISOString().slice(11, 19)}]`, ...a);
+const loadNow = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+const addressOf = (i: number) => `127.1.${Math.floor((i % ADDRESSES) / 250)}.${((i % ADDRESSES) % 250) + 1}`;
+
+type Customer = { token: string; chatId: string; address: string };
+type Held = { close: () => Promise<void>; ended: () => boolean; maxGapMs: () => number };
+
+/** Runs `task(i)` for i < n, started at `rate` a second, at most `inFlight` at once. */
+async function paced(n: number, rate: number, task: (i: number) => Promise<void>, inFlight = 500) {
+  const t0 = nowMs();
+  const running = new Set<Promise<void>>();
+  for (let i = 0; i < n; i++) {
+    const wait = t0 + (i * 1000) / rate - nowMs();
+    if (wait > 1) await sleep(wait);
+    const p = task(i).finally(() => running.delete(p));
+    running.add(p);
+    if (running.size >= inFlight) await Promise.race(running);
+  }
+  await Promise.all(running);
+}
+
+/** A tenant whose livechat chats go to one pull VA; answers the app and the VA's token. */
+async function setUp(base: string) {
+  const admin = new ApiClient('admin', { base });
+  const login = await admin.login(ADMIN.email, ADMIN.password);
+  if (login.status !== 200) throw new Error(`admin login: ${login.raw}`);
+  const post = async (p: string, body: unknown) => {
+    const r = await admin.post(p, body, { headers: { origin: base, cookie: cookieOf(login) } });
+    if (r.status !== 201) throw new Error(`${p}: ${r.raw}`);
+    return r.body.response;
+  };
+  const team = await post('/teams', { name: 'Open widgets', auto_assign: true });
+  const asset = await post('/assets', { channel: 'livechat', name: 'Busy shop' });
+  await post('/routing-rules', {
+    name: 'Busy shop',
+    position: 0,
+    conditions: [{ field: 'asset_id', op: 'equals', value: String(asset.id) }],
+    team_id: team.id,
+  });
+  const va = await post('/virtual-agents', {
+    name: 'Shop bot',
+    description: 'answers the busy shop',
+    webhook_url: 'http://127.0.0.1:9/hook',
+    delivery_mode: 'pull',
+    subscriptions: ['chat.assigned', 'message.received'],
+    team_id: team.id,
+  });
+  const auth = await new ApiClient('bot', { base }).post('/authorize', { api_key: va.api_key });
+  return { appId: asset.id as number, vaToken: auth.body.response.access_token as string };
+}
+
+/** Each customer arrives: its visitor and chat, from its own address. */
+async function arrive(base: string, appId: number): Promise<Customer[]> {
+  const agents = new Map<string, http.Agent>();
+  const agentOf = (a: string) =>
+    agents.get(a) ?? agents.set(a, new http.Agent({ keepAlive: true, maxSockets: 2, localAddress: a })).get(a)!;
+  const out: Customer[] = new Array(WIDGETS);
+  await paced(WIDGETS, OPEN_RATE, async (i) => {
+    const address = addressOf(i);
+    const widget = new ApiClient('widget', { base, agent: agentOf(address) });
+    const v = await widget.post(`/apps/${appId}/visitors`);
+    if (v.status !== 201) throw new Error(`visitor ${i} from ${address}: ${v.status} ${v.raw.slice(0, 200)}`);
+    const token = v.body.response.token as string;
+    const chat = await widget.post('/chats', { text: 'hello' }, { token });
+    if (chat.status !== 201) throw new Error(`chat ${i} from ${address}: ${chat.status} ${chat.raw.slice(0, 200)}`);
+    out[i] = { token, chatId: chat.body.response.chat_id, address };
+  });
+  for (const a of agents.values()) a.destroy();
+  return out;
+}
+
+/** Opens every customer's stream (customer i on `bases[i % n]`) at the open rate; `hear` gets each message. */
+async function openAll(bases: string[], customers: Customer[], hear: (text: string, at: number) => void): Promise<Held[]> {
+  const held: Held[] = new Array(customers.length);
+  const unused = new http.Agent(); // streams open their own sockets (agent: false); this spares a pool per client
+  await paced(customers.length, OPEN_RATE, async (i) => {
+    const c = customers[i];
+    let last = nowMs();
+    let maxGap = 0;
+    const opened = await new ApiClient('widget', {
+      base: bases[i % bases.length],
+      token: c.token,
+      localAddress: c.address,
+      agent: unused,
+    }).stream(`/chats/${c.chatId}/stream`, {
+      keep: false,
+      onFrame: (f) => {
+        maxGap = Math.max(maxGap, f.at - last);
+        last = f.at;
+        if (f.event === 'message' && typeof f.json?.text === 'string') hear(f.json.text, f.at);
+      },
+    });
+    if (!opened.sse) throw new Error(`stream ${i}: ${opened.status} ${JSON.stringify(opened.refusal)}`);
+    const sse = opened.sse;
+    held[i] = { close: () => sse.close(), ended: () => sse.ended, maxGapMs: () => Math.max(maxGap, nowMs() - last) };
+  });
+  return held;
+}
+
+/** Outbound messages at FANOUT_RATE to random chats, POSTed round-robin to `bases`; arrival from the POST's start and answer. */
+async function fanOut(
+  bases: string[],
+  vaToken: string,
+  customers: Customer[],
+  arrivals: Map<string, (at: number) => void>,
+  pids: number[],
+) {
+  const bots = bases.map((base) => new ApiClient('bot', { base, token: vaToken }));
+  const fromStart: number[] = [];
+  const fromAnswer: number[] = [];
+  const waits: Promise<void>[] = [];
+  let refused = 0;
+  const total = FANOUT_RATE * FANOUT_SECONDS;
+  const cpu0 = pids.map((p) => processCpuMs(p) ?? Number.NaN);
+  const t0 = nowMs();
+  await paced(
+    total,
+    FANOUT_RATE,
+    async (i) => {
+      const c = customers[Math.floor(Math.random() * customers.length)];
+      const text = `fan-${i}-${randomBytes(3).toString('hex')}`;
+      const arrived = new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('not received in 30 s')), 30_000);
+        arrivals.set(text, (at) => {
+          clearTimeout(timer);
+          resolve(at);
+        });
+      });
+      const r = await bots[i % bots.length].post(`/chats/${c.chatId}/messages`, { type: 'outbound', text });
+      if (r.status !== 201) {
+        refused++;
+        arrivals.delete(text);
+        arrived.catch(() => {});
+        return;
+      }
+      waits.push(
+        arrived.then((at) => {
+          fromStart.push(at - r.start);
+          fromAnswer.push(at - r.at);
+        }),
+      );
+    },
+    1_000,
+  );
+  const seconds = (nowMs() - t0) / 1000;
+  const missing = (await Promise.allSettled(waits)).filter((s) => s.status === 'rejected').length;
+  const cpuMs = pids.reduce((sum, p, k) => sum + ((processCpuMs(p) ?? Number.NaN) - cpu0[k]), 0);
+  return {
+    total,
+    rate: total / seconds,
+    refused,
+    missing,
+    start: spread(fromStart),
+    answer: spread(fromAnswer),
+    cpuPerMessage: cpuMs / total,
+  };
+}
+
+async function startInstance(port: number, dbUrl: string): Promise<ProductionServer> {
+  const server = startProductionServer(
+    port,
+    {
+      DATABASE_URL: dbUrl,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      // The bot's tenant sends 30,000 messages a minute here; the widget's limits stay at their defaults.
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    },
+    (line) => console.log(line),
+    { keepOutput: false },
+  );
+  await waitForServer(server, 240_000, '/api/health/ready');
+  return server;
+}
+
+/** The bare server (no `args`), or its clients (`hold`): answers once it prints its first line. */
+function startBare(port: number, args: string[] = []): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join('bench', 'bare-sse-server.mjs'), ...args], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout?.once('data', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`bare server exited ${code}`)));
+  });
+}
+
+type Result = Awaited<ReturnType<typeof runCase>>;
+
+type Ctx = { appId: number; vaToken: string };
+
+async function runCase(k: Case, dbUrl: string, prior: { customers: Customer[]; ctx: Ctx } | undefined) {
+  const ports = await Promise.all(Array.from({ length: k.instances }, () => freePort()));
+  const servers: ProductionServer[] = [];
+  for (const p of ports) servers.push(await startInstance(p, dbUrl));
+  const bases = servers.map((s) => s.base);
+  const pids = servers.map((s) => s.child.pid as number);
+  const barePort = await freePort();
+  const bare = await startBare(barePort);
+  const stop = async () => {
+    bare.kill('SIGTERM');
+    for (const s of servers) await stopProductionServer(s);
+  };
+  try {
+    const ctx = prior?.ctx ?? (await setUp(bases[0]));
+    const load0 = loadNow();
+    log(`${k.key}: ${WIDGETS} customers arrive at ${OPEN_RATE}/s from ${ADDRESSES} addresses`);
+    const list = prior?.customers ?? (await arrive(bases[0], ctx.appId));
+    await sleep(3_000);
+    const rssBefore = pids.map(rssMiB);
+    const arrivals = new Map<string, (at: number) => void>();
+    const hear = (text: string, at: number) => {
+      arrivals.get(text)?.(at);
+      arrivals.delete(text);
+    };
+    log(`${k.key}: opening ${list.length} streams at ${OPEN_RATE}/s`);
+    const held = await openAll(bases, list, hear);
+    const bareRssBefore = rssMiB(bare.pid as number);
+    const bareClients = await startBare(barePort, ['hold', String(list.length), String(ADDRESSES)]);
+    await sleep(5_000);
+    const rssOpen = pids.map(rssMiB);
+    const bareRss = rssMiB(bare.pid as number);
+    log(
+      `${k.key}: open; resident ${rssOpen.map((r) => r.toFixed(0)).join(' + ')} MiB, bare ${bareRss.toFixed(0)} MiB; holding ${HOLD_SECONDS} s`,
+    );
+    const holdUntil = nowMs() + HOLD_SECONDS * 1000;
+    let rssPeak = rssOpen.reduce((a, b) => a + b, 0);
+    while (nowMs() < holdUntil) {
+      await sleep(Math.min(30_000, Math.max(0, holdUntil - nowMs())));
+      rssPeak = Math.max(
+        rssPeak,
+        pids.map(rssMiB).reduce((a, b) => a + b, 0),
+      );
+      log(`${k.key}: ${held.filter((h) => h.ended()).length} ended; load ${loadNow()}`);
+    }
+    const ended = held.filter((h) => h.ended()).length;
+    const gaps = spread(held.map((h) => h.maxGapMs()));
+    log(`${k.key}: fan-out at ${FANOUT_RATE}/s for ${FANOUT_SECONDS} s`);
+    const fan = await fanOut(bases, ctx.vaToken, list, arrivals, pids);
+    const rssEnd = pids.map(rssMiB);
+    for (const h of held) await h.close();
+    bareClients.kill('SIGTERM');
+    return {
+      k,
+      customers: list,
+      ctx,
+      rssBefore,
+      rssOpen,
+      rssEnd,
+      rssPeak,
+      bareRssBefore,
+      bareRss,
+      ended,
+      gaps,
+      fan,
+      load: `${load0} → ${loadNow()}`,
+    };
+  } finally {
+    await stop();
+  }
+}
+
+function report(results: Result[], started: Date, pg: string): string {
+  const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
+  const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '–');
+  const met = (ok: boolean) => (ok ? 'met' : '**not met**');
+  const rows = results.map((r) => {
+    const server = r.rssOpen.reduce((a, b) => a + b, 0);
+    const perStream = ((server - r.rssBefore.reduce((a, b) => a + b, 0)) * 1024) / WIDGETS;
+    const barePer = ((r.bareRss - r.bareRssBefore) * 1024) / WIDGETS;
+    return { r, server, perStream, barePer, ratio: server / r.bareRss, perRatio: perStream / barePer };
+  });
+  return [
+    '<!-- bench:open-widgets:start -->',
+    "## bench:open-widgets: a busy website's open widgets",
+    '',
+    `Run ${started.toISOString()} with \`npm run bench:open-widgets\` (\`tsx bench/open-widgets.ts\`): ${f0(WIDGETS)} customers arriving at ${OPEN_RATE}/s (visitor, chat, then the widget's stream) from ${f0(ADDRESSES)} loopback addresses (127.1.x.y as the sockets' source; the widget's per-address and per-customer limits at their defaults, the bot tenant's limit raised for 30,000 messages a minute), held ${HOLD_SECONDS} s, then a bot POSTing outbound messages at ${FANOUT_RATE}/s for ${FANOUT_SECONDS} s to chats at random. Production servers (\`npm start\` of the build), a fresh PostgreSQL database; the bench process (every stream, node:http) and a bare node:http server holding as many streams the same way (\`bench/bare-sse-server.mjs\`: the memory ceiling) run beside them. Latency from the POST's start (upper bound) and from its answer (lower bound) to the message read from the widget's stream.`,
+    '',
+    `Machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.cpus()[0]?.model ?? ''}; Node ${process.version}; ${pg}, on the same machine. Load average (1, 5, 15 min) at each case's start and end: ${results.map((r) => `${r.k.key} ${r.load}`).join('; ')} (2.0 is a full machine).`,
+    '',
+    "| case | streams alive after the hold | longest silence on a stream s (p50 / max) | resident MiB: before → open (per stream KiB) | bare server MiB (per stream KiB) | ours ÷ bare, whole / per stream | messages/s (asked) | from the POST's start p50 / p99 ms | from its answer p50 / p99 ms | not received | server CPU ms per message |",
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      ({ r, server, perStream, barePer, ratio, perRatio }) =>
+        `| ${r.k.label} | ${f0(WIDGETS - r.ended)} of ${f0(WIDGETS)} | ${f1(r.gaps.p50 / 1000)} / ${f1(r.gaps.max / 1000)} | ${f0(r.rssBefore.reduce((a, b) => a + b, 0))} → ${f0(server)} (${f1(perStream)}) | ${f0(r.bareRss)} (${f1(barePer)}) | ${ratio.toFixed(2)}x / ${perRatio.toFixed(2)}x | ${f0(r.fan.rate)} (${FANOUT_RATE}) | ${f1(r.fan.start.p50)} / **${f1(r.fan.start.p99)}** | ${f1(r.fan.answer.p50)} / ${f1(r.fan.answer.p99)} | ${r.fan.missing + r.fan.refused} | ${r.fan.cpuPerMessage.toFixed(2)} |`,
+    ),
+    '',
+    ...rows.map(({ r, ratio, perRatio }) =>
+      [
+        `- ${r.k.label}: memory within ${TARGET.memoryRatio}x of the bare server: whole process ${ratio.toFixed(2)}x (${met(ratio <= TARGET.memoryRatio)}), per stream ${perRatio.toFixed(2)}x (${met(perRatio <= TARGET.memoryRatio)});`,
+        `every stream alive with heartbeats (${HEARTBEAT_S} s apart): ${met(r.ended === 0 && r.gaps.max < 2 * HEARTBEAT_S * 1000)};`,
+        `p99 < ${TARGET.p99Ms} ms from the POST's start at ${FANOUT_RATE}/s: ${r.fan.rate < 0.95 * FANOUT_RATE ? `**not met**: ${f0(r.fan.rate)}/s achieved` : met(r.fan.start.p99 < TARGET.p99Ms && r.fan.missing === 0)}.`,
+      ].join(' '),
+    ),
+    '<!-- bench:open-widgets:end -->',
+  ].join('\n');
+}
+
+async function main() {
+  const started = new Date();
+  const admin = postgres(DB_URL, { max: 1, onnotice: () => {} });
+  const name = `va_bench_open_widgets_${process.pid}`;
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(DB_URL);
+  url.pathname = `/${name}`;
+  const results: Result[] = [];
+  try {
+    for (const k of CASES) results.push(await runCase(k, url.toString(), results[0]));
+    const [pg] = await admin`select version()`;
+    const section = report(results, started, String(pg.version).split(' on ')[0]);
+    console.log(section);
+    if (process.env.BENCH_WRITE !== '0')
+      writeSection(path.resolve('BENCHMARKS.md'), section, {
+        start: '<!-- bench:open-widgets:start -->',
+        end: '<!-- bench:open-widgets:end -->',
+      });
+  } finally {
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+await main();
