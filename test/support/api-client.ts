@@ -64,7 +64,9 @@ export class ApiClient {
     this.token = opts.token;
     this.address = opts.address ?? (surface === 'widget' && !opts.base ? '198.51.100.7' : undefined);
     this.localAddress = opts.localAddress;
-    this.agent = opts.base ? (opts.agent ?? new http.Agent({ keepAlive: true, maxSockets: 256, localAddress: opts.localAddress })) : undefined;
+    this.agent = opts.base
+      ? (opts.agent ?? new http.Agent({ keepAlive: true, maxSockets: 256, localAddress: opts.localAddress }))
+      : undefined;
   }
 
   /** Sends one request; `path` is relative to the surface's prefix (`/chats`, not `/api/v1/chats`). */
