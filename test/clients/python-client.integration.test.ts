@@ -36,11 +36,10 @@ describe('the Python client against a running service', { skip }, () => {
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('authorizes, pulls and verifies an event, replies, streams both ways, tags and hands the chat over', async () => {
-    const child = spawn(
-      'python3',
-      ['clients/python/tests/smoke.py', baseUrl, t.bot.apiKey, t.bot.signingSecret, String(t.humanTeam.id)],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn('python3', ['clients/python/tests/smoke.py', baseUrl, t.bot.apiKey, t.bot.signingSecret, String(t.humanTeam.id)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
