@@ -729,8 +729,9 @@ async function checkAllDelivered(sql: import('postgres').Sql, r: Throughput) {
 /**
  * The ceiling: the least work per delivery with the engine's shape. Claims batches of pending rows
  * (FOR UPDATE SKIP LOCKED, lease committed without waiting for the flush, as the engine does),
- * keeps up to CEILING_IN_FLIGHT POSTs going, and marks each delivered on a 200. No per-chat order,
- * no signature, no address check, no attempt rows.
+ * keeps up to CEILING_IN_FLIGHT POSTs going, and marks the delivered ones as the engine records its
+ * attempts: one writer at a time, up to 200 finished deliveries per statement, a slot freed once its
+ * row is written. No per-chat order, no signature, no address check, no attempt rows.
  */
 async function bareLoop(sql: import('postgres').Sql, webhookUrl: string): Promise<() => Promise<void>> {
   const agent = new http.Agent({ keepAlive: true });
@@ -757,14 +758,34 @@ async function bareLoop(sql: import('postgres').Sql, webhookUrl: string): Promis
       req.on('error', reject);
       req.end(body);
     });
-  const deliver = async (row: { id: string; transaction_id: string; body: unknown }) => {
+  const finished: { id: string; ok: boolean }[] = [];
+  let writing = false;
+  const write = async () => {
+    if (writing) return;
+    writing = true;
     try {
-      if ((await post(row.transaction_id, JSON.stringify(row.body))) === 200) {
-        await sql`update events set status = 'delivered', delivered_at = now(), locked_until = null where id = ${row.id}`;
+      while (finished.length) {
+        const batch = finished.splice(0, 200);
+        const ids = batch.filter((b) => b.ok).map((b) => b.id);
+        try {
+          if (ids.length)
+            await sql`update events set status = 'delivered', delivered_at = now(), locked_until = null where id = any(${ids}::bigint[])`;
+        } finally {
+          inFlight -= batch.length;
+          slotFreed();
+        }
       }
     } finally {
-      inFlight--;
-      slotFreed();
+      writing = false;
+    }
+  };
+  const deliver = async (row: { id: string; transaction_id: string; body: unknown }) => {
+    let ok = false;
+    try {
+      ok = (await post(row.transaction_id, JSON.stringify(row.body))) === 200;
+    } finally {
+      finished.push({ id: row.id, ok });
+      void write();
     }
   };
   const loop = async () => {
@@ -851,7 +872,7 @@ async function renderReport({
     `| (a) alone | ${ms(latency.p50)} | ${ms(latency.p99)} | ${ms(latency.max)} |`,
     `| (e) beside a hanging neighbour | ${ms(withNeighbour.p50)} | ${ms(withNeighbour.p99)} | ${ms(withNeighbour.max)} |`,
     '',
-    `**Throughput**: a backlog of \`message.received\` rows over ${CHATS} chats (per-chat order, round-robin arrival), counted at the receiver over ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s of warm-up (or until the backlog was gone). (b) and (d) alternate for ${ROUNDS} rounds. The engine runs with its defaults (${CONCURRENCY} calls in flight, at most ${PER_VA} of them to one VA, claims of up to 32, attempts recorded in batches); the ceiling claims the same way (up to ${CEILING_BATCH} rows per statement with FOR UPDATE SKIP LOCKED, ${CEILING_IN_FLIGHT} node:http POSTs in flight) and marks each row delivered, on a pool of ${POOL_SIZE}, with no per-chat order, signature, address check or attempt rows.`,
+    `**Throughput**: a backlog of \`message.received\` rows over ${CHATS} chats (per-chat order, round-robin arrival), counted at the receiver over ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s of warm-up (or until the backlog was gone). (b) and (d) alternate for ${ROUNDS} rounds. The engine runs with its defaults (${CONCURRENCY} calls in flight, at most ${PER_VA} of them to one VA, claims of up to 32, attempts recorded in batches); the ceiling claims the same way (up to ${CEILING_BATCH} rows per statement with FOR UPDATE SKIP LOCKED, ${CEILING_IN_FLIGHT} node:http POSTs in flight) and marks the delivered rows as the engine records its attempts (one writer, up to 200 rows per statement), on a pool of ${POOL_SIZE}, with no per-chat order, signature, address check or attempt rows.`,
     '',
     '| case | deliveries/s (median) | rounds | bench process CPU ms per delivery |',
     '|---|---:|---:|---:|',
@@ -932,7 +953,7 @@ function renderBacklog({ rounds, share }: BacklogResults): string {
   const spread = Math.max(...share.shares.map((s) => Math.abs(s - equal) / equal));
   const total = rounds[0].results.ours.delivered;
   return [
-    `**(f) One VA's backlog**: ${fmt(total)} \`message.received\` rows over ${fmt(BACKLOG_CHATS)} chats (${BACKLOG_PER_CHAT} per chat, arriving round-robin), drained whole; the rate is the events arrived (each once) over the time from the drain's start to its last arrival. Ours is the engine with its defaults (${CONCURRENCY} calls in flight, at most ${PER_VA} to one VA, as many as the bare loop's). The peer is graphile-worker 0.18 in the bench process doing the same job (\`bench/events-backlog.ts\`): one job per event in a named queue per chat (job key = transaction id, run_at = the event's time, so a chat's jobs run one at a time in order), a task that reads the event and its VA, signs with Standard Webhooks, POSTs over keep-alive node:http and records the attempt row and the event's state, an answer other than 200 failing the job for graphile-worker to retry. Tuned per its performance page and by measuring (\`startPeer\` says why): \`concurrentJobs\` ${PEER_CONCURRENCY.join(' and ')}${process.env.BENCH_PEER_CONCURRENCY ? '' : " (its page's 24, and 64: 32, 96 and 128 drained no faster here)"}, its local queue of 500 (the pool fetches jobs in batches, at most one per named queue), completions batched, one pool of \`concurrentJobs + 2\` connections up to ${PEER_POOL_MAX} that the task shares (\`helpers.withPgClient\`), and the attempt rows of tasks that finish together written in one statement, each task waiting for its commit (one statement per task queues on the rollup trigger's row for the VA and minute)${Object.keys(PEER_OPTIONS).length ? `; this run changed that with \`BENCH_PEER_OPTIONS=${JSON.stringify(PEER_OPTIONS)}\`` : ''}. The bare loop is (d) on this backlog (${CEILING_IN_FLIGHT} in flight, no order, no signature, no attempt rows). The cases run in each round in alternating order; the receiver verifies every signature and each chat's order at arrival.`,
+    `**(f) One VA's backlog**: ${fmt(total)} \`message.received\` rows over ${fmt(BACKLOG_CHATS)} chats (${BACKLOG_PER_CHAT} per chat, arriving round-robin), drained whole; the rate is the events arrived (each once) over the time from the drain's start to its last arrival. Ours is the engine with its defaults (${CONCURRENCY} calls in flight, at most ${PER_VA} to one VA, as many as the bare loop's). The peer is graphile-worker 0.18 in the bench process doing the same job (\`bench/events-backlog.ts\`): one job per event in a named queue per chat (job key = transaction id, run_at = the event's time, so a chat's jobs run one at a time in order), a task that reads the event and its VA, signs with Standard Webhooks, POSTs over keep-alive node:http and records the attempt row and the event's state, an answer other than 200 failing the job for graphile-worker to retry. Tuned per its performance page and by measuring (\`startPeer\` says why): \`concurrentJobs\` ${PEER_CONCURRENCY.join(' and ')}${process.env.BENCH_PEER_CONCURRENCY ? '' : " (its page's 24, and 64: 32, 96 and 128 drained no faster here)"}, its local queue of 500 (the pool fetches jobs in batches, at most one per named queue), completions batched, one pool of \`concurrentJobs + 2\` connections up to ${PEER_POOL_MAX} that the task shares (\`helpers.withPgClient\`), and the attempt rows of tasks that finish together written in one statement, each task waiting for its commit (one statement per task queues on the rollup trigger's row for the VA and minute)${Object.keys(PEER_OPTIONS).length ? `; this run changed that with \`BENCH_PEER_OPTIONS=${JSON.stringify(PEER_OPTIONS)}\`` : ''}. The bare loop is (d) on this backlog (${CEILING_IN_FLIGHT} in flight, its delivered marks batched as the engine's attempts are, no order, no signature, no attempt rows). The cases run in each round in alternating order; the receiver verifies every signature and each chat's order at arrival.`,
     '',
     `| round | ${names.map((n) => `${n} /s`).join(' | ')} | ours ÷ best peer | ours ÷ bare loop | ours: longest silence ms | ours: claims |`,
     `|---:|${names.map(() => '---:').join('|')}|---:|---:|---:|---:|`,
