@@ -8,6 +8,8 @@ import {
   widgetChatSchema,
   widgetChunkSchema,
   widgetCurrentChatSchema,
+  widgetCustomerTypingBodySchema,
+  widgetCustomerTypingSchema,
   widgetMessageBodySchema,
   widgetMessagePageSchema,
   widgetMessageSchema,
@@ -119,6 +121,19 @@ export const widgetContract = c.router(
       pathParams: chatParams,
       body: widgetMessageBodySchema,
       responses: { 201: envelope(4306, widgetMessageSchema), ...errors(2000, 2006, 2008, 2009, 2014, 2070, 2031, 2040, 2012, 2099, 2007) },
+    },
+    setTyping: {
+      method: 'POST',
+      path: '/chats/:chat_id/typing',
+      summary: 'Say whether the customer is typing',
+      description:
+        "The widget reports the customer's typing: `true` when they start and every few seconds while they go on, `false` when they stop. The business never sees it as text; a bot with a turn window gets the customer's burst as one turn as soon as they stop (see the guide's page on turns). A closed chat is 2040.",
+      pathParams: chatParams,
+      body: widgetCustomerTypingBodySchema,
+      responses: {
+        200: envelope(4400, widgetCustomerTypingSchema),
+        ...errors(2000, 2006, 2008, 2009, 2014, 2070, 2031, 2040, 2012, 2099, 2007),
+      },
     },
     streamChat: {
       method: 'GET',

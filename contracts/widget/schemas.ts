@@ -136,6 +136,12 @@ export const widgetMessageBodySchema = z
       .strict()
       .optional()
       .describe('A click on a quick reply: the offer answered and the title chosen'),
+    typing: z
+      .boolean()
+      .optional()
+      .describe(
+        'Whether the customer is still typing after this message (default false: the input was just emptied). A bot with a turn window hears of a burst once the customer stops',
+      ),
   })
   .strict();
 named('WidgetMessageBody', widgetMessageBodySchema, { text: 'Thanks! When will it arrive?' });
@@ -147,3 +153,19 @@ export const widgetMessagesQuerySchema = z
     after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe('Only messages after this id'),
   })
   .strict();
+
+/** The customer's typing state, as the widget reports it (`POST /chats/{chat_id}/typing`). */
+export const widgetCustomerTypingBodySchema = z
+  .object({
+    typing: z
+      .boolean()
+      .describe(
+        'true while the customer types (send again every few seconds while they go on; it lapses after 6 s), false when they stop or empty the input',
+      ),
+  })
+  .strict();
+named('WidgetCustomerTypingBody', widgetCustomerTypingBodySchema, { typing: true });
+export type WidgetCustomerTypingBody = z.infer<typeof widgetCustomerTypingBodySchema>;
+
+export const widgetCustomerTypingSchema = z.object({ typing: z.boolean() });
+named('WidgetCustomerTyping', widgetCustomerTypingSchema, { typing: true });

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { chats } from '@/db/schema';
+import { chats, users } from '@/db/schema';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import type { EventChat } from '@/lib/events/event-body';
 import { supersedePendingEvents } from '@/lib/events/supersede-pending-events';
@@ -31,7 +31,11 @@ export async function emitChatEvents(
     // What the assignee had going in the chat ends with it: an open streamed reply is cut short
     // (later chunks are refused), the typing indicator goes off and the reply clock stops. A new
     // VA's clock starts below, with its chat.assigned.
-    await cutStreamsOfChat(tx, { chatId: chat.id });
+    // A person taking the chat over supersedes the bot's reply in progress (lib/turns): the customer's
+    // widget withdraws it rather than showing it as an answer.
+    const toPerson = await takenByPerson(tx, plan);
+    plan.events.some((e) => e.type === 'chat.unassigned' && e.assignee !== null) && !plan.events.some((e) => e.type === 'chat.assigned');
+    await cutStreamsOfChat(tx, { chatId: chat.id, as: toPerson ? 'superseded' : 'cut_short' });
     await tx.update(chats).set(replyClockStop).where(eq(chats.id, chat.id));
     await supersedePendingEvents(tx, { chatId: chat.id, vaUserId: plan.supersedeFor, uptoSeq: sequenceBefore });
   }
@@ -56,4 +60,14 @@ export async function emitChatEvents(
         break;
     }
   }
+}
+
+/** The chat leaves its VA for a person (a takeover), not for another VA or the queue. */
+async function takenByPerson(tx: OutboxTx, plan: ChatEventPlan): Promise<boolean> {
+  const left = plan.events.find((e) => e.type === 'chat.unassigned' && e.assignee !== null);
+  if (!left) return false;
+  const next = plan.events.find((e) => e.type === 'chat.assigned');
+  if (!next) return true;
+  const [user] = await tx.select({ kind: users.kind }).from(users).where(eq(users.id, next.to));
+  return user?.kind !== 'virtual_agent';
 }

@@ -6,6 +6,8 @@ import { assets, chats, events, users, virtualAgents } from '@/db/schema';
 
 export type UnassignReason = (typeof UNASSIGN_REASONS)[number];
 
+import { releaseOpenTurn } from '@/lib/turns/release-turn';
+import { HELD_XID } from '@/lib/turns/turn-rules';
 import { PULL_PARKED } from '@/lib/virtual-agents/switch-delivery-mode';
 import { newTraceId } from '@/platform/util/ids';
 import { buildEventBody, type EventChat, toEventEntry } from './event-body';
@@ -13,9 +15,19 @@ import { noteEvent, type OutboxTx } from './with-outbox';
 
 export type EventCause =
   | { type: 'chat.assigned'; lastMessage: Message | null; transcript?: Message[] }
-  | { type: 'message.received'; message: Message }
+  | { type: 'message.received'; message: Message; turn?: TurnOfEvent }
   | { type: 'chat.closed'; outcome: string | null; at: Date }
   | { type: 'chat.unassigned'; reason: UnassignReason; at: Date; teamId: number; assignee: string | null };
+
+/**
+ * The customer's turn a `message.received` opens (lib/turns/gather-turn.ts): its id, the turn whose
+ * reply it superseded, and, while its window is open, when it is due, its cap and what decides it.
+ */
+export type TurnOfEvent = {
+  id: string;
+  supersedes: string | null;
+  held: { until: Date; capAt: Date; by: string } | null;
+};
 
 /**
  * Writes an event for the VA `vaUserId` into the outbox, inside the caller's `withOutbox`
@@ -39,6 +51,9 @@ export async function enqueueEvent(
     .innerJoin(users, eq(users.id, virtualAgents.userId))
     .where(eq(virtualAgents.userId, vaUserId));
   if (!va?.enabled || !va.subscriptions.includes(cause.type)) return null;
+  // A held turn is always the chat's latest event for the VA: it closes before anything follows it.
+  await releaseOpenTurn(tx, { chatId: chat.id, vaUserId, reason: 'event' });
+  const held = cause.type === 'message.received' ? (cause.turn?.held ?? null) : null;
 
   const [{ seq }] = await tx
     .update(chats)
@@ -64,7 +79,9 @@ export async function enqueueEvent(
       body,
       // Its place in the VA's pull order: this transaction's id, or the previous event of the chat
       // for this VA if that one's is higher (the chat row lock orders them; see db/schema/events.ts).
-      streamXid: sql`greatest((pg_current_xact_id()::text)::bigint, (
+      streamXid: held
+        ? HELD_XID
+        : sql`greatest((pg_current_xact_id()::text)::bigint, (
         select ${events.streamXid} from ${events}
         where ${events.chatId} = ${chat.id} and ${events.virtualAgentId} = ${vaUserId}
         order by ${events.seq} desc limit 1))`,
@@ -73,12 +90,14 @@ export async function enqueueEvent(
       // of the due range that delivery scans. See lib/delivery/park-later-events.ts.
       // A `pull` VA's events are never claimed: they wait out of the due range until read.
       nextAttemptAt:
-        va.deliveryMode === 'pull'
+        held || va.deliveryMode === 'pull'
           ? PULL_PARKED
           : sql`greatest(now(), (
         select case when ${events.status} = 'pending' then ${events.nextAttemptAt} end from ${events}
         where ${events.chatId} = ${chat.id} and ${events.virtualAgentId} = ${vaUserId}
         order by ${events.seq} desc limit 1))`,
+      ...(cause.type === 'message.received' && cause.turn ? { turnId: cause.turn.id } : {}),
+      ...(held ? { heldUntil: held.until, heldCapAt: held.capAt, turnClosedBy: held.by } : {}),
     })
     .returning({ id: events.id });
   noteEvent(tx, row.id, vaUserId);
@@ -94,7 +113,10 @@ function payloadOf(cause: EventCause, chat: EventChat, transactionId: string): R
         ...(cause.transcript ? { transcript: cause.transcript.map((m) => toEventEntry(m, transactionId)) } : {}),
       };
     case 'message.received':
-      return { messages: [toEventEntry(cause.message, transactionId)] };
+      return {
+        messages: [toEventEntry(cause.message, transactionId)],
+        ...(cause.turn ? { turn_id: cause.turn.id, ...(cause.turn.supersedes ? { supersedes_turn: cause.turn.supersedes } : {}) } : {}),
+      };
     case 'chat.closed':
       return { timestamp: cause.at.toISOString(), chat_outcome: cause.outcome ?? '' };
     case 'chat.unassigned':

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { HELD_XID } from '@/lib/turns/turn-rules';
 
 /**
  * The chat has left the VA: its events to that VA still waiting to be sent (up to `uptoSeq`, the
@@ -19,7 +20,10 @@ export async function supersedePendingEvents(
   { chatId, vaUserId, uptoSeq }: { chatId: string; vaUserId: number; uptoSeq: number },
 ): Promise<number> {
   const rows = await tx.execute(sql`
-    update "events" set "status" = 'superseded', "superseded_at" = now(), "updated_at" = now()
+    update "events" set "status" = 'superseded', "superseded_at" = now(), "updated_at" = now(),
+      -- A turn still held (lib/turns) closes with it and takes a real place in the pull order.
+      "held_until" = null,
+      "stream_xid" = case when "stream_xid" = ${HELD_XID} then (pg_current_xact_id()::text)::bigint else "stream_xid" end
     where "chat_id" = ${chatId} and "virtual_agent_id" = ${vaUserId} and "status" = 'pending' and "seq" <= ${uptoSeq}
       and ("locked_until" is null or "locked_until" <= now())
     returning "id"`);

@@ -56,6 +56,11 @@ export function noteChatChangeDetail(tx: OutboxTx, chatId: string, detail: ChatC
   tx[changeDetails].set(chatId, tx[changeDetails].has(chatId) ? null : detail);
 }
 
+/** The chat's live views must read it again after this transaction (it changed in more ways than a detail said). */
+export function noteChatChangeUnsaid(tx: OutboxTx, chatId: string): void {
+  tx[changeDetails].set(chatId, null);
+}
+
 /** Called by `enqueueEvent` for each event it writes. */
 export function noteEvent(tx: OutboxTx, eventId: number, vaUserId: number): void {
   tx[written].ids.push(eventId);

@@ -4,6 +4,7 @@ import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import { notHeld } from '@/lib/chats/require-held';
 import { publishChunk } from '@/lib/events/chat-changes';
+import { supersededStream } from '@/lib/turns/reply-turn';
 import { ApiError } from '@/platform/errors';
 import { prepared } from '@/platform/util/prepared';
 import { toMessageView } from './message-view';
@@ -80,6 +81,7 @@ export async function appendChunk(
     if (actorUserId !== null && look.assigneeId !== actorUserId) throw notHeld(chatId, look.assigneeId === null);
     const m = look.message;
     if (!m) throw new ApiError(2044, { detail: `no message ${transid} in chat ${chatId}` });
+    if (m.streamState === 'superseded') throw supersededStream(m.turnId);
     if (m.streamState !== 'open') {
       throw new ApiError(2047, {
         detail: m.streamState

@@ -7,6 +7,9 @@ import { replyClockStart, replyClockStop } from '@/lib/chats/reply-clock';
 import { requireHeld } from '@/lib/chats/require-held';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { noteChatChangeDetail, withOutbox } from '@/lib/events/with-outbox';
+import { gatherTurn } from '@/lib/turns/gather-turn';
+import { replyTurnOf } from '@/lib/turns/reply-turn';
+import { pokeTurnCloser } from '@/lib/turns/turn-closer';
 import { ApiError, describeFields, type FieldError } from '@/platform/errors';
 import { type Idempotency, withIdempotency } from '@/platform/idempotency/with-idempotency';
 import { newTraceId } from '@/platform/util/ids';
@@ -27,6 +30,11 @@ export type AppendMessageInput = {
   actorUserId?: number | null;
   input: MessageInput;
   idempotency?: Idempotency;
+  /**
+   * Inbound from a channel that knows whether the customer is still typing (the widget): the turn
+   * window closes early when they are not (lib/turns). Undefined: no typing signal, the fixed window.
+   */
+  customerTyping?: boolean;
 };
 
 /**
@@ -36,8 +44,9 @@ export type AppendMessageInput = {
  */
 export async function appendMessage(
   db: Db,
-  { accountId, chatId, actorLoginId, actorUserId = null, input, idempotency }: AppendMessageInput,
+  { accountId, chatId, actorLoginId, actorUserId = null, input, idempotency, customerTyping }: AppendMessageInput,
 ): Promise<{ message: Message; replayed: boolean }> {
+  let held = false;
   const out = await withOutbox(db, (tx) =>
     withIdempotency(tx, { accountId, idempotency }, async () => {
       const chat = await lockChat(tx, { accountId, chatId });
@@ -45,7 +54,8 @@ export async function appendMessage(
         throw new ApiError(2040, { detail: 'only announcements can be added to a closed chat' });
       }
       if (input.type === 'outbound') requireHeld(chat, actorUserId);
-      const { stream, ...rest } = input;
+      const { stream, in_reply_to_turn: replyTo, ...rest } = input;
+      const turnCols = await replyTurnOf(tx, { chat, type: input.type, replyTo });
       if (stream) checkStreamOpening(rest);
       const body = await fillQuickReplyPayloads(tx, {
         chatId,
@@ -73,6 +83,7 @@ export async function appendMessage(
             body,
             authorLoginId: input.type === 'inbound' ? null : actorLoginId,
             sentAt: input.timestamp ? new Date(input.timestamp) : now,
+            ...turnCols,
             ...(stream
               ? { streamState: 'open' as const, streamSeq: 0, streamEnds: [String(body.text ?? '').length], streamTouchedAt: now }
               : {}),
@@ -97,16 +108,24 @@ export async function appendMessage(
         });
       }
       if (input.type === 'inbound' && chat.assigneeId !== null) {
-        await enqueueEvent(tx, {
-          accountId,
-          chat: eventChatOf(chat),
-          vaUserId: chat.assigneeId,
-          cause: { type: 'message.received', message },
-        });
+        const turn = await gatherTurn(tx, { accountId, chat, message, messageId: stored.id, typing: customerTyping, now });
+        if (turn) {
+          message.turn_id = turn.turnId;
+          held = turn.held;
+        } else {
+          await enqueueEvent(tx, {
+            accountId,
+            chat: eventChatOf(chat),
+            vaUserId: chat.assigneeId,
+            cause: { type: 'message.received', message },
+          });
+        }
       }
       return message;
     }),
   );
+  // The turn's window closes on time in this process (another instance's closer sees it too).
+  if (held) pokeTurnCloser();
   return { message: out.result, replayed: out.replayed };
 }
 

@@ -4,6 +4,7 @@ import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import { notHeld } from '@/lib/chats/require-held';
 import { publishChatChanges } from '@/lib/events/chat-changes';
+import { supersededStream } from '@/lib/turns/reply-turn';
 import { ApiError } from '@/platform/errors';
 import { toMessageView } from './message-view';
 import { heldBy, lookAtStream, streamReturning } from './stream-text';
@@ -52,6 +53,7 @@ export async function closeStream(
   const m = look.message;
   if (!m) throw new ApiError(2044, { detail: `no message ${transid} in chat ${chatId}` });
   if (m.streamState === 'closed' && (text === undefined || text === m.body.text)) return toMessageView(m);
+  if (m.streamState === 'superseded') throw supersededStream(m.turnId);
   throw new ApiError(2047, {
     detail:
       m.streamState === 'closed'

@@ -11,10 +11,13 @@ import { streamReturning } from './stream-text';
  * left its VA (transfer, close, reassignment, fallback), so later chunks are refused (2047).
  * Runs in the transaction that moves the chat.
  */
-export async function cutStreamsOfChat(tx: Db, { chatId }: { chatId: string }): Promise<number> {
+export async function cutStreamsOfChat(
+  tx: Db,
+  { chatId, as = 'cut_short' }: { chatId: string; as?: 'cut_short' | 'superseded' },
+): Promise<number> {
   const rows = await tx
     .update(messages)
-    .set({ streamState: 'cut_short', streamEnds: null, streamTouchedAt: sql`now()` })
+    .set({ streamState: as, streamEnds: null, streamTouchedAt: sql`now()` })
     .where(and(eq(messages.chatId, chatId), eq(messages.streamState, 'open')))
     .returning({ id: messages.id });
   return rows.length;

@@ -10,6 +10,9 @@ export type MessageRow = {
   /** Streamed replies only (null or absent for every other message). */
   streamState?: StreamState | null;
   streamSeq?: number | null;
+  /** Turns (lib/turns): an inbound message's turn, an outbound reply's `in_reply_to_turn` and stale mark. */
+  turnId?: string | null;
+  stale?: boolean | null;
 };
 
 export function toMessageView(row: MessageRow): Message {
@@ -24,6 +27,13 @@ export function toMessageView(row: MessageRow): Message {
   if (row.streamState) {
     view.stream_state = row.streamState;
     view.stream_seq = row.streamSeq ?? 0;
+  }
+  if (row.turnId) {
+    if (row.type === 'inbound') view.turn_id = row.turnId;
+    else {
+      view.in_reply_to_turn = row.turnId;
+      view.stale = row.stale ?? false;
+    }
   }
   return view;
 }

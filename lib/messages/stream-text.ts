@@ -15,6 +15,8 @@ export const streamReturning = {
   sentAt: messages.sentAt,
   streamState: messages.streamState,
   streamSeq: messages.streamSeq,
+  turnId: messages.turnId,
+  stale: messages.stale,
 } as const;
 
 export type StreamLook = {

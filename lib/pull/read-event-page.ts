@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { serializeEvent } from '@/lib/delivery/serialize-event';
 import { signWebhook } from '@/lib/delivery/sign-webhook';
+import { notHeldXid } from '@/lib/turns/turn-rules';
 import { rowsOf } from '@/platform/util/rows-of';
 import { encodeCursor, type Position } from './cursor';
 
@@ -68,6 +69,8 @@ export function eventPageQuery({
       from events e
       where e.virtual_agent_id = ${vaUserId} and e.account_id = ${accountId}
         and (e.stream_xid, e.id) > (${after.xid}::bigint, ${after.id}::bigint)
+        -- A turn still held (lib/turns) is not in the order yet: its release gives it a place.
+        and e.stream_xid < ${notHeldXid}
       order by e.stream_xid, e.id
       limit ${limit}`;
 }

@@ -1,7 +1,9 @@
+import { eq } from 'drizzle-orm';
 import type { CreateVirtualAgentBody } from '@/contracts/admin/schemas/virtual-agent';
 import type { Db } from '@/db/client';
-import { userSkills } from '@/db/schema';
+import { userSkills, virtualAgents } from '@/db/schema';
 import { requireAccountTeam, resolveSkillNames } from '@/lib/teams/check-references';
+import { turnColumnsOf } from '@/lib/turns/turn-settings';
 import {
   acceptWebhookHeaders,
   acceptWebhookUrl,
@@ -22,6 +24,7 @@ export async function registerVirtualAgent(db: Db, { accountId, body }: { accoun
   if (deliveryMode === 'webhook' && body.webhook_url === undefined) throw missingWebhookUrl();
   const webhookUrl = body.webhook_url === undefined ? null : await acceptWebhookUrl(body.webhook_url);
   const webhookHeaders = acceptWebhookHeaders(body.webhook_headers ?? {});
+  const turns = turnColumnsOf(body);
   const created = await db.transaction(async (tx) => {
     await requireAccountTeam(tx, { accountId, teamId: body.team_id, field: 'team_id' });
     const skillIds = await resolveSkillNames(tx, { teamId: body.team_id, names: body.skills ?? [], field: 'skills' });
@@ -46,6 +49,7 @@ export async function registerVirtualAgent(db: Db, { accountId, body }: { accoun
       replyTimeoutSeconds: body.reply_timeout_seconds ?? null,
       replyTimeoutAction: body.reply_timeout_action,
     });
+    await tx.update(virtualAgents).set(turns).where(eq(virtualAgents.userId, va.user.id));
     if (skillIds.length) await tx.insert(userSkills).values(skillIds.map((skillId) => ({ userId: va.user.id, skillId })));
     return va;
   });

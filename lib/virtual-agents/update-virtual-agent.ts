@@ -5,6 +5,7 @@ import { skills, teamMemberships, userSkills, users, virtualAgents } from '@/db/
 import { forgetTokensOf } from '@/lib/bot-auth/token-cache';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { requireAccountTeam, resolveSkillNames } from '@/lib/teams/check-references';
+import { turnColumnsOf } from '@/lib/turns/turn-settings';
 import { ApiError } from '@/platform/errors';
 import {
   acceptWebhookHeaders,
@@ -82,6 +83,7 @@ export async function updateVirtualAgent(
       .set({
         replyTimeoutSeconds,
         replyTimeoutAction,
+        ...turnColumnsOf(patch, current),
         teamId,
         deliveryMode,
         webhookUrl: nextUrl,

@@ -86,6 +86,9 @@ export async function loadVirtualAgents(
     fallback_skill: va.fallbackSkill,
     reply_timeout_seconds: va.replyTimeoutSeconds,
     reply_timeout_action: va.replyTimeoutAction,
+    turn_window_ms: va.turnWindowMs,
+    turn_window_max_ms: va.turnWindowMaxMs,
+    on_new_turn: va.onNewTurn,
     api_key_prefix: va.apiKeyPrefix,
     webhook_disabled: va.webhookDisabledAt
       ? { at: va.webhookDisabledAt.toISOString(), reason: va.webhookDisabledReason ?? 'disabled' }

@@ -30,6 +30,8 @@ export async function sendWidgetMessage(
     accountId: visitor.accountId,
     chatId,
     actorLoginId: null,
+    // The widget knows whether the customer is typing: a turn window closes as soon as they stop.
+    customerTyping: body.typing ?? false,
     input: hasChoice
       ? { type: 'inbound', livechat_sub_type: 'quick_reply_response', quick_reply_response: body.quick_reply_response }
       : { type: 'inbound', text: body.text },

@@ -4,6 +4,7 @@ import { env } from '@/env';
 import { listenForRevokedTokens } from '@/lib/bot-auth/token-cache';
 import { startDelivery } from '@/lib/delivery/start-delivery';
 import { startRetention } from '@/lib/retention/start-retention';
+import { startTurnCloser } from '@/lib/turns/turn-closer';
 import { logger } from '@/platform/util/logger';
 import { processStore } from '@/platform/util/process-store';
 import { bootstrap } from './bootstrap';
@@ -20,6 +21,7 @@ async function start() {
   logger.info('database ready', { driver: handle.driver, ...(handle.driver === 'pglite' ? { dataDir: env().DATA_DIR } : {}) });
   await bootstrap(handle.db);
   await startDelivery();
+  startTurnCloser(handle.db);
   await listenForRevokedTokens(handle.db);
   startRetention();
 }

@@ -31,6 +31,26 @@ const deliveryModeSchema = z
 
 const subscriptionsSchema = z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length).describe('Event types sent to the webhook');
 
+const turnWindowMsSchema = z
+  .number()
+  .int()
+  .refine((v) => v === 0 || (v >= 300 && v <= 10_000), 'must be 0 (off) or from 300 to 10000')
+  .describe(
+    "How long a customer's burst of messages is gathered into one `message.received` (a turn), in ms after the last one: 0 (off, the default: every message is sent at once) or 300-10000. Closes early when the widget says the customer stopped typing",
+  );
+const turnWindowMaxMsSchema = z
+  .number()
+  .int()
+  .min(300)
+  .max(30_000)
+  .nullable()
+  .describe('The longest a turn is held from its first message, in ms (300-30000, at least `turn_window_ms`); null: 10000');
+const onNewTurnSchema = z
+  .enum(['continue', 'supersede'])
+  .describe(
+    'When the customer starts a new turn while the bot is typing or streaming a reply to the previous one: `continue` (default) lets the reply go on; `supersede` withdraws it (the stream ends `superseded`, later chunks are 2101) and refuses replies to earlier turns (2100)',
+  );
+
 const replyTimeoutSecondsSchema = z
   .number()
   .int()
@@ -69,6 +89,9 @@ export const adminVirtualAgentSchema = z.object({
   fallback_skill: z.string().nullable(),
   reply_timeout_seconds: z.number().int().nullable().describe('The reply budget in seconds; null when off'),
   reply_timeout_action: z.enum(REPLY_TIMEOUT_ACTIONS),
+  turn_window_ms: z.number().int().describe('Turn window in ms; 0 when off'),
+  turn_window_max_ms: z.number().int().nullable().describe('Cap of a turn in ms; null: 10000'),
+  on_new_turn: z.enum(['continue', 'supersede']),
   api_key_prefix: z.string().describe('First characters of the current API key, to tell keys apart'),
   webhook_disabled: z
     .object({ at: isoDateTime, reason: z.string() })
@@ -125,6 +148,9 @@ const VA_EXAMPLE = {
   fallback_skill: 'billing',
   reply_timeout_seconds: 45,
   reply_timeout_action: 'handover',
+  turn_window_ms: 1500,
+  turn_window_max_ms: 8000,
+  on_new_turn: 'supersede',
   api_key_prefix: 'vak_Qm4x',
   webhook_disabled: null,
   webhook_failing: null,
@@ -163,6 +189,9 @@ export const createVirtualAgentBodySchema = z
     fallback_skill: skillNameSchema.nullable().optional().describe('Skill name in the fallback team'),
     reply_timeout_seconds: replyTimeoutSecondsSchema.optional(),
     reply_timeout_action: replyTimeoutActionSchema.optional(),
+    turn_window_ms: turnWindowMsSchema.optional(),
+    turn_window_max_ms: turnWindowMaxMsSchema.optional(),
+    on_new_turn: onNewTurnSchema.optional(),
   })
   .strict();
 named('CreateVirtualAgentBody', createVirtualAgentBodySchema, {
@@ -201,6 +230,9 @@ export const updateVirtualAgentBodySchema = z
     fallback_skill: skillNameSchema.nullable().optional(),
     reply_timeout_seconds: replyTimeoutSecondsSchema.optional(),
     reply_timeout_action: replyTimeoutActionSchema.optional(),
+    turn_window_ms: turnWindowMsSchema.optional(),
+    turn_window_max_ms: turnWindowMaxMsSchema.optional(),
+    on_new_turn: onNewTurnSchema.optional(),
   })
   .strict();
 named('UpdateVirtualAgentBody', updateVirtualAgentBodySchema, {

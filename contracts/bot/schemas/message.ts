@@ -92,6 +92,13 @@ export const messageInputSchema = z
       .describe(
         'Outbound text only: `true` opens a streamed reply (`stream_state: open`); `text` is then optional and may be the first words. Append with POST /chats/{chat_id}/messages/{transid}/chunks and close with PATCH /chats/{chat_id}/messages/{transid}',
       ),
+    in_reply_to_turn: text()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe(
+        "Outbound only: the `turn_id` of the `message.received` this reply answers. A turn that is no longer the chat's latest (the customer wrote since) is refused with 2100 when the VA's `on_new_turn` is `supersede`, and accepted with `stale: true` with `continue`",
+      ),
   })
   .strict();
 named('MessageInput', messageInputSchema);
@@ -122,6 +129,12 @@ export const messageSchema = z.object({
       'Streamed replies only: `open` while chunks are appended (`text` is what has arrived so far), `closed` once the VA closed it, `cut_short` when it was closed for the VA (no chunk for STREAM_IDLE_SECONDS, or the chat left the VA) with the text it held, `superseded` when the customer started a new turn (with `on_new_turn: supersede`) or a person took the chat over: the customer no longer sees it as an answer',
     ),
   stream_seq: z.number().int().optional().describe('Streamed replies only: the `seq` of the last chunk accepted (0 before the first)'),
+  turn_id: z.string().optional().describe("Inbound: the customer's turn the message is part of (see the guide's page on turns)"),
+  in_reply_to_turn: z.string().optional().describe('Outbound: the turn the reply said it answers'),
+  stale: z
+    .boolean()
+    .optional()
+    .describe("Outbound with `in_reply_to_turn`: true when that turn was no longer the chat's latest as the reply arrived"),
 });
 /** Examples of messages in the documents (a chat's, an event's). */
 export const INBOUND_MESSAGE_EXAMPLE = {

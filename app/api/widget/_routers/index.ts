@@ -1,6 +1,7 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { widgetContract } from '@/contracts/widget';
 import { getDb } from '@/db/client';
+import { setCustomerTyping } from '@/lib/turns/set-customer-typing';
 import { createVisitor } from '@/lib/widget/create-visitor';
 import { findCurrentChat } from '@/lib/widget/find-current-chat';
 import { getWidgetApp } from '@/lib/widget/get-widget-app';
@@ -26,6 +27,13 @@ const widgetRouter = tsr.routerWithMiddleware(widgetContract)<{ widget: WidgetVi
     ok(4305, await listWidgetMessages(await getDb(), { visitor: request.widget, chatId: params.chat_id, after: query.after })),
   sendMessage: async ({ params, body }, { request }) =>
     ok(4306, await sendWidgetMessage(await getDb(), { visitor: request.widget, chatId: params.chat_id, body })),
+  setTyping: async ({ params, body }, { request }) => {
+    await loadOwnChat(await getDb(), { visitor: request.widget, chatId: params.chat_id });
+    return ok(
+      4400,
+      await setCustomerTyping(await getDb(), { accountId: request.widget.accountId, chatId: params.chat_id, typing: body.typing }),
+    );
+  },
   streamChat: async ({ params, query, headers }, { request }) => {
     const resume = headers['last-event-id'];
     const after = resume !== undefined ? cursorOf(resume, 'header.last-event-id') : (query.after ?? 0);

@@ -1,0 +1,48 @@
+import { sql } from 'drizzle-orm';
+
+/** Limits of a VA's `turn_window_ms` (0 is off) and of its cap, `turn_window_max_ms`. */
+export const TURN_WINDOW_MIN_MS = 300;
+export const TURN_WINDOW_MAX_MS = 10_000;
+export const TURN_CAP_MAX_MS = 30_000;
+/** The cap when `turn_window_max_ms` is not set. */
+export const DEFAULT_TURN_CAP_MS = 10_000;
+
+/**
+ * After a fragment from a customer whose widget says they are not typing, the turn waits this long
+ * for typing to start before it closes: a burst typist resumes within it, and a lone message reaches
+ * the bot this much later than with no window at all.
+ */
+export const NOT_TYPING_GRACE_MS = 150;
+/** A widget's "typing" holds this long unless refreshed (a closed tab stops refreshing it). */
+export const CUSTOMER_TYPING_TTL_MS = 6_000;
+
+/**
+ * The `stream_xid` of a held event: above every real transaction id, so it is never in the pull order
+ * (lib/pull reads only below the snapshot's xmin) until its release gives it its real place. Below
+ * 2^53 so it reads as an exact number.
+ */
+export const HELD_XID = 9_007_199_254_740_991;
+export const notHeldXid = sql.raw(String(HELD_XID));
+
+export type TurnSettings = { windowMs: number; capMs: number | null; onNewTurn: 'continue' | 'supersede' };
+export type CloseReason = 'window' | 'typing' | 'cap' | 'event';
+
+/** The cap of a turn (never below its window). */
+export function capOf(settings: TurnSettings): number {
+  return Math.max(settings.windowMs, settings.capMs ?? DEFAULT_TURN_CAP_MS);
+}
+
+/**
+ * When an open turn closes, decided afresh at each fragment and each typing signal: `window` after the
+ * last fragment (or typing), sooner when the channel says the customer is not typing (`typing`
+ * false: a short grace), never after the cap. `typing` undefined: the channel has no typing signal.
+ */
+export function dueOf({ now, capAt, windowMs, typing }: { now: Date; capAt: Date; windowMs: number; typing: boolean | undefined }): {
+  at: Date;
+  by: Exclude<CloseReason, 'event'>;
+} {
+  const wait = typing === false ? Math.min(NOT_TYPING_GRACE_MS, windowMs) : windowMs;
+  const at = now.getTime() + wait;
+  if (at >= capAt.getTime()) return { at: capAt, by: 'cap' };
+  return { at: new Date(at), by: typing === false ? 'typing' : 'window' };
+}
