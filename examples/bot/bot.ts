@@ -34,21 +34,27 @@ export type BotOptions = {
    * line first, then a streamed reply), as a model producing tokens would.
    */
   streamReplies?: boolean;
+<<<<<<< HEAD
   /**
    * Demo of a bot on the AI SDK: each answer comes from `streamText(...)` on the SDK's mock model
    * (no API key), which calls a tool and writes its answer; its UI message stream is sent to the
    * service as it is, in one call (`sendReplyStream`).
    */
   aiSdk?: boolean;
+=======
+  /** With `streamReplies`: a word at a time, slowly, so a turn superseding the reply can be seen in the demo. */
+  slowStream?: boolean;
+>>>>>>> 0614f05 (Turns: guide page (TypeScript and Python bots with turn_id and in_reply_to_turn), the client's streamReply takes inReplyToTurn, the example bot's slow streaming mode (BOT_STREAM=slow) answers the turn and stops on 2100/2101; decisions)
   log?: (line: string, fields?: Record<string, unknown>) => void;
 };
 
 /** A text a few words at a time, with a pause between, as a language model would produce it. */
-async function* wordsSlowly(text: string): AsyncGenerator<string> {
+async function* wordsSlowly(text: string, slow = false): AsyncGenerator<string> {
   const words = text.split(/(?<= )/);
-  for (let i = 0; i < words.length; i += 3) {
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    yield words.slice(i, i + 3).join('');
+  const step = slow ? 1 : 3;
+  for (let i = 0; i < words.length; i += step) {
+    await new Promise((resolve) => setTimeout(resolve, slow ? 700 : 150));
+    yield words.slice(i, i + step).join('');
   }
 }
 
@@ -105,6 +111,7 @@ export async function startBot(options: BotOptions) {
     text: string,
     idempotencyKey: string,
     choices?: { title: string; payload: string }[],
+<<<<<<< HEAD
     question = '',
   ) {
     if (options.aiSdk && !choices) {
@@ -116,10 +123,27 @@ export async function startBot(options: BotOptions) {
       log('replied (AI SDK stream)', { chat_id: chatId, transid: sent.transid, chunks: sent.stream_seq });
       return;
     }
+=======
+    turnId?: string,
+  ) {
+>>>>>>> 0614f05 (Turns: guide page (TypeScript and Python bots with turn_id and in_reply_to_turn), the client's streamReply takes inReplyToTurn, the example bot's slow streaming mode (BOT_STREAM=slow) answers the turn and stops on 2100/2101; decisions)
     // Streamed answers (demo mode) are plain text; quick replies are sent whole.
     if (options.streamReplies && !choices) {
-      const sent = await streamReply(api, chatId, wordsSlowly(text), { idempotencyKey, statusText: 'Thinking…' });
-      log('replied (streamed)', { chat_id: chatId, transid: sent.transid, chunks: sent.stream_seq });
+      try {
+        const sent = await streamReply(api, chatId, wordsSlowly(text, options.slowStream), {
+          idempotencyKey,
+          statusText: 'Thinking…',
+          inReplyToTurn: turnId,
+        });
+        log('replied (streamed)', { chat_id: chatId, transid: sent.transid, chunks: sent.stream_seq });
+      } catch (err) {
+        // The customer wrote again (on_new_turn: supersede): the next event carries the newer turn.
+        if (err instanceof BotApiError && (err.statusCode === 2100 || err.statusCode === 2101)) {
+          log('reply superseded by a newer turn', { chat_id: chatId, turn_id: turnId });
+          return;
+        }
+        throw err;
+      }
       return;
     }
     const body = choices
@@ -148,7 +172,12 @@ export async function startBot(options: BotOptions) {
   async function answer(
     chatId: string,
     channel: string,
-    message: { transid: string; text?: string; quick_reply_response?: { options: { title: string; payload?: string }[] } },
+    message: {
+      transid: string;
+      text?: string;
+      turn_id?: string;
+      quick_reply_response?: { options: { title: string; payload?: string }[] };
+    },
   ) {
     // A quick reply click says what was chosen in its payload (the service fills it from the offer).
     const said = message.text ?? message.quick_reply_response?.options[0]?.payload ?? '';
@@ -182,6 +211,7 @@ export async function startBot(options: BotOptions) {
       log('handed over', { chat_id: chatId, team_id: teamid });
       return;
     }
+<<<<<<< HEAD
     if (options.aiSdk) {
       await reply(
         chatId,
@@ -193,11 +223,18 @@ export async function startBot(options: BotOptions) {
       return;
     }
     // On livechat (the chat widget) the choices come as quick reply buttons too.
+=======
+    // On livechat (the chat widget) the choices come as quick reply buttons too (not in the slow
+    // streaming demo, whose point is a long reply the customer can interrupt).
+>>>>>>> 0614f05 (Turns: guide page (TypeScript and Python bots with turn_id and in_reply_to_turn), the client's streamReply takes inReplyToTurn, the example bot's slow streaming mode (BOT_STREAM=slow) answers the turn and stops on 2100/2101; decisions)
     await reply(
       chatId,
-      'Thanks, I have noted that. Type "agent" at any time to talk to a person.',
+      options.slowStream
+        ? `You said: "${said}". Let me think about that for a moment, it may take a while to put the whole answer together. Type "agent" at any time to talk to a person.`
+        : 'Thanks, I have noted that. Type "agent" at any time to talk to a person.',
       `reply-${message.transid}`,
-      channel === 'livechat' ? CHOICES : undefined,
+      channel === 'livechat' && !options.slowStream ? CHOICES : undefined,
+      message.turn_id,
     );
   }
 

@@ -9,6 +9,8 @@
 //   BOT_DELIVERY       `pull` (or the flag --pull): read GET /api/v1/events instead of listening;
 //                      no webhook address needed (set the VA's delivery mode to pull)
 //   HANDOVER_TEAM      the team to hand chats to (default Support)
+//   BOT_STREAM=slow    (or --stream --slow) streams a word every 0.7 s: with turns on (docs/guide/turns.md)
+//                      a customer's message sent meanwhile supersedes the reply in progress
 //   BOT_STREAM=1       (or the flag --stream) demo of a language-model bot: replies are streamed
 //                      a few words at a time, after a typing indicator with a status line
 //   BOT_AI=1           (or the flag --ai) a bot on the AI SDK: each answer is `streamText(...)` on
@@ -60,8 +62,13 @@ const bot = await startBot({
   delivery: pull ? 'pull' : 'webhook',
   port,
   handoverTeam: process.env.HANDOVER_TEAM,
+<<<<<<< HEAD
   streamReplies: process.env.BOT_STREAM === '1' || process.argv.includes('--stream'),
   aiSdk: process.env.BOT_AI === '1' || process.argv.includes('--ai'),
+=======
+  streamReplies: process.env.BOT_STREAM === '1' || process.env.BOT_STREAM === 'slow' || process.argv.includes('--stream'),
+  slowStream: process.env.BOT_STREAM === 'slow' || process.argv.includes('--slow'),
+>>>>>>> 0614f05 (Turns: guide page (TypeScript and Python bots with turn_id and in_reply_to_turn), the client's streamReply takes inReplyToTurn, the example bot's slow streaming mode (BOT_STREAM=slow) answers the turn and stops on 2100/2101; decisions)
 });
 console.log(
   `Demo bot ready: ${bot.url ? `webhook ${bot.url}` : 'reading GET /api/v1/events (pull)'}, service ${baseUrl}. Write to it from the admin pages (a chat, "Send as customer").`,

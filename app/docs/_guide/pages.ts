@@ -13,6 +13,7 @@ export const GUIDE_PAGES = [
   { slug: 'handover', title: 'Handover, lost control and the fallback' },
   { slug: 'agent-workspace', title: 'The agent workspace' },
   { slug: 'replying-from-a-language-model', title: 'Replying from a language model' },
+  { slug: 'turns', title: 'Turns: bursts and stale replies' },
   { slug: 'credentials', title: 'Rotating credentials' },
   { slug: 'local-testing', title: 'Testing locally' },
   { slug: 'limits-and-codes', title: 'Limits, codes and support' },
