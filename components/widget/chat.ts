@@ -230,6 +230,32 @@ function main(appIdText: string): void {
     }
   }
 
+  /**
+   * The customer's typing, for a bot that gathers a burst into one turn (docs/guide/turns.md): on at
+   * the first key, refreshed every 3 s while keys come, off after 3 s without one or when the input
+   * empties. A sent message says "not typing" by itself. Failures are ignored: typing is a hint.
+   */
+  let typingOn = false;
+  let typingSentAt = 0;
+  let typingIdle: ReturnType<typeof setTimeout> | undefined;
+  function reportTyping(on: boolean): void {
+    if (!chat || chat.status === 'closed' || !saved.token) return;
+    typingOn = on;
+    typingSentAt = Date.now();
+    void request('setTyping', { params: { chat_id: chat.chat_id }, body: { typing: on } }, saved.token).catch(() => {});
+  }
+  function onInput(): void {
+    clearTimeout(typingIdle);
+    if (!text.value.trim()) {
+      if (typingOn) reportTyping(false);
+      return;
+    }
+    if (!typingOn || Date.now() - typingSentAt > 3_000) reportTyping(true);
+    typingIdle = setTimeout(() => {
+      if (typingOn) reportTyping(false);
+    }, 3_000);
+  }
+
   async function submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const value = text.value.trim();
@@ -252,7 +278,9 @@ function main(appIdText: string): void {
         await catchUp();
         follow();
       } else {
-        renderMessage(await call('sendMessage', { params: { chat_id: chat.chat_id }, body: { text: value } }));
+        clearTimeout(typingIdle);
+        typingOn = false;
+        renderMessage(await call('sendMessage', { params: { chat_id: chat.chat_id }, body: { text: value, typing: false } }));
       }
       text.value = '';
     } catch (err) {
@@ -311,6 +339,7 @@ function main(appIdText: string): void {
 
   async function init(): Promise<void> {
     composer.addEventListener('submit', submit);
+    text.addEventListener('input', onInput);
     text.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) composer.requestSubmit();
     });

@@ -34,17 +34,14 @@ export type BotOptions = {
    * line first, then a streamed reply), as a model producing tokens would.
    */
   streamReplies?: boolean;
-<<<<<<< HEAD
   /**
    * Demo of a bot on the AI SDK: each answer comes from `streamText(...)` on the SDK's mock model
    * (no API key), which calls a tool and writes its answer; its UI message stream is sent to the
    * service as it is, in one call (`sendReplyStream`).
    */
   aiSdk?: boolean;
-=======
   /** With `streamReplies`: a word at a time, slowly, so a turn superseding the reply can be seen in the demo. */
   slowStream?: boolean;
->>>>>>> 0614f05 (Turns: guide page (TypeScript and Python bots with turn_id and in_reply_to_turn), the client's streamReply takes inReplyToTurn, the example bot's slow streaming mode (BOT_STREAM=slow) answers the turn and stops on 2100/2101; decisions)
   log?: (line: string, fields?: Record<string, unknown>) => void;
 };
 
@@ -111,8 +108,8 @@ export async function startBot(options: BotOptions) {
     text: string,
     idempotencyKey: string,
     choices?: { title: string; payload: string }[],
-<<<<<<< HEAD
     question = '',
+    turnId?: string,
   ) {
     if (options.aiSdk && !choices) {
       const result = answerWithModel(question, text);
@@ -123,10 +120,6 @@ export async function startBot(options: BotOptions) {
       log('replied (AI SDK stream)', { chat_id: chatId, transid: sent.transid, chunks: sent.stream_seq });
       return;
     }
-=======
-    turnId?: string,
-  ) {
->>>>>>> 0614f05 (Turns: guide page (TypeScript and Python bots with turn_id and in_reply_to_turn), the client's streamReply takes inReplyToTurn, the example bot's slow streaming mode (BOT_STREAM=slow) answers the turn and stops on 2100/2101; decisions)
     // Streamed answers (demo mode) are plain text; quick replies are sent whole.
     if (options.streamReplies && !choices) {
       try {
@@ -211,7 +204,6 @@ export async function startBot(options: BotOptions) {
       log('handed over', { chat_id: chatId, team_id: teamid });
       return;
     }
-<<<<<<< HEAD
     if (options.aiSdk) {
       await reply(
         chatId,
@@ -222,11 +214,8 @@ export async function startBot(options: BotOptions) {
       );
       return;
     }
-    // On livechat (the chat widget) the choices come as quick reply buttons too.
-=======
     // On livechat (the chat widget) the choices come as quick reply buttons too (not in the slow
     // streaming demo, whose point is a long reply the customer can interrupt).
->>>>>>> 0614f05 (Turns: guide page (TypeScript and Python bots with turn_id and in_reply_to_turn), the client's streamReply takes inReplyToTurn, the example bot's slow streaming mode (BOT_STREAM=slow) answers the turn and stops on 2100/2101; decisions)
     await reply(
       chatId,
       options.slowStream
@@ -234,6 +223,7 @@ export async function startBot(options: BotOptions) {
         : 'Thanks, I have noted that. Type "agent" at any time to talk to a person.',
       `reply-${message.transid}`,
       channel === 'livechat' && !options.slowStream ? CHOICES : undefined,
+      '',
       message.turn_id,
     );
   }

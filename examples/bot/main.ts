@@ -62,13 +62,9 @@ const bot = await startBot({
   delivery: pull ? 'pull' : 'webhook',
   port,
   handoverTeam: process.env.HANDOVER_TEAM,
-<<<<<<< HEAD
-  streamReplies: process.env.BOT_STREAM === '1' || process.argv.includes('--stream'),
   aiSdk: process.env.BOT_AI === '1' || process.argv.includes('--ai'),
-=======
   streamReplies: process.env.BOT_STREAM === '1' || process.env.BOT_STREAM === 'slow' || process.argv.includes('--stream'),
   slowStream: process.env.BOT_STREAM === 'slow' || process.argv.includes('--slow'),
->>>>>>> 0614f05 (Turns: guide page (TypeScript and Python bots with turn_id and in_reply_to_turn), the client's streamReply takes inReplyToTurn, the example bot's slow streaming mode (BOT_STREAM=slow) answers the turn and stops on 2100/2101; decisions)
 });
 console.log(
   `Demo bot ready: ${bot.url ? `webhook ${bot.url}` : 'reading GET /api/v1/events (pull)'}, service ${baseUrl}. Write to it from the admin pages (a chat, "Send as customer").`,
