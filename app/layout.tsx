@@ -3,7 +3,11 @@ import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import './globals.css';
 
-export const metadata: Metadata = { title: 'VA Chat', description: 'Virtual Agent chat integration service' };
+export const metadata: Metadata = {
+  title: 'VA Chat',
+  description: 'Virtual Agent chat integration service',
+  icons: { icon: { url: '/favicon.ico', type: 'image/svg+xml' } },
+};
 
 /**
  * The root layout stays minimal: sections such as /docs or the admin pages bring their own.

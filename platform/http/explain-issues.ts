@@ -68,11 +68,17 @@ function unwrap(schema: ZodTypeAny): ZodTypeAny[] {
   return [schema];
 }
 
-/** The known key the unknown one most likely meant: the same letters without `_`, `-` and case, or one edit away (two for keys of five letters or more). */
+/**
+ * The known key the unknown one most likely meant: the same letters without `_`, `-` and case; a
+ * known key of four letters or more with an ending added (`streaming`, `streamed` for `stream`);
+ * or one edit away (two for keys of five letters or more).
+ */
 export function closestKey(key: string, known: string[]): string | undefined {
   const plain = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
   const same = known.find((k) => plain(k) === plain(key));
   if (same) return same;
+  const inflected = known.find((k) => plain(k).length >= 4 && new RegExp(`^${plain(k)}(ing|ed|s|es)$`).test(plain(key)));
+  if (inflected) return inflected;
   if (key.length < 3) return undefined;
   const most = key.length < 5 ? 1 : 2;
   let best: { key: string; distance: number } | undefined;

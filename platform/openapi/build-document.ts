@@ -100,6 +100,9 @@ const REPLY_STREAM_EXAMPLE = [
   .join('')
   .concat('data: [DONE]\n\n');
 
+/** The server variable's default in the committed documents; a running server serves its own origin. */
+const DEFAULT_ORIGIN = 'http://localhost:3000';
+
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const schemaRef = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` });
 const pascal = (id: string) => id[0].toUpperCase() + id.slice(1);
@@ -356,7 +359,7 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
         description: `This service's origin; the paths include their prefix (${groups.map((g) => `${GROUPS[g].base}/...`).join(', ')})`,
         variables: {
           baseUrl: {
-            default: 'http://localhost:3000',
+            default: DEFAULT_ORIGIN,
             description:
               'Scheme, host and port the service is reached at, without a trailing slash (`npm start` serves http://localhost:3000)',
           },
@@ -378,4 +381,20 @@ export function buildOpenApiDocument(scope: DocumentScope = 'all'): OpenApiDocum
     },
     'x-status-codes': statusCodeCatalogue(),
   };
+}
+
+const served = new Map<DocumentScope, string>();
+
+/**
+ * The document as a running server serves it: built once per process, with the server variable's
+ * default set to the origin the reader reached (`origin`), so a client generated from
+ * `/api/v1/openapi.json` of a running server points at that server, not at localhost:3000.
+ */
+export function servedOpenApiDocument(scope: DocumentScope, origin: string): string {
+  let text = served.get(scope);
+  if (text === undefined) {
+    text = JSON.stringify(buildOpenApiDocument(scope));
+    served.set(scope, text);
+  }
+  return text.replace(`"default":${JSON.stringify(DEFAULT_ORIGIN)}`, `"default":${JSON.stringify(origin)}`);
 }

@@ -54,6 +54,13 @@ describe('answers that say what to do', () => {
       { field: 'tag', message: 'unknown key: did you mean `tags`?' },
       { field: '(body)', message: "Unrecognized key(s) in object: 'zzzzzz'" },
     ]);
+    // An ending added to a known key: `streaming` for `stream`.
+    const streaming = await botApi('POST', `/chats/${chat.chat_id}/messages`, {
+      token: t.token,
+      body: { type: 'outbound', streaming: true },
+    });
+    assert.equal(streaming.body.status_code, 2000, JSON.stringify(streaming.body));
+    assert.deepEqual(streaming.body.response.errors[0], { field: 'streaming', message: 'unknown key: did you mean `stream`?' });
     const read = await botApi('GET', `/chats/${chat.chat_id}`, { token: t.token });
     assert.equal(read.body.response.assignee, t.bot.user.loginId);
     assert.deepEqual(read.body.response.tag, []);

@@ -5,11 +5,26 @@ import { describe, it } from 'node:test';
 import { GET } from '@/app/api/widget/openapi.json/route';
 
 describe('widget API document', () => {
-  it('is served at /api/widget/openapi.json, the same as the committed openapi-widget.json', async () => {
-    const res = GET();
+  it('is served at /api/widget/openapi.json, the same as the committed openapi-widget.json but for the server default', async () => {
+    const res = GET(new Request('http://localhost:3000/api/widget/openapi.json'));
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
     const committed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', '..', 'openapi-widget.json'), 'utf8'));
     assert.deepEqual(await res.json(), committed);
+  });
+
+  it("names the running server's own origin as the server default, on each of the three documents", async () => {
+    const { GET: bot } = await import('@/app/api/v1/openapi.json/route');
+    const { GET: admin } = await import('@/app/api/admin/openapi.json/route');
+    for (const [get, p] of [
+      [GET, '/api/widget/openapi.json'],
+      [bot, '/api/v1/openapi.json'],
+      [admin, '/api/admin/openapi.json'],
+    ] as const) {
+      const served = await get(
+        new Request(`http://10.1.2.3:4123${p}`, { headers: { host: 'chat.example.test:8443', 'x-forwarded-proto': 'https' } }),
+      ).json();
+      assert.equal(served.servers[0].variables.baseUrl.default, 'https://chat.example.test:8443', p);
+    }
   });
 });

@@ -1,16 +1,14 @@
-import { buildOpenApiDocument } from '@/platform/openapi/build-document';
+import { publicBase } from '@/lib/widget/public-base';
+import { servedOpenApiDocument } from '@/platform/openapi/build-document';
 import { publicJson } from '../../v1/_public/json';
 
 export { DELETE, PATCH, POST, PUT } from '../../v1/_public/json';
-
-// Built once per server process: the document depends only on the contract.
-let document: string | undefined;
 
 /**
  * GET /api/admin/openapi.json: the OpenAPI 3.0 document of the admin API, beside the API it
  * describes. Public like the bot API's: it describes operations, not data.
  */
-export function GET(): Response {
-  document ??= JSON.stringify(buildOpenApiDocument('admin'));
-  return publicJson(document);
+export function GET(req: Request): Response {
+  // The server's own origin (PUBLIC_URL, else the one the request reached) as the server default.
+  return publicJson(servedOpenApiDocument('admin', publicBase(req)), 200, { vary: 'Host, X-Forwarded-Host, X-Forwarded-Proto' });
 }

@@ -5,10 +5,11 @@ import { newTraceId } from '@/platform/util/ids';
  * Answers of the public, read-only documents under /api/v1 (the OpenAPI document and the event
  * JSON Schemas): no token, cacheable, readable from any origin so tools elsewhere can load them.
  */
-export function publicJson(body: string, status = 200): Response {
+export function publicJson(body: string, status = 200, extra: Record<string, string> = {}): Response {
   return new Response(body, {
     status,
     headers: {
+      ...extra,
       'content-type': 'application/json; charset=utf-8',
       'cache-control': 'public, max-age=300',
       'access-control-allow-origin': '*',
