@@ -3,7 +3,7 @@
 // one node:http server (see serve() below); `npm start -- --next` runs `next start` instead.
 // Without DATABASE_URL it runs on the embedded database in ./.data and, being a local demo,
 // allows webhooks to private addresses (WEBHOOK_ALLOW_PRIVATE=true) unless told otherwise.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -39,15 +39,27 @@ function newestMtime(p) {
 const buildId = path.join('.next', 'BUILD_ID');
 const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
 if (built === 0 || SOURCES.some((s) => newestMtime(s) > built)) {
-  console.log(built === 0 ? 'No build found: building (about a minute)...' : 'Sources changed since the last build: rebuilding...');
+  console.log(
+    built === 0
+      ? 'No build found: building (a few minutes on 2 cores, longer when other work shares them)...'
+      : 'Sources changed since the last build: rebuilding...',
+  );
+  // Next prints little while it compiles: a line every 20 s says the build is still going.
+  const started = Date.now();
+  const ticker = setInterval(() => console.log(`  ...still building, ${Math.round((Date.now() - started) / 1000)} s so far`), 20_000);
   // As `npm run build`: the widget's browser code first (public/widget/chat.js), then Next.
   for (const args of [
     ['--import', 'tsx', 'scripts/build-widget.ts'],
     ['node_modules/next/dist/bin/next', 'build'],
   ]) {
-    const res = spawnSync(process.execPath, args, { stdio: 'inherit' });
-    if (res.status !== 0) process.exit(res.status ?? 1);
+    const status = await new Promise((resolve) => spawn(process.execPath, args, { stdio: 'inherit' }).on('exit', (code) => resolve(code)));
+    if (status !== 0) {
+      clearInterval(ticker);
+      process.exit(status ?? 1);
+    }
   }
+  clearInterval(ticker);
+  console.log(`Built in ${Math.round((Date.now() - started) / 1000)} s.`);
 }
 
 if (!process.env.DATABASE_URL && process.env.WEBHOOK_ALLOW_PRIVATE === undefined) process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
