@@ -1,7 +1,7 @@
 // The embed script (/widget.js?app=<id>), compiled by scripts/build-widget.ts. The route serves it
 // with one app's configuration in place of VA_CHAT_CONFIG (app/widget.js/route.ts): its allowed
 // origins are written into it, so on any other origin it stops before touching the page. On an
-// allowed one it adds a launcher button ("Open chat") and, on first use, the chat page in an
+// allowed one it adds a launcher button ("Open chat", "Hide chat" while open) and, on first use, the chat page in an
 // iframe. Escape, or the page's own Close button, closes the panel and puts focus back on the
 // launcher. Styles are set through the DOM (no inline style attribute), so a host page with a
 // strict policy can still run it.
@@ -17,7 +17,13 @@ function css<T extends HTMLElement>(el: T, styles: Partial<CSSStyleDeclaration>)
 }
 
 function install(cfg: LoaderConfig): void {
-  if (cfg.origins.indexOf(window.location.origin) === -1) return;
+  if (cfg.origins.indexOf(window.location.origin) === -1) {
+    // The site owner's one clue: nothing appears, so the console says why and where to fix it.
+    console.warn(
+      `VA Chat widget: this page's origin ${window.location.origin} is not among the allowed origins of chat widget ${cfg.appId} (${cfg.origins.join(', ') || 'none'}), so no chat button is shown. Add it under "Allowed websites" on the asset's page in the admin pages.`,
+    );
+    return;
+  }
   const key = `__vaChatWidget${cfg.appId}`;
   const flags = window as unknown as Record<string, boolean>;
   if (flags[key]) return;
@@ -65,6 +71,9 @@ function install(cfg: LoaderConfig): void {
       transition: reduced ? 'none' : 'opacity .15s ease-out',
     });
     let frame: HTMLIFrameElement | null = null;
+    // Until the chat page has loaded, the frame holds about:blank (this page's origin): a message
+    // addressed to the service's origin then is refused with a warning in the console.
+    let loaded = false;
     function open(): void {
       if (!frame) {
         frame = document.createElement('iframe');
@@ -72,17 +81,21 @@ function install(cfg: LoaderConfig): void {
         frame.title = `Chat with ${cfg.name}`;
         css(frame, { width: '100%', height: '100%', border: '0', display: 'block' });
         panel.appendChild(frame);
-        frame.addEventListener('load', () => focusChat());
+        frame.addEventListener('load', () => {
+          loaded = true;
+          focusChat();
+        });
       }
       panel.hidden = false;
       launcher.setAttribute('aria-expanded', 'true');
-      launcher.textContent = 'Close chat';
+      // It hides the panel; the conversation stays open (the chat page's own button says the same).
+      launcher.textContent = 'Hide chat';
       focusChat();
     }
     function focusChat(): void {
       if (!frame || panel.hidden) return;
       frame.focus();
-      frame.contentWindow?.postMessage({ type: 'va-chat:focus' }, cfg.base);
+      if (loaded) frame.contentWindow?.postMessage({ type: 'va-chat:focus' }, cfg.base);
     }
     function close(): void {
       panel.hidden = true;

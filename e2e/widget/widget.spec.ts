@@ -95,10 +95,14 @@ test('embedded on an allowed website: a customer writes, the bot answers with qu
     const patched = await request.patch(`/api/admin/virtual-agents/${va.id}`, { data: { webhook_url: bot.url } });
     expect(patched.status()).toBe(200);
     const page = customer.page;
+    const consoleLines: string[] = [];
+    page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
     await page.goto(`${shop.origin}/`);
     const launcher = page.getByRole('button', { name: 'Open chat' });
     await expect(launcher).toBeVisible();
     await launcher.click();
+    // Open, the launcher says what it does: it hides the panel, the conversation stays.
+    await expect(page.getByRole('button', { name: 'Hide chat' })).toBeVisible();
     const chat = page.frameLocator(`iframe[title="Chat with ${asset.name}"]`);
     await writeAndGetQuickReplies(chat, 'Hello, <b>where</b> is my parcel?');
 
@@ -127,6 +131,8 @@ test('embedded on an allowed website: a customer writes, the bot answers with qu
     await page.keyboard.press('Escape');
     await expect(page.locator('iframe')).toBeHidden();
     await expect(page.getByRole('button', { name: 'Open chat' })).toBeFocused();
+    // A correct embed leaves the host page's console clean of the widget's postMessage.
+    expect(consoleLines.filter((l) => /postMessage|target origin/i.test(l))).toEqual([]);
   } finally {
     await customer.close();
     await shop.close();
@@ -156,8 +162,13 @@ test('on a website that is not allowed the script does nothing, and the chat pag
   const customer = await customerPage(browser);
   try {
     const page = customer.page;
+    const warned = page.waitForEvent('console', {
+      predicate: (m) => m.type() === 'warning' && /not among the allowed origins/.test(m.text()),
+    });
     const scriptLoaded = page.waitForResponse((r) => r.url().includes('/widget.js'));
     await page.goto(`${other.origin}/`);
+    // The site owner learns why nothing appears, and where to fix it.
+    expect((await warned).text()).toContain(`origin ${other.origin} is not among the allowed origins`);
     expect((await scriptLoaded).status()).toBe(200);
     await page.waitForLoadState('load');
     await expect(page.getByRole('button', { name: 'Open chat' })).toHaveCount(0);

@@ -73,10 +73,11 @@ export function readDemoLogin(file = demoLoginFile()): DemoLogin | null {
 export async function checkDemoLogin(
   db: Db,
   login: DemoLogin,
-): Promise<DemoLogin & { webhookUrl: string | null; vaId: number | null; widgetAppId: number | null }> {
+): Promise<DemoLogin & { webhookUrl: string | null; vaId: number | null; widgetAppId: number | null; vaDisabled?: boolean }> {
   const [va] = await db
     .select({
       id: virtualAgents.userId,
+      enabled: users.enabled,
       accountId: users.accountId,
       webhookUrl: virtualAgents.webhookUrl,
       apiKeyHash: virtualAgents.apiKeyHash,
@@ -112,11 +113,14 @@ export async function checkDemoLogin(
     webhookUrl: va.webhookUrl,
     vaId: va.id,
     widgetAppId: livechat?.id ?? null,
+    vaDisabled: !va.enabled,
   };
 }
 
 /** The file's lines and the banner's: the URLs to open, the login, and how to start the demo bot. */
-export function demoLines(login: DemoLogin & { webhookUrl: string | null; vaId: number | null; widgetAppId: number | null }): string[] {
+export function demoLines(
+  login: DemoLogin & { webhookUrl: string | null; vaId: number | null; widgetAppId: number | null; vaDisabled?: boolean },
+): string[] {
   const base = serviceUrl();
   const vaPage = login.vaId ? `${base}/admin/virtual-agents/${login.vaId}` : `${base}/admin/virtual-agents`;
   return [
@@ -131,8 +135,12 @@ export function demoLines(login: DemoLogin & { webhookUrl: string | null; vaId: 
       : `${LABELS.signingSecret}: ${ROTATED}; rotate it again at ${vaPage} and start the bot with VA_SIGNING_SECRET=<new secret>`,
     `${LABELS.webhook}: ${login.webhookUrl ?? '(no demo bot)'}`,
     ...(login.widgetAppId ? [`${LABELS.widget}: ${base}/chat/${login.widgetAppId}`] : []),
-    'Start the demo bot (another terminal): npm run demo:bot',
-    'Until it runs, the demo chat’s events wait and are retried ("webhook attempt failed; will retry" in the log); once it answers, they arrive in order.',
+    ...(login.vaDisabled
+      ? [`The Demo Bot is disabled (${vaPage}): new chats go to people or your own VA; enable it there to use npm run demo:bot again.`]
+      : [
+          'Start the demo bot (another terminal): npm run demo:bot',
+          'Until it runs, the demo chat’s events wait and are retried ("webhook attempt failed; will retry" in the log); once it answers, they arrive in order.',
+        ]),
   ];
 }
 

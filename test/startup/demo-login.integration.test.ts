@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { users } from '@/db/schema';
 import { createAccount } from '@/lib/accounts/create-account';
 import { rotateApiKey } from '@/lib/virtual-agents/rotate-api-key';
 import { rotateSigningSecret } from '@/lib/virtual-agents/rotate-signing-secret';
@@ -56,5 +58,12 @@ describe('the demo login file', () => {
     assert.ok(!text.includes(demo.signingSecret), 'the rotated secret is gone from the file');
     assert.match(text, /Demo bot API key: rotated since it was written here; rotate it again at .*\/admin\/virtual-agents\/\d+/);
     assert.equal(readDemoLogin(file)!.apiKey, null, 'a later start reads no key rather than the explanation');
+
+    // Disabled by an administrator (say, for a VA of one's own): the banner no longer says to start it.
+    assert.match(text, /Start the demo bot/);
+    await ctx.db.update(users).set({ enabled: false }).where(eq(users.id, demo.vaId));
+    const disabled = demoLines(await checkDemoLogin(ctx.db, readDemoLogin(file)!)).join('\n');
+    assert.doesNotMatch(disabled, /Start the demo bot/);
+    assert.match(disabled, /The Demo Bot is disabled \(http:\/\/localhost:\d+\/admin\/virtual-agents\/\d+\)/);
   });
 });

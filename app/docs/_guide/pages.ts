@@ -12,6 +12,7 @@ export const GUIDE_PAGES = [
   { slug: 'idempotency', title: 'Idempotency' },
   { slug: 'handover', title: 'Handover, lost control and the fallback' },
   { slug: 'agent-workspace', title: 'The agent workspace' },
+  { slug: 'widget', title: 'The chat widget on a website' },
   { slug: 'replying-from-a-language-model', title: 'Replying from a language model' },
   { slug: 'turns', title: 'Turns: bursts and stale replies' },
   { slug: 'credentials', title: 'Rotating credentials' },
