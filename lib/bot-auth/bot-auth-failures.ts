@@ -18,6 +18,6 @@ export async function refuseIfFailingTooOften(clientAddress: string): Promise<vo
 /** Counts one failure; returns the 429 to answer instead once the address is over its budget. */
 export async function recordBotAuthFailure(clientAddress: string): Promise<ApiError | null> {
   const points = env().BOT_AUTH_FAILURES_PER_MINUTE;
-  const { consumed, msBeforeNext } = await consumeOne(failures(), addressKey(clientAddress));
-  return consumed > points ? tooManyRequests(msBeforeNext, 'too many failed authentications from this address', points) : null;
+  const { refused, msBeforeNext } = await consumeOne(failures(), addressKey(clientAddress));
+  return refused ? tooManyRequests(msBeforeNext, 'too many failed authentications from this address', points) : null;
 }

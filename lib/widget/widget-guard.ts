@@ -44,7 +44,7 @@ export function customerKey(visitor: WidgetVisitorAuth): string {
 
 async function take(name: string, points: number, durationSeconds: number, key: string, what: string, ctx?: RequestContext) {
   const limiter = limiterFor({ name, points, durationSeconds, memoryBlock: true });
-  const { consumed, msBeforeNext } = await consumeOne(limiter, key);
-  if (consumed > points) throw tooManyRequests(msBeforeNext, `at most ${points} ${what}`, points);
+  const { refused, consumed, msBeforeNext } = await consumeOne(limiter, key);
+  if (refused) throw tooManyRequests(msBeforeNext, `at most ${points} ${what}`, points);
   if (ctx) ctx.rateLimit = { limit: points, remaining: Math.max(0, points - consumed), resetSeconds: Math.ceil(msBeforeNext / 1000) };
 }

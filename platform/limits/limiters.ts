@@ -64,14 +64,21 @@ export async function msUntilAllowed(limiter: RateLimiterAbstract, key: string, 
   return Math.max(res.msBeforeNext, 1);
 }
 
-/** Counts one event against the key; returns the state after it, or the wait when over the budget. */
-export async function consumeOne(limiter: RateLimiterAbstract, key: string): Promise<{ consumed: number; msBeforeNext: number }> {
+/**
+ * Counts one event against the key: whether it was refused, the points used, and the ms until the
+ * window ends. Any rejection is a refusal, whatever it reports: a key the limiter already blocks in
+ * memory is rejected with 0 points used, so "refused" must never be read from the count.
+ */
+export async function consumeOne(
+  limiter: RateLimiterAbstract,
+  key: string,
+): Promise<{ refused: boolean; consumed: number; msBeforeNext: number }> {
   try {
     const res = await limiter.consume(key, 1);
-    return { consumed: res.consumedPoints, msBeforeNext: res.msBeforeNext };
+    return { refused: false, consumed: res.consumedPoints, msBeforeNext: res.msBeforeNext };
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    return { consumed: rejection.consumedPoints, msBeforeNext: rejection.msBeforeNext };
+    return { refused: true, consumed: rejection.consumedPoints, msBeforeNext: Math.max(1, rejection.msBeforeNext) };
   }
 }
 
