@@ -3,6 +3,7 @@ import { getDb } from '@/db/client';
 import { recordAdminAction } from '@/lib/audit/record-admin-action';
 import { firstPathParam, readJsonBody } from '@/lib/audit/request-parts';
 import { addressKey, clientAddress } from '@/platform/auth/client-address';
+import { ApiError } from '@/platform/errors';
 import type { ApiRequest } from '@/platform/http/api-request';
 import { consumeRateLimit } from '@/platform/http/rate-limit';
 import type { RequestContext } from '@/platform/http/request-context';
@@ -35,8 +36,9 @@ export async function adminGuard(req: ApiRequest, entry: RouteEntry, ctx: Reques
   try {
     ctx.admin = await authenticateSession(await getDb(), { token });
   } catch (err) {
-    // A stale cookie is dropped so the browser stops sending it.
-    if (token) ctx.setCookies = [clearedSessionCookie({ secure: isHttps(req) })];
+    // A stale cookie is dropped so the browser stops sending it; a database that cannot answer
+    // (2050) says nothing about the cookie, which is kept.
+    if (token && err instanceof ApiError && err.code === 3001) ctx.setCookies = [clearedSessionCookie({ secure: isHttps(req) })];
     throw err;
   }
   ctx.rateLimit = await consumeSessionBudget('admin-session', sha256(token ?? ''), 'admin requests');

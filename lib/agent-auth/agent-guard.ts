@@ -5,6 +5,7 @@ import { isHttps } from '@/lib/admin-auth/session-cookie';
 import { recordAdminAction } from '@/lib/audit/record-admin-action';
 import { firstPathParam, readJsonBody } from '@/lib/audit/request-parts';
 import { addressKey, clientAddress } from '@/platform/auth/client-address';
+import { ApiError } from '@/platform/errors';
 import type { ApiRequest } from '@/platform/http/api-request';
 import { consumeRateLimit } from '@/platform/http/rate-limit';
 import type { RequestContext } from '@/platform/http/request-context';
@@ -38,7 +39,7 @@ export async function agentGuard(req: ApiRequest, entry: RouteEntry, ctx: Reques
   try {
     ctx.agent = await authenticateAgent(await getDb(), { token });
   } catch (err) {
-    if (token) ctx.setCookies = [clearedAgentSessionCookie({ secure: isHttps(req) })];
+    if (token && err instanceof ApiError && err.code === 2080) ctx.setCookies = [clearedAgentSessionCookie({ secure: isHttps(req) })];
     throw err;
   }
   ctx.rateLimit = await consumeSessionBudget('agent-session', sha256(token ?? ''), 'workspace requests');

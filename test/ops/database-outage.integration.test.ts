@@ -4,8 +4,9 @@ import { GET as readyGET } from '@/app/api/health/ready/route';
 import { GET as metricsGET } from '@/app/api/metrics/route';
 import { closeDb, openPostgres, setHandle } from '@/db/client';
 import { resetEnv } from '@/env';
-import { botApi } from '../support/api-client';
+import { type ApiReply, botApi, widgetApi } from '../support/api-client';
 import { describeOrSkip } from '../support/describe-or-skip';
+import { newVisitor, signedInAdminOf, signedInAgent } from '../support/people';
 import { createPrivateCluster, freePort, type PrivateCluster, privateClusterUnavailable } from '../support/private-cluster';
 import { createTenant, type Tenant } from '../support/tenant';
 
@@ -133,5 +134,65 @@ describeOrSkip('database outage', unavailable ?? false, () => {
       start();
     }
     await waitForDatabase(t);
+  });
+
+  it('never reads a storage failure as a bad credential: every surface answers 2050/503 with Retry-After and keeps its cookie', async () => {
+    await waitForDatabase(t);
+    const db = await (await import('@/db/client')).getDb();
+    const { client: admin } = await signedInAdminOf(db, t.account.id);
+    const agent = await signedInAgent(admin, t.agent.id, `${t.agent.loginId}@example.test`);
+    const visitor = await newVisitor(t.assets.livechat.id, '203.0.113.50');
+    const started = await widgetApi('POST', '/chats', { token: visitor.token, address: '203.0.113.50', body: { name: 'Bo', text: 'hi' } });
+    assert.equal(started.status, 201, JSON.stringify(started.body));
+    const chatId = started.body.response.chat_id;
+
+    for (const store of ['memory', 'database'] as const) {
+      process.env.RATE_LIMIT_STORE = store;
+      resetEnv();
+      stop();
+      try {
+        const answers: [string, ApiReply][] = [
+          ['widget current chat', await widgetApi('GET', '/chats/current', { token: visitor.token, address: '203.0.113.50' })],
+          ['widget transcript', await widgetApi('GET', `/chats/${chatId}/messages`, { token: visitor.token, address: '203.0.113.50' })],
+          [
+            'widget message',
+            await widgetApi('POST', `/chats/${chatId}/messages`, { token: visitor.token, address: '203.0.113.50', body: { text: 'x' } }),
+          ],
+          ['widget stream', await widgetApi('GET', `/chats/${chatId}/stream`, { token: visitor.token, address: '203.0.113.50' })],
+          ['bot call', await botApi('GET', '/teams', { token: t.token })],
+          ['bot authorize', await botApi('POST', '/authorize', { body: { api_key: t.bot.apiKey } })],
+          ['console call', await admin.get('/me')],
+          ['console sign-in', await admin.post('/login', { email: 'someone@example.test', password: 'a password here' })],
+          ['workspace call', await agent.get('/me')],
+          ['workspace sign-in', await agent.post('/login', { email: 'someone@example.test', password: 'a password here' })],
+        ];
+        for (const [what, client, path] of [
+          ['console chat stream', admin, `/chats/${chatId}/stream`],
+          ['workspace stream', agent, '/stream'],
+        ] as const) {
+          const opened = await client.stream(path);
+          await opened.sse?.close();
+          answers.push([what, { ...opened, body: opened.refusal } as unknown as ApiReply]);
+        }
+        for (const [what, r] of answers) {
+          assert.equal(r.status, 503, `${what} (${store} limits): ${r.status} ${JSON.stringify(r.body)}`);
+          assert.equal(r.body.status_code, 2050, what);
+          assert.ok(Number(r.headers.get('retry-after')) >= 1, `${what}: Retry-After`);
+          assert.deepEqual(r.setCookies?.length ? r.setCookies : [], [], `${what}: no cookie is cleared`);
+        }
+      } finally {
+        start();
+        delete process.env.RATE_LIMIT_STORE;
+        resetEnv();
+      }
+      await waitForDatabase(t);
+      // The credentials still work once the database is back.
+      assert.equal(
+        (await widgetApi('GET', '/chats/current', { token: visitor.token, address: '203.0.113.50' })).body.response.chat.chat_id,
+        chatId,
+      );
+      assert.equal((await admin.get('/me')).status, 200);
+      assert.equal((await agent.get('/me')).status, 200);
+    }
   });
 });

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { resetEnv } from '@/env';
-import { AdminClient, signedInAdminOf } from '../support/admin-api';
-import { AGENT_PASSWORD, AgentClient, signedInAgent } from '../support/agent-api';
-import { type ApiReply, botApi } from '../support/bot-api';
+import { ApiClient, type ApiReply, botApi, widgetApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
+import { AGENT_PASSWORD, newVisitor, signedInAdminOf, signedInAgent } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
-import { newVisitor, widgetApi } from '../support/widget-api';
 
 /**
  * Every limit of the service, flooded well past its first refusal on both limiter stores (the
@@ -95,13 +93,13 @@ describe('every limit holds for its whole window, past its first refusal', () =>
             const ip = nextAddress();
             const from = { headers: { 'x-forwarded-for': ip } };
             await flood('console sign-ins per address', 4, (i) =>
-              new AdminClient().post('/login', { email: `nobody-${i}@example.test`, password: 'wrong horse' }, from),
+              new ApiClient('admin').post('/login', { email: `nobody-${i}@example.test`, password: 'wrong horse' }, from),
             );
 
             // One account guessed from ever new addresses: 2 free failures, a third that opens the wait, then refusals.
             const admin = await signedInAdminOf(ctx.db, t.account.id);
             await flood('console failures per account', 3, () =>
-              new AdminClient().post(
+              new ApiClient('admin').post(
                 '/login',
                 { email: admin.email, password: 'wrong horse' },
                 { headers: { 'x-forwarded-for': nextAddress() } },
@@ -112,7 +110,7 @@ describe('every limit holds for its whole window, past its first refusal', () =>
             const guesser = { headers: { 'x-forwarded-for': nextAddress() } };
             let n = 0;
             const guess = () =>
-              new AdminClient().post('/login', { email: `someone-${++n}@example.test`, password: 'wrong horse' }, guesser);
+              new ApiClient('admin').post('/login', { email: `someone-${++n}@example.test`, password: 'wrong horse' }, guesser);
             await withEnv({ ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '100' }, () => flood('console failures per address', 5, guess));
           },
         );
@@ -129,11 +127,11 @@ describe('every limit holds for its whole window, past its first refusal', () =>
           const ip = nextAddress();
           const from = { headers: { 'x-forwarded-for': ip } };
           await flood('workspace sign-ins per address', 4, () =>
-            new AgentClient().post('/login', { email: `${t.agent.loginId}@example.test`, password: 'wrong horse' }, from),
+            new ApiClient('agent').post('/login', { email: `${t.agent.loginId}@example.test`, password: 'wrong horse' }, from),
           );
           const other = { headers: { 'x-forwarded-for': nextAddress() } };
           await flood('invite acceptances per address', 4, (i) =>
-            new AgentClient().post('/invite/accept', { token: `not-an-invite-${i}`, password: AGENT_PASSWORD }, other),
+            new ApiClient('agent').post('/invite/accept', { token: `not-an-invite-${i}`, password: AGENT_PASSWORD }, other),
           );
         });
         await run({ ADMIN_RATE_LIMIT_PER_MINUTE: '6' }, async () => {
