@@ -28,14 +28,14 @@ export type EventStreamOptions = {
 type StreamDeps = { origin: string; accessToken: (force?: boolean) => Promise<string>; fetch?: typeof fetch };
 
 /** Codes after which reconnecting cannot help: the cursor is wrong or gone. */
-const FINAL_CODES = new Set([2060, 2061, 2063]);
+const FINAL_CODES = new Set([2060, 2061, 2063, 2064]);
 
 /**
  * `GET /events/stream` as an async iterator of pulled events that survives disconnects: when the
  * stream ends (a server shutting down, a network cut) it reconnects with `Last-Event-ID` set to the
  * last cursor received, so nothing is missed or repeated. A refused token is renewed once per
  * connection; too many streams (2062) and server errors are retried after a pause; a bad or
- * expired cursor (2060, 2061, 2063) throws. Streaming acknowledges nothing: call
+ * expired or never issued cursor (2060, 2061, 2063, 2064) throws. Streaming acknowledges nothing: call
  * `events.ackEvents({ body: { cursor } })` as you finish events.
  */
 export async function* streamEvents(deps: StreamDeps, options: EventStreamOptions = {}): AsyncGenerator<PulledEvent> {

@@ -67,6 +67,11 @@ export const CODES = {
   2061: { http: 404, description: 'Event cursor not found: it belongs to another virtual agent' },
   2062: { http: 429, description: 'Too many open event streams for this virtual agent: close one first' },
   2063: { http: 410, description: 'Event cursor expired: its events are past retention; read on from response.oldest_cursor' },
+  2064: {
+    http: 409,
+    description:
+      'Event cursor not issued: no event of this virtual agent is at this position (never given, or past the newest event); read on without a cursor or from response.acknowledged_cursor',
+  },
   2099: { http: 405, description: 'Method not allowed' },
   // A reply sent as one event stream (POST /chats/{chat_id}/messages/stream)
   2130: { http: 400, description: 'The event stream carried no text before it ended: nothing was sent to the customer' },

@@ -1,22 +1,30 @@
 import type { z } from 'zod';
-import { cursorExpiredEnvelopeSchema } from './bot/schemas/pulled-event';
+import { cursorExpiredEnvelopeSchema, cursorNotIssuedEnvelopeSchema } from './bot/schemas/pulled-event';
 import { CODES, type ErrorCode } from './codes';
 import { errorEnvelopeSchema } from './common';
 
 type HttpOf<C extends ErrorCode> = (typeof CODES)[C]['http'];
 /**
  * The envelope under each HTTP status that the given codes answer with: the plain error envelope,
- * but a 410 that is 2063 (cursor expired) also carries `oldest_cursor`.
+ * but a 410 that is 2063 (cursor expired) also carries `oldest_cursor`, and a 409 that is 2064
+ * (cursor not issued) `acknowledged_cursor`.
  */
 export type ErrorResponses<C extends ErrorCode> = {
   [S in HttpOf<C>]: S extends 410
     ? 2063 extends C
       ? typeof cursorExpiredEnvelopeSchema
       : typeof errorEnvelopeSchema
-    : typeof errorEnvelopeSchema;
+    : S extends 409
+      ? 2064 extends C
+        ? typeof cursorNotIssuedEnvelopeSchema
+        : typeof errorEnvelopeSchema
+      : typeof errorEnvelopeSchema;
 };
 
-const ENVELOPES: Partial<Record<ErrorCode, z.ZodTypeAny>> = { 2063: cursorExpiredEnvelopeSchema };
+const ENVELOPES: Partial<Record<ErrorCode, z.ZodTypeAny>> = {
+  2063: cursorExpiredEnvelopeSchema,
+  2064: cursorNotIssuedEnvelopeSchema,
+};
 const codesBySchema = new WeakMap<z.ZodTypeAny, ErrorCode[]>();
 
 /**

@@ -31,7 +31,7 @@ export const eventsContract = c.router({
     path: '/events',
     summary: "Read the VA's events in order (long-poll)",
     description:
-      "Every event the VA subscribed to, in one VA-wide order (commit order; a chat's events keep their order), with no public URL needed. Each item carries the exact `body` and Standard Webhooks headers a webhook delivery of the event carries: verify `webhook_signature` with any Standard Webhooks library as for a delivery. `wait_seconds` (0-30) holds the answer until at least one event is there or the wait ends (then `events` is empty and `next_cursor` is the cursor sent). Passing `after=C` acknowledges every event up to C (see `POST /events/ack`). A cursor from another VA answers 2061; one older than retention 2063 (410) with `response.oldest_cursor`. Unknown query parameters are refused (2001). Works in both delivery modes: in `webhook` mode it reads (a replay after an outage) and acknowledgements change nothing.",
+      "Every event the VA subscribed to, in one VA-wide order (commit order; a chat's events keep their order), with no public URL needed. Each item carries the exact `body` and Standard Webhooks headers a webhook delivery of the event carries: verify `webhook_signature` with any Standard Webhooks library as for a delivery. `wait_seconds` (0-30) holds the answer until at least one event is there or the wait ends (then `events` is empty and `next_cursor` is the cursor sent). Passing `after=C` acknowledges every event up to C (see `POST /events/ack`). A cursor from another VA answers 2061; one older than retention 2063 (410) with `response.oldest_cursor`; one at a position the service never gave (past the newest event, say) 2064 (409) with `response.acknowledged_cursor`, and nothing is acknowledged. Unknown query parameters are refused (2001). Works in both delivery modes: in `webhook` mode it reads (a replay after an outage) and acknowledgements change nothing.",
     headers: authHeaders,
     query: z
       .object({
@@ -42,7 +42,7 @@ export const eventsContract = c.router({
           .describe('Seconds to wait for an event when none is there, 0 to 30 (default 0: answer at once)'),
       })
       .strict(),
-    responses: { 200: envelope(4309, eventPageSchema), ...errors(...AUTH_CODES, 2001, 2060, 2061, 2063) },
+    responses: { 200: envelope(4309, eventPageSchema), ...errors(...AUTH_CODES, 2001, 2060, 2061, 2063, 2064) },
   },
   streamEvents: {
     method: 'GET',
@@ -59,7 +59,7 @@ export const eventsContract = c.router({
         contentType: 'text/event-stream',
         body: eventStream(STREAM_EXAMPLE),
       }),
-      ...errors(...AUTH_CODES, 2001, 2060, 2061, 2062, 2063),
+      ...errors(...AUTH_CODES, 2001, 2060, 2061, 2062, 2063, 2064),
     },
   },
   ackEvents: {
@@ -70,6 +70,6 @@ export const eventsContract = c.router({
       'Marks every event of the VA up to and including `cursor` as handled: in `pull` delivery mode they count as delivered (delivery log, metrics, VA health) and later reads without `after` start after it. The acknowledged position never moves back (acknowledging an older cursor changes nothing). In `webhook` mode the answer is the same and nothing changes. `GET /events?after=C` acknowledges up to C too.',
     headers: authHeaders,
     body: ackBodySchema,
-    responses: { 200: envelope(4310, ackResultSchema), ...errors(...AUTH_CODES, ...BODY_CODES, 2060, 2061, 2063) },
+    responses: { 200: envelope(4310, ackResultSchema), ...errors(...AUTH_CODES, ...BODY_CODES, 2060, 2061, 2063, 2064) },
   },
 });

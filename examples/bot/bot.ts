@@ -359,6 +359,13 @@ export async function startBot(options: BotOptions) {
             await reconcile(true);
             continue;
           }
+          if (err instanceof BotApiError && err.statusCode === 2064) {
+            // A cursor the service never gave: read on from the acknowledged position (events read
+            // since then come again; `seen` drops the repeats).
+            log('cursor not issued; reading on from the acknowledged position', errorFields(err));
+            after = undefined;
+            continue;
+          }
           log('could not read events; trying again', errorFields(err));
           await sleep(pause, stop.signal);
           pause = Math.min(pause * 2, 60_000);

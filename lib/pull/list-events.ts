@@ -20,7 +20,7 @@ export async function listEvents(
   }: { accountId: number; vaUserId: number; after: string | undefined; limit: number; waitSeconds: number },
 ): Promise<{ events: Omit<PulledItem, 'event_type'>[]; next_cursor: string }> {
   const state = await readPullState(db, { accountId, vaUserId });
-  const start = startOf(state, { vaUserId, cursor: after, field: 'query.after' });
+  const start = await startOf(db, state, { accountId, vaUserId, cursor: after, field: 'query.after' });
   if (after !== undefined) await ackEvents(db, { accountId, vaUserId, to: start });
   await noteRead(db, { accountId, vaUserId });
 

@@ -27,7 +27,7 @@ export async function openEventStream(
   { accountId, vaUserId, cursor, field }: { accountId: number; vaUserId: number; cursor: string | undefined; field: string },
 ): Promise<ReadableStream<Uint8Array>> {
   const state = await readPullState(db, { accountId, vaUserId });
-  let position: Position = startOf(state, { vaUserId, cursor, field });
+  let position: Position = await startOf(db, state, { accountId, vaUserId, cursor, field });
   const slot = await takeStreamSlot(db, { vaUserId });
   // Reading from now on; while the stream stays open, stream-slots refreshes it with its slot.
   await noteRead(db, { accountId, vaUserId }).catch(() => {});

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { ApiError } from '@/platform/errors';
 import { rowsOf } from '@/platform/util/rows-of';
-import { decodeCursor, encodeCursor, laterOf, type Position, START } from './cursor';
+import { comparePositions, decodeCursor, encodeCursor, laterOf, type Position, START } from './cursor';
 
 export type PullState = {
   mode: 'webhook' | 'pull';
@@ -37,13 +37,15 @@ export async function readPullState(db: Db, { accountId, vaUserId }: { accountId
 
 /**
  * Where a read starts: after `cursor` when given (2060 not ours, 2061 another VA's, 2063 older than
- * what retention kept, with the oldest cursor still available), else after the acknowledged
- * position (or what retention removed, whichever is later).
+ * what retention kept, with the oldest cursor still available, 2064 a position the service never
+ * gave: no event of the VA is there, so it may lie past the newest one), else after the
+ * acknowledged position (or what retention removed, whichever is later).
  */
-export function startOf(
+export async function startOf(
+  db: Db,
   state: PullState,
-  { vaUserId, cursor, field }: { vaUserId: number; cursor: string | undefined; field: string },
-): Position {
+  { accountId, vaUserId, cursor, field }: { accountId: number; vaUserId: number; cursor: string | undefined; field: string },
+): Promise<Position> {
   if (cursor === undefined) return laterOf(state.acked, state.floor);
   const position = decodeCursor(cursor, { vaUserId, field });
   if (position.xid < state.floor.xid || (position.xid === state.floor.xid && position.id < state.floor.id)) {
@@ -54,7 +56,36 @@ export function startOf(
       response: { oldest_cursor: oldest },
     });
   }
+  if (!(await wasIssued(db, state, { accountId, vaUserId, position }))) {
+    const resume = encodeCursor(vaUserId, laterOf(state.acked, state.floor));
+    throw new ApiError(2064, {
+      detail: `read on without a cursor, or from ${resume}`,
+      errors: [{ field, message: 'no event of this virtual agent is at this position' }],
+      response: { acknowledged_cursor: resume },
+    });
+  }
   return position;
+}
+
+/**
+ * Whether the service can have given this position: the start, the acknowledged or retention's
+ * position (what an empty page answers), or the position of one of the VA's events (one probe of
+ * events_va_stream_idx). Anything else, a position past the newest event above all, would skip
+ * every event committed before it is reached.
+ */
+async function wasIssued(
+  db: Db,
+  state: PullState,
+  { accountId, vaUserId, position }: { accountId: number; vaUserId: number; position: Position },
+): Promise<boolean> {
+  if ([START, state.acked, state.floor].some((p) => comparePositions(p, position) === 0)) return true;
+  const rows = rowsOf<{ one: number }>(
+    await db.execute(sql`
+      select 1 as one from events
+      where virtual_agent_id = ${vaUserId} and stream_xid = ${position.xid}::bigint and id = ${position.id}::bigint
+        and account_id = ${accountId}`),
+  );
+  return rows.length > 0;
 }
 
 export { START };

@@ -31,6 +31,7 @@ const field = (f: string, message: string): Detail => ({ detail: `${f} (${messag
 /** A cursor is the body's `cursor` where events are acknowledged, else the query's `after`. */
 const cursorField = (ctx: ErrorExampleContext) => (ctx.bodyField?.name === 'cursor' ? 'cursor' : 'query.after');
 const OLDEST_CURSOR = 'ev0000002a00000000000002b10000000000001a07';
+const CURSOR_EXAMPLE_ACKED = 'ev0000002a00000000000002c40000000000001b3e';
 
 /**
  * How each error code's envelope reads: its detail (the description gets `: detail` appended, as
@@ -72,6 +73,11 @@ const DETAILS: Partial<Record<Code, string | Detail | ((ctx: ErrorExampleContext
     detail: `read on from ${OLDEST_CURSOR}`,
     errors: [{ field: cursorField(ctx), message: 'older than what retention kept' }],
     response: { oldest_cursor: OLDEST_CURSOR },
+  }),
+  2064: (ctx) => ({
+    detail: `read on without a cursor, or from ${CURSOR_EXAMPLE_ACKED}`,
+    errors: [{ field: cursorField(ctx), message: 'no event of this virtual agent is at this position' }],
+    response: { acknowledged_cursor: CURSOR_EXAMPLE_ACKED },
   }),
   2099: (ctx) => {
     const wrong = ['PUT', 'DELETE', 'POST', 'PATCH', 'GET'].find((m) => !ctx.allow.includes(m)) ?? 'PUT';

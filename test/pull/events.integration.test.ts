@@ -330,6 +330,47 @@ describe('pulled events: GET /events, the stream and acknowledgements', () => {
     assert.equal(noToken.body.status_code, 2002);
   });
 
+  it('refuses a cursor the service never gave (past the newest event, or between events) with 2064 on every pull route, acknowledging nothing', async () => {
+    const t = await createTenant(ctx.db, { webhookUrl: receiver.url });
+    await setMode(t, 'pull');
+    const chat = await createBotChat(t);
+    const first = await readAll(t, { limit: 100 });
+    assert.equal(first.items.length, 1);
+    const given = first.cursor;
+    const va = given.slice(2, 10);
+    const hex = (n: bigint) => n.toString(16).padStart(16, '0');
+    const xid = BigInt(`0x${given.slice(10, 26)}`);
+    const id = BigInt(`0x${given.slice(26)}`);
+    const forged = [
+      `ev${va}${hex(xid + 1_000_000n)}${hex(id)}`, // far past the newest event
+      `ev${va}${hex(xid)}${hex(id + 1n)}`, // the next id, never an event of this VA
+      `ev${va}${hex(BigInt(Number.MAX_SAFE_INTEGER))}${hex(1n)}`, // the largest position a cursor can hold
+    ];
+    for (const cursor of forged) {
+      const read = await list(t, { after: cursor });
+      assert.equal(read.status, 409, JSON.stringify(read.body));
+      assert.equal(read.body.status_code, 2064);
+      assert.equal(read.body.response.acknowledged_cursor, given, 'a read without a cursor starts at the acknowledged position');
+      const ack = await botApi('POST', '/events/ack', { token: t.token, body: { cursor } });
+      assert.equal(ack.status, 409, JSON.stringify(ack.body));
+      assert.equal(ack.body.status_code, 2064);
+      for (const resume of [{ after: cursor }, { lastEventId: cursor }]) {
+        const stream = await openStream(t, resume);
+        assert.equal(stream.status, 409, JSON.stringify(resume));
+        assert.equal((await stream.json()).status_code, 2064);
+      }
+    }
+    // Nothing moved: a new event is read without a cursor, and the cursors the service gave still work.
+    await sendInbound(t, chat, 'after the forged cursors');
+    const next = await listAtLeast(t, 1);
+    assert.equal(next.body.response.events.length, 1);
+    assert.equal(JSON.parse(next.body.response.events[0].body).payload.messages[0].text, 'after the forged cursors');
+    assert.equal((await list(t, { after: given })).status, 200);
+    assert.equal((await botApi('POST', '/events/ack', { token: t.token, body: { cursor: next.body.response.next_cursor } })).status, 200);
+    const start = `ev${va}${'0'.repeat(32)}`;
+    assert.equal((await list(t, { after: start })).status, 200, 'the start is a cursor of every VA');
+  });
+
   it('answers 410 with the oldest cursor once retention removed events after the cursor', async () => {
     const t = await createTenant(ctx.db, { webhookUrl: receiver.url });
     await setMode(t, 'pull');

@@ -60,3 +60,14 @@ export const cursorExpiredEnvelopeSchema = errorEnvelopeSchema.extend({
   }),
 });
 named('CursorExpiredEnvelope', cursorExpiredEnvelopeSchema);
+
+/** 2064: no event of the VA is at the cursor's position; `acknowledged_cursor` is where a read without one starts. */
+export const cursorNotIssuedEnvelopeSchema = errorEnvelopeSchema.extend({
+  response: z.object({
+    errors: z.array(fieldErrorSchema),
+    acknowledged_cursor: eventCursorSchema.describe(
+      'Where a read without a cursor starts (the acknowledged position): pass it as `after`, or pass none',
+    ),
+  }),
+});
+named('CursorNotIssuedEnvelope', cursorNotIssuedEnvelopeSchema);

@@ -37,7 +37,7 @@ export const eventsRouter = tsr.routerWithMiddleware(botContract.events)<{ bot: 
     const { accountId, userId } = request.bot;
     const db = await getDb();
     const state = await readPullState(db, { accountId, vaUserId: userId });
-    const to = startOf(state, { vaUserId: userId, cursor: body.cursor, field: 'cursor' });
+    const to = await startOf(db, state, { accountId, vaUserId: userId, cursor: body.cursor, field: 'cursor' });
     const acked = await ackEvents(db, { accountId, vaUserId: userId, to });
     return ok(4310, { acknowledged: encodeCursor(userId, acked) });
   },
