@@ -40,8 +40,9 @@ function substitute(value: unknown, s: Stand): unknown {
     // Integer headers are documented as decimal digits.
     if (/^[0-9]+$/.test(value)) return String(substitute(Number(value), s));
     if (value === 'va-billing-bot') return s.botLogin;
-    // An event cursor names its VA (8 hex digits after `ev`): the example's, made the bot's.
-    if (/^ev[0-9a-f]{8}/.test(value)) return `ev${s.botUserId.toString(16).padStart(8, '0')}${value.slice(10)}`;
+    // An event cursor names its VA (8 hex digits after `ev`) and a position of one of its events;
+    // the stand's bot has no event at the example's position (that is 2064): its start instead.
+    if (/^ev[0-9a-f]{8}/.test(value)) return `ev${s.botUserId.toString(16).padStart(8, '0')}${'0'.repeat(32)}`;
     if (value.startsWith('vak_')) return s.apiKey;
     if (value === 'ops@acme.example') return s.email;
     if (value === 'correct-horse-battery-staple') return ADMIN_PASSWORD;
