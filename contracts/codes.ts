@@ -87,6 +87,7 @@ export const CODES = {
   },
   2134: { http: 400, description: 'The event stream reported an error: the reply was cut short with the text sent so far' },
   // Chat widget (customers)
+  2065: { http: 400, description: 'Quick-reply answer not offered: choose one of the titles of an offer of this chat' },
   2070: { http: 401, description: 'Chat widget credential missing, expired or not for this chat: start a new conversation' },
   2071: { http: 404, description: 'No chat widget with this app ID' },
   // Agent workspace (people)

@@ -5,13 +5,23 @@ import { type FormEvent, type MutableRefObject, useEffect, useState } from 'reac
 import { AgentApiError, type AgentChat, agentApi, type Directory, keys, type Message, type Profile } from './api';
 import { focusSoon } from './focus';
 
+/** Only http and https addresses become links: a stored value of any other kind is shown as text. */
+function isWebAddress(raw: string): boolean {
+  try {
+    const { protocol } = new URL(raw);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
 function authorOf(m: Message): string {
   if (m.type === 'inbound') return 'Customer';
   if (m.type === 'announcement') return m.author ? `Internal note · ${m.author}` : 'Internal note';
   return m.author ?? 'Service';
 }
 
-function MessageItem({ m }: { m: Message }) {
+export function MessageItem({ m }: { m: Message }) {
   return (
     <li className={`msg msg-${m.type}`}>
       <div className="msg-meta small">
@@ -25,9 +35,13 @@ function MessageItem({ m }: { m: Message }) {
       {m.attachment && (
         <p className="msg-text">
           Attachment ({m.attachment.type}):{' '}
-          <a href={m.attachment.url} target="_blank" rel="noopener noreferrer">
-            {m.attachment.url}
-          </a>
+          {isWebAddress(m.attachment.url) ? (
+            <a href={m.attachment.url} target="_blank" rel="noopener noreferrer">
+              {m.attachment.url}
+            </a>
+          ) : (
+            <span>{m.attachment.url.slice(0, 200)} (not a web address, not opened)</span>
+          )}
         </p>
       )}
       {m.quick_replies && <p className="small muted">Quick replies offered: {m.quick_replies.options.map((o) => o.title).join(', ')}</p>}

@@ -120,7 +120,10 @@ export const widgetContract = c.router(
         'Text (up to 2000 characters) or the click on a quick reply (`quick_reply_response`, one of the offered titles). A closed chat is 2040; messages count per customer per minute (2012 beyond).',
       pathParams: chatParams,
       body: widgetMessageBodySchema,
-      responses: { 201: envelope(4306, widgetMessageSchema), ...errors(2000, 2006, 2008, 2009, 2014, 2070, 2031, 2040, 2012, 2099, 2007) },
+      responses: {
+        201: envelope(4306, widgetMessageSchema),
+        ...errors(2000, 2006, 2008, 2009, 2014, 2065, 2070, 2031, 2040, 2012, 2099, 2007),
+      },
     },
     setTyping: {
       method: 'POST',

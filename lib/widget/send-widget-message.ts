@@ -3,6 +3,7 @@ import type { WidgetMessage, WidgetMessageBody } from '@/contracts/widget/schema
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import { appendMessage } from '@/lib/messages/append-message';
+import { offeredQuickReplies } from '@/lib/messages/fill-quick-reply-payloads';
 import { ApiError } from '@/platform/errors';
 import type { WidgetVisitorAuth } from './types';
 import { loadOwnChat, toWidgetMessage } from './widget-chat-view';
@@ -10,7 +11,9 @@ import { loadOwnChat, toWidgetMessage } from './widget-chat-view';
 /**
  * The customer writes to their own chat, through the same path as every inbound message (the
  * assigned VA gets `message.received`). A quick reply click is the contract's
- * `quick_reply_response` (livechat sub type), its payload filled from the offer by title.
+ * `quick_reply_response` (livechat sub type), its payload filled from the offer by title. The
+ * customer can only choose what the chat offered: an answer naming another offer, or a title the
+ * offer did not hold, is refused (2065) and stored nowhere.
  */
 export async function sendWidgetMessage(
   db: Db,
@@ -26,6 +29,7 @@ export async function sendWidgetMessage(
   }
   const chat = await loadOwnChat(db, { visitor, chatId });
   if (chat.status === 'closed') throw new ApiError(2040, { detail: 'this chat has ended: start a new one' });
+  if (body.quick_reply_response) await checkOffered(db, { chatId, answer: body.quick_reply_response });
   const { message } = await appendMessage(db, {
     accountId: visitor.accountId,
     chatId,
@@ -41,4 +45,24 @@ export async function sendWidgetMessage(
     .from(messages)
     .where(and(eq(messages.transid, message.transid), eq(messages.chatId, chatId)));
   return toWidgetMessage(row);
+}
+
+async function checkOffered(
+  db: Db,
+  { chatId, answer }: { chatId: string; answer: NonNullable<WidgetMessageBody['quick_reply_response']> },
+): Promise<void> {
+  const offered = new Set((await offeredQuickReplies(db, { chatId, requestIdentifier: answer.request_identifier })).map((o) => o.title));
+  if (!offered.size) {
+    throw new ApiError(2065, {
+      detail: `no offer "${answer.request_identifier.slice(0, 200)}" in this chat`,
+      errors: [{ field: 'quick_reply_response.request_identifier', message: 'no such offer in this chat' }],
+    });
+  }
+  const i = answer.options.findIndex((o) => !offered.has(o.title));
+  if (i !== -1) {
+    throw new ApiError(2065, {
+      detail: 'choose one of the titles offered',
+      errors: [{ field: `quick_reply_response.options.${i}.title`, message: 'not one of the titles offered' }],
+    });
+  }
 }

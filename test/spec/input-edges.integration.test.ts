@@ -52,6 +52,26 @@ describe('input edges', () => {
     }
   });
 
+  it('refuses an attachment URL a page could not decode (a % that starts no %XX escape), and keeps the good ones', async () => {
+    for (const url of ['https://x.test/%E0%A4%A', 'https://x.test/100%', 'https://x.test/a%zz']) {
+      const res = await botApi('POST', `/chats/${chatId}/messages`, {
+        token: t.token,
+        body: { type: 'outbound', text: 'see', attachment: { type: 'file', url } },
+      });
+      assert.equal(res.status, 400, `${url}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.status_code, 2000);
+      assert.deepEqual(
+        res.body.response.errors.map((e: { field: string }) => e.field),
+        ['attachment.url'],
+      );
+    }
+    const good = await botApi('POST', `/chats/${chatId}/messages`, {
+      token: t.token,
+      body: { type: 'outbound', text: 'see', attachment: { type: 'file', url: 'https://x.test/r%C3%A9sum%C3%A9.pdf?a=1%2B2' } },
+    });
+    assert.equal(good.status, 201, JSON.stringify(good.body));
+  });
+
   it('accepts a body-less admin POST sent with an empty JSON body', async () => {
     const chat = await newChat(t, { assignee: t.bot.user.loginId });
     const detail = await admin.get(`/chats/${chat.chat_id}`);

@@ -88,6 +88,21 @@ describe('chat widget API (customers)', () => {
     assert.equal(JSON.stringify(page.body).includes('topic:billing'), false, 'payloads stay internal');
     assert.equal(JSON.stringify(page.body).includes(t.bot.user.loginId), false, 'authors stay internal');
 
+    // Only what the chat offered can be chosen: another offer, or a title it did not hold, is 2065 and stored nowhere.
+    for (const [qr, field] of [
+      [{ request_identifier: 'req-never', options: [{ title: 'Billing' }] }, 'quick_reply_response.request_identifier'],
+      [{ request_identifier: 'req-1', options: [{ title: 'Refund me everything' }] }, 'quick_reply_response.options.0.title'],
+      [{ request_identifier: 'req-1', options: [{ title: 'billing' }] }, 'quick_reply_response.options.0.title'],
+    ] as const) {
+      const refused = await widgetApi('POST', `/chats/${chat.chat_id}/messages`, {
+        token: v.token,
+        address: ip,
+        body: { quick_reply_response: qr },
+      });
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.equal(refused.body.status_code, 2065);
+      assert.equal(refused.body.response.errors[0].field, field);
+    }
     // The click sends the contract's quick_reply_response; the VA sees the payload chosen.
     const click = await widgetApi('POST', `/chats/${chat.chat_id}/messages`, {
       token: v.token,

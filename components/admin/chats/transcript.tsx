@@ -14,13 +14,23 @@ export function webUrl(raw: string): URL | null {
   }
 }
 
+/** The last path segment, decoded when it decodes (a stored `%E0%A4%A` must not take the page down), else the host. */
+function fileName(url: URL): string {
+  const last = url.pathname.split('/').pop() || '';
+  try {
+    return decodeURIComponent(last) || url.hostname;
+  } catch {
+    return last || url.hostname;
+  }
+}
+
 /**
  * An attachment as a link, never loaded by the page: bots and customers send arbitrary URLs, and
  * fetching them from an admin's browser would leak the visit and show unchecked content.
  */
 function Attachment({ a }: { a: NonNullable<Message['attachment']> }) {
   const url = webUrl(a.url);
-  const name = url ? decodeURIComponent(url.pathname.split('/').pop() || '') || url.hostname : '';
+  const name = url ? fileName(url) : '';
   if (!url) {
     return (
       <p className="attachment attachment-file">

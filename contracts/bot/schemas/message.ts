@@ -9,8 +9,12 @@ export const attachmentSchema = z
       .string()
       .url()
       .max(2048)
-      .regex(safePattern('[hH][tT][tT][pP][sS]?://.*'), `must be an http or https URL; ${SAFE_TEXT_MESSAGE}`)
-      .describe('Hosted URL of the attachment: `http` or `https` only'),
+      // Every `%` starts an escape of two hex digits: a page that decodes the name must not fail on it.
+      .regex(
+        safePattern('[hH][tT][tT][pP][sS]?://(?:[^%]|%[0-9a-fA-F]{2})*'),
+        `must be an http or https URL whose every % starts a %XX escape; ${SAFE_TEXT_MESSAGE}`,
+      )
+      .describe('Hosted URL of the attachment: `http` or `https` only; every `%` starts a `%XX` escape'),
   })
   .strict();
 named('Attachment', attachmentSchema);
