@@ -33,9 +33,7 @@ const message = (url: string, i: number): Message =>
 
 describe('pages render any stored value', () => {
   it('the console transcript renders odd attachment URLs, never as a script link', () => {
-    const html = renderToStaticMarkup(
-      createElement(ToastProvider, null, createElement(Transcript, { messages: ODD_URLS.map(message) })),
-    );
+    const html = renderToStaticMarkup(createElement(ToastProvider, null, createElement(Transcript, { messages: ODD_URLS.map(message) })));
     assert.match(html, /file attachment: %E0%A4%A/, 'the undecodable name is shown as stored');
     assert.doesNotMatch(html, /href="javascript:/i);
   });
