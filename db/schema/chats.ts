@@ -120,7 +120,7 @@ export const messages = pgTable(
     sentAt: tstz('sent_at').notNull().defaultNow(),
     createdAt: createdAt(),
     /**
-     * A streamed reply (lib/messages/append-chunk.ts): `open` while chunks are appended to
+     * A streamed reply (lib/chats/append-chunk.ts): `open` while chunks are appended to
      * `body.text`, then `closed`, or `cut_short` when it went idle or the chat left the VA. Null for
      * every other message. `stream_seq` is the last chunk accepted and `stream_ends` where each
      * chunk ends in the text (UTF-16 units, as the API counts length), so a retried chunk is

@@ -1,6 +1,6 @@
 import type { MessageInput } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
-import { appendMessage } from '@/lib/messages/append-message';
+import { appendMessage } from '@/lib/chats/append-message';
 import { ApiError } from '@/platform/errors';
 
 /**

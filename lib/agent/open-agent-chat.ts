@@ -5,7 +5,7 @@ import type { Db } from '@/db/client';
 import { chats, messages, users } from '@/db/schema';
 import type { AgentAuth } from '@/lib/agent-auth/types';
 import { loadChat } from '@/lib/chats/chat-view';
-import { toMessageView } from '@/lib/messages/message-view';
+import { toMessageView } from '@/lib/chats/message-view';
 import { notInTeams } from './agent-scope';
 
 export type AgentChat = z.infer<typeof agentChatSchema>;

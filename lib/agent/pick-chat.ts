@@ -3,11 +3,11 @@ import type { Db } from '@/db/client';
 import { chats, users } from '@/db/schema';
 import type { AgentAuth } from '@/lib/agent-auth/types';
 import { announceHandover } from '@/lib/chats/announce-handover';
+import { fillFreeSeats } from '@/lib/chats/auto-assign';
 import { transitionChat } from '@/lib/chats/chat-transition';
 import { emitChatEvents } from '@/lib/chats/emit-chat-events';
 import { eventChatOf, lockChat } from '@/lib/chats/lock-chat';
 import { withOutbox } from '@/lib/events/with-outbox';
-import { fillFreeSeats } from '@/lib/routing/auto-assign';
 import { ApiError } from '@/platform/errors';
 import { asAgentWrite, notInTeams } from './agent-scope';
 

@@ -3,7 +3,7 @@ import type { agentReplyBodySchema } from '@/contracts/agent/schemas';
 import type { Message } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import type { AgentAuth } from '@/lib/agent-auth/types';
-import { appendMessage } from '@/lib/messages/append-message';
+import { appendMessage } from '@/lib/chats/append-message';
 import { ApiError } from '@/platform/errors';
 import { newTraceId } from '@/platform/util/ids';
 import { asAgentWrite, requireTeamChat } from './agent-scope';

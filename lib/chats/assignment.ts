@@ -2,7 +2,7 @@ import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Message } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { events, messages, skills, teamMemberships, users, virtualAgents } from '@/db/schema';
-import { toMessageView } from '@/lib/messages/message-view';
+import { toMessageView } from '@/lib/chats/message-view';
 import { ApiError } from '@/platform/errors';
 
 export type Assignee = { id: number; loginId: string; kind: 'agent' | 'manager' | 'virtual_agent'; teamIds: number[] };

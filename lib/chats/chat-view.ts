@@ -3,7 +3,7 @@ import type { WithSubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Chat } from '@/contracts/bot/schemas/chat';
 import type { Db } from '@/db/client';
 import { assets, chats, customers, messages, teams, users } from '@/db/schema';
-import { type MessageRow, toMessageView } from '@/lib/messages/message-view';
+import { type MessageRow, toMessageView } from '@/lib/chats/message-view';
 import { ApiError } from '@/platform/errors';
 import { isDatabaseUnavailable } from '@/platform/util/database-unavailable';
 import { logger } from '@/platform/util/logger';

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { chats, users } from '@/db/schema';
+import { cutStreamsOfChat } from '@/lib/chats/cut-streams';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import type { EventChat } from '@/lib/events/event-body';
 import { supersedePendingEvents } from '@/lib/events/supersede-pending-events';
 import type { OutboxTx } from '@/lib/events/with-outbox';
-import { cutStreamsOfChat } from '@/lib/messages/cut-streams';
 import { assignedCause } from './assignment';
 import type { ChatEventPlan } from './chat-transition';
 import { replyClockStop, startReplyClockOnAssign } from './reply-clock';

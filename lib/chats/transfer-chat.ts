@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
+import { assignQueuedChat, fillFreeSeats } from '@/lib/chats/auto-assign';
 import { withOutbox } from '@/lib/events/with-outbox';
-import { assignQueuedChat, fillFreeSeats } from '@/lib/routing/auto-assign';
 import { ApiError } from '@/platform/errors';
 import { actorLabel, announceHandover } from './announce-handover';
 import { requireSkill } from './assignment';

@@ -1,9 +1,9 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { events, virtualAgents } from '@/db/schema';
+import { leaseMs as defaultLeaseMs } from '@/lib/events/schedule';
 import { prepared } from '@/platform/util/prepared';
 import { isHeadOfLine, isPending } from './head-of-line';
-import { leaseMs as defaultLeaseMs } from './schedule';
 
 /** An event leased to this worker, with what sending it needs. */
 export type ClaimedEvent = {

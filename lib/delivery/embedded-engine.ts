@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { type Db, getDb } from '@/db/client';
 import { env } from '@/env';
+import { clampRetryAfter, leaseMs as defaultLeaseMs } from '@/lib/events/schedule';
 import { onOutbox } from '@/lib/events/signal';
 import { logger } from '@/platform/util/logger';
 import { processStore } from '@/platform/util/process-store';
@@ -12,7 +13,6 @@ import { startOpsWatch } from './ops-watch';
 import { pauseEndpointEvents } from './pause-endpoint-events';
 import { type AttemptResult, type FinishedAttempt, recordAttempts } from './record-attempts';
 import { releaseLeases } from './release-leases';
-import { clampRetryAfter, leaseMs as defaultLeaseMs } from './schedule';
 
 export type EmbeddedEngineOptions = {
   /** Default: the app's database. */

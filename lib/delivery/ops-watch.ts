@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { env } from '@/env';
+import { closeIdleStreams } from '@/lib/chats/cut-streams';
 import { sweepReplyClocks } from '@/lib/chats/sweep-reply-clocks';
-import { closeIdleStreams } from '@/lib/messages/cut-streams';
 import { handOverIdlePullChats } from '@/lib/pull/hand-over-idle-pull';
 import { logger } from '@/platform/util/logger';
 import { advanceRecoveries, onRecoveryWake } from './advance-recoveries';

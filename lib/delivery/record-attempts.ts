@@ -2,13 +2,13 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { EventStatus } from '@/contracts/enums';
 import type { Db } from '@/db/client';
 import { events, virtualAgents } from '@/db/schema';
-import { applyBotDownFallback } from '@/lib/routing/apply-bot-down-fallback';
+import { applyBotDownFallback } from '@/lib/chats/apply-bot-down-fallback';
+import { clampRetryAfter, leaseMs as defaultLeaseMs, retryDelayAfter, retryDelaysMs } from '@/lib/events/schedule';
 import { logger } from '@/platform/util/logger';
 import { prepared } from '@/platform/util/prepared';
 import type { ClaimedEvent } from './claim-due-events';
 import { hurryWaitingEvents } from './hurry-waiting-events';
 import { parkLaterEvents } from './park-later-events';
-import { clampRetryAfter, leaseMs as defaultLeaseMs, retryDelayAfter, retryDelaysMs } from './schedule';
 import { EXCERPT_CHARS, type SendOutcome } from './send-webhook';
 import { noteWebhookOutcome } from './webhook-failing';
 
@@ -289,7 +289,7 @@ async function noteOutcome(db: Db, { event, outcome }: FinishedAttempt): Promise
 
 /**
  * A dead-lettered event means the VA is not taking the chat's events: a VA that configured a
- * fallback team hands the chat over to it (lib/routing). Its failure must not undo the record.
+ * fallback team hands the chat over to it (lib/chats). Its failure must not undo the record.
  */
 async function fallBackFrom(db: Db, event: ClaimedEvent): Promise<void> {
   try {

@@ -3,10 +3,10 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { env } from '@/env';
+import { serializeEvent } from '@/lib/events/serialize-event';
+import { signWebhook } from '@/lib/events/sign-webhook';
 import { checkWebhookUrl, RESERVED_HEADERS, resolvePublic } from '@/lib/webhooks/url-policy';
 import { processStore } from '@/platform/util/process-store';
-import { serializeEvent } from './serialize-event';
-import { signWebhook } from './sign-webhook';
 
 export type SendInput = {
   url: string;

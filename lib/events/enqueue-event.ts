@@ -3,15 +3,16 @@ import type { UNASSIGN_REASONS } from '@/contracts/bot/schemas/events';
 import type { Message } from '@/contracts/bot/schemas/message';
 import type { EventType } from '@/contracts/enums';
 import { assets, chats, events, users, virtualAgents } from '@/db/schema';
-
-export type UnassignReason = (typeof UNASSIGN_REASONS)[number];
-
 import { releaseOpenTurn } from '@/lib/turns/release-turn';
 import { HELD_XID } from '@/lib/turns/turn-rules';
-import { PULL_PARKED } from '@/lib/virtual-agents/switch-delivery-mode';
 import { newTraceId } from '@/platform/util/ids';
 import { buildEventBody, type EventChat, toEventEntry } from './event-body';
 import { noteEvent, type OutboxTx } from './with-outbox';
+
+export type UnassignReason = (typeof UNASSIGN_REASONS)[number];
+
+/** Where the pending events of a `pull` VA wait: out of the due range the delivery engine scans. */
+export const PULL_PARKED = sql`now() + interval '100 years'`;
 
 export type EventCause =
   | { type: 'chat.assigned'; lastMessage: Message | null; transcript?: Message[] }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EVENT_ENTRY_EXAMPLES, eventMessageEntrySchema } from '@/contracts/bot/schemas/events';
 import { messageInputSchema } from '@/contracts/bot/schemas/message';
-import { normalizeMessage } from '@/lib/messages/normalize-message';
+import { normalizeMessage } from '@/lib/chats/normalize-message';
 import { toEventEntry } from './event-body';
 
 describe('event message entry', () => {

@@ -2,10 +2,10 @@ import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, events } from '@/db/schema';
 import { env } from '@/env';
+import { handOverToFallback } from '@/lib/chats/hand-over-to-fallback';
 import { lockChat } from '@/lib/chats/lock-chat';
-import { retryDelaysMs } from '@/lib/delivery/schedule';
+import { retryDelaysMs } from '@/lib/events/schedule';
 import { withOutbox } from '@/lib/events/with-outbox';
-import { handOverToFallback } from '@/lib/routing/hand-over-to-fallback';
 import { logger } from '@/platform/util/logger';
 import { rowsOf } from '@/platform/util/rows-of';
 

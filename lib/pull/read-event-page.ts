@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { serializeEvent } from '@/lib/delivery/serialize-event';
-import { signWebhook } from '@/lib/delivery/sign-webhook';
+import { serializeEvent } from '@/lib/events/serialize-event';
+import { signWebhook } from '@/lib/events/sign-webhook';
 import { notHeldXid } from '@/lib/turns/turn-rules';
 import { rowsOf } from '@/platform/util/rows-of';
 import { encodeCursor, type Position } from './cursor';

@@ -2,10 +2,10 @@ import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accessTokens, chats, messages, teams, users } from '@/db/schema';
 import { revokeCachedTokens } from '@/lib/bot-auth/token-cache';
+import { assignQueuedChat } from '@/lib/chats/auto-assign';
 import { lockChat } from '@/lib/chats/lock-chat';
 import { notifyLostControl } from '@/lib/chats/notify-lost-control';
 import type { OutboxTx } from '@/lib/events/with-outbox';
-import { assignQueuedChat } from '@/lib/routing/auto-assign';
 import { newTraceId } from '@/platform/util/ids';
 
 type Fallback = { teamId: number | null; skill: string | null };

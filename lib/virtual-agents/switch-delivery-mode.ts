@@ -1,8 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-
-/** Where the pending events of a `pull` VA wait: out of the due range the delivery engine scans. */
-export const PULL_PARKED = sql`now() + interval '100 years'`;
+import { PULL_PARKED } from '@/lib/events/enqueue-event';
 
 /**
  * Inside the VA update that changes its delivery mode. To `pull`: its pending events leave the due

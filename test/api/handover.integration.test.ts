@@ -3,7 +3,7 @@ import { beforeEach, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { events, virtualAgents } from '@/db/schema';
 import { resetEnv } from '@/env';
-import { applyBotDownFallback } from '@/lib/routing/apply-bot-down-fallback';
+import { applyBotDownFallback } from '@/lib/chats/apply-bot-down-fallback';
 import { deliverDue, eventsOfChat, sendInbound, tenantWithReceiverEach } from '../delivery/helpers';
 import type { Receiver } from '../delivery/receiver';
 import { type ApiClient, botApi } from '../support/api-client';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_RETRY_DELAYS_MS, RETRY_JITTER, retryDelayAfter } from '@/lib/delivery/schedule';
+import { DEFAULT_RETRY_DELAYS_MS, RETRY_JITTER, retryDelayAfter } from '@/lib/events/schedule';
 
 describe('retry schedule', () => {
   it('waits each published delay plus at most 20 % jitter, never less', () => {

@@ -7,7 +7,7 @@ import type { Db } from '@/db/client';
 import { env } from '@/env';
 import { matchingChatIds, NARROW_SEARCH_LIMIT, SURE_NARROW_SEARCH, searchCondition } from '@/lib/admin-chats/search-chats';
 import { type ChatFilters, fewTagged, listChatsQuery } from '@/lib/chats/list-chats';
-import { transcriptPageQuery } from '@/lib/messages/list-messages';
+import { transcriptPageQuery } from '@/lib/chats/list-messages';
 import { encodeCursor } from '@/platform/util/cursor';
 import { describeOrSkip } from '../support/describe-or-skip';
 import { type PlanDatabase, planDatabase } from '../support/plans';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { events, virtualAgents } from '@/db/schema';
-import { applyBotDownFallback } from '@/lib/routing/apply-bot-down-fallback';
+import { applyBotDownFallback } from '@/lib/chats/apply-bot-down-fallback';
 import { botApi } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';

@@ -9,7 +9,7 @@ import { authorize } from '@/lib/bot-auth/authorize';
 import { updateChat } from '@/lib/chats/update-chat';
 import { claimDueEvents } from '@/lib/delivery/claim-due-events';
 import { deliverClaimedEvent } from '@/lib/delivery/deliver-claimed-event';
-import { ENTRY_KEY_ORDER, EVENT_KEY_ORDER } from '@/lib/delivery/serialize-event';
+import { ENTRY_KEY_ORDER, EVENT_KEY_ORDER } from '@/lib/events/serialize-event';
 import { createTeam } from '@/lib/teams/create-team';
 import { createUser } from '@/lib/users/create-user';
 import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';

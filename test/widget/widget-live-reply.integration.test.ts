@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { teams } from '@/db/schema';
-import { closeIdleStreams } from '@/lib/messages/cut-streams';
+import { closeIdleStreams } from '@/lib/chats/cut-streams';
 import { widgetStreamReads } from '@/lib/widget/stream-widget-chat';
 import { ApiClient, botApi, widgetApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';

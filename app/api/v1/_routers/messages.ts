@@ -1,11 +1,11 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { botContract } from '@/contracts/bot';
 import { getDb } from '@/db/client';
-import { appendChunk } from '@/lib/messages/append-chunk';
-import { appendMessage } from '@/lib/messages/append-message';
-import { closeStream } from '@/lib/messages/close-stream';
-import { listMessages } from '@/lib/messages/list-messages';
-import { replyStreamLimits, takeReplyStream } from '@/lib/messages/take-reply-stream';
+import { appendChunk } from '@/lib/chats/append-chunk';
+import { appendMessage } from '@/lib/chats/append-message';
+import { closeStream } from '@/lib/chats/close-stream';
+import { listMessages } from '@/lib/chats/list-messages';
+import { replyStreamLimits, takeReplyStream } from '@/lib/chats/take-reply-stream';
 import type { BotAuth } from '@/platform/http/request-context';
 import { ok } from '@/platform/http/respond';
 import { fingerprintOf, REPLAYED_HEADER } from '@/platform/idempotency/with-idempotency';

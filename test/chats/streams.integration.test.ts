@@ -3,7 +3,7 @@ import { beforeEach, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { messages } from '@/db/schema';
 import { authorize } from '@/lib/bot-auth/authorize';
-import { closeIdleStreams } from '@/lib/messages/cut-streams';
+import { closeIdleStreams } from '@/lib/chats/cut-streams';
 import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
 import { type ApiClient, botApi } from '../support/api-client';
 import { newChat, patchChat } from '../support/chats';

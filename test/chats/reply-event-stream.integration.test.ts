@@ -7,7 +7,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { botApiHandler } from '@/app/api/v1/_routers';
 import { BotApiError, createBotClient, sendReplyStream } from '@/client';
-import { takeReplyStream } from '@/lib/messages/take-reply-stream';
+import { takeReplyStream } from '@/lib/chats/take-reply-stream';
 import { answerClientError, serveNode } from '@/platform/http/node-entry';
 import { until } from '../delivery/helpers';
 import { botApi } from '../support/api-client';
