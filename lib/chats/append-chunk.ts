@@ -3,7 +3,7 @@ import type { Message } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import { notHeld } from '@/lib/chats/require-held';
-import { publishChunk } from '@/lib/events/chat-changes';
+import { noteChatChange, withOutbox } from '@/lib/events/with-outbox';
 import { supersededStream } from '@/lib/turns/reply-turn';
 import { ApiError } from '@/platform/errors';
 import { prepared } from '@/platform/util/prepared';
@@ -60,21 +60,27 @@ export async function appendChunk(
   }: { accountId: number; chatId: string; transid: string; actorUserId: number | null; seq: number; text: string },
 ): Promise<{ message: Message; appended: boolean }> {
   for (let round = 0; round < 3; round++) {
-    const [row] = await (actorUserId === null ? appendAnyone : appendHeld)(db).execute({
-      transid,
-      chatId,
-      accountId,
-      after: seq - 1,
-      text,
-      length: text.length,
-      actor: actorUserId ?? 0,
-    });
-    if (row) {
-      // The chat's live views get the chunk itself: a widget following this stream sends it on
-      // without reading the database (the others, and other instances, read as on any change).
-      publishChunk(chatId, accountId, { messageId: row.id, seq, text });
-      return { message: toMessageView(row), appended: true };
-    }
+    // One statement, its own transaction; the statement is prepared on the pool's handle (`db`).
+    const row = await withOutbox(
+      db,
+      async (tx) => {
+        const [appended] = await (actorUserId === null ? appendAnyone : appendHeld)(db).execute({
+          transid,
+          chatId,
+          accountId,
+          after: seq - 1,
+          text,
+          length: text.length,
+          actor: actorUserId ?? 0,
+        });
+        // The chat's live views get the chunk itself: a widget following this stream sends it on
+        // without reading the database (the others, and other instances, read as on any change).
+        if (appended) noteChatChange(tx, chatId, accountId, { kind: 'chunk', messageId: appended.id, seq, text });
+        return appended;
+      },
+      { oneStatement: true },
+    );
+    if (row) return { message: toMessageView(row), appended: true };
 
     const look = await lookAtStream(db, { accountId, chatId, transid });
     if (!look.chatFound) throw new ApiError(2031);

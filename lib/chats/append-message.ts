@@ -6,7 +6,7 @@ import { eventChatOf, lockChat } from '@/lib/chats/lock-chat';
 import { replyClockStart, replyClockStop } from '@/lib/chats/reply-clock';
 import { requireHeld } from '@/lib/chats/require-held';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
-import { noteChatChangeDetail, withOutbox } from '@/lib/events/with-outbox';
+import { noteChatChange, withOutbox } from '@/lib/events/with-outbox';
 import { gatherTurn } from '@/lib/turns/gather-turn';
 import { replyTurnOf } from '@/lib/turns/reply-turn';
 import { pokeTurnCloser } from '@/lib/turns/turn-closer';
@@ -100,7 +100,7 @@ export async function appendMessage(
       const { prevId, ...stored } = row;
       const message = toMessageView(stored);
       if (hinted) {
-        noteChatChangeDetail(tx, chatId, {
+        noteChatChange(tx, chatId, accountId, {
           kind: 'message',
           message: { id: stored.id, type: stored.type, body: stored.body, sentAt: stored.sentAt },
           prevId: Number(prevId),

@@ -3,7 +3,7 @@ import type { Message } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import { notHeld } from '@/lib/chats/require-held';
-import { publishChatChanges } from '@/lib/events/chat-changes';
+import { noteChatChange, withOutbox } from '@/lib/events/with-outbox';
 import { supersededStream } from '@/lib/turns/reply-turn';
 import { ApiError } from '@/platform/errors';
 import { toMessageView } from './message-view';
@@ -23,29 +23,34 @@ export async function closeStream(
     text,
   }: { accountId: number; chatId: string; transid: string; actorUserId: number | null; text?: string },
 ): Promise<Message> {
-  const [row] = await db
-    .update(messages)
-    .set({
-      streamState: 'closed',
-      streamEnds: null,
-      streamTouchedAt: sql`now()`,
-      ...(text !== undefined ? { body: sql`jsonb_set(${messages.body}, '{text}', to_jsonb(${text}::text))` } : {}),
-    })
-    .where(
-      and(
-        eq(messages.transid, transid),
-        eq(messages.chatId, chatId),
-        eq(messages.accountId, accountId),
-        eq(messages.streamState, 'open'),
-        heldBy(chatId, actorUserId),
-      ),
-    )
-    .returning(streamReturning);
-  if (row) {
-    // The live views send the finished message now.
-    publishChatChanges(new Map([[chatId, accountId]]));
-    return toMessageView(row);
-  }
+  const row = await withOutbox(
+    db,
+    async (tx) => {
+      const [closed] = await tx
+        .update(messages)
+        .set({
+          streamState: 'closed',
+          streamEnds: null,
+          streamTouchedAt: sql`now()`,
+          ...(text !== undefined ? { body: sql`jsonb_set(${messages.body}, '{text}', to_jsonb(${text}::text))` } : {}),
+        })
+        .where(
+          and(
+            eq(messages.transid, transid),
+            eq(messages.chatId, chatId),
+            eq(messages.accountId, accountId),
+            eq(messages.streamState, 'open'),
+            heldBy(chatId, actorUserId),
+          ),
+        )
+        .returning({ id: messages.id, ...streamReturning });
+      // The live views send the finished message now.
+      if (closed) noteChatChange(tx, chatId, accountId, { kind: 'stream-closed', messageId: closed.id });
+      return closed;
+    },
+    { oneStatement: true },
+  );
+  if (row) return toMessageView(row);
 
   const look = await lookAtStream(db, { accountId, chatId, transid });
   if (!look.chatFound) throw new ApiError(2031);

@@ -1,7 +1,7 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { chats, messages } from '@/db/schema';
-import { publishChatChanges } from '@/lib/events/chat-changes';
+import { messages } from '@/db/schema';
+import { noteChatChange, type OutboxTx, withOutbox } from '@/lib/events/with-outbox';
 import { metrics } from '@/platform/metrics/registry';
 import { toMessageView } from './message-view';
 import { streamReturning } from './stream-text';
@@ -9,10 +9,10 @@ import { streamReturning } from './stream-text';
 /**
  * Closes the chat's open streamed replies with the text they hold, marked `cut_short`: the chat
  * left its VA (transfer, close, reassignment, fallback), so later chunks are refused (2047).
- * Runs in the transaction that moves the chat.
+ * Runs in the transaction that moves the chat (which `lockChat` noted as changed).
  */
 export async function cutStreamsOfChat(
-  tx: Db,
+  tx: OutboxTx,
   { chatId, as = 'cut_short' }: { chatId: string; as?: 'cut_short' | 'superseded' },
 ): Promise<number> {
   const rows = await tx
@@ -45,20 +45,22 @@ export async function closeIdleStreams(
 ): Promise<string[]> {
   const before = new Date(now.getTime() - idleSeconds * 1000);
   const idle = idleStreamsQuery(db, { before, limit });
-  const rows = await db
-    .update(messages)
-    .set({ streamState: 'cut_short', streamEnds: null, streamTouchedAt: sql`now()` })
-    .where(and(inArray(messages.id, idle), eq(messages.streamState, 'open'), lt(messages.streamTouchedAt, before)))
-    .returning({ transid: messages.transid, chatId: messages.chatId });
-  if (rows.length) {
-    metrics().streamsCutShort.inc(rows.length);
-    // The chats' accounts, for the workspaces' account topic (a sweep cuts a few streams at most).
-    const owners = await db
-      .select({ id: chats.id, accountId: chats.accountId })
-      .from(chats)
-      .where(inArray(chats.id, [...new Set(rows.map((r) => r.chatId))]));
-    publishChatChanges(new Map(owners.map((c) => [c.id, c.accountId])));
-  }
+  // One statement (its own transaction): the cut, returning each stream's chat and account, which
+  // the live views of those chats and the workspaces' account topic are told of after it.
+  const rows = await withOutbox(
+    db,
+    async (tx) => {
+      const cut = await tx
+        .update(messages)
+        .set({ streamState: 'cut_short', streamEnds: null, streamTouchedAt: sql`now()` })
+        .where(and(inArray(messages.id, idle), eq(messages.streamState, 'open'), lt(messages.streamTouchedAt, before)))
+        .returning({ transid: messages.transid, chatId: messages.chatId, accountId: messages.accountId });
+      for (const r of cut) noteChatChange(tx, r.chatId, r.accountId, { kind: 'streams-cut' });
+      return cut;
+    },
+    { oneStatement: true },
+  );
+  if (rows.length) metrics().streamsCutShort.inc(rows.length);
   return rows.map((r) => r.transid);
 }
 
@@ -67,15 +69,27 @@ export async function closeIdleStreams(
  * failed or stopped early). Answers the message as it now stands, or `null` when it was no longer open.
  */
 export async function cutStream(db: Db, { accountId, chatId, transid }: { accountId: number; chatId: string; transid: string }) {
-  const [row] = await db
-    .update(messages)
-    .set({ streamState: 'cut_short', streamEnds: null, streamTouchedAt: sql`now()` })
-    .where(
-      and(eq(messages.transid, transid), eq(messages.chatId, chatId), eq(messages.accountId, accountId), eq(messages.streamState, 'open')),
-    )
-    .returning(streamReturning);
+  const row = await withOutbox(
+    db,
+    async (tx) => {
+      const [cut] = await tx
+        .update(messages)
+        .set({ streamState: 'cut_short', streamEnds: null, streamTouchedAt: sql`now()` })
+        .where(
+          and(
+            eq(messages.transid, transid),
+            eq(messages.chatId, chatId),
+            eq(messages.accountId, accountId),
+            eq(messages.streamState, 'open'),
+          ),
+        )
+        .returning(streamReturning);
+      if (cut) noteChatChange(tx, chatId, accountId, { kind: 'streams-cut' });
+      return cut;
+    },
+    { oneStatement: true },
+  );
   if (!row) return null;
   metrics().streamsCutShort.inc();
-  publishChatChanges(new Map([[chatId, accountId]]));
   return toMessageView(row);
 }

@@ -2,16 +2,17 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { assets, chats, customers, teams } from '@/db/schema';
 import type { EventChat } from '@/lib/events/event-body';
-import { noteChatChange } from '@/lib/events/with-outbox';
+import { noteChatChange, type OutboxTx } from '@/lib/events/with-outbox';
 import { ApiError } from '@/platform/errors';
 
 /**
  * Locks the account's chat for the rest of the transaction; 2031 when there is none. Every chat
- * change starts here, so the statement is prepared: PostgreSQL parses and plans it once per
+ * change starts here, in a `withOutbox` transaction (the type asks for one), which publishes the
+ * change to the chat's live views after the commit, so the statement is prepared: PostgreSQL parses and plans it once per
  * connection rather than per call (a transaction is a new handle each time, so the per-handle
  * cache of platform/util/prepared.ts would not hold it).
  */
-export async function lockChat(tx: Db, { accountId, chatId }: { accountId: number; chatId: string }) {
+export async function lockChat(tx: OutboxTx, { accountId, chatId }: { accountId: number; chatId: string }) {
   const [row] = await tx
     .select({ chat: chats, destinationId: customers.destinationId })
     .from(chats)

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { TypingInput } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
-import { publishChatChanges } from '@/lib/events/chat-changes';
+import { noteChatChange, withOutbox } from '@/lib/events/with-outbox';
 import { ApiError, describeFields, type FieldError } from '@/platform/errors';
 import { lockChat } from './lock-chat';
 import { requireHeld } from './require-held';
@@ -32,7 +32,7 @@ export async function setTyping(
     if (input.status_text !== undefined) errors.push({ field: 'status_text', message: 'only with on: true' });
     if (errors.length) throw new ApiError(2000, { detail: describeFields(errors), errors });
   }
-  const state = await db.transaction(async (tx) => {
+  return withOutbox(db, async (tx) => {
     const chat = await lockChat(tx, { accountId, chatId });
     if (chat.status === 'closed') throw new ApiError(2040, { detail: 'a closed chat shows no typing' });
     requireHeld(chat, actorUserId);
@@ -50,6 +50,8 @@ export async function setTyping(
         replyDueAt: sql`${chats.replyDueAt} + (${end}::timestamptz - greatest(coalesce(${chats.typingUntil}, ${at}::timestamptz), ${at}::timestamptz))`,
       })
       .where(eq(chats.id, chat.id));
+    // The chat's live views (the widget, the admin chat page, the agent workspace) show it at once.
+    noteChatChange(tx, chatId, accountId, { kind: 'typing', on: until !== null, statusText, expiresAt: until });
     return {
       on: until !== null,
       expires_at: until?.toISOString() ?? null,
@@ -57,7 +59,4 @@ export async function setTyping(
       shown_to_customer: showsTypingToCustomer(chat.channel),
     };
   });
-  // The chat's live views (the widget, the admin chat page, the agent workspace) show it at once.
-  publishChatChanges(new Map([[chatId, accountId]]));
-  return state;
 }

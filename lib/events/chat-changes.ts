@@ -1,11 +1,11 @@
-import { publish, subscribe } from '@/platform/realtime/realtime';
+import { subscribe } from '@/platform/realtime/realtime';
 
 /**
- * "This chat changed" (a message added, its status or assignee changed), published after the
- * change commits on the realtime topic `chat:<chat id>` (platform/realtime: this process at once, the
- * other instances through LISTEN/NOTIFY on PostgreSQL), for the live views that show a chat (the
- * chat widget's stream). A subscriber re-reads what it shows from the database, so a wake carries
- * nothing but the topic, and a missed or doubled wake costs nothing but a read.
+ * "This chat changed" (a message, a chunk, typing, a stream closed or cut, its status or assignee),
+ * published by `withOutbox` after the change commits on the realtime topic `chat:<chat id>`
+ * (platform/realtime: this process at once, the other instances through LISTEN/NOTIFY on
+ * PostgreSQL), for the live views that show a chat. A subscriber uses the change it carries when it
+ * can and otherwise re-reads from its cursor, so a missed or doubled wake costs nothing but a read.
  */
 export const chatTopic = (chatId: string) => `chat:${chatId}`;
 
@@ -17,37 +17,26 @@ export const chatTopic = (chatId: string) => `chat:${chatId}`;
 export const accountChatsTopic = (accountId: number) => `chats:${accountId}`;
 
 /**
- * What changed, as a chat's wake carries it to the live views of this process (other instances get
- * the bare wake and read). Only an optimisation: a view that cannot use it (it has not seen what
- * came before) reads as on any wake.
- *  - `chunk`: a chunk appended to an open streamed reply.
+ * What changed in a chat, as its wake carries it to the live views of this process (other instances
+ * get the bare wake and read from their cursor). A view that cannot use it (it has not seen what
+ * came before, or the kind is not one it sends on) reads as on any wake, so it is an optimisation
+ * that never costs an item. Noted in the writer's `withOutbox` transaction (`noteChatChange`).
+ *  - `chunk`: chunk `seq` appended to the open streamed reply `messageId`.
  *  - `message`: a message the customer sees (inbound or outbound, not streamed) added to a livechat
  *    chat, with `prevId`, the last such message before it (0 for none), read under the chat's lock:
  *    a view whose cursor is `prevId` has seen everything before it. Adding it changed nothing else
  *    the customer sees but the VA's typing, which an outbound message turns off (`typingOff`).
+ *  - `typing`: the VA's typing indicator as it now stands.
+ *  - `stream-closed`: the streamed reply `messageId` was closed (its whole text is final).
+ *  - `streams-cut`: the chat's open streamed replies were cut short (idle, or the chat left the VA).
  */
 export type ChatChange =
   | { kind: 'chunk'; messageId: number; seq: number; text: string }
-  | { kind: 'message'; message: ChatChangeMessage; prevId: number; typingOff: boolean };
+  | { kind: 'message'; message: ChatChangeMessage; prevId: number; typingOff: boolean }
+  | { kind: 'typing'; on: boolean; statusText: string | null; expiresAt: Date | null }
+  | { kind: 'stream-closed'; messageId: number }
+  | { kind: 'streams-cut' };
 export type ChatChangeMessage = { id: number; type: string; body: Record<string, unknown>; sentAt: Date };
-
-/**
- * Call after the transaction that changed the chats (chat id to account id) has committed, with
- * what changed where the writer said so (`details`, by chat id). One wake for all of them; the
- * detail rides along only when a single chat changed (the usual case).
- */
-export function publishChatChanges(changed: Map<string, number>, details?: Map<string, ChatChange>): void {
-  const topics = [...changed.keys()].map(chatTopic);
-  for (const accountId of new Set(changed.values())) topics.push(accountChatsTopic(accountId));
-  if (!topics.length) return;
-  const [only] = changed.keys();
-  publish(topics, changed.size === 1 ? details?.get(only) : undefined);
-}
-
-/** Call after chunk `seq` of message `messageId` was appended (one statement, committed). */
-export function publishChunk(chatId: string, accountId: number, chunk: Omit<Extract<ChatChange, { kind: 'chunk' }>, 'kind'>): void {
-  publish([chatTopic(chatId), accountChatsTopic(accountId)], { kind: 'chunk', ...chunk } satisfies ChatChange);
-}
 
 /** Calls `listener` after each change of any chat of the account, on any instance. */
 export function subscribeAccountChats(accountId: number, listener: () => void): () => void {
