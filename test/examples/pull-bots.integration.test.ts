@@ -302,6 +302,38 @@ describe('the example bots in pull mode against a real server', () => {
     assert.equal(await bot.exited, 0);
   });
 
+  it('npm run demo:bot -- --pull --ai: streamText on the AI SDK mock model, its UI message stream sent as is, reaches the customer whole', async () => {
+    const va = await createPullVa('AI SDK Bot');
+    const token = await authorize(va.api_key);
+    const bot = run(process.execPath, ['--import', 'tsx', path.join('examples', 'bot', 'main.ts'), '--pull', '--ai'], {
+      VA_BASE_URL: base,
+      VA_API_KEY: va.api_key,
+      VA_SIGNING_SECRET: va.signing_secret,
+      HANDOVER_TEAM: 'People',
+      DEMO_LOGIN_FILE: path.join(dir, 'no-such-file'),
+    });
+    bots.push(bot);
+    const chatId = await openChat(token, va, 'visitor-ai', 'Where is my order?');
+    const [reply] = await until(
+      'the streamed reply, closed',
+      async () => {
+        const replies = (await transcript(chatId)).messages.filter(
+          (m) => m.type === 'outbound' && m.author === va.login_id && (m as { stream_state?: string }).stream_state === 'closed',
+        );
+        return replies.length ? replies : null;
+      },
+      60_000,
+    );
+    assert.match(reply.text ?? '', /^I looked up your order 1042: it left our warehouse this morning/);
+    await until('the bot logs its AI SDK reply', () =>
+      botLog(bot).some((l) => l.msg === 'replied (AI SDK stream)' && l.chat_id === chatId) ? true : null,
+    );
+    // The model's reasoning never reached the transcript.
+    assert.ok(!(await transcript(chatId)).messages.some((m) => /check their order first/.test(m.text ?? '')));
+    bot.child.kill('SIGTERM');
+    assert.equal(await bot.exited, 0);
+  });
+
   async function authorize(apiKey: string): Promise<string> {
     const res = await fetch(`${base}/api/v1/authorize`, {
       method: 'POST',
