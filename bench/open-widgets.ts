@@ -174,6 +174,7 @@ async function fanOut(
   const fromAnswer: number[] = [];
   const waits: Promise<void>[] = [];
   let refused = 0;
+  let missing = 0;
   const total = FANOUT_RATE * FANOUT_SECONDS;
   const cpu0 = pids.map((p) => processCpuMs(p) ?? Number.NaN);
   const t0 = nowMs();
@@ -183,31 +184,34 @@ async function fanOut(
     async (i) => {
       const c = customers[Math.floor(Math.random() * customers.length)];
       const text = `fan-${i}-${randomBytes(3).toString('hex')}`;
-      const arrived = new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('not received in 30 s')), 30_000);
-        arrivals.set(text, (at) => {
-          clearTimeout(timer);
-          resolve(at);
-        });
-      });
+      // Listening before the POST: the message may arrive before its answer is read.
+      const arrived = new Promise<number>((resolve) => arrivals.set(text, resolve));
       const r = await bots[i % bots.length].post(`/chats/${c.chatId}/messages`, { type: 'outbound', text });
       if (r.status !== 201) {
         refused++;
         arrivals.delete(text);
-        arrived.catch(() => {});
         return;
       }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('not received within 30 s of the answer')), 30_000);
+      });
       waits.push(
-        arrived.then((at) => {
-          fromStart.push(at - r.start);
-          fromAnswer.push(at - r.at);
-        }),
+        Promise.race([arrived, late])
+          .then((at) => {
+            fromStart.push(at - r.start);
+            fromAnswer.push(at - r.at);
+          })
+          .catch(() => {
+            missing++;
+          })
+          .finally(() => clearTimeout(timer)),
       );
     },
     1_000,
   );
   const seconds = (nowMs() - t0) / 1000;
-  const missing = (await Promise.allSettled(waits)).filter((s) => s.status === 'rejected').length;
+  await Promise.all(waits);
   const cpuMs = pids.reduce((sum, p, k) => sum + ((processCpuMs(p) ?? Number.NaN) - cpu0[k]), 0);
   return {
     total,
