@@ -30,6 +30,10 @@ export function MessageItem({ m }: { m: Message }) {
           {new Date(m.timestamp).toLocaleTimeString()}
         </time>
         {m.stream_state === 'open' && <span className="muted"> · writing…</span>}
+        {m.stream_state === 'superseded' && <span className="muted"> · withdrawn (the customer wrote again, or a person took over)</span>}
+        {m.turn_id && <span className="muted"> · turn {m.turn_id.slice(-8)}</span>}
+        {m.in_reply_to_turn && <span className="muted"> · reply to turn {m.in_reply_to_turn.slice(-8)}</span>}
+        {m.stale && <span className="muted"> · stale</span>}
       </div>
       {m.text && <p className="msg-text">{m.text}</p>}
       {m.attachment && (

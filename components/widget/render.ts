@@ -41,6 +41,13 @@ export function messageElement(m: WidgetMessage, title: string): HTMLDivElement 
   el.className = `msg ${mine ? 'customer' : 'business'}`;
   el.dataset.id = String(m.id);
   el.appendChild(who(mine ? 'You: ' : `${title}: `));
+  if (m.withdrawn) {
+    el.classList.add('withdrawn');
+    const note = document.createElement('em');
+    note.textContent = 'Reply withdrawn: answering your latest message instead.';
+    el.appendChild(note);
+    return el;
+  }
   if (m.quick_reply_response) richText(el, m.quick_reply_response.options.map((o) => o.title).join(', '));
   else if (m.text) richText(el, m.text);
   if (m.attachment && isHttp(m.attachment.url)) {

@@ -46,6 +46,12 @@ export const widgetMessageSchema = z.object({
     .object({ request_identifier: z.string(), options: z.array(z.object({ title: z.string() })) })
     .optional()
     .describe('The choice the customer made'),
+  withdrawn: z
+    .literal(true)
+    .optional()
+    .describe(
+      'A streamed reply the bot withdrew: the customer wrote again before it was finished (or a person took over). It carries no text; the page shows it as withdrawn in place of the partial text',
+    ),
   timestamp: isoDateTime,
 });
 named('WidgetMessage', widgetMessageSchema, {

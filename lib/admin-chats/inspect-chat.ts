@@ -40,6 +40,7 @@ export async function inspectChat(db: Db, { accountId, chatId }: { accountId: nu
     delivered_at: isoOrNull(e.deliveredAt),
     failed_at: isoOrNull(e.failedAt),
     superseded_at: isoOrNull(e.supersededAt),
+    turn: e.turnId ? { turn_id: e.turnId, held_until: isoOrNull(e.heldUntil), held_ms: e.heldMs, closed_by: e.turnClosedBy } : null,
     body: e.body,
     attempts: e.attempts.map((a) => ({
       attempt_number: a.attemptNumber,

@@ -74,7 +74,17 @@ type Choice = { request_identifier: string; options: { title: string }[] };
  * A stored message as the customer sees it. Only the customer's own messages and what was sent to
  * them reach here (announcements never do); payloads, authors and every other internal detail stay out.
  */
-export function toWidgetMessage(row: { id: number; type: string; body: Record<string, unknown>; sentAt: Date | string }): WidgetMessage {
+export function toWidgetMessage(row: {
+  id: number;
+  type: string;
+  body: Record<string, unknown>;
+  sentAt: Date | string;
+  streamState?: string | null;
+}): WidgetMessage {
+  // A reply superseded by the customer's next turn (lib/turns) is withdrawn: its partial text is not the answer.
+  if (row.streamState === 'superseded') {
+    return { id: row.id, from: 'business', withdrawn: true, timestamp: new Date(row.sentAt).toISOString() };
+  }
   const body = row.body as {
     text?: string;
     attachment?: WidgetMessage['attachment'];

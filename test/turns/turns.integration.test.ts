@@ -88,6 +88,13 @@ describe('turns: a burst is one message.received, and a stale reply is stopped',
       (await ctx.db.select({ turnId: messages.turnId }).from(messages).where(eq(messages.chatId, chat))).map((m) => m.turnId),
     );
     assert.deepEqual([...turnIds].filter(Boolean), [released.turnId], 'every fragment is of the one turn');
+    const admin = (await signedInAdminOf(ctx.db, t.account.id)).client;
+    const detail = await admin.get(`/chats/${chat}`);
+    assert.equal(detail.status, 200, JSON.stringify(detail.body));
+    const logged = detail.body.response.events.find((e: { event_type: string }) => e.event_type === 'message.received');
+    assert.equal(logged.turn.turn_id, released.turnId);
+    assert.equal(logged.turn.closed_by, 'window');
+    assert.ok(logged.turn.held_ms > 0, 'the delivery log says how long the event was held');
   });
 
   it('keeps a held turn out of the pull order until it closes, then gives it once', async () => {
@@ -141,6 +148,19 @@ describe('turns: a burst is one message.received, and a stale reply is stopped',
     assert.equal(closed.turnClosedBy, 'typing');
     const bad = await widgetApi('POST', `/chats/${chat}/typing`, { token: visitor.token, body: { typing: 'yes' } });
     assert.equal(bad.status, 400);
+
+    // With supersede, the reply streaming when the customer writes again is withdrawn from their view.
+    await settings(t, { on_new_turn: 'supersede' });
+    const partial = await botApi('POST', `/chats/${chat}/messages`, {
+      token: t.token,
+      body: { type: 'outbound', stream: true, text: 'Partial answer' },
+    });
+    assert.equal(partial.status, 201, JSON.stringify(partial.body));
+    assert.equal((await send('one more thing')).status, 201);
+    const page = await widgetApi('GET', `/chats/${chat}/messages`, { token: visitor.token });
+    const shown = page.body.response.messages as { text?: string; withdrawn?: boolean }[];
+    assert.equal(shown.filter((m) => m.withdrawn).length, 1, 'the superseded reply is shown withdrawn');
+    assert.ok(!shown.some((m) => m.text === 'Partial answer'), 'its partial text does not reach the customer');
   });
 
   it('supersede: a new turn withdraws the stream in progress, refuses its chunks (2101) and replies to the old turn (2100)', async () => {

@@ -173,7 +173,7 @@ describe('chat widget live stream: typing and streamed replies', () => {
     await s.close();
   });
 
-  it('resends an open reply from its start after a reconnect, and ends a reply cut by a handover or by idling', async () => {
+  it('resends an open reply from its start after a reconnect, withdraws a reply superseded by a person taking over, and ends a reply cut by idling', async () => {
     const { v, chatId, s } = await customerChat();
     const transid = await openReply(chatId);
     assert.equal((await chunk(chatId, transid, 1, 'One')).status, 200);
@@ -197,7 +197,8 @@ describe('chat widget live stream: typing and streamed replies', () => {
     const [r3] = await s2.next(1);
     assert.deepEqual([r3.event, r3.json.seq, r3.json.text], ['chunk', 3, ' three']);
 
-    // A person takes over: the reply is cut with what it holds, then the customer sees who answers.
+    // A person takes over: the bot's reply is superseded (withdrawn, its partial text not shown as an
+    // answer), then the customer sees who answers.
     const taken = await botApi('PATCH', `/chats/${chatId}`, {
       token: t.token,
       headers: { team_id: String(t.botTeam.id) },
@@ -206,9 +207,9 @@ describe('chat widget live stream: typing and streamed replies', () => {
     assert.equal(taken.status, 200, JSON.stringify(taken.body));
     const events: SseEvent[] = await s2.next(2);
     assert.deepEqual(
-      events.map((e) => [e.event, e.json.text ?? e.json.handled_by]),
+      events.map((e) => [e.event, e.json.withdrawn ?? e.json.text ?? e.json.handled_by]),
       [
-        ['message', 'One two three'],
+        ['message', true],
         ['chat', 'person'],
       ],
     );

@@ -160,6 +160,24 @@ export function EventTimeline({
                   <dd>{formatDateTime(e.delivered_at)}</dd>
                 </>
               )}
+              {e.turn?.held_until && (
+                <>
+                  <dt>Held for its turn window</dt>
+                  <dd data-testid="turn-held">
+                    until {formatDateTime(e.turn.held_until)} at the latest (sooner when the customer stops typing): the customer may still
+                    be writing
+                  </dd>
+                </>
+              )}
+              {e.turn && e.turn.held_ms !== null && (
+                <>
+                  <dt>Turn window</dt>
+                  <dd>
+                    held {e.turn.held_ms} ms, closed by {e.turn.closed_by ?? 'window'};{' '}
+                    {(e.body.payload as { messages?: unknown[] } | undefined)?.messages?.length ?? 1} message(s)
+                  </dd>
+                </>
+              )}
               {e.superseded_at && (
                 <>
                   <dt>Superseded</dt>

@@ -122,10 +122,26 @@ export function Transcript({ messages, highlight }: { messages: Message[]; highl
           {m.text && <p className="msg-text">{m.text}</p>}
           {m.stream_state && m.stream_state !== 'closed' ? (
             <p className="small" data-testid="stream-state">
-              <strong>{m.stream_state === 'open' ? 'Streaming…' : 'Cut short'}</strong>{' '}
+              <strong>{m.stream_state === 'open' ? 'Streaming…' : m.stream_state === 'superseded' ? 'Superseded' : 'Cut short'}</strong>{' '}
               {m.stream_state === 'open'
                 ? `(${m.stream_seq ?? 0} chunks so far)`
-                : '(no chunk came in time, or the chat left the VA; the text is what had arrived)'}
+                : m.stream_state === 'superseded'
+                  ? '(the customer wrote again, or a person took over: withdrawn from the customer)'
+                  : '(no chunk came in time, or the chat left the VA; the text is what had arrived)'}
+            </p>
+          ) : null}
+          {m.turn_id || m.in_reply_to_turn ? (
+            <p className="small muted" data-testid="turn">
+              {m.turn_id ? (
+                <>
+                  Turn <span className="mono">{m.turn_id.slice(-8)}</span>
+                </>
+              ) : (
+                <>
+                  Reply to turn <span className="mono">{m.in_reply_to_turn?.slice(-8)}</span>
+                  {m.stale ? <strong> · stale (the customer had written since)</strong> : null}
+                </>
+              )}
             </p>
           ) : null}
           <Extras m={m} />

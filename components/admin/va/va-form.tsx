@@ -37,6 +37,9 @@ const PLACED = [
   'fallback_skill',
   'reply_timeout_seconds',
   'reply_timeout_action',
+  'turn_window_ms',
+  'turn_window_max_ms',
+  'on_new_turn',
 ];
 
 const EVENT_HELP: Record<EventType, string> = {
@@ -60,6 +63,9 @@ type Values = {
   fallback_skill: string;
   reply_timeout_seconds: string;
   reply_timeout_action: 'handover' | 'notify';
+  turn_window_ms: string;
+  turn_window_max_ms: string;
+  on_new_turn: 'continue' | 'supersede';
 };
 
 const LABELS = {
@@ -76,6 +82,9 @@ const LABELS = {
   fallback_skill: 'the fallback skill',
   reply_timeout_seconds: 'the reply budget',
   reply_timeout_action: 'choose:what happens when the reply budget runs out',
+  turn_window_ms: 'the turn window',
+  turn_window_max_ms: 'the longest turn',
+  on_new_turn: 'choose:what a new turn does to a reply in progress',
 };
 
 /** In pull mode an empty URL is no URL: left out when registering, removed when saving. */
@@ -96,6 +105,9 @@ function common(v: Values) {
     fallback_skill: v.fallback_team_id && v.fallback_skill ? v.fallback_skill : null,
     reply_timeout_seconds: v.reply_timeout_seconds.trim() ? Number(v.reply_timeout_seconds) : null,
     reply_timeout_action: v.reply_timeout_action,
+    turn_window_ms: v.turn_window_ms.trim() ? Number(v.turn_window_ms) : 0,
+    turn_window_max_ms: v.turn_window_max_ms.trim() ? Number(v.turn_window_max_ms) : null,
+    on_new_turn: v.on_new_turn,
   };
 }
 const createResolver = contractResolver(
@@ -133,6 +145,9 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
     fallback_skill: va?.fallback_skill ?? '',
     reply_timeout_seconds: va?.reply_timeout_seconds ? String(va.reply_timeout_seconds) : '',
     reply_timeout_action: va?.reply_timeout_action ?? 'handover',
+    turn_window_ms: va?.turn_window_ms ? String(va.turn_window_ms) : '',
+    turn_window_max_ms: va?.turn_window_max_ms ? String(va.turn_window_max_ms) : '',
+    on_new_turn: va?.on_new_turn ?? 'continue',
   });
 
   // The team selects are drawn before the teams arrive, so the browser shows their first option
@@ -362,6 +377,45 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
           >
             <option value="handover">Hand the chat over to the fallback team</option>
             <option value="notify">Count it and show it on this page only</option>
+          </select>
+        </Field>
+      </div>
+      <div className="grid-2">
+        <Field
+          id="va-turn-window"
+          label="Turn window in ms (optional)"
+          error={err('turn_window_ms')}
+          hint="300 to 10000. A customer's burst of messages reaches the bot as one turn once they have been quiet this long (sooner when the widget says they stopped typing). Empty: off."
+        >
+          <input
+            type="text"
+            inputMode="numeric"
+            {...described('va-turn-window', { error: err('turn_window_ms'), hint: true })}
+            {...register('turn_window_ms')}
+          />
+        </Field>
+        <Field
+          id="va-turn-window-max"
+          label="Longest turn in ms (optional)"
+          error={err('turn_window_max_ms')}
+          hint="300 to 30000, at least the window: a turn is never held longer from its first message. Empty: 10000."
+        >
+          <input
+            type="text"
+            inputMode="numeric"
+            {...described('va-turn-window-max', { error: err('turn_window_max_ms'), hint: true })}
+            {...register('turn_window_max_ms')}
+          />
+        </Field>
+        <Field
+          id="va-on-new-turn"
+          label="When the customer writes during a reply"
+          error={err('on_new_turn')}
+          hint="Supersede withdraws the reply in progress and refuses replies to earlier turns (docs: Turns)."
+        >
+          <select {...described('va-on-new-turn', { error: err('on_new_turn'), hint: true })} {...register('on_new_turn')}>
+            <option value="continue">Let the reply go on</option>
+            <option value="supersede">Supersede the reply in progress</option>
           </select>
         </Field>
       </div>

@@ -56,6 +56,23 @@ export const adminEventSchema = z.object({
     .describe('When the chat left the VA before this event was delivered: the event is `superseded` and is not sent (again)'),
   body: z.record(z.unknown()).describe('The event body as sent, without `posted_on` (stamped on each attempt)'),
   attempts: z.array(deliveryAttemptSchema),
+  turn: z
+    .object({
+      turn_id: z.string(),
+      held_until: isoDateTime
+        .nullable()
+        .describe("Set while the turn's window is open: the event waits until then (or until the customer stops typing)"),
+      held_ms: z.number().int().nullable().describe('How long the event was held for its window, once released'),
+      closed_by: z
+        .string()
+        .nullable()
+        .describe(
+          'What closed the window: `typing` (the customer stopped), `window`, `cap`, or `event` (something else happened in the chat)',
+        ),
+    })
+    .nullable()
+    .optional()
+    .describe('`message.received` only: the customer turn it carries (see the guide on turns)'),
 });
 named('AdminEvent', adminEventSchema);
 
