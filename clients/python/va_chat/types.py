@@ -82,6 +82,7 @@ class MessageInput(TypedDict, total=False):
     wab_interactive_response: Dict[str, Any]
     timestamp: str
     stream: bool
+    in_reply_to_turn: str
 
 
 class Message(TypedDict, total=False):
@@ -102,6 +103,9 @@ class Message(TypedDict, total=False):
     timestamp: str
     stream_state: str
     stream_seq: int
+    turn_id: str
+    in_reply_to_turn: str
+    stale: bool
 
 
 class CustomerInput(TypedDict, total=False):
