@@ -38,6 +38,12 @@ class CursorExpiredEnvelope(TypedDict, total=False):
     response: Dict[str, Any]
 
 
+class CursorNotIssuedEnvelope(TypedDict, total=False):
+    status_code: int
+    description: str
+    response: Dict[str, Any]
+
+
 class Team(TypedDict, total=False):
     team_id: int
     team_name: str
