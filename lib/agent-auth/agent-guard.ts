@@ -13,7 +13,7 @@ import { authenticateAgent } from './authenticate-agent';
  * non-string values only, never the text of a reply or note.
  */
 export const agentGuard = sessionGuard({
-  publicPaths: [agentContract.login.path, agentContract.acceptInvite.path],
+  publicPaths: [agentContract.session.login.path, agentContract.session.acceptInvite.path],
   loginKey: 'agent-login',
   readToken: readAgentSessionToken,
   signedOutCode: 2080,
