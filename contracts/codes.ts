@@ -1,6 +1,6 @@
 /**
  * Every status_code the service answers with, its HTTP status and its description. The codes of
- * the spec keep their meaning; the others are ours. The OpenAPI document and the README both print
+ * the spec keep their meaning; the others are ours. The OpenAPI document and docs/reference/status-codes.md both print
  * this table, so it is the one place to change.
  */
 export const CODES = {

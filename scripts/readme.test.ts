@@ -4,9 +4,15 @@ import path from 'node:path';
 import { it } from 'node:test';
 import { codesMarkdownTable } from './codes-table';
 
-it('README shows the current code catalogue (npm run docs:codes rewrites it)', () => {
+it('the status-code reference shows the current code catalogue (npm run docs:codes rewrites it)', () => {
+  const page = fs.readFileSync('docs/reference/status-codes.md', 'utf8');
+  assert.ok(page.includes(codesMarkdownTable()), 'docs/reference/status-codes.md code table is stale: run npm run docs:codes');
+});
+
+it('README is a front page: at most 250 lines, the reference under docs/reference/ linked from it', () => {
   const readme = fs.readFileSync('README.md', 'utf8');
-  assert.ok(readme.includes(codesMarkdownTable()), 'README.md code table is stale: run npm run docs:codes');
+  assert.ok(readme.split('\n').length <= 250, `README.md has ${readme.split('\n').length} lines`);
+  for (const page of fs.readdirSync('docs/reference')) assert.ok(readme.includes(`(docs/reference/${page})`), page);
 });
 
 it("README's first screen runs, demos and tests with commands that do not break each other, and says where the docs are", () => {
@@ -19,14 +25,16 @@ it("README's first screen runs, demos and tests with commands that do not break 
   for (const doc of ['docs/operations.md', 'docs/security.md', 'ARCHITECTURE.md', '/docs']) assert.ok(head.includes(doc), doc);
 });
 
-it('README and the documents under docs/ link only to files that exist', () => {
+it('README and the documents under docs/ and docs/reference/ link only to files that exist', () => {
   for (const file of [
     'README.md',
     'ARCHITECTURE.md',
-    ...fs
-      .readdirSync('docs')
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => `docs/${f}`),
+    ...['docs', 'docs/reference'].flatMap((dir) =>
+      fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `${dir}/${f}`),
+    ),
   ]) {
     const text = fs.readFileSync(file, 'utf8');
     for (const [, target] of text.matchAll(/\]\(([^)\s#]+)(?:#[^)\s]*)?\)/g)) {

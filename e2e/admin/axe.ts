@@ -9,8 +9,8 @@ const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /**
  * Known exceptions: each names the rule, where it applies (a CSS selector excluded from that
- * rule only) and why it is accepted. Keep this list short and the reasons honest; the README's
- * Accessibility section lists the same ones.
+ * rule only) and why it is accepted. Keep this list short and the reasons honest; docs/reference/accessibility.md
+ * lists the same ones.
  */
 export const EXCEPTIONS: { rule: string; selector: string; reason: string }[] = [];
 
