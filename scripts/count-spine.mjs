@@ -49,7 +49,7 @@ const publishers = files
 // SSE writers: server code that formats an SSE frame itself (a `retry: ` line or a `data: ${…}` frame).
 const writers = files
   .filter(({ path }) => /^(lib|platform|app)\//.test(path))
-  .filter(({ text }) => /['`]retry: \d/.test(text) || /data: \$\{/.test(text))
+  .filter(({ text }) => /new ReadableStream/.test(text) && (/['`]retry: \d/.test(text) || /data: \$\{/.test(text)))
   .map(({ path }) => path);
 
 console.log(`two-way imports between lib/ folders: ${twoWay.length}`);

@@ -1,12 +1,9 @@
-import { runConfiguredRetention } from '@/lib/retention/start-retention';
+import { RETENTION_CRON } from '@/lib/duties/duties';
 import { inngest } from '../client';
+import { runDutySteps } from './run-duty-steps';
 
-/** Hourly, removes data past its retention period (lib/retention), in bounded batches. */
+/** Hourly, the registry's retention duty (lib/duties/duties.ts `delete-expired-rows`); answers the rows removed per job. */
 export const runRetention = inngest.createFunction(
-  { id: 'run-retention', retries: 1, triggers: [{ cron: '17 * * * *' }] },
-  async ({ step }) =>
-    step.run('delete-expired-rows', async () => {
-      const run = await runConfiguredRetention();
-      return Object.fromEntries(run.map((r) => [r.job, r.deleted]));
-    }),
+  { id: 'run-retention', retries: 1, triggers: [{ cron: RETENTION_CRON }] },
+  async ({ step }) => (await runDutySteps(step, RETENTION_CRON))['delete-expired-rows'],
 );

@@ -9,7 +9,6 @@ import { type ClaimedEvent, claimDueEvents } from './claim-due-events';
 import { attemptDelivery, logAttempt } from './deliver-claimed-event';
 import { EndpointHealth } from './endpoint-health';
 import { msUntilNextDue } from './ms-until-next-due';
-import { startOpsWatch } from './ops-watch';
 import { pauseEndpointEvents } from './pause-endpoint-events';
 import { type AttemptResult, type FinishedAttempt, recordAttempts } from './record-attempts';
 import { releaseLeases } from './release-leases';
@@ -26,8 +25,6 @@ export type EmbeddedEngineOptions = {
   /** Longest sleep with nothing due: catches events written by other processes, which do not signal this one. */
   idlePollMs?: number;
   leaseMs?: number;
-  /** Also advance recoveries and mark long-failing webhooks (default true). */
-  opsWatch?: boolean;
 };
 
 export type EmbeddedEngine = {
@@ -382,8 +379,6 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
   // A signal arrives inside the request that wrote the event; the claim it starts is not part of
   // that request (its log lines must not carry the request's trxid), so it runs in the engine's own scope.
   const scope = new AsyncResource('va-delivery-engine');
-  // Beside delivery: recoveries of failed events and the long-outage marks (ops-watch.ts).
-  const watch = options.opsWatch === false ? null : startOpsWatch(db);
   const unsubscribe = onOutbox(() =>
     scope.runInAsyncScope(() => {
       stats.signals++;
@@ -404,7 +399,6 @@ function createEngine(db: Db, options: EmbeddedEngineOptions): EmbeddedEngine {
       running = false;
       clearTimeout(timer);
       unsubscribe();
-      await watch?.stop();
       // Attempts in flight finish (each is bounded by the timeout) and are recorded.
       const deadline = Date.now() + graceMs;
       while ((claiming || inFlight || recording) && Date.now() < deadline) {

@@ -2,6 +2,7 @@ import { checkpointEmbedded } from '@/db/client';
 import { env } from '@/env';
 import { stopListeningForRevokedTokens } from '@/lib/bot-auth/token-cache';
 import { stopDelivery } from '@/lib/delivery/start-delivery';
+import { stopDuties } from '@/lib/duties/start-duties';
 import { endPullReaders } from '@/lib/pull/readers';
 import { flushRequestLog } from '@/lib/request-log/request-log';
 import { startDraining } from '@/platform/ops/draining';
@@ -36,6 +37,8 @@ export function installShutdown(): void {
         const readers = endPullReaders();
         logger.info('shutting down: delivery stops claiming', { signal, graceMs, pullReaders: readers });
         try {
+          // The periodic duties first: a run in progress finishes (each is bounded), none starts.
+          await stopDuties();
           await stopDelivery({ graceMs });
           logger.info('delivery stopped');
         } catch (err) {

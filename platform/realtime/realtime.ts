@@ -104,20 +104,35 @@ function safe(listener: Listener, topic: string, detail?: unknown): void {
   }
 }
 
+/** How long a NOTIFY that failed waits before it is sent again. */
+const NOTIFY_RETRY_MS = 1_000;
+
 /** One NOTIFY in flight; what is published meanwhile rides in the next. */
 function flush(): void {
   const pg = shared.pg;
   if (!pg || shared.inFlight || !shared.queued.size) return;
   shared.inFlight = true;
-  const payload = payloadOf(shared.queued);
+  const sending = shared.queued;
+  const payload = payloadOf(sending);
   shared.queued = new Set();
   shared.notifications++;
-  pg.notify(REALTIME_CHANNEL, payload)
-    .catch((err) => logger.debug('realtime notification not sent; readers heal on their next wake or poll', { err }))
-    .finally(() => {
+  pg.notify(REALTIME_CHANNEL, payload).then(
+    () => {
       shared.inFlight = false;
       flush();
-    });
+    },
+    (err) => {
+      // Not sent (the database is away or busy): the topics go back in the queue and are sent again
+      // after a pause, with whatever is published meanwhile, so another instance's reader is not
+      // left waiting for a wake that was dropped.
+      logger.debug('realtime notification not sent; sending it again shortly', { err });
+      for (const topic of sending) shared.queued.add(topic);
+      setTimeout(() => {
+        shared.inFlight = false;
+        flush();
+      }, NOTIFY_RETRY_MS).unref();
+    },
+  );
 }
 
 /** `<sender> <topic> <topic>…`, or `<sender> *` when the topics would not fit. */

@@ -3,7 +3,7 @@ import { DirectoryInUseError } from '@/db/lock-directory';
 import { env } from '@/env';
 import { listenForRevokedTokens } from '@/lib/bot-auth/token-cache';
 import { startDelivery } from '@/lib/delivery/start-delivery';
-import { startRetention } from '@/lib/retention/start-retention';
+import { startDuties } from '@/lib/duties/start-duties';
 import { startTurnCloser } from '@/lib/turns/turn-closer';
 import { logger } from '@/platform/util/logger';
 import { processStore } from '@/platform/util/process-store';
@@ -23,7 +23,8 @@ async function start() {
   await startDelivery();
   startTurnCloser(handle.db);
   await listenForRevokedTokens(handle.db);
-  startRetention();
+  // The periodic duties (lib/duties): here with the embedded engine; Inngest's cron runs them otherwise.
+  if (env().DELIVERY_ENGINE === 'embedded') startDuties(handle.db);
 }
 
 /**

@@ -56,7 +56,7 @@ describe('embedded engine: a backlog behind the per-VA cap', () => {
     assert.equal(written.length, 48);
     assert.ok(written.every((e) => e.status === 'pending'));
 
-    const engine = await startEmbeddedEngine({ db: ctx.db, concurrency: 8, perVa: 2, idlePollMs: 3_600_000, opsWatch: false });
+    const engine = await startEmbeddedEngine({ db: ctx.db, concurrency: 8, perVa: 2, idlePollMs: 3_600_000 });
     await until('the engine to come to rest', () => engine.stats.rests > 0, 60_000);
 
     const rows = await ctx.db.select().from(events).where(inArray(events.chatId, all));
@@ -97,7 +97,7 @@ describe('embedded engine: a backlog behind the per-VA cap', () => {
     await stopEmbeddedEngine();
     const a = await own.tenant(() => ({ status: 200, body: 'ok', delayMs: 5 }));
     const chats = await chatsWithBacklog(a.t, 12, 3, '3');
-    const engine = await startEmbeddedEngine({ db: ctx.db, concurrency: 8, perVa: 2, idlePollMs: 3_600_000, opsWatch: false });
+    const engine = await startEmbeddedEngine({ db: ctx.db, concurrency: 8, perVa: 2, idlePollMs: 3_600_000 });
     await until('the engine to come to rest', () => engine.stats.rests > 0, 60_000);
     const rows = await ctx.db.select().from(events).where(inArray(events.chatId, chats));
     assert.equal(rows.filter((e) => e.status !== 'delivered').length, 0);

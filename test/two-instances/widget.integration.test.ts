@@ -25,7 +25,7 @@ describe('chat widget across two instances', { skip: needsPostgres }, () => {
     ({ db, a, b } = two);
   });
 
-  it('typing, each chunk once and in order, and the whole reply reach a widget stream held by the other instance', async () => {
+  it('typing, each chunk once and in order (or the whole reply when the stream fell behind), and the whole reply reach a widget stream held by the other instance', async () => {
     const t = await createTenant(db);
     await db.update(teams).set({ autoAssign: true }).where(eq(teams.id, t.botTeam.id));
     await db.execute(`update accounts set default_team_id = ${t.botTeam.id} where id = ${t.account.id}`);
@@ -65,23 +65,33 @@ describe('chat widget across two instances', { skip: needsPostgres }, () => {
     await json(await api('POST', '/messages', { type: 'outbound', text: 'marker' }), 201);
 
     // Then: typing off (the reply opened), the chunks, the whole reply, the next message; nothing else.
-    const events = (await sse.events(3 + 1 + pieces.length + 2)).slice(3);
+    // Read up to the next message, however many chunks came: a stream that fell behind the bot
+    // (B read after the close) catches up with the whole reply instead of the chunks it had not sent
+    // yet (docs/decisions.md, issue 43), so the number of chunks is not the thing to wait for.
+    const marker = await sse.until((e) => e.event === 'message' && JSON.parse(e.data).text === 'marker', {
+      what: 'the message after the streamed reply',
+      timeoutMs: 60_000,
+    });
+    const sent = sse.frames.filter((f) => f.data !== undefined);
+    const events = sent.slice(3, sent.indexOf(marker) + 1);
     const typing = events.filter((e) => e.event === 'typing').map((e) => JSON.parse(e.data!));
     assert.deepEqual(
       typing.map((x) => [x.on, x.status_text]),
       [[false, null]],
     );
+    // Each chunk that came came once, in order, from the first: a prefix of what the bot sent.
     const chunks = events.filter((e) => e.event === 'chunk').map((e) => JSON.parse(e.data!));
     assert.deepEqual(
       chunks.map((c) => [c.seq, c.text]),
-      pieces.map((p, i) => [i + 1, p]),
+      pieces.slice(0, chunks.length).map((p, i) => [i + 1, p]),
     );
     const messages = events.filter((e) => e.event === 'message').map((e) => JSON.parse(e.data!));
     assert.deepEqual(
       messages.map((m) => m.text),
       [pieces.join(''), 'marker'],
     );
-    assert.equal(messages[0].id, chunks[0].message_id);
+    if (chunks.length) assert.equal(messages[0].id, chunks[0].message_id);
+    assert.equal(events.length, typing.length + chunks.length + messages.length, `nothing else: ${JSON.stringify(events)}`);
     await sse.close();
   });
 });
