@@ -29,6 +29,18 @@ export function clientAddress(req: RequestLike, { socketAddress }: { socketAddre
 }
 
 /**
+ * Whether the peer at `socketAddress` is a proxy whose forwarded headers (X-Forwarded-For, -Host,
+ * -Proto) may be believed: with TRUSTED_PROXIES unset, none is; with a hop count, the peer is the
+ * nearest proxy; with a list, the peer must be on it.
+ */
+export function isTrustedPeer(socketAddress: string | undefined): boolean {
+  const trust = env().TRUSTED_PROXIES;
+  if (trust.kind === 'none') return false;
+  if (trust.kind === 'hops') return trust.hops > 0;
+  return socketAddress !== undefined && isTrustedProxy(normalise(socketAddress), trust);
+}
+
+/**
  * The key a per-address limit counts under: the address itself for IPv4, its /64 for IPv6 (one
  * subscriber usually holds a whole /64, so counting single IPv6 addresses would let it rotate).
  */

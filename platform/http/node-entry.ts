@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import { isTrustedPeer } from '@/platform/auth/client-address';
 import { ApiError } from '@/platform/errors';
 import { API_CSP, COMMON_SECURITY_HEADERS, HSTS } from '@/platform/security/headers';
 import { newTraceId } from '@/platform/util/ids';
@@ -141,6 +142,19 @@ async function fromNode(req: IncomingMessage, tls: boolean): Promise<ApiRequest>
   };
 }
 
+/**
+ * Forwarded headers from a peer TRUSTED_PROXIES does not name are dropped before anything reads
+ * them, Next's pages included: X-Forwarded-For becomes the socket's address, and -Host, -Proto and
+ * -Port go, so the request's own Host and scheme stand.
+ */
+function dropUntrustedForwarding(req: IncomingMessage): void {
+  const peer = req.socket?.remoteAddress;
+  if (isTrustedPeer(peer)) return;
+  for (const name of ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded']) delete req.headers[name];
+  if (peer) req.headers['x-forwarded-for'] = peer;
+  else delete req.headers['x-forwarded-for'];
+}
+
 const isTls = (req: IncomingMessage) => (req.socket as (Socket & { encrypted?: boolean }) | null)?.encrypted === true;
 
 /** A path every segment of which decodes: `%ZZ` or a lone `%` is refused before routing. */
@@ -235,6 +249,7 @@ export function exposeNodeEntries(
   limits: { headersTimeoutMs: number; bodyTimeoutMs: number; streamMs?: number },
 ) {
   const serve = (req: IncomingMessage, res: ServerResponse): boolean => {
+    dropUntrustedForwarding(req);
     const target = req.url ?? '/';
     const q = target.indexOf('?');
     const path = q === -1 ? target : target.slice(0, q);

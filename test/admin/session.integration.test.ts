@@ -2,11 +2,23 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { adminSessions } from '@/db/schema';
-import { env } from '@/env';
+import { env, resetEnv } from '@/env';
 import { sha256 } from '@/platform/util/ids';
 import { ApiClient } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
 import { ADMIN_PASSWORD, signedInAdmin } from '../support/people';
+
+/** Runs `fn` with TRUSTED_PROXIES set: only then are a proxy's X-Forwarded-* headers believed. */
+async function behindProxy<T>(fn: () => Promise<T>): Promise<T> {
+  process.env.TRUSTED_PROXIES = '1';
+  resetEnv();
+  try {
+    return await fn();
+  } finally {
+    delete process.env.TRUSTED_PROXIES;
+    resetEnv();
+  }
+}
 
 describe('admin session', () => {
   const ctx = setupTestDatabase();
@@ -56,12 +68,18 @@ describe('admin session', () => {
     });
 
     it('marks the cookie Secure when the request came over https', async () => {
-      const viaProxy = await new ApiClient('admin').request('POST', '/login', {
-        body: { email, password: ADMIN_PASSWORD },
-        headers: { 'x-forwarded-proto': 'https' },
-      });
+      const login = () =>
+        new ApiClient('admin').request('POST', '/login', {
+          body: { email, password: ADMIN_PASSWORD },
+          headers: { 'x-forwarded-proto': 'https' },
+        });
+      const viaProxy = await behindProxy(login);
       assert.equal(viaProxy.status, 200);
       assert.match(viaProxy.setCookies[0], /; Secure/);
+      // Without TRUSTED_PROXIES anyone could send the header: it is not believed.
+      const unvouched = await login();
+      assert.equal(unvouched.status, 200);
+      assert.doesNotMatch(unvouched.setCookies[0], /; Secure/);
       const direct = await new ApiClient('admin', { origin: 'https://admin.example.test' }).login(email, ADMIN_PASSWORD);
       assert.match(direct.setCookies[0], /; Secure/);
     });
@@ -180,14 +198,20 @@ describe('admin session', () => {
     it('accepts a same-origin browser request, also behind a proxy', async () => {
       const same = await client.post('/teams', team(), { headers: { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' } });
       assert.equal(same.status, 201, JSON.stringify(same.body));
-      const proxied = await client.post('/teams', team(), {
-        headers: { origin: 'https://admin.example.com', 'x-forwarded-host': 'admin.example.com', 'x-forwarded-proto': 'https' },
-      });
+      const viaProxy = () =>
+        client.post('/teams', team(), {
+          headers: { origin: 'https://admin.example.com', 'x-forwarded-host': 'admin.example.com', 'x-forwarded-proto': 'https' },
+        });
+      const proxied = await behindProxy(viaProxy);
       assert.equal(proxied.status, 201, JSON.stringify(proxied.body));
-      const proxiedWrong = await client.post('/teams', team(), {
-        headers: { origin: 'http://admin.example.com', 'x-forwarded-host': 'admin.example.com', 'x-forwarded-proto': 'https' },
-      });
+      const proxiedWrong = await behindProxy(() =>
+        client.post('/teams', team(), {
+          headers: { origin: 'http://admin.example.com', 'x-forwarded-host': 'admin.example.com', 'x-forwarded-proto': 'https' },
+        }),
+      );
       assert.equal(proxiedWrong.body.status_code, 3003, 'http origin does not match an https service');
+      const unvouched = await viaProxy();
+      assert.equal(unvouched.body.status_code, 3003, 'forwarded headers count only from TRUSTED_PROXIES');
     });
 
     it('accepts a request with neither Origin nor Sec-Fetch-Site (automation)', async () => {
