@@ -169,6 +169,8 @@ export const envSchema = z
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     /** Retention (lib/retention): days a delivered event and its attempts are kept. */
     EVENT_RETENTION_DAYS: retentionDays(30),
+    /** Days a replay run, its recorded and replayed lines and its sandbox chats are kept (lib/replay). */
+    REPLAY_RETENTION_DAYS: retentionDays(30),
     /** Days a failed event (still redeliverable until then) and its attempts are kept. */
     FAILED_EVENT_RETENTION_DAYS: retentionDays(90),
     /** Days a closed chat, its transcript and events are kept; unset keeps them for ever. */

@@ -5,6 +5,7 @@ import { auditContract } from './audit';
 import { chatsContract } from './chats';
 import { deliveriesContract } from './deliveries';
 import { eventsContract } from './events';
+import { replaysContract } from './replays';
 import { routingRulesContract } from './routing-rules';
 import { sessionContract } from './session';
 import { teamsContract } from './teams';
@@ -33,6 +34,7 @@ export const adminContract = c.router(
     vaTools: vaToolsContract,
     audit: auditContract,
     traces: tracesContract,
+    replays: replaysContract,
   },
   { pathPrefix: ADMIN_API_PREFIX, strictStatusCodes: true },
 );

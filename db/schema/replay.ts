@@ -25,7 +25,8 @@ export const replayRuns = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     label: text('label').notNull().default(''),
-    status: text('status', { enum: ['running', 'done', 'failed'] })
+    // `loading` while its chats are being added (each run is created with it), then `running`, `done` or `failed`.
+    status: text('status', { enum: ['loading', 'running', 'done', 'failed'] })
       .notNull()
       .default('running'),
     options: jsonb('options').$type<Record<string, unknown>>().notNull().default({}),

@@ -42,6 +42,11 @@ export type BotOptions = {
   aiSdk?: boolean;
   /** With `streamReplies`: a word at a time, slowly, so a turn superseding the reply can be seen in the demo. */
   slowStream?: boolean;
+  /**
+   * For trying replays (docs/guide/replay.md): `no-refund-handover` plants a regression, the bot
+   * no longer hands over chats that mention a refund (it answers them as any other message).
+   */
+  regression?: 'no-refund-handover';
   log?: (line: string, fields?: Record<string, unknown>) => void;
 };
 
@@ -57,6 +62,8 @@ async function* wordsSlowly(text: string, slow = false): AsyncGenerator<string> 
 
 /** Words that mean "let me talk to a person". */
 const WANTS_HUMAN = /\b(agent|human|person|someone real)\b/i;
+/** Refunds are for people to decide: a chat that mentions one is handed over. */
+const MENTIONS_REFUND = /\brefund/i;
 const MAX_BODY_BYTES = 1024 * 1024;
 /** The quick replies offered on livechat, and the payload of "that is all". */
 const DONE = 'done';
@@ -192,8 +199,15 @@ export async function startBot(options: BotOptions) {
       }
       return;
     }
-    if (WANTS_HUMAN.test(said)) {
-      await reply(chatId, 'Connecting you with a person from our team. One moment, please.', `handover-${message.transid}`);
+    const refund = MENTIONS_REFUND.test(said) && options.regression !== 'no-refund-handover';
+    if (WANTS_HUMAN.test(said) || refund) {
+      await reply(
+        chatId,
+        refund
+          ? 'A person from our team decides on refunds: connecting you now.'
+          : 'Connecting you with a person from our team. One moment, please.',
+        `handover-${message.transid}`,
+      );
       const teamid = await handoverTeamId();
       const res = await api.chats.transferChat({ params: { chat_id: chatId }, body: { transfer: { teamid } } });
       // Refused: maybe an earlier try of this same event already handed the chat over. If the chat is

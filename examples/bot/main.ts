@@ -15,6 +15,8 @@
 //                      a few words at a time, after a typing indicator with a status line
 //   BOT_AI=1           (or the flag --ai) a bot on the AI SDK: each answer is `streamText(...)` on
 //                      the SDK's mock model (no API key), sent as its UI message stream in one call
+//   BOT_REGRESSION     `no-refund-handover` (or the flag --regression=no-refund-handover) plants a
+//                      regression to try replays with: chats that mention a refund stay with the bot
 import fs from 'node:fs';
 import path from 'node:path';
 import { startBot } from './bot';
@@ -51,6 +53,11 @@ if (!pull && process.env.BOT_DELIVERY && process.env.BOT_DELIVERY !== 'webhook')
   console.error(`BOT_DELIVERY is "${process.env.BOT_DELIVERY}": use webhook (the default) or pull.`);
   process.exit(1);
 }
+const regression = process.env.BOT_REGRESSION ?? process.argv.find((a) => a.startsWith('--regression='))?.slice('--regression='.length);
+if (regression !== undefined && regression !== 'no-refund-handover') {
+  console.error(`BOT_REGRESSION is "${regression}": the one regression the bot can plant is no-refund-handover.`);
+  process.exit(1);
+}
 const webhook = fromFile('Demo bot webhook');
 const port = Number(process.env.BOT_PORT ?? (webhook?.startsWith('http') ? new URL(webhook).port : '') ?? '') || 3001;
 
@@ -65,6 +72,7 @@ const bot = await startBot({
   aiSdk: process.env.BOT_AI === '1' || process.argv.includes('--ai'),
   streamReplies: process.env.BOT_STREAM === '1' || process.env.BOT_STREAM === 'slow' || process.argv.includes('--stream'),
   slowStream: process.env.BOT_STREAM === 'slow' || process.argv.includes('--slow'),
+  regression,
 });
 console.log(
   `Demo bot ready: ${bot.url ? `webhook ${bot.url}` : 'reading GET /api/v1/events (pull)'}, service ${baseUrl}. Write to it from the admin pages (a chat, "Send as customer").`,

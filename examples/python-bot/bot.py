@@ -26,6 +26,11 @@ from datetime import datetime, timezone
 
 # Words that mean "let me talk to a person".
 WANTS_HUMAN = re.compile(r"\b(agent|human|person|someone real)\b", re.IGNORECASE)
+# Refunds are for people to decide: a chat that mentions one is handed over.
+MENTIONS_REFUND = re.compile(r"\brefund", re.IGNORECASE)
+# BOT_REGRESSION=no-refund-handover plants a regression to try replays with (docs/guide/replay.md):
+# chats that mention a refund then stay with the bot.
+REGRESSION = os.environ.get("BOT_REGRESSION", "")
 WAIT_SECONDS = 25  # long-poll; the service holds the read at most 30 s
 MAX_BACKOFF = 60
 
@@ -210,8 +215,15 @@ class Bot:
     def answer(self, chat_id, message):
         """Answers one customer message; keys come from its transid, so it is answered once."""
         transid = message["transid"]
-        if WANTS_HUMAN.search(message.get("text") or ""):
-            self.reply(chat_id, "Connecting you with a person from our team. One moment, please.", f"handover-{transid}")
+        said = message.get("text") or ""
+        refund = bool(MENTIONS_REFUND.search(said)) and REGRESSION != "no-refund-handover"
+        if WANTS_HUMAN.search(said) or refund:
+            text = (
+                "A person from our team decides on refunds: connecting you now."
+                if refund
+                else "Connecting you with a person from our team. One moment, please."
+            )
+            self.reply(chat_id, text, f"handover-{transid}")
             team = self.team_id(self.handover_team)
             try:
                 self.api.call("PATCH", f"/internal/chats/{q(chat_id)}", {"transfer": {"teamid": team}})
@@ -319,6 +331,8 @@ def main():
     api_key = setting("VA_API_KEY", "Demo bot API key", "vak_")
     secret = setting("VA_SIGNING_SECRET", "Demo bot signing secret", "whsec_")
     cursor_file = os.environ.get("CURSOR_FILE", "bot-cursor.txt")
+    if REGRESSION not in ("", "no-refund-handover"):
+        sys.exit(f'BOT_REGRESSION is "{REGRESSION}": the one regression the bot can plant is no-refund-handover.')
     bot = Bot(Api(base_url, api_key), secret, cursor_file, os.environ.get("HANDOVER_TEAM", "Support"))
 
     def stop(*_):

@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { AdminAccount } from '@/contracts/admin/schemas/account';
 import type { Db } from '@/db/client';
 import { accounts, admins } from '@/db/schema';
@@ -8,7 +8,7 @@ export async function listAccounts(db: Db, { accountId }: { accountId?: number }
   const rows = await db
     .select()
     .from(accounts)
-    .where(accountId === undefined ? undefined : eq(accounts.id, accountId))
+    .where(accountId === undefined ? isNull(accounts.sandboxOfAccountId) : eq(accounts.id, accountId))
     .orderBy(asc(accounts.id));
   if (!rows.length) return [];
   const adminRows = await db

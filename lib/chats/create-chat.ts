@@ -16,12 +16,19 @@ import { loadChat } from './chat-view';
 import { eventChatOf, requireAsset, requireTeam } from './lock-chat';
 import { startReplyClockOnAssign } from './reply-clock';
 
-export type CreateChatInput = { accountId: number; actorLoginId: string; body: CreateChatBody; idempotency?: Idempotency };
+export type CreateChatInput = {
+  accountId: number;
+  actorLoginId: string;
+  body: CreateChatBody;
+  idempotency?: Idempotency;
+  /** A replay's chat (lib/replay, in a sandbox account): its events carry the run's marker. */
+  replayRunId?: string;
+};
 
 /** Creates a chat with its customer and first messages; a VA assignee receives `chat.assigned`. */
 export async function createChat(
   db: Db,
-  { accountId, actorLoginId, body, idempotency }: CreateChatInput,
+  { accountId, actorLoginId, body, idempotency, replayRunId }: CreateChatInput,
 ): Promise<{ chat: Chat; replayed: boolean }> {
   checkChannelFields(body);
   const out = await withOutbox(db, (tx) =>
@@ -83,6 +90,7 @@ export async function createChat(
           tags: body.tags ?? [],
           otherDetails: dropNulls(body.other_details ?? {}),
           routeParams: body.route_params ?? {},
+          replayRunId: replayRunId ?? null,
         })
         .returning();
       // A new chat is a change the live views hear of (a queued one lands in the workspace's queue).

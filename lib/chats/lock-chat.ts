@@ -39,6 +39,7 @@ export function eventChatOf(chat: LockedChat): EventChat {
     browserFingerprint: chat.browserFingerprint,
     subject: chat.subject,
     skill: chat.skill,
+    replayRunId: chat.replayRunId,
   };
 }
 

@@ -61,6 +61,8 @@ export type EventChat = {
   browserFingerprint: string | null;
   subject: string | null;
   skill: string | null;
+  /** The replay run that made the chat (a sandbox chat, lib/replay); its events carry `replay`. */
+  replayRunId?: string | null;
 };
 
 /**
@@ -92,5 +94,7 @@ export function buildEventBody(
   body.subject = chat.channel === 'email' ? (chat.subject ?? '') : '';
   body.payload = payload;
   body.transaction_id = transactionId;
+  // Only a replay's events carry it, so a bot can stub its own tools (docs/guide/replay.md).
+  if (chat.replayRunId) body.replay = { run_id: chat.replayRunId };
   return body;
 }

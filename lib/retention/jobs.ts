@@ -106,7 +106,7 @@ export function retentionJobs(
     Env,
     'EVENT_RETENTION_DAYS' | 'FAILED_EVENT_RETENTION_DAYS' | 'CHAT_RETENTION_DAYS' | 'ROLLUP_RETENTION_DAYS' | 'AUDIT_RETENTION_DAYS'
   > &
-    Partial<Pick<Env, 'BOT_REQUEST_LOG_RETENTION_DAYS'>>,
+    Partial<Pick<Env, 'BOT_REQUEST_LOG_RETENTION_DAYS' | 'REPLAY_RETENTION_DAYS'>>,
 ): RetentionJob[] {
   const deliveredBefore = (now: Date) => ago(now, config.EVENT_RETENTION_DAYS * DAY_MS);
   const failedBefore = (now: Date) => ago(now, config.FAILED_EVENT_RETENTION_DAYS * DAY_MS);
@@ -228,6 +228,25 @@ export function retentionJobs(
       'bot_requests',
       (limit, now) => sql`select ctid from bot_requests where at < ${requestsBefore(now)}::timestamptz limit ${limit}`,
       (now) => sql`at < ${requestsBefore(now)}::timestamptz`,
+    ),
+  });
+  // Replays (lib/replay): the sandbox's chats, then the runs with their recorded and replayed lines.
+  const replaysBefore = (now: Date) => ago(now, (config.REPLAY_RETENTION_DAYS ?? 30) * DAY_MS);
+  jobs.push({
+    name: 'replay-chats',
+    deleteBatch: chatDelete(
+      (limit, now) =>
+        sql`select c.ctid from chats c where c.account_id in (select id from accounts where sandbox_of_account_id is not null) and c.created_at < ${replaysBefore(now)}::timestamptz limit ${limit}`,
+      (now) => sql`replay_run_id is not null and created_at < ${replaysBefore(now)}::timestamptz`,
+      replaysBefore,
+    ),
+  });
+  jobs.push({
+    name: 'replay-runs',
+    deleteBatch: boundedDelete(
+      'replay_runs',
+      (limit, now) => sql`select ctid from replay_runs where created_at < ${replaysBefore(now)}::timestamptz limit ${limit}`,
+      (now) => sql`created_at < ${replaysBefore(now)}::timestamptz`,
     ),
   });
   const chatDays = config.CHAT_RETENTION_DAYS;

@@ -76,8 +76,8 @@ describe('OpenAPI document', () => {
   it('names every success payload: each 2xx schema is a $ref to a component', () => {
     for (const op of operations) {
       for (const [status, response] of Object.entries(op.responses)) {
-        // The event stream's success is text/event-stream, not an envelope.
-        if (response.content?.['text/event-stream']) continue;
+        // A stream's success (Server-Sent Events, JSON Lines) is the stream, not an envelope.
+        if (response.content?.['text/event-stream'] || response.content?.['application/x-ndjson']) continue;
         const ref = response.content?.['application/json']?.schema?.$ref;
         assert.ok(ref, `${op.operationId} ${status} has a named schema`);
         const target = doc.components.schemas[ref.replace('#/components/schemas/', '')];

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { POST_MESSAGE_EXAMPLES } from '@/contracts/bot/message-examples';
 import { admins, events, skills } from '@/db/schema';
+import { replayRunFinished } from '@/lib/replay/start-replay-run';
 import { hashPassword } from '@/platform/auth/passwords';
 import { buildOpenApiDocument } from '@/platform/openapi/build-document';
 import type { OpenApiDocument, ParameterObject } from '@/platform/openapi/types';
@@ -30,11 +31,16 @@ type Stand = {
   botUserId: number;
   apiKey: string;
   email: string;
+  sandboxVa: number;
 };
 
 function substitute(value: unknown, s: Stand): unknown {
   if (typeof value === 'number') {
-    return ({ 672: s.botTeam, 673: s.humanTeam, 3101: s.livechatAsset, 21: s.humanBilling } as Record<number, number>)[value] ?? value;
+    return (
+      ({ 672: s.botTeam, 673: s.humanTeam, 3101: s.livechatAsset, 21: s.humanBilling, 8801: s.sandboxVa } as Record<number, number>)[
+        value
+      ] ?? value
+    );
   }
   if (typeof value === 'string') {
     // Integer headers are documented as decimal digits.
@@ -55,6 +61,11 @@ function substitute(value: unknown, s: Stand): unknown {
 }
 
 describe('the OpenAPI documents and the service agree', () => {
+  // The replay example starts a run in the background: it ends before the database closes.
+  let runId = '';
+  after(async () => {
+    await replayRunFinished(runId);
+  });
   const ctx = setupTestDatabase();
   const bot = buildOpenApiDocument('bot');
   const adminDoc = buildOpenApiDocument('admin');
@@ -83,7 +94,11 @@ describe('the OpenAPI documents and the service agree', () => {
       botUserId: t.bot.user.id,
       apiKey: t.bot.apiKey,
       email,
+      sandboxVa: 0,
     };
+    // A replay sandbox VA for the replay examples (its webhook answers nothing: each turn times out at once).
+    const sandboxVa = await admin.post('/replay/virtual-agents', { name: 'Contract sandbox bot', webhook_url: 'http://127.0.0.1:9/hook' });
+    stand.sandboxVa = (sandboxVa.body.response as { id: number }).id;
   });
 
   /** Sends one request and returns it with its answer, as the validator reads them. */
@@ -179,7 +194,11 @@ describe('the OpenAPI documents and the service agree', () => {
     const [event] = await ctx.db.select({ id: events.id }).from(events).where(eq(events.chatId, assigned.chat_id));
     await ctx.db.update(events).set({ status: 'failed', failedAt: new Date() }).where(eq(events.id, event.id));
 
+    // The run whose chats the examples add, start and read: short turns, so it ends before the file does.
+    const run = await admin.post('/replays', { virtual_agent_id: stand.sandboxVa, settle_ms: 0, turn_timeout_ms: 100 });
+    runId = (run.body.response as { run_id: string }).run_id;
     const idsFor = (path: string): Record<string, string> => {
+      if (path.includes('/replays/')) return { run_id: runId };
       if (path.includes('/teams/')) return { id: String(team.id), skill_id: String(team.skills[0].id) };
       if (path.includes('/users/')) return { id: String(t.agent.id) };
       if (path.includes('/virtual-agents/')) return { id: String(t.bot.user.id) };

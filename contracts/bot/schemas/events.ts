@@ -121,6 +121,12 @@ const envelopeBase = {
   subject: z.string().describe('Email subject; "" on other channels'),
   posted_on: isoDateTime.describe('When the service initiated this request'),
   transaction_id: z.string().describe('Unique per event, the same on every retry; also the `webhook-id` header'),
+  replay: z
+    .object({ run_id: z.string().describe('The replay run (`rpl_…`)') })
+    .optional()
+    .describe(
+      'Present only on the events of a replay (a recorded conversation sent again to a VA of the replay sandbox, docs/guide/replay.md): no customer reads the replies, so a bot may stub its own tools (refunds, orders) here',
+    ),
 };
 
 export const chatAssignedEventSchema = z

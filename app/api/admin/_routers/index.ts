@@ -8,6 +8,7 @@ import { auditRouter } from './audit';
 import { chatsRouter } from './chats';
 import { deliveriesRouter } from './deliveries';
 import { eventsRouter } from './events';
+import { replaysRouter } from './replays';
 import { routingRulesRouter } from './routing-rules';
 import { sessionRouter } from './session';
 import { teamsRouter } from './teams';
@@ -36,6 +37,7 @@ export const adminApiHandler = createApiHandler<typeof adminContract, { admin: A
     vaTools: vaToolsRouter,
     audit: auditRouter,
     traces: tracesRouter,
+    replays: replaysRouter,
   },
   guard: adminGuard,
 });
