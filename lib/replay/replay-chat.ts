@@ -4,7 +4,7 @@ import type { MessageInput } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { chats, events, messages, teams } from '@/db/schema';
 import { createChat } from '@/lib/chats/create-chat';
-import { appendMessage } from '@/lib/messages/append-message';
+import { appendMessage } from '@/lib/chats/append-message';
 import { sandboxAsset } from './ensure-sandbox';
 
 export type ReplayTimings = {
