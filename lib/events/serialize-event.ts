@@ -28,7 +28,8 @@ const ENVELOPE_HEAD = [
   'subject',
   'posted_on',
 ] as const;
-const ENVELOPE_TAIL = ['payload', 'transaction_id'] as const;
+/** `replay` (ours, only on a replay's events) last: the spec's fields come first. */
+const ENVELOPE_TAIL = ['payload', 'transaction_id', 'replay'] as const;
 
 /** Each event type's body and payload keys. */
 export const EVENT_KEY_ORDER: Record<EventType, { body: readonly string[]; payload: readonly string[] }> = {
