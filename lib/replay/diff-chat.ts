@@ -159,7 +159,7 @@ const last = (t: BotTurn | null | undefined, type: ActionKind) => actionsOf(t).f
 
 function handoverOf(t: BotTurn | null | undefined): string | null {
   const transfer = actionsOf(t).findLast((a) => a.type === 'transfer');
-  if (!transfer || transfer.type !== 'transfer') return null;
+  if (transfer?.type !== 'transfer') return null;
   return transfer.skill ? `${transfer.team} / ${transfer.skill}` : transfer.team;
 }
 

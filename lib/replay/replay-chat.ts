@@ -3,8 +3,8 @@ import type { BotAction, BotTurn, RecordedCustomerMessage, RecordingLine } from 
 import type { MessageInput } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { chats, events, messages, teams } from '@/db/schema';
-import { createChat } from '@/lib/chats/create-chat';
 import { appendMessage } from '@/lib/chats/append-message';
+import { createChat } from '@/lib/chats/create-chat';
 import { sandboxAsset } from './ensure-sandbox';
 
 export type ReplayTimings = {
