@@ -19,6 +19,8 @@ export const CODES = {
   4311: { http: 200, description: 'Typing indicator set' },
   4312: { http: 200, description: 'Chunk appended' },
   4313: { http: 200, description: 'Message updated' },
+  4330: { http: 201, description: 'Approval requested' },
+  4331: { http: 200, description: 'Approval retrieved' },
   4342: { http: 202, description: 'Chat transferred successfully' },
   4400: { http: 200, description: 'OK' },
   4401: { http: 201, description: 'Created' },
@@ -92,6 +94,15 @@ export const CODES = {
     description: 'The event stream went quiet for STREAM_IDLE_SECONDS or ran past REPLY_STREAM_MAX_SECONDS: the reply was cut short',
   },
   2134: { http: 400, description: 'The event stream reported an error: the reply was cut short with the text sent so far' },
+  // Handover and approvals
+  2120: {
+    http: 409,
+    description: 'Handover limit reached: the virtual agent handed this chat to people max_handovers_per_chat times; it stays with people',
+  },
+  2121: { http: 404, description: 'No such approval request' },
+  2122: { http: 409, description: 'The approval request is already decided or expired' },
+  2123: { http: 400, description: 'Only the details the virtual agent marked editable can be changed' },
+  2124: { http: 409, description: 'No virtual agent to hand the chat back to: it was not handed over by one' },
   // Chat widget (customers)
   2065: { http: 400, description: 'Quick-reply answer not offered: choose one of the titles of an offer of this chat' },
   2070: { http: 401, description: 'Chat widget credential missing, expired or not for this chat: start a new conversation' },

@@ -3,7 +3,14 @@ export const CHAT_STATUSES = ['queued', 'picked', 'onhold', 'closed'] as const;
 export const MESSAGE_TYPES = ['inbound', 'outbound', 'announcement'] as const;
 export const USER_KINDS = ['agent', 'manager', 'virtual_agent'] as const;
 export const AVAILABILITIES = ['available', 'unavailable'] as const;
-export const EVENT_TYPES = ['chat.assigned', 'message.received', 'chat.closed', 'chat.unassigned'] as const;
+export const EVENT_TYPES = [
+  'chat.assigned',
+  'message.received',
+  'chat.closed',
+  'chat.unassigned',
+  'approval.decided',
+  'approval.expired',
+] as const;
 export const EVENT_STATUSES = ['pending', 'delivered', 'failed', 'superseded'] as const;
 export const ATTACHMENT_TYPES = ['image', 'audio', 'video', 'file'] as const;
 

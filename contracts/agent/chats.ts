@@ -1,13 +1,17 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { approvalSchema, decideApprovalBodySchema } from '../bot/schemas/approval';
 import { messageSchema } from '../bot/schemas/message';
-import { envelope } from '../common';
+import { envelope, text } from '../common';
 import { errors } from '../errors';
-import { CHAT_READ, CHAT_WRITE, chatParams, PICK, READ, TRANSFER } from './common';
+import { CHAT_READ, CHAT_WRITE, chatParams, PICK, READ, TRANSFER, WRITE } from './common';
 import {
   agentChatSchema,
   agentCloseBodySchema,
+  agentDisplayNameBodySchema,
+  agentHandBackBodySchema,
   agentNoteBodySchema,
+  agentProfileSchema,
   agentReplyBodySchema,
   agentTagsBodySchema,
   agentTransferBodySchema,
@@ -78,5 +82,30 @@ export const chatsContract = c.router({
     pathParams: chatParams,
     body: agentCloseBodySchema,
     responses: { 200: envelope(4400, z.null()), ...errors(...CHAT_WRITE) },
+  },
+  handBack: {
+    method: 'POST',
+    path: '/chats/:chat_id/hand-back',
+    summary: 'Hand the chat back to the virtual agent, with an optional note for it',
+    description:
+      'To the virtual agent that handed the chat over last (or `assignee`). Its chat.assigned carries the note and what was said while people held the chat. Refused with 2120 once that agent has handed this chat to people `max_handovers_per_chat` times: the chat stays with people.',
+    pathParams: chatParams,
+    body: agentHandBackBodySchema,
+    responses: { 200: envelope(4400, z.null()), ...errors(...CHAT_WRITE, 2033, 2120, 2124) },
+  },
+  decideApproval: {
+    method: 'POST',
+    path: '/approvals/:approval_id/decision',
+    summary: "Approve or reject a virtual agent's request, with a comment and the editable details changed",
+    pathParams: z.object({ approval_id: text().min(1).max(100) }),
+    body: decideApprovalBodySchema,
+    responses: { 200: envelope(4400, approvalSchema), ...errors(...WRITE, 2121, 2122, 2123) },
+  },
+  setDisplayName: {
+    method: 'PUT',
+    path: '/display-name',
+    summary: 'Choose the name customers see on your replies',
+    body: agentDisplayNameBodySchema,
+    responses: { 200: envelope(4400, agentProfileSchema), ...errors(...WRITE) },
   },
 });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { approvalSchema } from '../bot/schemas/approval';
 import { chatSchema } from '../bot/schemas/chat';
+import { handoverCardSchema } from '../bot/schemas/handover';
 import { attachmentSchema, messageSchema } from '../bot/schemas/message';
 import { isoDateTime, text } from '../common';
 import { AVAILABILITIES, CHANNELS } from '../enums';
@@ -24,6 +26,7 @@ export const agentProfileSchema = z.object({
   kind: z.enum(['agent', 'manager']),
   availability: z.enum(AVAILABILITIES).describe('`available`: routing and auto-assign may give you chats; `unavailable`: away'),
   capacity: z.number().int().describe('Most chats you hold at once; picks and auto-assign both respect it'),
+  display_name: z.string().describe('The name customers see on your replies'),
   teams: z.array(agentTeamSchema),
 });
 
@@ -45,6 +48,10 @@ export const queueItemSchema = z.object({
   queued_at: isoDateTime,
   waited_seconds: z.number().int(),
   reason: z.enum(QUEUE_REASONS).describe('Why the chat is in the queue'),
+  handover: z
+    .object({ from: z.string(), reason: z.string().nullable(), intent: z.string().nullable() })
+    .nullable()
+    .describe('When a virtual agent handed the chat over: who, why and what the customer wants (the full card is on the chat)'),
 });
 
 export const mineItemSchema = z.object({
@@ -58,11 +65,19 @@ export const mineItemSchema = z.object({
   awaiting_reply: z.boolean().describe('The last message is from the customer'),
 });
 
-export const workspaceListsSchema = z.object({ queue: z.array(queueItemSchema), mine: z.array(mineItemSchema) });
+export const workspaceListsSchema = z.object({
+  queue: z.array(queueItemSchema),
+  mine: z.array(mineItemSchema),
+  approvals: z.array(approvalSchema).describe("Pending approval requests for the person's teams (and skills), oldest first"),
+});
 
 export const agentChatSchema = z.object({
   chat: chatSchema,
   assignee_kind: z.enum(['agent', 'manager', 'virtual_agent']).nullable(),
+  handover: handoverCardSchema
+    .nullable()
+    .describe("The chat's latest handover from a virtual agent, shown before the transcript; null when no bot handed it over"),
+  approvals: z.array(approvalSchema).describe("The chat's approval requests, newest first (the last 20)"),
   transcript: z
     .array(messageSchema)
     .describe('The whole transcript, oldest first (the last 500 messages); announcements are internal notes'),
@@ -95,6 +110,24 @@ export const agentTransferBodySchema = z
     team_id: z.number().int().positive().max(2_147_483_647).optional().describe('To a team queue (with `skill_name`, to a skill of it)'),
     skill_name: text().min(1).max(100).optional(),
     assignee: text().min(1).max(200).optional().describe('To a person or back to a virtual agent: their login ID'),
+  })
+  .strict();
+
+export const agentHandBackBodySchema = z
+  .object({
+    note: text().trim().max(1000).optional().describe('For the bot: carried by its chat.assigned (`payload.handback.note`)'),
+    assignee: text().min(1).max(200).optional().describe('Login ID of the virtual agent; omitted: the one that handed the chat over last'),
+  })
+  .strict();
+
+export const agentDisplayNameBodySchema = z
+  .object({
+    display_name: text()
+      .trim()
+      .min(1)
+      .max(60)
+      .nullable()
+      .describe("The name customers see on this person's replies; null: their first name"),
   })
   .strict();
 

@@ -70,6 +70,8 @@ export const chatsContract = c.router({
       '- When the chat leaves a VA (reassigned, re-queued, or closed by someone else), that VA receives `chat.unassigned` and its waiting events of the chat are superseded; a freed seat is offered to the queue.',
       '',
       'A VA changes only a chat assigned to it (2043 otherwise); it may take an unassigned chat by sending its own login ID as `assignee`.',
+      '',
+      '`handover` (reason, summary, intent, fields): context for people. With an `assignee` who is a person, or `assignee: null` / `status: queued`, it goes with this handover; otherwise it is kept on the chat for its next handover that brings none (the bot-down fallback, the reply budget, a person taking over, the customer\'s "Talk to a person"). A VA that has handed this chat to people `max_handovers_per_chat` times cannot be given it again (2120).',
     ].join('\n'),
     headers: authHeaders.extend({
       team_id: decimalInt(
@@ -80,7 +82,7 @@ export const chatsContract = c.router({
     body: updateChatBodySchema,
     responses: {
       200: envelope(4304, chatSchema),
-      ...errors(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2017, 2031, 2033, 2040, 2043, 4108),
+      ...errors(...AUTH_CODES, ...BODY_CODES, 2010, 2014, 2017, 2031, 2033, 2040, 2043, 2120, 4108),
     },
   },
   transferChat: {
@@ -88,7 +90,7 @@ export const chatsContract = c.router({
     path: '/internal/chats/:chat_id',
     summary: "Hand a chat over to a team's queue or a skill",
     description:
-      "Moves the chat to the team's queue, or to a skill of that team. The chat leaves its assignee. Chats that are `onhold` or `closed` cannot be transferred (2041). To hand over to a specific user, use PATCH /chats/{chat_id} with `assignee`. Transfers are an account setting, on for new accounts, that only the platform administrator changes; while it is off this operation answers 2042. A VA transfers only a chat assigned to it (2043 otherwise); it then receives `chat.unassigned` (reason `transferred`), its waiting events of the chat are superseded, and the transcript records the handover as an announcement.",
+      "Moves the chat to the team's queue, or to a skill of that team. The chat leaves its assignee. Chats that are `onhold` or `closed` cannot be transferred (2041). To hand over to a specific user, use PATCH /chats/{chat_id} with `assignee`. Transfers are an account setting, on for new accounts, that only the platform administrator changes; while it is off this operation answers 2042. A VA transfers only a chat assigned to it (2043 otherwise); it then receives `chat.unassigned` (reason `transferred`), its waiting events of the chat are superseded, and the transcript records the handover as an announcement. `handover` (reason, summary, intent, fields, up to the documented sizes) is shown to the people who take the chat, never to the customer.",
     headers: authHeaders,
     pathParams: chatIdParams,
     body: transferBodySchema,

@@ -1,4 +1,5 @@
 import { initContract } from '@ts-rest/core';
+import { approvalsContract } from './approvals';
 import { authContract } from './auth';
 import { chatsContract } from './chats';
 import { eventsContract } from './events';
@@ -11,6 +12,14 @@ const c = initContract();
 export const BOT_API_PREFIX = '/api/v1';
 
 export const botContract = c.router(
-  { auth: authContract, me: meContract, teams: teamsContract, chats: chatsContract, messages: messagesContract, events: eventsContract },
+  {
+    auth: authContract,
+    me: meContract,
+    teams: teamsContract,
+    chats: chatsContract,
+    messages: messagesContract,
+    approvals: approvalsContract,
+    events: eventsContract,
+  },
   { pathPrefix: BOT_API_PREFIX, strictStatusCodes: true },
 );

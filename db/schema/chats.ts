@@ -65,6 +65,12 @@ export const chats = pgTable(
     turnId: text('turn_id'),
     /** The customer is typing until then (the widget says so); null: not typing, or no typing signal. */
     customerTypingUntil: tstz('customer_typing_until'),
+    /**
+     * Handover context the bot prepared ahead (PATCH /chats `handover`), carried by the chat's next
+     * handover that brings none of its own (the fallback, the reply budget, a person taking over,
+     * the customer asking for a person), then cleared.
+     */
+    handoverContext: jsonb('handover_context').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { HANDOVER_SOURCES } from '@/contracts/bot/schemas/handover';
 import { createdAt, tstz, updatedAt } from './_columns';
 import { accounts } from './accounts';
 import { chats } from './chats';
@@ -26,7 +27,7 @@ export const chatHandovers = pgTable(
     vaUserId: integer('va_user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    source: text('source', { enum: ['transfer', 'assignee', 'bot_down', 'reply_timeout', 'person_request'] }).notNull(),
+    source: text('source', { enum: HANDOVER_SOURCES }).notNull(),
     reason: text('reason'),
     summary: text('summary'),
     intent: text('intent'),

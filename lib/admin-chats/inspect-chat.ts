@@ -2,7 +2,9 @@ import { and, asc, desc, eq } from 'drizzle-orm';
 import type { AdminChatDetail, AdminEvent } from '@/contracts/admin/schemas/chat';
 import type { Db } from '@/db/client';
 import { chats, deliveryAttempts, events, messages } from '@/db/schema';
+import { listChatApprovals } from '@/lib/approvals/list-chat-approvals';
 import { chatListWith, toChatView } from '@/lib/chats/chat-view';
+import { loadHandoverCard } from '@/lib/handovers/handover-card';
 import { ApiError } from '@/platform/errors';
 
 const iso = (d: Date) => d.toISOString();
@@ -51,5 +53,6 @@ export async function inspectChat(db: Db, { accountId, chatId }: { accountId: nu
       response_excerpt: a.responseExcerpt,
     })),
   }));
-  return { ...toChatView(row), events: eventViews };
+  const [handover, requests] = await Promise.all([loadHandoverCard(db, { chatId }), listChatApprovals(db, { accountId, chatId })]);
+  return { ...toChatView(row), events: eventViews, handover, approvals: requests };
 }

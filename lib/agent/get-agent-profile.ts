@@ -4,6 +4,7 @@ import type { agentProfileSchema } from '@/contracts/agent/schemas';
 import type { Db } from '@/db/client';
 import { agentLogins, teamMemberships, teams, users } from '@/db/schema';
 import { ApiError } from '@/platform/errors';
+import { displayNameOf } from './display-name';
 
 export type AgentProfile = z.infer<typeof agentProfileSchema>;
 
@@ -17,6 +18,8 @@ export async function getAgentProfile(db: Db, { accountId, userId }: { accountId
       kind: users.kind,
       availability: users.availability,
       capacity: users.capacity,
+      name: users.name,
+      displayName: users.displayName,
     })
     .from(users)
     .innerJoin(agentLogins, eq(agentLogins.userId, users.id))
@@ -35,6 +38,7 @@ export async function getAgentProfile(db: Db, { accountId, userId }: { accountId
     kind: user.kind,
     availability: user.availability,
     capacity: user.capacity,
+    display_name: displayNameOf(user),
     teams: myTeams,
   };
 }

@@ -2,7 +2,8 @@ import { and, asc, desc, eq, isNull, type Placeholder, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { QUEUE_REASONS, type workspaceListsSchema } from '@/contracts/agent/schemas';
 import type { Db } from '@/db/client';
-import { chats, customers, messages, teams } from '@/db/schema';
+import { chatHandovers, chats, customers, messages, teams, users } from '@/db/schema';
+import { listPendingApprovals } from '@/lib/approvals/list-pending-approvals';
 import { prepared } from '@/platform/util/prepared';
 
 export type WorkspaceLists = z.infer<typeof workspaceListsSchema>;
@@ -27,6 +28,11 @@ export function teamQueueQuery(db: Db, { teamId }: { teamId: number | Placeholde
       destinationId: customers.destinationId,
       queuedAt: chats.queuedAt,
       queueReason: chats.queueReason,
+      // The latest handover from a bot, through chat_handovers_chat_idx: one row per queued chat shown.
+      handover: sql<{ from: string; reason: string | null; intent: string | null } | null>`(
+        select json_build_object('from', u.login_id, 'reason', h.reason, 'intent', h.intent)
+        from ${chatHandovers} h join ${users} u on u.id = h.va_user_id
+        where h.chat_id = ${chats.id} order by h.id desc limit 1)`,
     })
     .from(chats)
     .innerJoin(teams, eq(teams.id, chats.teamId))
@@ -82,10 +88,11 @@ export async function listWorkspace(
   db: Db,
   { userId, teamIds, now = new Date() }: { userId: number; teamIds: number[]; now?: Date },
 ): Promise<WorkspaceLists> {
-  const [queues, picked, onhold] = await Promise.all([
+  const [queues, picked, onhold, approvals] = await Promise.all([
     Promise.all(teamIds.map((teamId) => teamQueueStatement(db).execute({ teamId }))),
     mineStatement(db).execute({ userId, status: 'picked' }),
     mineStatement(db).execute({ userId, status: 'onhold' }),
+    listPendingApprovals(db, { userId, teamIds }),
   ]);
   const queue = queues.flat().sort(byQueuedAt).slice(0, LIST_LIMIT);
   const mine = [...picked, ...onhold].sort(byUpdatedDesc).slice(0, LIST_LIMIT);
@@ -101,6 +108,7 @@ export async function listWorkspace(
       queued_at: r.queuedAt.toISOString(),
       waited_seconds: Math.max(0, Math.floor((now.getTime() - r.queuedAt.getTime()) / 1000)),
       reason: reasonOf(r.queueReason),
+      handover: r.handover,
     })),
     mine: mine.map((r) => ({
       chat_id: r.id,
@@ -112,6 +120,7 @@ export async function listWorkspace(
       updated_at: r.updatedAt.toISOString(),
       awaiting_reply: r.lastType === 'inbound',
     })),
+    approvals,
   };
 }
 

@@ -4,8 +4,10 @@ import type { agentChatSchema } from '@/contracts/agent/schemas';
 import type { Db } from '@/db/client';
 import { chats, messages, users } from '@/db/schema';
 import type { AgentAuth } from '@/lib/agent-auth/types';
+import { listChatApprovals } from '@/lib/approvals/list-chat-approvals';
 import { loadChat } from '@/lib/chats/chat-view';
 import { toMessageView } from '@/lib/chats/message-view';
+import { loadHandoverCard } from '@/lib/handovers/handover-card';
 import { notInTeams } from './agent-scope';
 
 export type AgentChat = z.infer<typeof agentChatSchema>;
@@ -39,7 +41,7 @@ export function transcriptQuery(db: Db, { chatId }: { chatId: string }) {
  */
 export async function openAgentChat(db: Db, { agent, chatId }: { agent: AgentAuth; chatId: string }): Promise<AgentChat> {
   // One round of reads; the team is checked on the chat read (nothing of another chat is answered).
-  const [chat, rows, assignee] = await Promise.all([
+  const [chat, rows, assignee, handover, requests] = await Promise.all([
     loadChat(db, { accountId: agent.accountId, chatId }),
     transcriptQuery(db, { chatId }),
     db
@@ -47,7 +49,15 @@ export async function openAgentChat(db: Db, { agent, chatId }: { agent: AgentAut
       .from(chats)
       .innerJoin(users, eq(users.id, chats.assigneeId))
       .where(and(eq(chats.id, chatId), eq(chats.accountId, agent.accountId))),
+    loadHandoverCard(db, { chatId }),
+    listChatApprovals(db, { accountId: agent.accountId, chatId }),
   ]);
   if (!chat || !agent.teamIds.includes(chat.team_id)) throw notInTeams(chatId);
-  return { chat, assignee_kind: assignee[0]?.kind ?? null, transcript: rows.reverse().map(toMessageView) };
+  return {
+    chat,
+    assignee_kind: assignee[0]?.kind ?? null,
+    handover,
+    approvals: requests,
+    transcript: rows.reverse().map(toMessageView),
+  };
 }

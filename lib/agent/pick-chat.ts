@@ -8,6 +8,7 @@ import { transitionChat } from '@/lib/chats/chat-transition';
 import { emitChatEvents } from '@/lib/chats/emit-chat-events';
 import { eventChatOf, lockChat } from '@/lib/chats/lock-chat';
 import { withOutbox } from '@/lib/events/with-outbox';
+import { recordHandover } from '@/lib/handovers/record-handover';
 import { ApiError } from '@/platform/errors';
 import { asAgentWrite, notInTeams } from './agent-scope';
 
@@ -59,6 +60,7 @@ export async function pickChat(db: Db, { agent, chatId }: { agent: AgentAuth; ch
         .set({ status: next.status, assigneeId: next.assigneeId, teamId: next.teamId, outcome: next.outcome, updatedAt: now })
         .where(eq(chats.id, chat.id));
       await announceHandover(tx, { accountId: agent.accountId, chatId: chat.id, text: `Picked by ${agent.loginId}.`, at: now });
+      await recordHandover(tx, { accountId: agent.accountId, chat, previousAssigneeId: chat.assigneeId, source: 'taken_over', at: now });
       await emitChatEvents(tx, {
         accountId: agent.accountId,
         chat: eventChatOf({ ...chat, teamId: next.teamId }),

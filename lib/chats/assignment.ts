@@ -1,8 +1,9 @@
 import { and, desc, eq, ne } from 'drizzle-orm';
-import type { Message } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { events, messages, skills, teamMemberships, users, virtualAgents } from '@/db/schema';
 import { toMessageView } from '@/lib/chats/message-view';
+import type { EventCause } from '@/lib/events/enqueue-event';
+import type { Handback } from '@/lib/handovers/mark-handed-back';
 import { ApiError } from '@/platform/errors';
 
 export type Assignee = { id: number; loginId: string; kind: 'agent' | 'manager' | 'virtual_agent'; teamIds: number[] };
@@ -58,8 +59,8 @@ export const RETURN_TRANSCRIPT_LIMIT = 50;
  */
 export async function assignedCause(
   tx: Db,
-  { chatId, vaUserId }: { chatId: string; vaUserId: number },
-): Promise<{ type: 'chat.assigned'; lastMessage: Message | null; transcript?: Message[] }> {
+  { chatId, vaUserId, handback }: { chatId: string; vaUserId: number; handback?: Handback },
+): Promise<Extract<EventCause, { type: 'chat.assigned' }>> {
   const [heldBefore] = await tx
     .select({ id: events.id })
     .from(events)
@@ -78,5 +79,14 @@ export async function assignedCause(
     .orderBy(desc(messages.id))
     .limit(heldBefore ? RETURN_TRANSCRIPT_LIMIT : 1);
   const oldestFirst = rows.reverse().map(toMessageView);
-  return { type: 'chat.assigned', lastMessage: oldestFirst.at(-1) ?? null, ...(heldBefore ? { transcript: oldestFirst } : {}) };
+  // A hand-back: what was said while people held the chat (the rows above are the latest 50; the
+  // ones sent since the handover are among them unless more were said, and then the latest count).
+  const since = handback?.heldSince.getTime();
+  const whileHeld = since === undefined ? [] : oldestFirst.filter((m) => Date.parse(m.timestamp) >= since);
+  return {
+    type: 'chat.assigned',
+    lastMessage: oldestFirst.at(-1) ?? null,
+    ...(heldBefore ? { transcript: oldestFirst } : {}),
+    ...(handback ? { handback: { ...handback, messages: whileHeld } } : {}),
+  };
 }

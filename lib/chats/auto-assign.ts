@@ -4,6 +4,7 @@ import { assignedCause } from '@/lib/chats/assignment';
 import { startReplyClockOnAssign } from '@/lib/chats/reply-clock';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { noteChatChange, type OutboxTx } from '@/lib/events/with-outbox';
+import { underLoopLimit } from '@/lib/handovers/loop-limit';
 
 type Candidate = { id: number; loginId: string; kind: 'agent' | 'manager' | 'virtual_agent'; capacity: number };
 
@@ -56,6 +57,7 @@ export async function assignQueuedChat(
     inArray(users.id, tx.select({ id: teamMemberships.userId }).from(teamMemberships).where(eq(teamMemberships.teamId, teamId))),
     isReady,
     withSkill,
+    underLoopLimit(chatId, users.id),
   );
   const locked = await tx
     .select({ id: users.id, loginId: users.loginId, kind: users.kind, capacity: users.capacity, candidate: sql<boolean>`${isCandidate}` })
@@ -125,6 +127,7 @@ export async function fillFreeSeats(tx: OutboxTx, { accountId, userId }: { accou
         eq(teams.autoAssign, true),
         inArray(chats.teamId, myTeams),
         or(isNull(chats.skill), inArray(chats.skill, mySkills)),
+        user.kind === 'virtual_agent' ? underLoopLimit(chats.id, user.id) : undefined,
       ),
     )
     .orderBy(asc(chats.createdAt), asc(chats.id))

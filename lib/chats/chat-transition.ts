@@ -1,5 +1,6 @@
 import type { ChatStatus } from '@/contracts/enums';
 import type { UnassignReason } from '@/lib/events/enqueue-event';
+import type { Handback } from '@/lib/handovers/mark-handed-back';
 import { ApiError } from '@/platform/errors';
 import { type Assignee, teamForAssignee } from './assignment';
 
@@ -18,7 +19,7 @@ export type ChatChange = { status?: ChatStatus; assignee?: Assignee | null; outc
  * keeps only those for an enabled VA subscribed to the type (enqueueEvent).
  */
 export type PlannedChatEvent =
-  | { type: 'chat.assigned'; to: number }
+  | { type: 'chat.assigned'; to: number; handback?: Handback }
   | { type: 'chat.closed'; to: number; outcome: string | null }
   | { type: 'chat.unassigned'; to: number; reason: UnassignReason; assignee: string | null };
 

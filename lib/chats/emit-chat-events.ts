@@ -5,6 +5,7 @@ import { enqueueEvent } from '@/lib/events/enqueue-event';
 import type { EventChat } from '@/lib/events/event-body';
 import { supersedePendingEvents } from '@/lib/events/supersede-pending-events';
 import type { OutboxTx } from '@/lib/events/with-outbox';
+import { handoverAt } from '@/lib/handovers/handover-card';
 import { assignedCause } from './assignment';
 import type { ChatEventPlan } from './chat-transition';
 import { replyClockStop, startReplyClockOnAssign } from './reply-clock';
@@ -42,7 +43,7 @@ export async function emitChatEvents(
   for (const event of plan.events) {
     switch (event.type) {
       case 'chat.assigned': {
-        const cause = await assignedCause(tx, { chatId: chat.id, vaUserId: event.to });
+        const cause = await assignedCause(tx, { chatId: chat.id, vaUserId: event.to, handback: event.handback });
         await startReplyClockOnAssign(tx, { chatId: chat.id, lastMessage: cause.lastMessage, now: at });
         await enqueueEvent(tx, { accountId, chat, vaUserId: event.to, cause });
         break;
@@ -50,14 +51,16 @@ export async function emitChatEvents(
       case 'chat.closed':
         await enqueueEvent(tx, { accountId, chat, vaUserId: event.to, cause: { type: 'chat.closed', outcome: event.outcome, at } });
         break;
-      case 'chat.unassigned':
+      case 'chat.unassigned': {
+        const handover = event.reason === 'closed' ? null : await handoverAt(tx, { chatId: chat.id, vaUserId: event.to, at });
         await enqueueEvent(tx, {
           accountId,
           chat,
           vaUserId: event.to,
-          cause: { type: 'chat.unassigned', reason: event.reason, at, teamId: chat.teamId, assignee: event.assignee },
+          cause: { type: 'chat.unassigned', reason: event.reason, at, teamId: chat.teamId, assignee: event.assignee, handover },
         });
         break;
+      }
     }
   }
 }

@@ -3,6 +3,7 @@ import { chats, messages } from '@/db/schema';
 import type { LockedChat } from '@/lib/chats/lock-chat';
 import { notifyLostControl } from '@/lib/chats/notify-lost-control';
 import type { OutboxTx } from '@/lib/events/with-outbox';
+import { recordHandover } from '@/lib/handovers/record-handover';
 import { newTraceId } from '@/platform/util/ids';
 import { assignQueuedChat } from './auto-assign';
 
@@ -47,6 +48,14 @@ export async function handOverToFallback(
     body: { text: why },
     authorLoginId: null,
     sentAt: now,
+  });
+  await recordHandover(tx, {
+    accountId,
+    chat,
+    previousAssigneeId: vaUserId,
+    source: reason,
+    context: { reason: reason === 'bot_down' ? 'The bot is not answering (its events failed)' : 'The bot did not reply in time' },
+    at: now,
   });
   await notifyLostControl(tx, {
     accountId,

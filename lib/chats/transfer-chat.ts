@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm';
+import type { HandoverContext } from '@/contracts/bot/schemas/handover';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { assignQueuedChat, fillFreeSeats } from '@/lib/chats/auto-assign';
 import { withOutbox } from '@/lib/events/with-outbox';
+import { recordHandover } from '@/lib/handovers/record-handover';
 import { ApiError } from '@/platform/errors';
 import { actorLabel, announceHandover } from './announce-handover';
 import { requireSkill } from './assignment';
@@ -19,6 +21,8 @@ export type TransferInput = {
   actorUserId: number | null;
   /** The actor's login ID, named in the transcript's handover note. */
   actorLoginId?: string | null;
+  /** The bot's context for people (the chat's kept context fills what it leaves out). */
+  handover?: HandoverContext;
 };
 
 /**
@@ -30,7 +34,7 @@ export type TransferInput = {
  */
 export async function transferChat(
   db: Db,
-  { accountId, chatId, teamId, skillName, actorUserId, actorLoginId }: TransferInput,
+  { accountId, chatId, teamId, skillName, actorUserId, actorLoginId, handover }: TransferInput,
 ): Promise<void> {
   await withOutbox(db, async (tx) => {
     const chat = await lockChat(tx, { accountId, chatId });
@@ -51,6 +55,7 @@ export async function transferChat(
       text: `Transferred to ${team.name}${skillName ? ` / ${skillName}` : ''} by ${actorLabel(actorLoginId)}.`,
       at: now,
     });
+    await recordHandover(tx, { accountId, chat, previousAssigneeId: chat.assigneeId, source: 'transfer', context: handover, at: now });
     // Lost control before auto-assign, so events keep the order things happened (see update-chat.ts).
     if (chat.assigneeId !== null) {
       await notifyLostControl(tx, {

@@ -5,6 +5,9 @@ import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 import { assignQueuedChat, fillFreeSeats } from '@/lib/chats/auto-assign';
 import { withOutbox } from '@/lib/events/with-outbox';
+import { requireUnderLoopLimit } from '@/lib/handovers/loop-limit';
+import { markHandedBack } from '@/lib/handovers/mark-handed-back';
+import { recordHandover } from '@/lib/handovers/record-handover';
 import { ApiError } from '@/platform/errors';
 import { logger } from '@/platform/util/logger';
 import { prepared } from '@/platform/util/prepared';
@@ -26,9 +29,11 @@ export type UpdateChatInput = {
   actorUserId: number | null;
   /** The actor's login ID, named in the transcript's handover note. */
   actorLoginId?: string | null;
+  /** A person's note for the VA the chat goes back to (the workspace's hand-back), carried by its chat.assigned. */
+  handbackNote?: string | null;
 };
 
-const UPDATABLE = ['alias_id', 'tags', 'add_tags', 'remove_tags', 'status', 'assignee', 'outcome', 'other_details'] as const;
+const UPDATABLE = ['alias_id', 'tags', 'add_tags', 'remove_tags', 'status', 'assignee', 'outcome', 'other_details', 'handover'] as const;
 
 /** The most tags a chat carries (the `tags` array's own limit). */
 const MAX_TAGS = 50;
@@ -43,7 +48,10 @@ const MAX_TAGS = 50;
  * the queue. A VA may change
  * only a chat it holds, or take an unassigned chat by naming itself as `assignee` (2043 otherwise).
  */
-export async function updateChat(db: Db, { accountId, chatId, teamId, patch, actorUserId, actorLoginId }: UpdateChatInput): Promise<Chat> {
+export async function updateChat(
+  db: Db,
+  { accountId, chatId, teamId, patch, actorUserId, actorLoginId, handbackNote }: UpdateChatInput,
+): Promise<Chat> {
   if (!UPDATABLE.some((k) => patch[k] !== undefined)) {
     throw new ApiError(2000, {
       detail: `send at least one of ${UPDATABLE.join(', ')}`,
@@ -79,6 +87,31 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
     const next = transitionChat(chat, { status: patch.status, assignee, outcome: patch.outcome, actorUserId });
 
     const now = new Date();
+    // The loop limit, and what a chat coming back to a VA tells it (the hand-back's note and messages).
+    const toVa = next.newlyAssigned?.kind === 'virtual_agent' ? next.newlyAssigned : null;
+    if (toVa) {
+      await requireUnderLoopLimit(tx, { chatId: chat.id, va: toVa });
+      const handback = await markHandedBack(tx, {
+        chatId: chat.id,
+        vaUserId: toVa.id,
+        by: actorLabel(actorLoginId),
+        note: handbackNote ?? null,
+        at: now,
+      });
+      if (handback) for (const e of next.events) if (e.type === 'chat.assigned' && e.to === toVa.id) e.handback = handback;
+    }
+    // A VA's chat going to people is a handover: with the context sent now, or prepared before.
+    const handedOver = next.released !== null && next.released.reason !== 'closed' && !toVa;
+    if (handedOver) {
+      await recordHandover(tx, {
+        accountId,
+        chat,
+        previousAssigneeId: next.released?.userId ?? null,
+        source: next.newlyAssigned ? 'assignee' : 'transfer',
+        context: patch.handover,
+        at: now,
+      });
+    }
     const set: Partial<typeof chats.$inferInsert> = {
       updatedAt: now,
       status: next.status,
@@ -92,6 +125,8 @@ export async function updateChat(db: Db, { accountId, chatId, teamId, patch, act
       set.queueReason = 'requeued';
     }
     if (patch.alias_id !== undefined) set.aliasId = patch.alias_id;
+    // Sent without a handover: kept for the chat's next one (a fallback, the reply budget, a person taking over).
+    if (patch.handover !== undefined && !handedOver) set.handoverContext = patch.handover;
     if (patch.tags !== undefined) set.tags = [...new Set(patch.tags)];
     // Under the chat's lock: a concurrent add or remove waits, so neither loses the other's tags.
     if (patch.add_tags !== undefined || patch.remove_tags !== undefined) set.tags = changedTags(chat.tags, patch);

@@ -1,4 +1,5 @@
 import { env } from '@/env';
+import { expireApprovals } from '@/lib/approvals/expire-approvals';
 import { closeIdleStreams } from '@/lib/chats/cut-streams';
 import { sweepReplyClocks } from '@/lib/chats/sweep-reply-clocks';
 import { advanceRecoveries, onRecoveryWake } from '@/lib/delivery/advance-recoveries';
@@ -56,6 +57,13 @@ export const duties: readonly Duty[] = [
     everyMs: () => 1_000,
     cron: EVERY_MINUTE,
     run: async (db) => (await sweepReplyClocks(db, {})).length,
+  },
+  {
+    // Approval requests past their expiry: expired, and their VA told (approval.expired).
+    id: 'expire-approvals',
+    everyMs: () => 1_000,
+    cron: EVERY_MINUTE,
+    run: async (db) => (await expireApprovals(db)).length,
   },
   {
     // Data past its retention period (lib/retention), in bounded batches.

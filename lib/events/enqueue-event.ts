@@ -15,10 +15,36 @@ export type UnassignReason = (typeof UNASSIGN_REASONS)[number];
 export const PULL_PARKED = sql`now() + interval '100 years'`;
 
 export type EventCause =
-  | { type: 'chat.assigned'; lastMessage: Message | null; transcript?: Message[] }
+  | {
+      type: 'chat.assigned';
+      lastMessage: Message | null;
+      transcript?: Message[];
+      handback?: { by: string; note: string | null; heldSince: Date; messages: Message[] };
+    }
   | { type: 'message.received'; message: Message; turn?: TurnOfEvent }
   | { type: 'chat.closed'; outcome: string | null; at: Date }
-  | { type: 'chat.unassigned'; reason: UnassignReason; at: Date; teamId: number; assignee: string | null };
+  | {
+      type: 'chat.unassigned';
+      reason: UnassignReason;
+      at: Date;
+      teamId: number;
+      assignee: string | null;
+      handover?: Record<string, unknown> | null;
+    }
+  | {
+      type: 'approval.decided';
+      approvalId: string;
+      action: string;
+      decision: 'approved' | 'rejected';
+      comment: string | null;
+      details: Record<string, string>;
+      decidedBy: string;
+      at: Date;
+    }
+  | { type: 'approval.expired'; approvalId: string; action: string; at: Date };
+
+/** Event types a VA receives whatever it subscribed to: answers to what it asked. */
+const ALWAYS_SENT: readonly string[] = ['approval.decided', 'approval.expired'];
 
 /**
  * The customer's turn a `message.received` opens (lib/turns/gather-turn.ts): its id, the turn whose
@@ -51,7 +77,7 @@ export async function enqueueEvent(
     .from(virtualAgents)
     .innerJoin(users, eq(users.id, virtualAgents.userId))
     .where(eq(virtualAgents.userId, vaUserId));
-  if (!va?.enabled || !va.subscriptions.includes(cause.type)) return null;
+  if (!va?.enabled || !(va.subscriptions.includes(cause.type) || ALWAYS_SENT.includes(cause.type))) return null;
   // A held turn is always the chat's latest event for the VA: it closes before anything follows it.
   await releaseOpenTurn(tx, { chatId: chat.id, vaUserId, reason: 'event' });
   const held = cause.type === 'message.received' ? (cause.turn?.held ?? null) : null;
@@ -112,6 +138,16 @@ function payloadOf(cause: EventCause, chat: EventChat, transactionId: string): R
         skill: chat.skill,
         messages: cause.lastMessage ? [toEventEntry(cause.lastMessage, transactionId)] : [],
         ...(cause.transcript ? { transcript: cause.transcript.map((m) => toEventEntry(m, transactionId)) } : {}),
+        ...(cause.handback
+          ? {
+              handback: {
+                by: cause.handback.by,
+                note: cause.handback.note,
+                held_since: cause.handback.heldSince.toISOString(),
+                messages: cause.handback.messages.map((m) => toEventEntry(m, transactionId)),
+              },
+            }
+          : {}),
       };
     case 'message.received':
       return {
@@ -121,6 +157,24 @@ function payloadOf(cause: EventCause, chat: EventChat, transactionId: string): R
     case 'chat.closed':
       return { timestamp: cause.at.toISOString(), chat_outcome: cause.outcome ?? '' };
     case 'chat.unassigned':
-      return { timestamp: cause.at.toISOString(), reason: cause.reason, team_id: cause.teamId, assignee: cause.assignee };
+      return {
+        timestamp: cause.at.toISOString(),
+        reason: cause.reason,
+        team_id: cause.teamId,
+        assignee: cause.assignee,
+        ...(cause.handover ? { handover: cause.handover } : {}),
+      };
+    case 'approval.decided':
+      return {
+        approval_id: cause.approvalId,
+        action: cause.action,
+        decision: cause.decision,
+        comment: cause.comment,
+        details: cause.details,
+        decided_by: cause.decidedBy,
+        decided_at: cause.at.toISOString(),
+      };
+    case 'approval.expired':
+      return { approval_id: cause.approvalId, action: cause.action, expired_at: cause.at.toISOString() };
   }
 }

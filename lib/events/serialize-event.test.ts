@@ -44,6 +44,8 @@ const SCHEMA_OF = {
   'message.received': eventSchemas.MessageReceivedEvent,
   'chat.closed': eventSchemas.ChatClosedEvent,
   'chat.unassigned': eventSchemas.ChatUnassignedEvent,
+  'approval.decided': eventSchemas.ApprovalDecidedEvent,
+  'approval.expired': eventSchemas.ApprovalExpiredEvent,
 } as const;
 
 /** `sub` appears in `list` in the same relative order, every key of it present. */

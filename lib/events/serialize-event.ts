@@ -33,10 +33,15 @@ const ENVELOPE_TAIL = ['payload', 'transaction_id', 'replay'] as const;
 
 /** Each event type's body and payload keys. */
 export const EVENT_KEY_ORDER: Record<EventType, { body: readonly string[]; payload: readonly string[] }> = {
-  'chat.assigned': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['skill', 'messages', 'transcript'] },
+  'chat.assigned': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['skill', 'messages', 'transcript', 'handback'] },
   'message.received': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['messages'] },
   'chat.closed': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['timestamp', 'chat_outcome'] },
-  'chat.unassigned': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['timestamp', 'reason', 'team_id', 'assignee'] },
+  'chat.unassigned': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['timestamp', 'reason', 'team_id', 'assignee', 'handover'] },
+  'approval.decided': {
+    body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL],
+    payload: ['approval_id', 'action', 'decision', 'comment', 'details', 'decided_by', 'decided_at'],
+  },
+  'approval.expired': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['approval_id', 'action', 'expired_at'] },
 };
 
 /** A message entry of `payload.messages`: the spec's entry table, then `message`. */

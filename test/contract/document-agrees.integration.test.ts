@@ -133,8 +133,17 @@ describe('the OpenAPI documents and the service agree', () => {
       ? (await botApi('POST', `/chats/${chatId}/messages`, { token: t.token, body: { type: 'outbound', stream: true } })).body.response
           .transid
       : '';
+    // An approval's operations need a request of that chat.
+    const approvalId = o.path.includes('{approval_id}')
+      ? (
+          await botApi('POST', `/chats/${chatId}/approvals`, {
+            token: t.token,
+            body: { action: 'refund', summary: 'Refund', expires_in_seconds: 600, team_id: t.humanTeam.id },
+          })
+        ).body.response.approval_id
+      : '';
     const path = o.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-      name === 'chat_id' ? chatId : name === 'transid' ? transid : ids[name],
+      name === 'chat_id' ? chatId : name === 'transid' ? transid : name === 'approval_id' ? approvalId : ids[name],
     );
     const query = new URLSearchParams();
     const headers: Record<string, string> = {};

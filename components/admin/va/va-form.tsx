@@ -47,6 +47,8 @@ const EVENT_HELP: Record<EventType, string> = {
   'message.received': 'the customer writes in a chat of the VA',
   'chat.closed': 'a chat of the VA is closed',
   'chat.unassigned': 'a chat is taken away from the VA',
+  'approval.decided': 'a person decided an approval the VA asked for (always sent)',
+  'approval.expired': 'nobody decided an approval in time (always sent)',
 };
 
 type Values = {

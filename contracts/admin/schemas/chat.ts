@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { approvalSchema } from '../../bot/schemas/approval';
 import { CHAT_EXAMPLE, chatSchema } from '../../bot/schemas/chat';
+import { handoverCardSchema } from '../../bot/schemas/handover';
 import { messageInputSchema, messageSchema } from '../../bot/schemas/message';
 import { cursorQuery, intIdParam, isoDateTime, named, pageSizeQuery, text } from '../../common';
 import { CHANNELS, CHAT_STATUSES, EVENT_STATUSES, EVENT_TYPES } from '../../enums';
@@ -81,6 +83,8 @@ export type AdminEvent = z.infer<typeof adminEventSchema>;
 export const adminChatDetailSchema = chatSchema.extend({
   messages: z.array(messageSchema).describe('The whole transcript, oldest first, announcements included'),
   events: z.array(adminEventSchema).describe('Every event of the chat, by sequence, with every delivery attempt'),
+  handover: handoverCardSchema.nullable().describe("The chat's latest handover from a virtual agent, with its context; null when none"),
+  approvals: z.array(approvalSchema).describe("The chat's approval requests, newest first (the last 20)"),
 });
 named('AdminChatDetail', adminChatDetailSchema, {
   ...CHAT_EXAMPLE,
@@ -120,6 +124,8 @@ named('AdminChatDetail', adminChatDetailSchema, {
       ],
     },
   ],
+  handover: null,
+  approvals: [],
 });
 
 export type AdminChatDetail = z.infer<typeof adminChatDetailSchema>;

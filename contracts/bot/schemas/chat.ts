@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INT4_DECIMAL_PATTERN, intId, isoDateTime, KEY_RULE, named, otherDetailsSchema, text, withOpenApi } from '../../common';
 import { CHANNELS, CHAT_STATUSES } from '../../enums';
+import { handoverContextSchema } from './handover';
 import { INBOUND_MESSAGE_EXAMPLE, messageInputSchema, messageSchema, OUTBOUND_MESSAGE_EXAMPLE } from './message';
 
 export const assetSchema = z.object({
@@ -153,6 +154,7 @@ export const updateChatBodySchema = z
     other_details: otherDetailsSchema
       .optional()
       .describe(`Merged into the existing pairs; a null value removes a key. ${otherDetailsSchema.description}`),
+    handover: handoverContextSchema.optional(),
   })
   .strict();
 named('UpdateChatBody', updateChatBodySchema, { tags: ['billing', 'refund', 'resolved'], status: 'closed', outcome: 'Refund issued' });
@@ -171,8 +173,12 @@ export const transferBodySchema = z
         skill_name: text().min(1).max(100).optional().describe("Skill in the team; omitted: the team's queue"),
       })
       .strict(),
+    handover: handoverContextSchema.optional(),
   })
   .strict();
-named('TransferBody', transferBodySchema, { transfer: { teamid: 673, skill_name: 'billing' } });
+named('TransferBody', transferBodySchema, {
+  transfer: { teamid: 673, skill_name: 'billing' },
+  handover: { reason: 'Refund above what the bot may grant', intent: 'refund', fields: { order_id: '8841', amount: '240 EUR' } },
+});
 
 export type TransferBody = z.infer<typeof transferBodySchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { example, isoDateTime } from '../../common';
 import { CHANNELS } from '../../enums';
+import { HANDOVER_SOURCES, handoverContextSchema } from './handover';
 import { INBOUND_MESSAGE_EXAMPLE, messageSchema, OUTBOUND_MESSAGE_EXAMPLE } from './message';
 
 /**
@@ -144,6 +145,19 @@ export const chatAssignedEventSchema = z
         .describe(
           'Only when the chat comes back to a VA that held it before (a person hands it back, or it is transferred back): the transcript so far, oldest first, up to the last 50 messages, announcements left out. Its last entry is the one in `messages`.',
         ),
+      handback: z
+        .object({
+          by: z.string().describe('Login ID of the person who gave the chat back (or "an administrator")'),
+          note: z.string().nullable().describe('Their note for the bot, or null'),
+          held_since: isoDateTime.describe('When the chat left this VA'),
+          messages: z
+            .array(eventMessageEntrySchema)
+            .describe(
+              'What the customer and people said while people held the chat, oldest first (within the last 50 messages; internal notes never)',
+            ),
+        })
+        .optional()
+        .describe('Only when the chat comes back after this VA handed it to people: what happened while they held it'),
     }),
   })
   .describe('Sent when a chat is assigned to the VA');
@@ -184,17 +198,49 @@ export const chatUnassignedEventSchema = z
         .describe(
           'Login ID of the user the chat was handed to directly; null when it went to a queue (if auto-assign then gives it to someone, that is a later event: this VA receives `chat.assigned` when it is given the chat again)',
         ),
+      handover: handoverContextSchema
+        .extend({ source: z.enum(HANDOVER_SOURCES) })
+        .optional()
+        .describe(
+          "When the chat went to people: the context people were shown, as recorded (yours, or the service's reason for a fallback)",
+        ),
     }),
   })
   .describe(
     'Lost control: sent when a chat leaves the VA for any reason (its own transfer or re-queue, a transfer, reassignment, re-queue or close by someone else, the bot-down fallback, the VA being disabled; not when the VA closes the chat itself, which gives `chat.closed`). Its waiting events of that chat are superseded, never sent, and no later event of the chat comes until it is assigned the chat again; its outbound messages, changes and transfers on the chat are refused (2043). Stop sending messages to that chat.',
   );
 
+const approvalDecidedPayload = z.object({
+  approval_id: z.string(),
+  action: z.string(),
+  decision: z.enum(['approved', 'rejected']),
+  comment: z.string().nullable().describe("The person's comment, or null"),
+  details: z.record(z.string()).describe('Every detail as decided: act on these values (an editable one may have been changed)'),
+  decided_by: z.string().describe('Login ID of the person who decided'),
+  decided_at: isoDateTime,
+});
+
+export const approvalDecidedEventSchema = z
+  .object({ event_type: z.literal('approval.decided'), ...envelopeBase, payload: approvalDecidedPayload })
+  .describe(
+    'A person approved or rejected what the VA asked with POST /chats/{chat_id}/approvals. Sent to the VA that asked whatever its subscriptions: it asked for this answer.',
+  );
+
+export const approvalExpiredEventSchema = z
+  .object({
+    event_type: z.literal('approval.expired'),
+    ...envelopeBase,
+    payload: z.object({ approval_id: z.string(), action: z.string(), expired_at: isoDateTime }),
+  })
+  .describe('Nobody decided the approval request within its `expires_in_seconds`: do not act. Sent whatever the VA subscribed to.');
+
 export const webhookEventSchema = z.discriminatedUnion('event_type', [
   chatAssignedEventSchema,
   messageReceivedEventSchema,
   chatClosedEventSchema,
   chatUnassignedEventSchema,
+  approvalDecidedEventSchema,
+  approvalExpiredEventSchema,
 ]);
 
 const eventBase = {
@@ -273,10 +319,35 @@ example(chatUnassignedEventSchema, {
   transaction_id: 'd9e8f7a6-b5c4-4d3e-8f2a-1b0c9d8e7f6a',
 });
 
+example(approvalDecidedEventSchema, {
+  event_type: 'approval.decided',
+  ...eventBase,
+  posted_on: '2026-03-02T09:17:12.410Z',
+  payload: {
+    approval_id: '5b0f7d2e-8c41-4a5e-9d3b-2f6e1a7c9b04',
+    action: 'refund',
+    decision: 'approved',
+    comment: 'Approved at 200 EUR: the box was fine',
+    details: { order_id: '8841', amount: '200 EUR' },
+    decided_by: 'alex.agent',
+    decided_at: '2026-03-02T09:17:12.000Z',
+  },
+  transaction_id: 'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b',
+});
+example(approvalExpiredEventSchema, {
+  event_type: 'approval.expired',
+  ...eventBase,
+  posted_on: '2026-03-02T09:26:00.520Z',
+  payload: { approval_id: '5b0f7d2e-8c41-4a5e-9d3b-2f6e1a7c9b04', action: 'refund', expired_at: '2026-03-02T09:26:00.000Z' },
+  transaction_id: 'f2a3b4c5-d6e7-4f8a-9b0c-1d2e3f4a5b6c',
+});
+
 /** Published as OpenAPI components and served on their own as JSON Schema. */
 export const eventSchemas = {
   ChatAssignedEvent: chatAssignedEventSchema,
   MessageReceivedEvent: messageReceivedEventSchema,
   ChatClosedEvent: chatClosedEventSchema,
   ChatUnassignedEvent: chatUnassignedEventSchema,
+  ApprovalDecidedEvent: approvalDecidedEventSchema,
+  ApprovalExpiredEvent: approvalExpiredEventSchema,
 } as const;

@@ -66,6 +66,7 @@ export const chatsRouter = tsr.routerWithMiddleware(botContract.chats)<{ bot: Bo
       chatId: params.chat_id,
       teamId: Number(body.transfer.teamid),
       skillName: body.transfer.skill_name,
+      handover: body.handover,
     });
     return ok(4342, '' as const);
   },

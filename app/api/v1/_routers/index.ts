@@ -3,6 +3,7 @@ import { botGuard } from '@/lib/bot-auth/bot-guard';
 import { recordBotRequest } from '@/lib/request-log/record-bot-request';
 import { createApiHandler } from '@/platform/http/create-api-handler';
 import type { BotAuth } from '@/platform/http/request-context';
+import { approvalsRouter } from './approvals';
 import { authRouter } from './auth';
 import { chatsRouter } from './chats';
 import { eventsRouter } from './events';
@@ -16,7 +17,15 @@ import { teamsRouter } from './teams';
  */
 export const botApiHandler = createApiHandler<typeof botContract, { bot: BotAuth }>({
   contract: botContract,
-  router: { auth: authRouter, me: meRouter, teams: teamsRouter, chats: chatsRouter, messages: messagesRouter, events: eventsRouter },
+  router: {
+    auth: authRouter,
+    me: meRouter,
+    teams: teamsRouter,
+    chats: chatsRouter,
+    messages: messagesRouter,
+    approvals: approvalsRouter,
+    events: eventsRouter,
+  },
   guard: botGuard,
   onAnswered: recordBotRequest,
 });
