@@ -5,11 +5,10 @@ import { approvals, virtualAgents } from '@/db/schema';
 import { expireApprovals } from '@/lib/approvals/expire-approvals';
 import { deliveredBodies, tenantWithReceiverEach } from '../delivery/helpers';
 import type { Receiver } from '../delivery/receiver';
-import { type AdminClient, signedInAdminOf } from '../support/admin-api';
-import { type AgentClient, newSignedInAgent } from '../support/agent-api';
-import { botApi } from '../support/bot-api';
+import { type ApiClient, botApi } from '../support/api-client';
 import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
+import { newSignedInAgent, signedInAdminOf } from '../support/people';
 import { createTenant, type Tenant } from '../support/tenant';
 
 const CONTEXT = {
@@ -23,8 +22,8 @@ describe('handover round trip: context, hand-back, loop limit and approvals', ()
   const ctx = setupTestDatabase();
   let t: Tenant;
   let receiver: Receiver;
-  let admin: AdminClient;
-  let person: AgentClient;
+  let admin: ApiClient;
+  let person: ApiClient;
   let personLogin: string;
 
   tenantWithReceiverEach(ctx, (fresh) => ({ t, receiver } = fresh), {
