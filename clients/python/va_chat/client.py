@@ -17,6 +17,10 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
 
 from .types import (
     AccessToken,
+    Approval,
+    CreateApprovalBody,
+    HandoverContext,
+    Transfer,
     AckResult,
     Chat,
     ChatPage,
@@ -44,6 +48,8 @@ OPERATIONS: Dict[str, str] = {
     "getChat": "get_chat",
     "updateChat": "update_chat",
     "transferChat": "transfer_chat",
+    "requestApproval": "request_approval",
+    "getApproval": "get_approval",
     "setTyping": "set_typing",
     "listMessages": "list_messages",
     "postMessage": "post_message",
@@ -197,10 +203,31 @@ class VaChatClient:
         """`team_id` is the chat's current team (the header the spec requires)."""
         return cast(Chat, self._call("PATCH", f"/chats/{_q(chat_id)}", body=body, headers={"team_id": str(team_id)}))
 
-    def transfer_chat(self, chat_id: str, *, teamid: int, skill_name: Optional[str] = None) -> str:
-        """Hands the chat to a team's queue (the body's field is spelled `teamid`, as the spec has it)."""
-        transfer: Json = {"teamid": teamid, **({"skill_name": skill_name} if skill_name else {})}
-        return cast(str, self._call("PATCH", f"/internal/chats/{_q(chat_id)}", body={"transfer": transfer}))
+    def transfer_chat(
+        self,
+        chat_id: str,
+        *,
+        teamid: Optional[int] = None,
+        skill_name: Optional[str] = None,
+        transfer: Optional[Transfer] = None,
+        handover: Optional[HandoverContext] = None,
+    ) -> str:
+        """Hands the chat to a team's queue (`teamid`, as the spec spells it, or a whole `transfer`),
+        with optional `handover` context for the people who take it."""
+        target: Json = dict(transfer) if transfer is not None else {"teamid": teamid}
+        if skill_name:
+            target["skill_name"] = skill_name
+        body: Json = {"transfer": target}
+        if handover is not None:
+            body["handover"] = dict(handover)
+        return cast(str, self._call("PATCH", f"/internal/chats/{_q(chat_id)}", body=body))
+
+    def request_approval(self, chat_id: str, body: CreateApprovalBody) -> Approval:
+        """Asks people of a team to approve an action; the answer comes as approval.decided or approval.expired."""
+        return cast(Approval, self._call("POST", f"/chats/{_q(chat_id)}/approvals", body=body))
+
+    def get_approval(self, chat_id: str, approval_id: str) -> Approval:
+        return cast(Approval, self._call("GET", f"/chats/{_q(chat_id)}/approvals/{_q(approval_id)}"))
 
     def set_typing(
         self, chat_id: str, *, on: bool = True, ttl_seconds: Optional[int] = None, status_text: Optional[str] = None

@@ -183,6 +183,45 @@ class ChatPage(TypedDict, total=False):
     next_cursor: Optional[str]
 
 
+class HandoverContext(TypedDict, total=False):
+    """Context for the people who take the chat over (never shown to the customer)."""
+
+    reason: str
+    summary: str
+    intent: str
+    fields: Dict[str, str]
+
+
+class ApprovalDetail(TypedDict, total=False):
+    key: str
+    value: str
+    editable: bool
+
+
+class CreateApprovalBody(TypedDict, total=False):
+    action: str
+    summary: str
+    details: List[ApprovalDetail]
+    expires_in_seconds: int
+    team_id: int
+    skill_name: str
+
+
+class Approval(TypedDict, total=False):
+    approval_id: str
+    chat_id: str
+    status: str
+    action: str
+    summary: str
+    details: List[ApprovalDetail]
+    team_id: int
+    skill_name: Optional[str]
+    requested_by: str
+    created_at: str
+    expires_at: str
+    decision: Optional[Dict[str, Any]]
+
+
 class UpdateChatBody(TypedDict, total=False):
     alias_id: Optional[str]
     tags: List[str]
@@ -192,6 +231,7 @@ class UpdateChatBody(TypedDict, total=False):
     assignee: Optional[str]
     outcome: str
     other_details: Dict[str, Any]
+    handover: HandoverContext
 
 
 class Transfer(TypedDict, total=False):
@@ -201,6 +241,7 @@ class Transfer(TypedDict, total=False):
 
 class TransferBody(TypedDict, total=False):
     transfer: Transfer
+    handover: HandoverContext
 
 
 class TypingInput(TypedDict, total=False):
@@ -300,4 +341,14 @@ class ChatUnassignedEvent(_Event, total=False):
     pass
 
 
-WebhookEvent = Union[ChatAssignedEvent, MessageReceivedEvent, ChatClosedEvent, ChatUnassignedEvent]
+class ApprovalDecidedEvent(_Event, total=False):
+    pass
+
+
+class ApprovalExpiredEvent(_Event, total=False):
+    pass
+
+
+WebhookEvent = Union[
+    ChatAssignedEvent, MessageReceivedEvent, ChatClosedEvent, ChatUnassignedEvent, ApprovalDecidedEvent, ApprovalExpiredEvent
+]
