@@ -45,25 +45,25 @@ describe('the Python client covers openapi.json', { skip }, () => {
 
   it('says what to add where when the document gains an operation, a parameter or a field', () => {
     const changed = structuredClone(published);
-    changed.paths['/api/v1/chats/{chat_id}/approvals'] = {
-      post: { operationId: 'requestApproval', parameters: [{ name: 'chat_id', in: 'path' }], responses: {} },
+    changed.paths['/api/v1/chats/{chat_id}/refunds'] = {
+      post: { operationId: 'requestRefund', parameters: [{ name: 'chat_id', in: 'path' }], responses: {} },
     };
     changed.paths['/api/v1/chats'].get.parameters?.push({ name: 'turn_id', in: 'query' });
     changed.components.schemas.Chat.properties = { ...changed.components.schemas.Chat.properties, latest_turn: { type: 'object' } };
-    changed.components.schemas.Approval = { type: 'object', properties: { id: { type: 'string' } } };
+    changed.components.schemas.Refund = { type: 'object', properties: { id: { type: 'string' } } };
     const known = new Set([...operationGaps(published, covered), ...schemaGaps(published, covered)]);
     assert.deepEqual(
       operationGaps(changed, covered).filter((g) => !known.has(g)),
       [
         'operation listChats (GET /api/v1/chats): add the keyword parameters turn_id to its method in clients/python/va_chat/client.py',
-        'operation requestApproval (POST /api/v1/chats/{chat_id}/approvals): add a method to VaChatClient in clients/python/va_chat/client.py and map "requestApproval" to it in OPERATIONS',
+        'operation requestRefund (POST /api/v1/chats/{chat_id}/refunds): add a method to VaChatClient in clients/python/va_chat/client.py and map "requestRefund" to it in OPERATIONS',
       ],
     );
     assert.deepEqual(
       schemaGaps(changed, covered).filter((g) => !known.has(g)),
       [
         'schema Chat: add the fields latest_turn to class Chat in clients/python/va_chat/types.py',
-        'schema Approval: add `class Approval(TypedDict, total=False)` with id to clients/python/va_chat/types.py',
+        'schema Refund: add `class Refund(TypedDict, total=False)` with id to clients/python/va_chat/types.py',
       ],
     );
   });
