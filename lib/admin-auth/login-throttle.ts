@@ -1,7 +1,7 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { env } from '@/env';
 import { addressKey } from '@/platform/auth/client-address';
-import { consumeOne, limiterFor, msUntilAllowed, tooManyRequests } from '@/platform/limits/limiters';
+import { consumeOne, isRejection, limiterFor, msUntilAllowed, tooManyRequests } from '@/platform/limits/limiters';
 
 /** The wait after the first failure past the free ones; each further one doubles it. */
 const FIRST_WAIT_SECONDS = 15;
@@ -59,7 +59,7 @@ async function passGate(accountKey: string, seconds: number): Promise<number> {
     await gates().consume(accountKey, 1, { customDuration: seconds });
     return 0;
   } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) return Math.max(1, rejection.msBeforeNext);
+    if (isRejection(rejection)) return Math.max(1, rejection.msBeforeNext);
     throw rejection;
   }
 }

@@ -1,7 +1,7 @@
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { env } from '@/env';
 import { ApiError } from '@/platform/errors';
-import { limiterFor, limitStore } from '@/platform/limits/limiters';
+import { isRejection, limiterFor, limitStore } from '@/platform/limits/limiters';
 import { type Taken, takeFromAllowance } from '@/platform/limits/local-allowance';
 import { metrics } from '@/platform/metrics/registry';
 
@@ -50,7 +50,7 @@ async function takeOne(l: RateLimiterAbstract, key: string, points: number): Pro
     const res = await l.consume(key, 1);
     return { ok: true, remaining: Math.min(points, res.remainingPoints), msBeforeNext: res.msBeforeNext };
   } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    if (!isRejection(rejection)) throw rejection;
     return { ok: false, msBeforeNext: rejection.msBeforeNext };
   }
 }

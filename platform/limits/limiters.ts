@@ -1,4 +1,4 @@
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { env } from '@/env';
 import { ApiError } from '@/platform/errors';
 import { processStore } from '@/platform/util/process-store';
@@ -43,6 +43,16 @@ export function limiterFor(spec: LimiterSpec): RateLimiterAbstract {
   return limiter;
 }
 
+/**
+ * Whether a limiter's rejection is a refusal (a RateLimiterRes) rather than a failure. Not
+ * `instanceof`: the production build bundles the library once per route group, and a limiter kept
+ * on globalThis by one group rejects with its own copy of the class (the workspace's sign-in then
+ * answered 500).
+ */
+export function isRejection(x: unknown): x is RateLimiterRes {
+  return typeof x === 'object' && x !== null && !(x instanceof Error) && 'msBeforeNext' in x && 'consumedPoints' in x;
+}
+
 /** 2012/429 in the envelope with `Retry-After` (whole seconds, at least 1). */
 export function tooManyRequests(retryAfterMs: number, detail: string, limit?: number): ApiError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
@@ -77,7 +87,7 @@ export async function consumeOne(
     const res = await limiter.consume(key, 1);
     return { refused: false, consumed: res.consumedPoints, msBeforeNext: res.msBeforeNext };
   } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    if (!isRejection(rejection)) throw rejection;
     return { refused: true, consumed: rejection.consumedPoints, msBeforeNext: Math.max(1, rejection.msBeforeNext) };
   }
 }
@@ -93,7 +103,7 @@ export async function consumeSessionBudget(name: 'admin-session' | 'agent-sessio
     const res = await limiterFor({ name, points, durationSeconds: 60 }).consume(sessionKey, 1);
     return { limit: points, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
   } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    if (!isRejection(rejection)) throw rejection;
     throw tooManyRequests(rejection.msBeforeNext, `at most ${points} ${what} per session per minute`, points);
   }
 }

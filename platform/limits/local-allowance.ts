@@ -1,4 +1,5 @@
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { isRejection } from '@/platform/limits/limiters';
 import { processStore } from '@/platform/util/process-store';
 
 /** Points of a key taken from the shared counter at once, and how they are being spent here. */
@@ -58,7 +59,7 @@ export async function takeFromAllowance(limiter: RateLimiterAbstract, id: string
         const res = await limiter.consume(key, chunk);
         Object.assign(next, { left: chunk, used: res.consumedPoints, until: Date.now() + res.msBeforeNext });
       } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) {
+        if (!isRejection(rejection)) {
           allowances.delete(id);
           throw rejection;
         }
