@@ -15,6 +15,7 @@ export const GUIDE_PAGES = [
   { slug: 'widget', title: 'The chat widget on a website' },
   { slug: 'replying-from-a-language-model', title: 'Replying from a language model' },
   { slug: 'turns', title: 'Turns: bursts and stale replies' },
+  { slug: 'replay', title: 'Replay and diff' },
   { slug: 'credentials', title: 'Rotating credentials' },
   { slug: 'local-testing', title: 'Testing locally' },
   { slug: 'limits-and-codes', title: 'Limits, codes and support' },
