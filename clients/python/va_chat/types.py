@@ -323,6 +323,8 @@ class _Event(TypedDict, total=False):
     transaction_id: str
     payload: Dict[str, Any]
     test: bool
+    # Only on a replay's events: {"run_id": "rpl_..."} (the guide's page on replay).
+    replay: Dict[str, str]
 
 
 class ChatAssignedEvent(_Event, total=False):
