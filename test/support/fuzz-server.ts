@@ -211,6 +211,20 @@ export async function fuzzServer(options: FuzzOptions): Promise<FuzzResult> {
     }
     // A path with a trailing slash (or one that `..` resolved to) is redirected to its canonical form.
     let envelope = method === 'HEAD' || reply.status === 204 || reply.status === 308 || reply.stream;
+    // A JSON Lines answer (the replay export and results) is a success without an envelope: every line must be JSON.
+    if (!envelope && reply.status === 200 && reply.headers.get('content-type')?.startsWith('application/x-ndjson')) {
+      envelope = reply.text
+        .split('\n')
+        .filter((line) => line !== '')
+        .every((line) => {
+          try {
+            JSON.parse(line);
+            return true;
+          } catch {
+            return false;
+          }
+        });
+    }
     if (!envelope) {
       try {
         const parsed = JSON.parse(reply.text);
