@@ -34,7 +34,7 @@ const ENVELOPE_TAIL = ['payload', 'transaction_id', 'replay'] as const;
 /** Each event type's body and payload keys. */
 export const EVENT_KEY_ORDER: Record<EventType, { body: readonly string[]; payload: readonly string[] }> = {
   'chat.assigned': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['skill', 'messages', 'transcript', 'handback'] },
-  'message.received': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['messages'] },
+  'message.received': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['messages', 'turn_id', 'supersedes_turn'] },
   'chat.closed': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['timestamp', 'chat_outcome'] },
   'chat.unassigned': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['timestamp', 'reason', 'team_id', 'assignee', 'handover'] },
   'approval.decided': {

@@ -166,7 +166,17 @@ export const messageReceivedEventSchema = z
   .object({
     event_type: z.literal('message.received'),
     ...envelopeBase,
-    payload: z.object({ messages: z.array(eventMessageEntrySchema).describe('The inbound message') }),
+    payload: z.object({
+      messages: z.array(eventMessageEntrySchema).describe('The inbound message, or every message of the turn in order when the VA gathers turns'),
+      turn_id: z
+        .string()
+        .optional()
+        .describe("The customer's turn these messages make (the guide's page on turns); answer it with `in_reply_to_turn`"),
+      supersedes_turn: z
+        .string()
+        .optional()
+        .describe('With `on_new_turn: supersede`: the earlier turn this one supersedes (its open stream was closed as `superseded`)'),
+    }),
   })
   .describe('Sent when an inbound message arrives on a chat assigned to the VA');
 
