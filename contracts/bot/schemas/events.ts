@@ -167,7 +167,9 @@ export const messageReceivedEventSchema = z
     event_type: z.literal('message.received'),
     ...envelopeBase,
     payload: z.object({
-      messages: z.array(eventMessageEntrySchema).describe('The inbound message, or every message of the turn in order when the VA gathers turns'),
+      messages: z
+        .array(eventMessageEntrySchema)
+        .describe('The inbound message, or every message of the turn in order when the VA gathers turns'),
       turn_id: z
         .string()
         .optional()
