@@ -29,6 +29,8 @@ export const approvalsContract = c.router({
     method: 'GET',
     path: '/chats/:chat_id/approvals/:approval_id',
     summary: 'Read an approval request and its decision',
+    description:
+      'The request as the VA asked it, its `status` (`pending`, `approved`, `rejected` or `expired`) and, once decided, the `decision`: who decided and when, the comment, and every detail as decided. An ID that is not a request of this chat in the account is 2121.',
     headers: authHeaders,
     pathParams: chatIdParams.extend({ approval_id: text().min(1).max(100) }),
     responses: { 200: envelope(4331, approvalSchema), ...errors(...AUTH_CODES, 2014, 2121) },

@@ -63,6 +63,8 @@ const TAGS: Record<string, string> = {
   chats: 'Create, list, read and update chats: tags, status, assignee, alias and other details.',
   messages: "A chat's transcript; replies, announcements and inbound messages.",
   transfer: "Hand a chat over to a team's queue or a skill (private beta in the original product).",
+  approvals:
+    'Ask a person to approve or reject an action while the VA keeps the chat; the answer comes as `approval.decided` or `approval.expired`.',
   events:
     "Pull the VA's events instead of (or besides) receiving webhooks: one ordered cursor over all its chats, by long-poll or a Server-Sent Events stream, with acknowledgement.",
   me: 'Who the VA is (login ID, team, subscriptions) and the channel assets it can start chats on.',
