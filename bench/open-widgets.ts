@@ -31,6 +31,7 @@ import { type ProductionServer, startProductionServer, stopProductionServer, wai
 import { spread } from '@/test/support/stats';
 import { writeSection } from './report';
 import { freePort, processCpuMs } from './servers';
+import { createWidgetTenant } from './widget-tenant';
 
 const WIDGETS = Number(process.env.BENCH_WIDGETS ?? 15_000);
 const OPEN_RATE = Number(process.env.BENCH_OPEN_RATE ?? 100);
@@ -82,24 +83,14 @@ async function setUp(base: string) {
     if (r.status !== 201) throw new Error(`${p}: ${r.raw}`);
     return r.body.response;
   };
-  const team = await post('/teams', { name: 'Open widgets', auto_assign: true });
-  const asset = await post('/assets', { channel: 'livechat', name: 'Busy shop' });
-  await post('/routing-rules', {
-    name: 'Busy shop',
-    position: 0,
-    conditions: [{ field: 'asset_id', op: 'equals', value: String(asset.id) }],
-    team_id: team.id,
-  });
-  const va = await post('/virtual-agents', {
-    name: 'Shop bot',
+  const { assetId, apiKey } = await createWidgetTenant(post, {
+    team: 'Open widgets',
+    asset: 'Busy shop',
+    va: 'Shop bot',
     description: 'answers the busy shop',
-    webhook_url: 'http://127.0.0.1:9/hook',
-    delivery_mode: 'pull',
-    subscriptions: ['chat.assigned', 'message.received'],
-    team_id: team.id,
   });
-  const auth = await new ApiClient('bot', { base }).post('/authorize', { api_key: va.api_key });
-  return { appId: asset.id as number, vaToken: auth.body.response.access_token as string };
+  const auth = await new ApiClient('bot', { base }).post('/authorize', { api_key: apiKey });
+  return { appId: assetId, vaToken: auth.body.response.access_token as string };
 }
 
 let retried = 0;

@@ -40,6 +40,7 @@ import { readSse } from '@/test/support/sse';
 import { spread } from '@/test/support/stats';
 import { writeSection } from './report';
 import { processCpuMs } from './servers';
+import { createWidgetTenant } from './widget-tenant';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3321);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -138,24 +139,14 @@ async function setUp(): Promise<Ctx> {
   const login = await ok('POST', '/api/admin/login', ADMIN, {}, 200);
   const h = { cookie: cookieOf(login), origin: BASE };
   const post = async (p: string, body: unknown) => (await ok('POST', `/api/admin${p}`, body, h, 201)).body.response;
-  const team = await post('/teams', { name: 'Widget bench bots', auto_assign: true });
-  const asset = await post('/assets', { channel: 'livechat', name: 'Bench shop' });
-  await post('/routing-rules', {
-    name: 'Widget bench',
-    position: 0,
-    conditions: [{ field: 'asset_id', op: 'equals', value: String(asset.id) }],
-    team_id: team.id,
-  });
-  const va = await post('/virtual-agents', {
-    name: 'Bench bot',
+  const { assetId, apiKey } = await createWidgetTenant(post, {
+    team: 'Widget bench bots',
+    asset: 'Bench shop',
+    va: 'Bench bot',
     description: 'answers the bench widget',
-    webhook_url: 'http://127.0.0.1:9/hook',
-    delivery_mode: 'pull',
-    subscriptions: ['chat.assigned', 'message.received'],
-    team_id: team.id,
   });
-  const auth = await ok('POST', '/api/v1/authorize', { api_key: va.api_key }, {}, 200);
-  return { appId: asset.id, vaToken: auth.body.response.access_token };
+  const auth = await ok('POST', '/api/v1/authorize', { api_key: apiKey }, {}, 200);
+  return { appId: assetId, vaToken: auth.body.response.access_token };
 }
 
 async function newCustomers(ctx: Ctx, n: number, concurrency = 16): Promise<Customer[]> {
