@@ -108,7 +108,15 @@ export async function appendMessage(
         });
       }
       if (input.type === 'inbound' && chat.assigneeId !== null) {
-        const turn = await gatherTurn(tx, { accountId, chat, message, messageId: stored.id, typing: customerTyping, now });
+        const turn = await gatherTurn(tx, {
+          accountId,
+          chat,
+          eventChat: eventChatOf(chat),
+          message,
+          messageId: stored.id,
+          typing: customerTyping,
+          now,
+        });
         if (turn) {
           message.turn_id = turn.turnId;
           held = turn.held;

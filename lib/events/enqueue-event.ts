@@ -3,10 +3,9 @@ import type { UNASSIGN_REASONS } from '@/contracts/bot/schemas/events';
 import type { Message } from '@/contracts/bot/schemas/message';
 import type { EventType } from '@/contracts/enums';
 import { assets, chats, events, users, virtualAgents } from '@/db/schema';
-import { releaseOpenTurn } from '@/lib/turns/release-turn';
-import { HELD_XID } from '@/lib/turns/turn-rules';
 import { newTraceId } from '@/platform/util/ids';
 import { buildEventBody, type EventChat, toEventEntry } from './event-body';
+import { HELD_XID, releaseOpenTurn } from './held-events';
 import { noteEvent, type OutboxTx } from './with-outbox';
 
 export type UnassignReason = (typeof UNASSIGN_REASONS)[number];

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { HELD_XID } from '@/lib/turns/turn-rules';
+import { HELD_XID } from './held-events';
 
 /**
  * The chat has left the VA: its events to that VA still waiting to be sent (up to `uptoSeq`, the

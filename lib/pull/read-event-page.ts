@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { notHeldXid } from '@/lib/events/held-events';
 import { serializeEvent } from '@/lib/events/serialize-event';
 import { signWebhook } from '@/lib/events/sign-webhook';
-import { notHeldXid } from '@/lib/turns/turn-rules';
 import { rowsOf } from '@/platform/util/rows-of';
 import { encodeCursor, type Position } from './cursor';
 

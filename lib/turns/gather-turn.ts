@@ -1,13 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Message } from '@/contracts/bot/schemas/message';
 import { chats, messages, virtualAgents } from '@/db/schema';
-import { eventChatOf, type LockedChat } from '@/lib/chats/lock-chat';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
-import { toEventEntry } from '@/lib/events/event-body';
+import { type EventChat, toEventEntry } from '@/lib/events/event-body';
 import { noteChatChangeUnsaid, type OutboxTx } from '@/lib/events/with-outbox';
 import { newTraceId } from '@/platform/util/ids';
 import { rowsOf } from '@/platform/util/rows-of';
-import { CUSTOMER_TYPING_TTL_MS, capOf, dueOf, type TurnSettings } from './turn-rules';
+import { CUSTOMER_TYPING_TTL_MS, capOf, dueOf, type TurnChat, type TurnSettings } from './turn-rules';
 
 export type GatheredTurn = { turnId: string; held: boolean; supersedes: string | null };
 
@@ -28,11 +27,20 @@ export async function gatherTurn(
   {
     accountId,
     chat,
+    eventChat,
     message,
     messageId,
     typing,
     now,
-  }: { accountId: number; chat: LockedChat; message: Message; messageId: number; typing: boolean | undefined; now: Date },
+  }: {
+    accountId: number;
+    chat: TurnChat;
+    eventChat: EventChat;
+    message: Message;
+    messageId: number;
+    typing: boolean | undefined;
+    now: Date;
+  },
 ): Promise<GatheredTurn | null> {
   if (chat.assigneeId === null) return null;
   const vaUserId = chat.assigneeId;
@@ -62,7 +70,7 @@ export async function gatherTurn(
   const due = settings.windowMs > 0 ? dueOf({ now, capAt, windowMs: settings.windowMs, typing }) : null;
   await enqueueEvent(tx, {
     accountId,
-    chat: eventChatOf(chat),
+    chat: eventChat,
     vaUserId,
     cause: {
       type: 'message.received',
@@ -126,7 +134,7 @@ async function joinOpenTurn(
  * streamed reply open), its streams are closed as `superseded` (later chunks are refused, 2101; the
  * customer's widget withdraws the partial text) and its typing goes off. Returns whether there was one.
  */
-async function supersedeReply(tx: OutboxTx, { chat, now }: { chat: LockedChat; now: Date }): Promise<boolean> {
+async function supersedeReply(tx: OutboxTx, { chat, now }: { chat: TurnChat; now: Date }): Promise<boolean> {
   const typing = chat.typingUntil !== null && new Date(chat.typingUntil) > now;
   const streams = await tx
     .update(messages)

@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { MessageType } from '@/contracts/enums';
 import type { Db } from '@/db/client';
 import { virtualAgents } from '@/db/schema';
-import type { LockedChat } from '@/lib/chats/lock-chat';
 import { ApiError } from '@/platform/errors';
+import type { TurnChat } from './turn-rules';
 
 /**
  * The turn an outbound message answers (`in_reply_to_turn`), checked under the chat's lock: the
@@ -13,7 +13,7 @@ import { ApiError } from '@/platform/errors';
  */
 export async function replyTurnOf(
   tx: Db,
-  { chat, type, replyTo }: { chat: LockedChat; type: MessageType; replyTo: string | undefined },
+  { chat, type, replyTo }: { chat: TurnChat; type: MessageType; replyTo: string | undefined },
 ): Promise<{ turnId?: string; stale?: boolean }> {
   if (replyTo === undefined) return {};
   if (type !== 'outbound') {

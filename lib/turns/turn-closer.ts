@@ -1,8 +1,8 @@
 import type { Db } from '@/db/client';
+import { nextTurnDue, releaseDueTurns } from '@/lib/events/held-events';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { logger } from '@/platform/util/logger';
 import { processStore } from '@/platform/util/process-store';
-import { nextTurnDue, releaseDueTurns } from './release-turn';
 
 /** The longest the closer sleeps without a look at the database (a turn opened on another instance). */
 const IDLE_LOOK_MS = 1_000;

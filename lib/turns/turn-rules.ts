@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import type { CloseReason } from '@/lib/events/held-events';
 
 /** Limits of a VA's `turn_window_ms` (0 is off) and of its cap, `turn_window_max_ms`. */
 export const TURN_WINDOW_MIN_MS = 300;
@@ -17,15 +17,12 @@ export const NOT_TYPING_GRACE_MS = 150;
 export const CUSTOMER_TYPING_TTL_MS = 6_000;
 
 /**
- * The `stream_xid` of a held event: above every real transaction id, so it is never in the pull order
- * (lib/pull reads only below the snapshot's xmin) until its release gives it its real place. Below
- * 2^53 so it reads as an exact number.
+ * What the turn rules read of a chat locked for a change (lib/chats' LockedChat has it all): the VA
+ * holding it, its latest turn and the bot's typing.
  */
-export const HELD_XID = 9_007_199_254_740_991;
-export const notHeldXid = sql.raw(String(HELD_XID));
+export type TurnChat = { id: string; assigneeId: number | null; turnId: string | null; typingUntil: Date | null };
 
 export type TurnSettings = { windowMs: number; capMs: number | null; onNewTurn: 'continue' | 'supersede' };
-export type CloseReason = 'window' | 'typing' | 'cap' | 'event';
 
 /** The cap of a turn (never below its window). */
 export function capOf(settings: TurnSettings): number {

@@ -1,7 +1,7 @@
 import { tsr } from '@ts-rest/serverless/next';
 import { widgetContract } from '@/contracts/widget';
 import { getDb } from '@/db/client';
-import { setCustomerTyping } from '@/lib/turns/set-customer-typing';
+import { setCustomerTyping } from '@/lib/chats/set-customer-typing';
 import { createVisitor } from '@/lib/widget/create-visitor';
 import { findCurrentChat } from '@/lib/widget/find-current-chat';
 import { getWidgetApp } from '@/lib/widget/get-widget-app';

@@ -1,8 +1,18 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { noteEvent, type OutboxTx } from '@/lib/events/with-outbox';
 import { rowsOf } from '@/platform/util/rows-of';
-import type { CloseReason } from './turn-rules';
+import { noteEvent, type OutboxTx } from './with-outbox';
+
+/**
+ * The `stream_xid` of a held event (a customer's turn whose window is open, lib/turns): above every
+ * real transaction id, so it is never in the pull order (lib/pull reads only below the snapshot's
+ * xmin) until its release gives it its real place. Below 2^53 so it reads as an exact number.
+ */
+export const HELD_XID = 9_007_199_254_740_991;
+export const notHeldXid = sql.raw(String(HELD_XID));
+
+/** What closed a turn's window, kept on its event for the delivery log. */
+export type CloseReason = 'window' | 'typing' | 'cap' | 'event';
 
 /**
  * What releasing a held event writes: the window is closed (`held_until` cleared, how long it was held

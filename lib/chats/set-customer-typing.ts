@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, virtualAgents } from '@/db/schema';
-import { lockChat } from '@/lib/chats/lock-chat';
 import { withOutbox } from '@/lib/events/with-outbox';
+import { pokeTurnCloser } from '@/lib/turns/turn-closer';
+import { CUSTOMER_TYPING_TTL_MS, capOf, dueOf } from '@/lib/turns/turn-rules';
 import { ApiError } from '@/platform/errors';
-import { pokeTurnCloser } from './turn-closer';
-import { CUSTOMER_TYPING_TTL_MS, capOf, dueOf } from './turn-rules';
+import { lockChat } from './lock-chat';
 
 /**
  * The widget says whether the customer is typing. Kept on the chat (it lapses after
