@@ -236,6 +236,10 @@ export const envSchema = z
     WIDGET_REQUESTS_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(1).default(300),
     /** Chat widget: new customer credentials per client address per hour. */
     WIDGET_VISITORS_PER_HOUR_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+    /** Chat widget: event streams one customer may hold open at once, over all instances (2066 past it). */
+    WIDGET_STREAMS_PER_CUSTOMER: z.coerce.number().int().min(1).max(1000).default(10),
+    /** Chat widget: event streams open on one chat at once, over all instances (2066 past it). */
+    WIDGET_STREAMS_PER_CHAT: z.coerce.number().int().min(1).max(1000).default(5),
     /** Chat widget: days a customer credential stays valid (the browser keeps it; a new one starts a new customer). */
     WIDGET_CREDENTIAL_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
     /** Bearer token for GET /api/metrics; unset: the endpoint is off (404). */

@@ -105,6 +105,11 @@ export const CODES = {
   2124: { http: 409, description: 'No virtual agent to hand the chat back to: it was not handed over by one' },
   // Chat widget (customers)
   2065: { http: 400, description: 'Quick-reply answer not offered: choose one of the titles of an offer of this chat' },
+  2066: {
+    http: 429,
+    description:
+      'Too many open chat streams for this customer or this chat: close another tab of the chat, or wait a minute for a lost one to lapse',
+  },
   2070: { http: 401, description: 'Chat widget credential missing, expired or not for this chat: start a new conversation' },
   2071: { http: 404, description: 'No chat widget with this app ID' },
   // Agent workspace (people)

@@ -18,3 +18,25 @@ export const rateLimits = pgTable(
   },
   (t) => [index('rate_limits_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * Open chat-widget streams, so the caps per customer and per chat (WIDGET_STREAMS_PER_CUSTOMER,
+ * WIDGET_STREAMS_PER_CHAT) hold across instances. A row is written when a stream is admitted and
+ * deleted when it ends; each instance refreshes its rows' `seen_at` every 15 s, and any row not
+ * refreshed for a minute (its instance died) is deleted by that refresh on every other instance.
+ */
+export const widgetStreams = pgTable(
+  'widget_streams',
+  {
+    id: text('id').primaryKey(),
+    /** `<asset id>:<livechat id>`: the customer the credential names. */
+    customer: text('customer').notNull(),
+    chatId: text('chat_id').notNull(),
+    seenAt: tstz('seen_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('widget_streams_customer_idx').on(t.customer),
+    index('widget_streams_chat_idx').on(t.chatId),
+    index('widget_streams_seen_idx').on(t.seenAt),
+  ],
+);

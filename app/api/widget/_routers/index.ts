@@ -6,9 +6,9 @@ import { createVisitor } from '@/lib/widget/create-visitor';
 import { findCurrentChat } from '@/lib/widget/find-current-chat';
 import { getWidgetApp } from '@/lib/widget/get-widget-app';
 import { listWidgetMessages } from '@/lib/widget/list-widget-messages';
+import { openWidgetStream } from '@/lib/widget/open-widget-stream';
 import { sendWidgetMessage } from '@/lib/widget/send-widget-message';
 import { startWidgetChat } from '@/lib/widget/start-widget-chat';
-import { streamWidgetChat } from '@/lib/widget/stream-widget-chat';
 import { loadOwnChat } from '@/lib/widget/widget-chat-view';
 import { widgetGuard } from '@/lib/widget/widget-guard';
 import { ApiError } from '@/platform/errors';
@@ -37,7 +37,7 @@ const widgetRouter = tsr.routerWithMiddleware(widgetContract)<{ widget: WidgetVi
   streamChat: async ({ params, query, headers }, { request }) => {
     const resume = headers['last-event-id'];
     const after = resume !== undefined ? cursorOf(resume, 'header.last-event-id') : (query.after ?? 0);
-    const stream = await streamWidgetChat(await getDb(), { visitor: request.widget, chatId: params.chat_id, after });
+    const stream = await openWidgetStream(await getDb(), { visitor: request.widget, chatId: params.chat_id, after });
     // A ReadableStream body is streamed by the pipeline; the contract documents it as text/event-stream.
     return { status: 200 as const, body: stream };
   },

@@ -1,0 +1,31 @@
+import type { Db } from '@/db/client';
+import { env } from '@/env';
+import { streamWidgetChat } from './stream-widget-chat';
+import type { WidgetVisitorAuth } from './types';
+import { customerKey } from './widget-guard';
+import { releaseWidgetStreamSlot, takeWidgetStreamSlot, untilEnd } from './widget-stream-slots';
+
+/**
+ * Admits a customer's stream of their chat: a slot under the caps per customer and per chat
+ * (2066 past either), then the chat's live stream, which gives the slot back when it ends. A
+ * refusal of the stream itself (2031: not their chat) gives it back at once.
+ */
+export async function openWidgetStream(
+  db: Db,
+  { visitor, chatId, after }: { visitor: WidgetVisitorAuth; chatId: string; after: number },
+): Promise<ReadableStream<Uint8Array>> {
+  const e = env();
+  const slot = await takeWidgetStreamSlot(db, {
+    customer: customerKey(visitor),
+    chatId,
+    perCustomer: e.WIDGET_STREAMS_PER_CUSTOMER,
+    perChat: e.WIDGET_STREAMS_PER_CHAT,
+  });
+  try {
+    const stream = await streamWidgetChat(db, { visitor, chatId, after });
+    return untilEnd(stream, () => void releaseWidgetStreamSlot(db, slot));
+  } catch (err) {
+    await releaseWidgetStreamSlot(db, slot);
+    throw err;
+  }
+}
