@@ -1,13 +1,8 @@
 // `npm run replay -- <command>`: record, replay and diff conversations through the admin API of a
-// running service (docs/guide/replay.md). Commands:
-//   export  --out FILE [--chat-ids a,b] [--tag T] [--va ID] [--from ISO] [--to ISO] [--limit N]
-//   sandbox-va --name NAME (--webhook-url URL | --pull) [--team NAME]
-//   run     --recording FILE --va ID [--label L] [--settle-ms N] [--turn-timeout-ms N] [--concurrency N]
-//           [--against recording|rpl_…] [--out FILE] [--diff-out FILE] [--text exact|normalised]
-//           [--fail-on handover,transfer,close,text,…|any] [--max-changed-chats N] [--max-p95-latency-ms N]
-//   diff    RUN_ID [--against recording|rpl_…] [--diff-out FILE] [--text …] [--fail-on …] [--max-changed-chats N] [--max-p95-latency-ms N]
-// The service and login: VA_BASE_URL, ADMIN_EMAIL, ADMIN_PASSWORD, else the demo's .data/demo-login.txt.
-// Exit code: 0 passed, 1 a threshold was passed (or a run failed), 2 bad usage or the service refused.
+// running service (docs/guide/replay.md). USAGE below lists the commands and options.
+// Exit code: 0 passed; 1 a threshold was passed or the run failed; 2 bad usage (arguments, the
+// recording file, or a request the service refused as bad); 3 the service could not be reached,
+// answered 5xx or did not answer as this service does.
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -16,40 +11,107 @@ import { recordingLineSchema } from '@/contracts/admin/schemas/recording';
 import { CHANGE_KINDS, type ChangeKind } from '@/lib/replay/diff-chat';
 import { checkThresholds, type DiffSummary } from '@/lib/replay/summarize-diff';
 
-const [command, ...rest] = process.argv.slice(2);
-const { values: opts, positionals } = parseArgs({
-  args: rest,
-  allowPositionals: true,
-  options: {
-    out: { type: 'string' },
-    'chat-ids': { type: 'string' },
-    tag: { type: 'string' },
-    va: { type: 'string' },
-    from: { type: 'string' },
-    to: { type: 'string' },
-    limit: { type: 'string' },
-    name: { type: 'string' },
-    'webhook-url': { type: 'string' },
-    pull: { type: 'boolean' },
-    team: { type: 'string' },
-    recording: { type: 'string' },
-    label: { type: 'string' },
-    'settle-ms': { type: 'string' },
-    'turn-timeout-ms': { type: 'string' },
-    concurrency: { type: 'string' },
-    against: { type: 'string' },
-    'diff-out': { type: 'string' },
-    text: { type: 'string' },
-    'fail-on': { type: 'string' },
-    'max-changed-chats': { type: 'string' },
-    'max-p95-latency-ms': { type: 'string' },
-  },
-});
+const USAGE = `usage: npm run replay -- <command> [options]
+  export     --out FILE [--chat-ids a,b] [--tag T] [--va ID] [--from ISO] [--to ISO] [--limit N]
+  sandbox-va --name NAME (--webhook-url URL | --pull) [--team NAME]
+  run        --recording FILE --va ID [--label L] [--settle-ms N] [--turn-timeout-ms N] [--concurrency N]
+             [--against recording|rpl_…] [--out FILE] [--diff-out FILE] [--text exact|normalised]
+             [--fail-on KIND,…|any] [--max-changed-chats N] [--max-p95-latency-ms N]
+  diff       RUN_ID [--against recording|rpl_…] [--diff-out FILE] [--text exact|normalised]
+             [--fail-on KIND,…|any] [--max-changed-chats N] [--max-p95-latency-ms N]
+The service and login: VA_BASE_URL, ADMIN_EMAIL, ADMIN_PASSWORD, else the demo's .data/demo-login.txt.
+Exit code: 0 passed, 1 a threshold was passed or the run failed, 2 bad usage or a refused request,
+3 the service unreachable or failing. Guide: docs/guide/replay.md.`;
+
+const OPTIONS = {
+  out: { type: 'string' },
+  'chat-ids': { type: 'string' },
+  tag: { type: 'string' },
+  va: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  limit: { type: 'string' },
+  name: { type: 'string' },
+  'webhook-url': { type: 'string' },
+  pull: { type: 'boolean' },
+  team: { type: 'string' },
+  recording: { type: 'string' },
+  label: { type: 'string' },
+  'settle-ms': { type: 'string' },
+  'turn-timeout-ms': { type: 'string' },
+  concurrency: { type: 'string' },
+  against: { type: 'string' },
+  'diff-out': { type: 'string' },
+  text: { type: 'string' },
+  'fail-on': { type: 'string' },
+  'max-changed-chats': { type: 'string' },
+  'max-p95-latency-ms': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 function fail(message: string, code = 2): never {
   console.error(message);
   process.exit(code);
 }
+const usage = (problem: string): never => fail(`${problem}\n\n${USAGE}`, 2);
+/** The service could not be reached or did not answer as it should: exit 3. */
+const unreachable = (message: string): never => fail(message, 3);
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === '--help' || command === '-h' || command === 'help') {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (command === undefined) usage('no command given');
+if (!['export', 'sandbox-va', 'run', 'diff'].includes(command)) usage(`unknown command "${command}"`);
+const { values: opts, positionals } = (() => {
+  try {
+    return parseArgs({ args: rest, allowPositionals: true, strict: true, options: OPTIONS });
+  } catch (err) {
+    // node:util names the unknown option or the one missing its value.
+    return usage(`${command}: ${(err as Error).message}`);
+  }
+})();
+if (opts.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const int = (name: string, v: string | undefined) => {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) usage(`--${name} takes a whole number, not "${v}"`);
+  return Number(v);
+};
+const failOn = (opts['fail-on']?.split(',').filter(Boolean) ?? []) as (ChangeKind | 'any')[];
+
+// Every argument is checked before the service is called.
+switch (command) {
+  case 'export':
+    if (!opts.out) usage('export needs --out FILE');
+    int('va', opts.va);
+    int('limit', opts.limit);
+    break;
+  case 'sandbox-va':
+    if (!opts.name || (!opts['webhook-url'] && !opts.pull)) usage('sandbox-va needs --name NAME and --webhook-url URL (or --pull)');
+    break;
+  case 'run':
+    if (!opts.recording || !opts.va) usage('run needs --recording FILE and --va ID (a sandbox VA: npm run replay -- sandbox-va …)');
+    for (const n of ['va', 'settle-ms', 'turn-timeout-ms', 'concurrency'] as const) int(n, opts[n]);
+    break;
+  case 'diff':
+    if (positionals.length !== 1) usage('diff takes one RUN_ID');
+    break;
+}
+if (positionals.length > (command === 'diff' ? 1 : 0)) usage(`${command}: unexpected argument "${positionals.at(-1)}"`);
+if (command === 'run' || command === 'diff') {
+  for (const k of failOn)
+    if (k !== 'any' && !CHANGE_KINDS.includes(k)) usage(`--fail-on: "${k}" is not one of any, ${CHANGE_KINDS.join(', ')}`);
+  int('max-changed-chats', opts['max-changed-chats']);
+  int('max-p95-latency-ms', opts['max-p95-latency-ms']);
+  if (opts.text !== undefined && !['exact', 'normalised'].includes(opts.text))
+    usage(`--text takes exact or normalised, not "${opts.text}"`);
+}
+const lines = command === 'run' ? await readRecording(opts.recording as string) : [];
 
 const file = path.resolve(
   process.env.DEMO_LOGIN_FILE ?? path.join(path.dirname(path.resolve(process.env.DATA_DIR ?? '.data/pglite')), 'demo-login.txt'),
@@ -60,38 +122,56 @@ const base = (process.env.VA_BASE_URL ?? fromFile('Service')?.split(/\s+/)[0] ??
 const [fileEmail, filePassword] = (fromFile('Admin login') ?? '').split(/\s+\/\s+/);
 const email = process.env.ADMIN_EMAIL ?? fileEmail;
 const password = process.env.ADMIN_PASSWORD ?? filePassword;
-if (!/^https?:\/\//.test(base)) fail(`Set VA_BASE_URL (or start the demo once so ${file} names the service).`);
-if (!email || !password) fail(`Set ADMIN_EMAIL and ADMIN_PASSWORD (or start the demo once so ${file} names its login).`);
+if (!/^https?:\/\//.test(base)) usage(`Set VA_BASE_URL (or start the demo once so ${file} names the service).`);
+if (!email || !password) usage(`Set ADMIN_EMAIL and ADMIN_PASSWORD (or start the demo once so ${file} names its login).`);
 
 let cookie = '';
+/** One call; a connection that fails (refused, reset, DNS) ends the command with exit 3 and says where. */
+async function send(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return unreachable(
+      `Could not reach the service at ${base} (${cause?.code ?? cause?.message ?? (err as Error).message}). Is it running? Check VA_BASE_URL.`,
+    );
+  }
+}
 async function call(method: string, p: string, body?: unknown): Promise<Response> {
-  return fetch(`${base}/api/admin${p}`, {
+  return send(`${base}/api/admin${p}`, {
     method,
     headers: { cookie, origin: base, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
+/** A failed answer as one message: the envelope's code and description, or what came instead. Exit 2 for a 4xx, 3 otherwise. */
+async function refused(what: string, res: Response): Promise<never> {
+  const raw = await res.text().catch(() => '');
+  let envelope: { status_code?: number; description?: string; response?: unknown } | null = null;
+  try {
+    envelope = JSON.parse(raw);
+  } catch {}
+  const detail =
+    envelope && typeof envelope === 'object' && 'status_code' in envelope
+      ? `${envelope.status_code} ${envelope.description ?? ''}${envelope.response ? `\n${JSON.stringify(envelope.response)}` : ''}`
+      : `not an answer of this service (${raw.slice(0, 120).replace(/\s+/g, ' ') || 'empty body'})`;
+  return fail(`${what}: HTTP ${res.status}: ${detail}`, res.status >= 400 && res.status < 500 && envelope ? 2 : 3);
+}
 async function json<T>(method: string, p: string, body?: unknown): Promise<T> {
   const res = await call(method, p, body);
-  const envelope = (await res.json().catch(() => ({}))) as { status_code?: number; description?: string; response?: unknown };
-  if (!res.ok)
-    fail(
-      `${method} ${p}: ${res.status} ${envelope.status_code ?? ''} ${envelope.description ?? ''}\n${JSON.stringify(envelope.response ?? null)}`,
-    );
-  return envelope.response as T;
+  if (!res.ok) return refused(`${method} /api/admin${p}`, res);
+  const envelope = (await res.json().catch(() => null)) as { response?: unknown } | null;
+  if (!envelope || typeof envelope !== 'object' || !('response' in envelope))
+    unreachable(`${method} /api/admin${p}: HTTP ${res.status} but not an answer of this service. Check VA_BASE_URL.`);
+  return (envelope as { response: T }).response;
 }
-const int = (name: string, v: string | undefined) => {
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v)) fail(`--${name} takes a whole number, not "${v}"`);
-  return Number(v);
-};
 
-const login = await fetch(`${base}/api/admin/login`, {
+const login = await send(`${base}/api/admin/login`, {
   method: 'POST',
   headers: { 'content-type': 'application/json', origin: base },
   body: JSON.stringify({ email, password }),
 });
-if (!login.ok) fail(`Could not sign in to ${base} as ${email}: ${login.status}`);
+if (!login.ok) await refused(`Could not sign in to ${base} as ${email}`, login);
 cookie = login.headers
   .getSetCookie()
   .map((c) => c.split(';')[0])
@@ -108,15 +188,11 @@ switch (command) {
     process.exit(await run());
     break;
   case 'diff':
-    if (!positionals[0]) fail('usage: npm run replay -- diff RUN_ID [--against recording|rpl_…]');
     process.exit(await diff(positionals[0]));
     break;
-  default:
-    fail('usage: npm run replay -- export|sandbox-va|run|diff … (see scripts/replay.ts or docs/guide/replay.md)');
 }
 
 async function exportChats() {
-  if (!opts.out) fail('export needs --out FILE');
   const query = new URLSearchParams();
   for (const [flag, param] of [
     ['chat-ids', 'chat_ids'],
@@ -130,8 +206,8 @@ async function exportChats() {
     if (typeof v === 'string') query.set(param, v);
   }
   const res = await call('GET', `/replay/export?${query}`);
-  if (!res.ok || !res.body) fail(`export: ${res.status} ${await res.text()}`);
-  const out = fs.createWriteStream(opts.out);
+  if (!res.ok || !res.body) return refused('GET /api/admin/replay/export', res);
+  const out = fs.createWriteStream(opts.out as string);
   let lines = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     out.write(chunk);
@@ -142,7 +218,6 @@ async function exportChats() {
 }
 
 async function sandboxVa() {
-  if (!opts.name || (!opts['webhook-url'] && !opts.pull)) fail('sandbox-va needs --name and --webhook-url URL (or --pull)');
   const va = await json<{ id: number; login_id: string; api_key: string; signing_secret: string }>('POST', '/replay/virtual-agents', {
     name: opts.name,
     ...(opts.pull ? { delivery_mode: 'pull' } : { webhook_url: opts['webhook-url'] }),
@@ -155,7 +230,7 @@ async function sandboxVa() {
 
 /** The recording's lines, checked before anything is sent: a bad line is named with its line number. */
 async function readRecording(p: string) {
-  if (!fs.existsSync(p)) fail(`no recording at ${p}`);
+  if (!fs.existsSync(p)) usage(`no recording at ${p}`);
   const lines: unknown[] = [];
   let n = 0;
   for await (const raw of readline.createInterface({ input: fs.createReadStream(p) })) {
@@ -176,11 +251,9 @@ async function readRecording(p: string) {
 }
 
 async function run(): Promise<number> {
-  if (!opts.recording || !opts.va) fail('run needs --recording FILE and --va ID (a sandbox VA: npm run replay -- sandbox-va …)');
-  const lines = await readRecording(opts.recording);
   const created = await json<{ run_id: string }>('POST', '/replays', {
     virtual_agent_id: int('va', opts.va),
-    label: opts.label ?? path.basename(opts.recording),
+    label: opts.label ?? path.basename(opts.recording as string),
     settle_ms: int('settle-ms', opts['settle-ms']),
     turn_timeout_ms: int('turn-timeout-ms', opts['turn-timeout-ms']),
     concurrency: int('concurrency', opts.concurrency),
@@ -220,6 +293,7 @@ async function run(): Promise<number> {
   }
   if (opts.out) {
     const res = await call('GET', `/replays/${runId}/results`);
+    if (!res.ok) await refused(`GET /api/admin/replays/${runId}/results`, res);
     fs.writeFileSync(opts.out, await res.text());
     console.log(`wrote the replayed chats to ${opts.out}`);
   }
@@ -227,9 +301,6 @@ async function run(): Promise<number> {
 }
 
 async function diff(runId: string): Promise<number> {
-  const failOn = (opts['fail-on']?.split(',').filter(Boolean) ?? []) as (ChangeKind | 'any')[];
-  for (const k of failOn)
-    if (k !== 'any' && !CHANGE_KINDS.includes(k)) fail(`--fail-on: "${k}" is not one of any, ${CHANGE_KINDS.join(', ')}`);
   const query = new URLSearchParams({ against: opts.against ?? 'recording' });
   if (opts.text) query.set('text', opts.text);
   const result = await json<{ summary: DiffSummary; against: string }>('GET', `/replays/${runId}/diff?${query}`);
