@@ -7,7 +7,7 @@ import { runDutySteps } from './run-duty-steps';
 
 /**
  * Every minute: the registry's duties on that cron (lib/duties/duties.ts: recoveries, failing
- * webhooks, idle pull VAs, idle streams, reply clocks), one step each, then Inngest's own duty:
+ * webhooks, idle pull VAs, idle streams, reply clocks, approvals, due turns as a catch-up), one step each, then Inngest's own duty:
  * hand over again the outbox events nobody is working on (their first hand-over to Inngest failed,
  * or their run used up its wake-ups). The minute is part of the event id, so several app instances
  * sweeping at once send each event once.

@@ -6,6 +6,7 @@ import { advanceRecoveries, onRecoveryWake } from '@/lib/delivery/advance-recove
 import { markFailingWebhooks } from '@/lib/delivery/webhook-failing';
 import { handOverIdlePullChats } from '@/lib/pull/hand-over-idle-pull';
 import { runConfiguredRetention } from '@/lib/retention/run-configured-retention';
+import { closeDueTurns, onTurnDue, TURN_LOOK_MS } from '@/lib/turns/turn-closer';
 import type { Duty } from './duty';
 
 /** Every minute, Inngest's finest cron. */
@@ -66,6 +67,18 @@ export const duties: readonly Duty[] = [
     run: async (db) => (await expireApprovals(db)).length,
   },
   {
+    // Customers' turns whose window has closed (lib/turns): their held message.received is released
+    // when it is due (the run says when the next one is), at once when a fragment or typing signal in
+    // this process moved a due time, and within TURN_LOOK_MS for a turn another instance opened.
+    id: 'close-due-turns',
+    everyMs: () => TURN_LOOK_MS,
+    nextInMs: (output) => (output as Awaited<ReturnType<typeof closeDueTurns>>).nextDueInMs,
+    everyEngine: true,
+    cron: EVERY_MINUTE,
+    wake: onTurnDue,
+    run: (db) => closeDueTurns(db),
+  },
+  {
     // Data past its retention period (lib/retention), in bounded batches.
     id: 'delete-expired-rows',
     everyMs: () => env().RETENTION_INTERVAL_MINUTES * 60_000,
@@ -74,6 +87,11 @@ export const duties: readonly Duty[] = [
     run: async (db) => Object.fromEntries((await runConfiguredRetention(db)).map((r) => [r.job, r.deleted])),
   },
 ];
+
+/** The duties the embedded loop runs in a process whose DELIVERY_ENGINE is `engine`. */
+export function dutiesInProcess(engine: string): Duty[] {
+  return duties.filter((d) => engine === 'embedded' || d.everyEngine);
+}
 
 /** The duties Inngest runs on `cron`, in the list's order. */
 export function dutiesOn(cron: string): Duty[] {

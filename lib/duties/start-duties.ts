@@ -8,7 +8,8 @@ type Loop = { stop: () => Promise<void> };
 const store = processStore<{ __vaDuties?: Loop }>();
 
 /**
- * The embedded loop (DELIVERY_ENGINE=embedded): every duty of the list on its own timer, one run
+ * The embedded loop (DELIVERY_ENGINE=embedded; with another engine, only the `everyEngine` duties):
+ * every duty of the list on its own timer (or sooner, as its `nextInMs` asks), one run
  * of a duty at a time (a tick that finds the previous run busy waits for the next), a failed run
  * logged and tried again at the next tick. Once per process; `stopDuties` ends it (shutdown).
  */
@@ -36,12 +37,17 @@ function runLoop(db: Db, duties: readonly Duty[]): Loop {
     };
     function tick() {
       if (!running || busy) return;
+      let next = duty.everyMs();
       busy = duty
         .run(db)
+        .then((output) => {
+          const sooner = duty.nextInMs?.(output);
+          if (typeof sooner === 'number' && sooner < next) next = sooner;
+        })
         .catch((err) => logger.error('a background duty failed; it runs again at its next tick', { duty: duty.id, err }))
         .finally(() => {
           busy = null;
-          if (running) schedule(duty.everyMs());
+          if (running) schedule(next);
         });
     }
     const unsubscribe = duty.wake?.(() => {

@@ -1,70 +1,40 @@
 import type { Db } from '@/db/client';
 import { nextTurnDue, releaseDueTurns } from '@/lib/events/held-events';
 import { withOutbox } from '@/lib/events/with-outbox';
-import { logger } from '@/platform/util/logger';
 import { processStore } from '@/platform/util/process-store';
 
-/** The longest the closer sleeps without a look at the database (a turn opened on another instance). */
-const IDLE_LOOK_MS = 1_000;
+/** The longest the closer waits without a look at the database (a turn opened on another instance). */
+export const TURN_LOOK_MS = 1_000;
+const BATCH = 200;
 
-type Closer = { db: Db; running: boolean; timer?: NodeJS.Timeout; busy: Promise<void> | null; again: boolean };
-const store = processStore<{ __vaTurnCloser?: Closer }>();
+const store = processStore<{ __vaTurnDue?: Set<() => void> }>();
 
 /**
- * Every instance runs one: it sleeps until the earliest held event is due (read from the database, so
- * a turn opened by an instance that has since died is closed all the same), releases the due ones
- * and looks again. A fragment or typing signal in this process that moves a due time pokes it at once;
- * turns of other instances are seen within IDLE_LOOK_MS at worst (their own closer is on time).
+ * The turn closer's pass, the duty `close-due-turns` (lib/duties/duties.ts): releases every held
+ * event whose window has closed, in bounded batches (any instance may run it at once: SKIP LOCKED),
+ * and answers how soon the next held event is due, so the embedded loop runs it again then rather
+ * than at its next tick. The due times are read from the database, so a turn opened by an instance
+ * that has since died closes all the same.
  */
-export function startTurnCloser(db: Db): void {
-  if (store.__vaTurnCloser?.running) return;
-  store.__vaTurnCloser = { db, running: true, busy: null, again: false };
-  pokeTurnCloser();
-}
-
-/** Look again now (a turn's due time changed in this process). */
-export function pokeTurnCloser(): void {
-  const c = store.__vaTurnCloser;
-  if (!c?.running) return;
-  if (c.busy) {
-    c.again = true;
-    return;
-  }
-  clearTimeout(c.timer);
-  c.busy = round(c)
-    .catch((err) => {
-      logger.error('could not close due turns', { err });
-      return IDLE_LOOK_MS;
-    })
-    .then((waitMs) => {
-      c.busy = null;
-      if (!c.running) return;
-      if (c.again) {
-        c.again = false;
-        pokeTurnCloser();
-        return;
-      }
-      c.timer = setTimeout(pokeTurnCloser, waitMs);
-      c.timer.unref();
-    });
-}
-
-/** Releases what is due; returns how long to sleep. */
-async function round(c: Closer): Promise<number> {
+export async function closeDueTurns(db: Db): Promise<{ released: number; nextDueInMs: number | null }> {
+  let released = 0;
   for (;;) {
-    const released = await withOutbox(c.db, (tx) => releaseDueTurns(tx));
-    if (released < 200) break;
+    const n = await withOutbox(db, (tx) => releaseDueTurns(tx, { limit: BATCH }));
+    released += n;
+    if (n < BATCH) break;
   }
-  const next = await nextTurnDue(c.db);
-  if (!next) return IDLE_LOOK_MS;
-  return Math.max(5, Math.min(IDLE_LOOK_MS, next.getTime() - Date.now()));
+  const next = await nextTurnDue(db);
+  return { released, nextDueInMs: next ? Math.max(5, next.getTime() - Date.now()) : null };
 }
 
-export async function stopTurnCloser(): Promise<void> {
-  const c = store.__vaTurnCloser;
-  if (!c) return;
-  c.running = false;
-  clearTimeout(c.timer);
-  await c.busy;
-  store.__vaTurnCloser = undefined;
+/** A turn's due time was set or moved in this process: the closer looks again now (its duty's wake). */
+export function pokeTurnCloser(): void {
+  for (const listener of store.__vaTurnDue ?? []) listener();
+}
+
+/** Subscribes to pokeTurnCloser; returns the unsubscribe. */
+export function onTurnDue(listener: () => void): () => void {
+  store.__vaTurnDue ??= new Set();
+  store.__vaTurnDue.add(listener);
+  return () => store.__vaTurnDue?.delete(listener);
 }

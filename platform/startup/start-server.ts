@@ -3,8 +3,8 @@ import { DirectoryInUseError } from '@/db/lock-directory';
 import { env } from '@/env';
 import { listenForRevokedTokens } from '@/lib/bot-auth/token-cache';
 import { startDelivery } from '@/lib/delivery/start-delivery';
+import { dutiesInProcess } from '@/lib/duties/duties';
 import { startDuties } from '@/lib/duties/start-duties';
-import { startTurnCloser } from '@/lib/turns/turn-closer';
 import { logger } from '@/platform/util/logger';
 import { processStore } from '@/platform/util/process-store';
 import { bootstrap } from './bootstrap';
@@ -21,10 +21,10 @@ async function start() {
   logger.info('database ready', { driver: handle.driver, ...(handle.driver === 'pglite' ? { dataDir: env().DATA_DIR } : {}) });
   await bootstrap(handle.db);
   await startDelivery();
-  startTurnCloser(handle.db);
   await listenForRevokedTokens(handle.db);
-  // The periodic duties (lib/duties): here with the embedded engine; Inngest's cron runs them otherwise.
-  if (env().DELIVERY_ENGINE === 'embedded') startDuties(handle.db);
+  // The periodic duties (lib/duties): all of them here with the embedded engine; otherwise Inngest's
+  // cron runs them, and this process only those that must act within a second (the turn closer).
+  startDuties(handle.db, { duties: dutiesInProcess(env().DELIVERY_ENGINE) });
 }
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InngestTestEngine } from '@inngest/test';
-import { duties } from '@/lib/duties/duties';
+import { duties, dutiesInProcess } from '@/lib/duties/duties';
 import type { Duty } from '@/lib/duties/duty';
 import { startDuties, stopDuties } from '@/lib/duties/start-duties';
 import { setupTestDatabase } from '../support/db';
@@ -78,5 +78,34 @@ describe('periodic duties: one list, two runners', () => {
       await stopDuties();
     }
     assert.equal(wake, undefined, 'stopping the loop unsubscribes the wake');
+  });
+
+  it('the embedded loop runs a duty again as soon as its last run asks (nextInMs), before its tick', async () => {
+    let runs = 0;
+    const list: Duty[] = [
+      {
+        id: 'asks-for-sooner',
+        // Its timer alone would not run it again within the test.
+        everyMs: () => 3_600_000,
+        nextInMs: (output) => (output as { soonMs: number | null }).soonMs,
+        cron: '* * * * *',
+        run: async () => ({ soonMs: ++runs < 3 ? 10 : null }),
+      },
+    ];
+    startDuties(ctx.db, { duties: list });
+    try {
+      await until('three runs, the second and third asked for by the run before', () => runs === 3);
+    } finally {
+      await stopDuties();
+    }
+  });
+
+  it('with an engine other than embedded, the process still runs the duties that cannot wait for a cron minute', () => {
+    assert.deepEqual(
+      dutiesInProcess('inngest').map((d) => d.id),
+      ['close-due-turns'],
+    );
+    assert.deepEqual(dutiesInProcess('off'), dutiesInProcess('inngest'));
+    assert.deepEqual(dutiesInProcess('embedded'), [...duties]);
   });
 });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { events, messages } from '@/db/schema';
-import { startTurnCloser, stopTurnCloser } from '@/lib/turns/turn-closer';
+import { dutiesInProcess } from '@/lib/duties/duties';
+import { startDuties, stopDuties } from '@/lib/duties/start-duties';
 import { updateVirtualAgent } from '@/lib/virtual-agents/update-virtual-agent';
 import { createBotChat, deliverDue, eventsOfChat, ownReceivers, until } from '../delivery/helpers';
 import { botApi, widgetApi } from '../support/api-client';
@@ -39,8 +40,9 @@ async function widgetChat(t: Tenant) {
 
 describe('turns: a burst is one message.received, and a stale reply is stopped', () => {
   const receivers = ownReceivers(ctx);
-  before(() => startTurnCloser(ctx.db));
-  after(() => stopTurnCloser());
+  // The duties every instance runs whatever its engine: the turn closer.
+  before(() => startDuties(ctx.db, { duties: dutiesInProcess('off') }));
+  after(() => stopDuties());
 
   it('with the window off (the default) every message is sent at once, as its own turn', async () => {
     const { t } = await receivers.tenant();
