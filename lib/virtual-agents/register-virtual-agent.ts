@@ -49,7 +49,14 @@ export async function registerVirtualAgent(db: Db, { accountId, body }: { accoun
       replyTimeoutSeconds: body.reply_timeout_seconds ?? null,
       replyTimeoutAction: body.reply_timeout_action,
     });
-    await tx.update(virtualAgents).set(turns).where(eq(virtualAgents.userId, va.user.id));
+    await tx
+      .update(virtualAgents)
+      .set({
+        ...turns,
+        ...(body.max_handovers_per_chat !== undefined && { maxHandoversPerChat: body.max_handovers_per_chat }),
+        ...(body.person_request !== undefined && { personRequest: body.person_request }),
+      })
+      .where(eq(virtualAgents.userId, va.user.id));
     if (skillIds.length) await tx.insert(userSkills).values(skillIds.map((skillId) => ({ userId: va.user.id, skillId })));
     return va;
   });

@@ -84,6 +84,8 @@ export async function updateVirtualAgent(
         replyTimeoutSeconds,
         replyTimeoutAction,
         ...turnColumnsOf(patch, current),
+        maxHandoversPerChat: patch.max_handovers_per_chat ?? current.maxHandoversPerChat,
+        personRequest: patch.person_request ?? current.personRequest,
         teamId,
         deliveryMode,
         webhookUrl: nextUrl,

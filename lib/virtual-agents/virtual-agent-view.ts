@@ -89,6 +89,8 @@ export async function loadVirtualAgents(
     turn_window_ms: va.turnWindowMs,
     turn_window_max_ms: va.turnWindowMaxMs,
     on_new_turn: va.onNewTurn,
+    max_handovers_per_chat: va.maxHandoversPerChat,
+    person_request: va.personRequest,
     api_key_prefix: va.apiKeyPrefix,
     webhook_disabled: va.webhookDisabledAt
       ? { at: va.webhookDisabledAt.toISOString(), reason: va.webhookDisabledReason ?? 'disabled' }

@@ -40,6 +40,8 @@ const PLACED = [
   'turn_window_ms',
   'turn_window_max_ms',
   'on_new_turn',
+  'max_handovers_per_chat',
+  'person_request',
 ];
 
 const EVENT_HELP: Record<EventType, string> = {
@@ -68,6 +70,8 @@ type Values = {
   turn_window_ms: string;
   turn_window_max_ms: string;
   on_new_turn: 'continue' | 'supersede';
+  max_handovers_per_chat: string;
+  person_request: 'fallback' | 'bot';
 };
 
 const LABELS = {
@@ -87,6 +91,8 @@ const LABELS = {
   turn_window_ms: 'the turn window',
   turn_window_max_ms: 'the longest turn',
   on_new_turn: 'choose:what a new turn does to a reply in progress',
+  max_handovers_per_chat: 'the handovers per chat',
+  person_request: 'choose:what "Talk to a person" does',
 };
 
 /** In pull mode an empty URL is no URL: left out when registering, removed when saving. */
@@ -110,6 +116,8 @@ function common(v: Values) {
     turn_window_ms: v.turn_window_ms.trim() ? Number(v.turn_window_ms) : 0,
     turn_window_max_ms: v.turn_window_max_ms.trim() ? Number(v.turn_window_max_ms) : null,
     on_new_turn: v.on_new_turn,
+    max_handovers_per_chat: v.max_handovers_per_chat.trim() ? Number(v.max_handovers_per_chat) : undefined,
+    person_request: v.person_request,
   };
 }
 const createResolver = contractResolver(
@@ -150,6 +158,8 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
     turn_window_ms: va?.turn_window_ms ? String(va.turn_window_ms) : '',
     turn_window_max_ms: va?.turn_window_max_ms ? String(va.turn_window_max_ms) : '',
     on_new_turn: va?.on_new_turn ?? 'continue',
+    max_handovers_per_chat: String(va?.max_handovers_per_chat ?? 3),
+    person_request: va?.person_request ?? 'fallback',
   });
 
   // The team selects are drawn before the teams arrive, so the browser shows their first option
@@ -418,6 +428,34 @@ export function VaForm({ va }: { va?: AdminVirtualAgent }) {
           <select {...described('va-on-new-turn', { error: err('on_new_turn'), hint: true })} {...register('on_new_turn')}>
             <option value="continue">Let the reply go on</option>
             <option value="supersede">Supersede the reply in progress</option>
+          </select>
+        </Field>
+      </div>
+      <div className="grid-2">
+        <Field
+          id="va-max-handovers"
+          label="Handovers per chat"
+          error={err('max_handovers_per_chat')}
+          hint="1 to 20 (default 3). After this many handovers of one chat to people, the chat stays with people: it cannot be handed back to this VA, and the workspace says why."
+        >
+          <input
+            type="text"
+            inputMode="numeric"
+            {...described('va-max-handovers', { error: err('max_handovers_per_chat'), hint: true })}
+            {...register('max_handovers_per_chat')}
+          />
+        </Field>
+        <Field
+          id="va-person-request"
+          label={'When the customer asks for a person'}
+          error={err('person_request')}
+          hint={
+            'The widget always offers "Talk to a person". Fallback team: the chat goes to the fallback team (the chat\'s team queue without one). Bot: the bot gets handover.requested and decides.'
+          }
+        >
+          <select {...described('va-person-request', { error: err('person_request'), hint: true })} {...register('person_request')}>
+            <option value="fallback">Hand the chat to the fallback team</option>
+            <option value="bot">Tell the bot (handover.requested)</option>
           </select>
         </Field>
       </div>

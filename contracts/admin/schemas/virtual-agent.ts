@@ -66,6 +66,22 @@ const replyTimeoutActionSchema = z
     'When the budget runs out: `handover` (the VA gets `chat.unassigned` and the chat goes to the fallback team, as the bot-down fallback does; needs `fallback_team_id`) or `notify` (counted and shown on the VA page only). Default `handover`',
   );
 
+export const PERSON_REQUEST_MODES = ['fallback', 'bot'] as const;
+
+const maxHandoversPerChatSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(20)
+  .describe(
+    'How many times this VA may hand one chat to people (1-20, default 3). Past it the chat stays with people: a hand-back to this VA, its own transfer back and auto-assign to it are refused (2120), and the workspace says why',
+  );
+const personRequestSchema = z
+  .enum(PERSON_REQUEST_MODES)
+  .describe(
+    "What the widget's \"Talk to a person\" does on this VA's chats: `fallback` (default) moves the chat to the VA's fallback team and skill (the chat's team queue without one), as a handover from the VA with source `person_request`; `bot` leaves the chat with the VA and sends it `handover.requested`, and the bot decides (it usually transfers with context)",
+  );
+
 const vaSkillsSchema = z
   .array(skillNameSchema)
   .max(100)
@@ -92,6 +108,11 @@ export const adminVirtualAgentSchema = z.object({
   turn_window_ms: z.number().int().describe('Turn window in ms; 0 when off'),
   turn_window_max_ms: z.number().int().nullable().describe('Cap of a turn in ms; null: 10000'),
   on_new_turn: z.enum(['continue', 'supersede']),
+  max_handovers_per_chat: z
+    .number()
+    .int()
+    .describe('How many times the VA may hand one chat to people; past it the chat stays with people'),
+  person_request: z.enum(PERSON_REQUEST_MODES).describe('What the widget\'s "Talk to a person" does: `fallback` or `bot`'),
   api_key_prefix: z.string().describe('First characters of the current API key, to tell keys apart'),
   webhook_disabled: z
     .object({ at: isoDateTime, reason: z.string() })
@@ -151,6 +172,8 @@ const VA_EXAMPLE = {
   turn_window_ms: 1500,
   turn_window_max_ms: 8000,
   on_new_turn: 'supersede',
+  max_handovers_per_chat: 3,
+  person_request: 'fallback',
   api_key_prefix: 'vak_Qm4x',
   webhook_disabled: null,
   webhook_failing: null,
@@ -192,6 +215,8 @@ export const createVirtualAgentBodySchema = z
     turn_window_ms: turnWindowMsSchema.optional(),
     turn_window_max_ms: turnWindowMaxMsSchema.optional(),
     on_new_turn: onNewTurnSchema.optional(),
+    max_handovers_per_chat: maxHandoversPerChatSchema.optional(),
+    person_request: personRequestSchema.optional(),
   })
   .strict();
 named('CreateVirtualAgentBody', createVirtualAgentBodySchema, {
@@ -233,6 +258,8 @@ export const updateVirtualAgentBodySchema = z
     turn_window_ms: turnWindowMsSchema.optional(),
     turn_window_max_ms: turnWindowMaxMsSchema.optional(),
     on_new_turn: onNewTurnSchema.optional(),
+    max_handovers_per_chat: maxHandoversPerChatSchema.optional(),
+    person_request: personRequestSchema.optional(),
   })
   .strict();
 named('UpdateVirtualAgentBody', updateVirtualAgentBodySchema, {
