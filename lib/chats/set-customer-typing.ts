@@ -10,7 +10,7 @@ import { lockChat } from './lock-chat';
 /**
  * The widget says whether the customer is typing. Kept on the chat (it lapses after
  * CUSTOMER_TYPING_TTL_MS unless refreshed) and, when the VA holding the chat has a turn open, it
- * moves the turn's close: typing holds it for another window (never past the cap), stopping closes
+ * moves the turn's close: typing holds it while the signal lives (never past the cap), stopping closes
  * it after the short grace. Under the chat's lock, as a fragment would be.
  */
 export async function setCustomerTyping(

@@ -31,14 +31,17 @@ export function capOf(settings: TurnSettings): number {
 
 /**
  * When an open turn closes, decided afresh at each fragment and each typing signal: `window` after the
- * last fragment (or typing), sooner when the channel says the customer is not typing (`typing`
- * false: a short grace), never after the cap. `typing` undefined: the channel has no typing signal.
+ * last fragment, sooner when the channel says the customer is not typing (`typing` false: a short
+ * grace), never after the cap. While the customer types (`typing` true) it stays open for as long as
+ * the typing signal lives (the widget refreshes it every 3 s, so a window shorter than that would
+ * close under a customer still typing), or the window if longer. `typing` undefined: the channel has
+ * no typing signal.
  */
 export function dueOf({ now, capAt, windowMs, typing }: { now: Date; capAt: Date; windowMs: number; typing: boolean | undefined }): {
   at: Date;
   by: Exclude<CloseReason, 'event'>;
 } {
-  const wait = typing === false ? Math.min(NOT_TYPING_GRACE_MS, windowMs) : windowMs;
+  const wait = typing === false ? Math.min(NOT_TYPING_GRACE_MS, windowMs) : typing ? Math.max(windowMs, CUSTOMER_TYPING_TTL_MS) : windowMs;
   const at = now.getTime() + wait;
   if (at >= capAt.getTime()) return { at: capAt, by: 'cap' };
   return { at: new Date(at), by: typing === false ? 'typing' : 'window' };

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { events, messages } from '@/db/schema';
 import { dutiesInProcess } from '@/lib/duties/duties';
 import { startDuties, stopDuties } from '@/lib/duties/start-duties';
+import { CUSTOMER_TYPING_TTL_MS } from '@/lib/turns/turn-rules';
 import { updateVirtualAgent } from '@/lib/virtual-agents/update-virtual-agent';
 import { createBotChat, deliverDue, eventsOfChat, ownReceivers, until } from '../delivery/helpers';
 import { botApi, widgetApi } from '../support/api-client';
@@ -163,6 +164,25 @@ describe('turns: a burst is one message.received, and a stale reply is stopped',
     const shown = page.body.response.messages as { text?: string; withdrawn?: boolean }[];
     assert.equal(shown.filter((m) => m.withdrawn).length, 1, 'the superseded reply is shown withdrawn');
     assert.ok(!shown.some((m) => m.text === 'Partial answer'), 'its partial text does not reach the customer');
+  });
+
+  it('a customer still typing holds the turn past a short window, as long as their typing signal lives', async () => {
+    const { t } = await receivers.tenant();
+    await settings(t, { turn_window_ms: 300 });
+    const { chat, visitor } = await widgetChat(t);
+    const before = Date.now();
+    const sent = await widgetApi('POST', `/chats/${chat}/messages`, { token: visitor.token, body: { text: 'hi', typing: true } });
+    assert.equal(sent.status, 201);
+    const [held] = await received(chat);
+    assert.ok(held?.heldUntil, 'held while the customer types');
+    // The widget refreshes typing every 3 s: a 300 ms window alone would close under a customer still typing.
+    assert.ok(new Date(held.heldUntil).getTime() >= before + CUSTOMER_TYPING_TTL_MS, `held until ${held.heldUntil}`);
+    await widgetApi('POST', `/chats/${chat}/typing`, { token: visitor.token, body: { typing: false } });
+    const closed = await until('the turn to close when typing stops', async () => {
+      const e = (await received(chat)).at(-1);
+      return e?.heldUntil === null ? e : null;
+    });
+    assert.equal(closed.turnClosedBy, 'typing');
   });
 
   it('supersede: a new turn withdraws the stream in progress, refuses its chunks (2101) and replies to the old turn (2100)', async () => {
