@@ -171,6 +171,11 @@ export const envSchema = z
     EVENT_RETENTION_DAYS: retentionDays(30),
     /** Days a replay run, its recorded and replayed lines and its sandbox chats are kept (lib/replay). */
     REPLAY_RETENTION_DAYS: retentionDays(30),
+    /**
+     * A running replay whose process has shown no sign of life for this long (it stopped or
+     * restarted mid-run) is marked `interrupted` (lib/replay); a live run beats every quarter of it.
+     */
+    REPLAY_STALL_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
     /** Days a failed event (still redeliverable until then) and its attempts are kept. */
     FAILED_EVENT_RETENTION_DAYS: retentionDays(90),
     /** Days a closed chat, its transcript and events are kept; unset keeps them for ever. */

@@ -61,7 +61,7 @@ export const replaysContract = c.router({
     path: '/replays/:run_id/start',
     summary: 'Start a run: its chats are replayed in the background',
     description:
-      'The run must be `loading` (2112 otherwise) and hold at least one chat (2114). Follow its progress with GET /replays/{run_id}; a run whose server stopped stays `running`: start another.',
+      'The run must be `loading` (2112 otherwise) and hold at least one chat (2114). Follow its progress with GET /replays/{run_id}; a run whose server stopped mid-run is marked `interrupted` within REPLAY_STALL_SECONDS (60): start another.',
     pathParams: runParams,
     body: c.noBody(),
     responses: { 200: envelope(4400, replayRunSchema), ...errors(...ACTION_CODES, 2014, 2110, 2112, 2114) },
@@ -71,7 +71,7 @@ export const replaysContract = c.router({
     path: '/replays',
     summary: 'Replay runs, newest first (the last 100)',
     description:
-      'Each run with its status (`loading`, `running`, `done`, `failed`), progress and options. Runs are kept REPLAY_RETENTION_DAYS (30) days.',
+      'Each run with its status (`loading`, `running`, `done`, `failed`, `interrupted`), progress and options. Runs are kept REPLAY_RETENTION_DAYS (30) days.',
     responses: { 200: envelope(4400, z.array(replayRunSchema)), ...errors(...READ_CODES) },
   },
   getReplay: {

@@ -25,8 +25,9 @@ export const replayRuns = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     label: text('label').notNull().default(''),
-    // `loading` while its chats are being added (each run is created with it), then `running`, `done` or `failed`.
-    status: text('status', { enum: ['loading', 'running', 'done', 'failed'] })
+    // `loading` while its chats are being added (each run is created with it), then `running`, `done` or `failed`;
+    // `interrupted` when the process running it stopped (no heartbeat for REPLAY_STALL_SECONDS).
+    status: text('status', { enum: ['loading', 'running', 'done', 'failed', 'interrupted'] })
       .notNull()
       .default('running'),
     options: jsonb('options').$type<Record<string, unknown>>().notNull().default({}),
@@ -35,6 +36,7 @@ export const replayRuns = pgTable(
     error: text('error'),
     finishedAt: tstz('finished_at'),
     createdAt: createdAt(),
+    /** While `running`, the runner's process sets it every quarter of REPLAY_STALL_SECONDS (its heartbeat). */
     updatedAt: updatedAt(),
   },
   (t) => [

@@ -169,6 +169,15 @@ export async function startBot(options: BotOptions) {
    * same whether the message came in an event, in a redelivery or from the catch-up list, so a
    * customer message is never answered twice.
    */
+  /**
+   * The bot's one tool with an effect outside the chat: a refund case in the shop's system (here a
+   * log line). A replay's events carry `replay` and nobody acts on their chats, so it is stubbed.
+   */
+  function openRefundCase(chatId: string, replay: { run_id: string } | undefined) {
+    if (replay) log('refund case stubbed: a replay', { chat_id: chatId, replay_run_id: replay.run_id });
+    else log('refund case opened', { chat_id: chatId });
+  }
+
   async function answer(
     chatId: string,
     channel: string,
@@ -178,6 +187,7 @@ export async function startBot(options: BotOptions) {
       turn_id?: string;
       quick_reply_response?: { options: { title: string; payload?: string }[] };
     },
+    replay?: { run_id: string },
   ) {
     // A quick reply click says what was chosen in its payload (the service fills it from the offer).
     const said = message.text ?? message.quick_reply_response?.options[0]?.payload ?? '';
@@ -208,6 +218,7 @@ export async function startBot(options: BotOptions) {
           : 'Connecting you with a person from our team. One moment, please.',
         `handover-${message.transid}`,
       );
+      if (refund) openRefundCase(chatId, replay);
       const teamid = await handoverTeamId();
       const res = await api.chats.transferChat({ params: { chat_id: chatId }, body: { transfer: { teamid } } });
       // Refused: maybe an earlier try of this same event already handed the chat over. If the chat is
@@ -256,14 +267,14 @@ export async function startBot(options: BotOptions) {
         // Given back a chat it handed to people: a person's hand-back.
         if (handedOver.delete(chatId)) handedBack.add(chatId);
         const waiting = customerMessage(event.payload.messages);
-        if (waiting) await answer(chatId, event.channel, waiting);
+        if (waiting) await answer(chatId, event.channel, waiting, event.replay);
         else await reply(chatId, 'Hello! I am the demo bot. How can I help?', `greet-${id}`);
         return;
       }
       case 'message.received': {
         const message = customerMessage(event.payload.messages);
         if (!held.has(chatId)) log('message for a chat not held, ignored', { webhook_id: id, chat_id: chatId });
-        else if (message) await answer(chatId, event.channel, message);
+        else if (message) await answer(chatId, event.channel, message, event.replay);
         return;
       }
       case 'chat.unassigned':

@@ -212,7 +212,15 @@ class Bot:
                 return team["team_id"]
         sys.exit(f'No team named "{name}" to hand over to: set HANDOVER_TEAM to one of GET /teams.')
 
-    def answer(self, chat_id, message):
+    def open_refund_case(self, chat_id, replay):
+        """The bot's one tool with an effect outside the chat: a refund case in the shop's system (here a
+        log line). A replay's events carry "replay" and nobody acts on their chats, so it is stubbed."""
+        if replay:
+            log("refund case stubbed: a replay", chat_id=chat_id, replay_run_id=replay["run_id"])
+        else:
+            log("refund case opened", chat_id=chat_id)
+
+    def answer(self, chat_id, message, replay=None):
         """Answers one customer message; keys come from its transid, so it is answered once."""
         transid = message["transid"]
         said = message.get("text") or ""
@@ -224,6 +232,8 @@ class Bot:
                 else "Connecting you with a person from our team. One moment, please."
             )
             self.reply(chat_id, text, f"handover-{transid}")
+            if refund:
+                self.open_refund_case(chat_id, replay)
             team = self.team_id(self.handover_team)
             try:
                 self.api.call("PATCH", f"/internal/chats/{q(chat_id)}", {"transfer": {"teamid": team}})
@@ -242,14 +252,14 @@ class Bot:
         if kind == "chat.assigned":
             self.held.add(chat_id)
             if customer:
-                self.answer(chat_id, customer[-1])
+                self.answer(chat_id, customer[-1], event.get("replay"))
             else:
                 self.reply(chat_id, "Hello! I am the demo bot. How can I help?", f"greet-{event_id}")
         elif kind == "message.received":
             if chat_id not in self.held:
                 log("message for a chat not held, ignored", webhook_id=event_id, chat_id=chat_id)
             elif customer:
-                self.answer(chat_id, customer[-1])
+                self.answer(chat_id, customer[-1], event.get("replay"))
         elif kind in ("chat.unassigned", "chat.closed"):
             # Lost control: never write into this chat again (the service would refuse with 2043).
             self.held.discard(chat_id)

@@ -5,6 +5,7 @@ import { sweepReplyClocks } from '@/lib/chats/sweep-reply-clocks';
 import { advanceRecoveries, onRecoveryWake } from '@/lib/delivery/advance-recoveries';
 import { markFailingWebhooks } from '@/lib/delivery/webhook-failing';
 import { handOverIdlePullChats } from '@/lib/pull/hand-over-idle-pull';
+import { interruptStalledReplays } from '@/lib/replay/interrupt-stalled-replays';
 import { runConfiguredRetention } from '@/lib/retention/run-configured-retention';
 import { closeDueTurns, onTurnDue, TURN_LOOK_MS } from '@/lib/turns/turn-closer';
 import type { Duty } from './duty';
@@ -77,6 +78,13 @@ export const duties: readonly Duty[] = [
     cron: EVERY_MINUTE,
     wake: onTurnDue,
     run: (db) => closeDueTurns(db),
+  },
+  {
+    // Replays left `running` by a server that stopped mid-run: marked `interrupted` with a reason.
+    id: 'interrupt-stalled-replays',
+    everyMs: () => Math.min(30_000, (env().REPLAY_STALL_SECONDS * 1000) / 2),
+    cron: EVERY_MINUTE,
+    run: (db) => interruptStalledReplays(db, { stallSeconds: env().REPLAY_STALL_SECONDS }),
   },
   {
     // Data past its retention period (lib/retention), in bounded batches.

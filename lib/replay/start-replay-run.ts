@@ -3,6 +3,7 @@ import { type RecordingLine, recordingLineSchema } from '@/contracts/admin/schem
 import { CODES } from '@/contracts/codes';
 import type { Db } from '@/db/client';
 import { replayChats, replayRuns, users } from '@/db/schema';
+import { env } from '@/env';
 import { ApiError } from '@/platform/errors';
 import { logger } from '@/platform/util/logger';
 import { processStore } from '@/platform/util/process-store';
@@ -23,9 +24,14 @@ export function replayRunFinished(runId: string): Promise<void> | undefined {
 /**
  * POST /api/admin/replays/{run_id}/start: marks the run `running` and replays its chats in the
  * background of this process, `concurrency` at a time; each chat's result is stored as it finishes
- * and the run is `done` after the last. A run whose process stopped stays `running` (start a new one).
+ * and the run is `done` after the last. While it runs, its row's `updated_at` is touched every
+ * quarter of REPLAY_STALL_SECONDS, so a run whose process stopped is found and marked `interrupted`
+ * (interruptStalledReplays, a duty).
  */
-export async function startReplayRun(db: Db, { accountId, runId, pollMs = 40 }: { accountId: number; runId: string; pollMs?: number }) {
+export async function startReplayRun(
+  db: Db,
+  { accountId, runId, pollMs = 40, heartbeatMs }: { accountId: number; runId: string; pollMs?: number; heartbeatMs?: number },
+) {
   const run = await requireReplayRun(db, { accountId, runId });
   if (run.chatsTotal === 0) throw new ApiError(2114, { detail: `replay run ${runId}` });
   const [started] = await db
@@ -38,7 +44,20 @@ export async function startReplayRun(db: Db, { accountId, runId, pollMs = 40 }: 
   const options = { ...DEFAULT_REPLAY_OPTIONS, ...(run.options as Partial<typeof DEFAULT_REPLAY_OPTIONS>) };
   const target: ReplayTarget = { runId, sandboxId: run.sandboxAccountId, vaUserId: run.virtualAgentId, vaLoginId: va.loginId };
   const timings: ReplayTimings = { settleMs: options.settle_ms, turnTimeoutMs: options.turn_timeout_ms, pollMs };
-  const work = runAll(db, { target, timings, concurrency: options.concurrency }).finally(() => running().delete(runId));
+  const beat = setInterval(
+    () =>
+      void db
+        .update(replayRuns)
+        .set({ updatedAt: new Date() })
+        .where(and(eq(replayRuns.id, runId), eq(replayRuns.status, 'running')))
+        .catch((err) => logger.warn('replay heartbeat not written', { runId, err })),
+    heartbeatMs ?? (env().REPLAY_STALL_SECONDS * 1000) / 4,
+  );
+  beat.unref();
+  const work = runAll(db, { target, timings, concurrency: options.concurrency }).finally(() => {
+    clearInterval(beat);
+    running().delete(runId);
+  });
   running().set(runId, work);
   return toReplayRunView(started);
 }
@@ -75,7 +94,11 @@ async function runAll(db: Db, { target, timings, concurrency }: { target: Replay
       }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
-    await db.update(replayRuns).set({ status: 'done', finishedAt: new Date(), updatedAt: new Date() }).where(eq(replayRuns.id, runId));
+    // Only a run still `running`: one marked interrupted meanwhile (its heartbeat stalled) stays so.
+    await db
+      .update(replayRuns)
+      .set({ status: 'done', finishedAt: new Date(), updatedAt: new Date() })
+      .where(and(eq(replayRuns.id, runId), eq(replayRuns.status, 'running')));
   } catch (err) {
     logger.error('replay run failed', { runId, err });
     await db
@@ -86,7 +109,7 @@ async function runAll(db: Db, { target, timings, concurrency }: { target: Replay
         finishedAt: new Date(),
         updatedAt: new Date(),
       })
-      .where(eq(replayRuns.id, runId));
+      .where(and(eq(replayRuns.id, runId), eq(replayRuns.status, 'running')));
   }
 }
 

@@ -15,9 +15,9 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
-import { env } from '@/env';
 import { until } from '../delivery/helpers';
 import { freePort } from '../support/private-cluster';
+import { databaseForServer } from '../support/server-database';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const BOT = path.join(ROOT, 'examples', 'python-bot', 'bot.py');
@@ -70,7 +70,7 @@ describe('the example bots in pull mode against a real server', () => {
   }
 
   before(async () => {
-    const databaseEnv = await databaseForServer(dir);
+    const databaseEnv = await databaseForServer(dir, 'pybot');
     dropDatabase = databaseEnv.drop;
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
@@ -344,23 +344,3 @@ describe('the example bots in pull mode against a real server', () => {
     return ((await res.json()) as { response: { access_token: string } }).response.access_token;
   }
 });
-
-/** PGlite in a folder of this test's own, or a PostgreSQL database of its own (dropped after). */
-async function databaseForServer(dir: string): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  const { DATABASE_URL: url, TEST_DB_TEMPLATE: template } = env();
-  if (!url) return { env: { DATA_DIR: path.join(dir, 'pglite') }, drop: async () => {} };
-  const { default: postgres } = await import('postgres');
-  const name = `va_test_pybot_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const pg = postgres(url, { max: 1, onnotice: () => {} });
-  // A copy of `npm test`'s migrated template when there is one; otherwise the server migrates it.
-  await pg.unsafe(template ? `CREATE DATABASE ${name} TEMPLATE "${template}"` : `CREATE DATABASE ${name}`);
-  const dbUrl = new URL(url);
-  dbUrl.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: dbUrl.toString() },
-    drop: async () => {
-      await pg.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await pg.end();
-    },
-  };
-}

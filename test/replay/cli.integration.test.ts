@@ -131,7 +131,7 @@ describe('npm run replay', () => {
     const same = await sandboxBot('CLI same');
     const baseline = await cli(['run', '--recording', recording, '--va', same, ...fast, '--out', path.join(dir, 'results.jsonl')], login);
     assert.equal(baseline.code, 0, baseline.stderr);
-    const baselineId = baseline.stdout.match(/replay (rpl_\w+)/)?.[1];
+    const baselineId = baseline.stdout.match(/replay (rpl_[\w-]+)/)?.[1];
     assert.ok(baselineId, baseline.stdout);
     assert.equal(fs.readFileSync(path.join(dir, 'results.jsonl'), 'utf8').trim().split('\n').length, 2);
 
@@ -161,7 +161,7 @@ describe('npm run replay', () => {
     assert.equal(written.summary.chats_changed, 1);
 
     // The same diff again, by run id, with a threshold it stays within.
-    const candidateId = candidate.stdout.match(/replay (rpl_\w+)/)?.[1] ?? '';
+    const candidateId = candidate.stdout.match(/replay (rpl_[\w-]+)/)?.[1] ?? '';
     const again = await cli(['diff', candidateId, '--against', baselineId, '--max-changed-chats', '1'], login);
     assert.equal(again.code, 0, again.stderr);
   });

@@ -79,7 +79,9 @@ named('AddReplayChatsBody', addReplayChatsBodySchema, { chats: [RECORDING_LINE_E
 export const replayRunSchema = z.object({
   run_id: z.string(),
   label: z.string(),
-  status: z.enum(['loading', 'running', 'done', 'failed']),
+  status: z
+    .enum(['loading', 'running', 'done', 'failed', 'interrupted'])
+    .describe('`interrupted`: the server running it stopped mid-run (its `error` says since when); start a new run'),
   virtual_agent_id: z.number().int(),
   chats_total: z.number().int(),
   chats_done: z.number().int(),
