@@ -112,3 +112,22 @@ test('redelivering to a VA that handed the chat over asks first, then sends the 
     await receiver.close();
   }
 });
+
+test("a livechat asset's widget settings say where the widget's address comes from", async ({ page, baseURL }) => {
+  await signIn(page, '/admin/assets');
+  const name = `Shop chat ${uniqueSuffix()}`;
+  const form = page.getByRole('form', { name: 'New asset' });
+  await form.getByLabel('Channel').selectOption('livechat');
+  await form.getByLabel('Name').fill(name);
+  await form.getByRole('button', { name: 'Create asset' }).click();
+  const created = page.getByRole('status').filter({ hasText: `Asset ${name} created` });
+  await expect(created).toBeVisible();
+  const id = (await created.textContent())?.match(/ID (\d+)/)?.[1];
+  const row = page.getByTestId('asset-row').filter({ has: page.getByRole('form', { name: `Asset ${id}` }) });
+  await row.getByText('Chat widget: embed code and allowed websites').click();
+  // The test server runs without PUBLIC_URL: the addresses are the one this page was opened at.
+  const origin = row.getByTestId('widget-origin');
+  await expect(origin).toContainText('PUBLIC_URL is not set');
+  await expect(origin).toContainText(baseURL!);
+  await expect(row.getByTestId('widget-url')).toHaveText(`${baseURL}/chat/${id}`);
+});

@@ -2,13 +2,14 @@ import { and, asc, eq, gt, ilike, isNotNull, isNull, or } from 'drizzle-orm';
 import type { AdminAsset, AdminAssetPage, ListAssetsQuery } from '@/contracts/admin/schemas/asset';
 import type { Db } from '@/db/client';
 import { assets } from '@/db/schema';
+import type { PublicBase } from '@/lib/widget/public-base';
 import { widgetInstall } from '@/lib/widget/widget-install';
 import { decodeCursor, encodeCursor } from '@/platform/util/cursor';
 
 const DEFAULT_PAGE_SIZE = 25;
 
 /** The admin API's asset; `base` is the service's public origin (the livechat widget's links). */
-export function toAssetView(a: typeof assets.$inferSelect, base: string): AdminAsset {
+export function toAssetView(a: typeof assets.$inferSelect, base: PublicBase): AdminAsset {
   return {
     id: a.id,
     channel: a.channel,
@@ -33,7 +34,7 @@ function escapeLike(s: string): string {
  */
 export async function listAssets(
   db: Db,
-  { accountId, query, base }: { accountId: number; query: ListAssetsQuery; base: string },
+  { accountId, query, base }: { accountId: number; query: ListAssetsQuery; base: PublicBase },
 ): Promise<AdminAssetPage> {
   const pageSize = query.page_size ?? DEFAULT_PAGE_SIZE;
   const after = query.cursor ? decodeCursor(query.cursor, (p): p is [number] => p.length === 1 && Number.isSafeInteger(p[0]))[0] : 0;

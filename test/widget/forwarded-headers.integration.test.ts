@@ -4,6 +4,7 @@ import { NextRequest } from 'next/server';
 import { GET as widgetScript } from '@/app/widget.js/route';
 import { resetEnv } from '@/env';
 import { setupTestDatabase } from '../support/db';
+import { signedInAdminOf } from '../support/people';
 import { createTenant } from '../support/tenant';
 
 /** The embed script's frame address comes from PUBLIC_URL, else the request's own Host: never from a header nobody vouched for. */
@@ -47,6 +48,26 @@ describe('widget.js and forwarded headers', () => {
     });
     await withEnv({ TRUSTED_PROXIES: '1', PUBLIC_URL: undefined }, async () => {
       assert.match(await script(appId), /"base":"https:\/\/evil\.test"/, 'a vouched-for proxy names the host');
+    });
+  });
+
+  it("the console's asset says where the widget's origin comes from: PUBLIC_URL, or the address the request came to", async () => {
+    const t = await createTenant(ctx.db);
+    const { client } = await signedInAdminOf(ctx.db, t.account.id);
+    const widgetOf = async () => {
+      const res = await client.request('GET', '/assets?channel=livechat');
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const asset = res.body.response.assets.find((a: { id: number }) => a.id === t.assets.livechat.id);
+      return asset.widget as { url: string; origin: string; origin_from: string };
+    };
+    await withEnv({ TRUSTED_PROXIES: undefined, PUBLIC_URL: undefined }, async () => {
+      const w = await widgetOf();
+      assert.equal(w.origin_from, 'request');
+      assert.equal(w.url, `${w.origin}/chat/${t.assets.livechat.id}`);
+    });
+    await withEnv({ TRUSTED_PROXIES: undefined, PUBLIC_URL: 'https://chat.acme.example' }, async () => {
+      const w = await widgetOf();
+      assert.deepEqual([w.origin_from, w.origin], ['PUBLIC_URL', 'https://chat.acme.example']);
     });
   });
 });

@@ -200,6 +200,20 @@ function WidgetInstall({ asset, widget }: { asset: AdminAsset; widget: NonNullab
           {widget.url}
         </a>
       </p>
+      <p data-testid="widget-origin">
+        {widget.origin_from === 'PUBLIC_URL' ? (
+          <>
+            These addresses use <code>{widget.origin}</code>, from the <code>PUBLIC_URL</code> setting.
+          </>
+        ) : (
+          <>
+            <code>PUBLIC_URL</code> is not set, so these addresses use <code>{widget.origin}</code>: the address this page was opened at
+            (its own host; forwarded headers only from <code>TRUSTED_PROXIES</code>). Each website gets the widget from the address its own
+            request came to. Set <code>PUBLIC_URL</code> to the service&apos;s public address so the code does not depend on how the console
+            is reached.
+          </>
+        )}
+      </p>
     </details>
   );
 }

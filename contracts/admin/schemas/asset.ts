@@ -22,6 +22,12 @@ export const widgetInstallSchema = z
   .object({
     url: z.string().describe('The full-page chat, also what the embed script opens in its frame'),
     embed_html: z.string().describe('The `<script>` tag to put on each page of an allowed origin'),
+    origin: z.string().describe("The service's origin in both addresses (and in what `widget.js` serves)"),
+    origin_from: z
+      .enum(['PUBLIC_URL', 'request'])
+      .describe(
+        'Where `origin` comes from: the `PUBLIC_URL` setting, or (unset) the address this request came to, its own `Host` (forwarded headers only from `TRUSTED_PROXIES`); `widget.js` answers each website with the origin of its own request the same way',
+      ),
   })
   .describe('Livechat: how to install the chat widget; null on other channels');
 
@@ -49,6 +55,8 @@ named('AdminAsset', adminAssetSchema, {
   widget: {
     url: 'https://chat.example.com/chat/3101',
     embed_html: '<script src="https://chat.example.com/widget.js?app=3101" async></script>',
+    origin: 'https://chat.example.com',
+    origin_from: 'PUBLIC_URL',
   },
   created_at: '2026-02-20T08:00:00.000Z',
 });
