@@ -30,6 +30,7 @@ function main(appIdText: string): void {
   const closedBox = element<HTMLDivElement>('closed');
   const restart = element<HTMLButtonElement>('restart');
   const closeButton = element<HTMLButtonElement>('close');
+  const connection = element<HTMLParagraphElement>('connection');
 
   let saved: Saved = load();
   let chat: WidgetChat | null = null;
@@ -42,6 +43,10 @@ function main(appIdText: string): void {
   let typingTimer: ReturnType<typeof setTimeout> | undefined;
   let stream: AbortController | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Failed tries in a row since the service last answered (the next wait doubles, up to 15 s). */
+  let failures = 0;
+  /** What to try again when the service answers again (the opening, or the stream). */
+  let retry: (() => void) | null = null;
   let busy = false;
 
   function load(): Saved {
@@ -70,6 +75,33 @@ function main(appIdText: string): void {
       return call(name, args, true);
     }
     throw result.failure;
+  }
+
+  /**
+   * Whether a failure is the service's definite answer (a 4xx in its envelope other than 408 and
+   * 429). A network error, a 5xx (2050: the database cannot be reached), a 408 or a 429 is not:
+   * the customer keeps their credential and the page tries again.
+   */
+  function definite(err: unknown): err is ApiFailure {
+    return err instanceof ApiFailure && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
+  }
+
+  /** Says the page is reconnecting and runs `again` after a wait that grows with each failure. */
+  function reconnectLater(again: () => void): void {
+    connection.hidden = false;
+    clearTimeout(retryTimer);
+    retry = again;
+    const wait = Math.min(15_000, 1_000 * 2 ** Math.min(failures, 4)) * (0.8 + Math.random() * 0.4);
+    failures += 1;
+    retryTimer = setTimeout(() => {
+      retry = null;
+      again();
+    }, wait);
+  }
+
+  function connected(): void {
+    failures = 0;
+    connection.hidden = true;
   }
 
   async function ensureVisitor(): Promise<void> {
@@ -195,15 +227,24 @@ function main(appIdText: string): void {
     if (!chat || !saved.token) return;
     const controller = new AbortController();
     stream = controller;
-    readStream({ chatId: chat.chat_id, after: lastId, token: saved.token, signal: controller.signal }, handleEvent).catch(() => {
-      if (controller.signal.aborted || stream !== controller) return;
-      // Reconnect and resume after the last message shown: nothing lost, nothing twice.
-      retryTimer = setTimeout(follow, 2000);
-    });
+    readStream({ chatId: chat.chat_id, after: lastId, token: saved.token, signal: controller.signal }, handleEvent, connected).catch(
+      (err: unknown) => {
+        if (controller.signal.aborted || stream !== controller) return;
+        if (definite(err)) {
+          stream = null;
+          if (err.code === 2070) credentialEnded();
+          else showError(err);
+          return;
+        }
+        // Reconnect and resume after the last message shown: nothing lost, nothing twice.
+        reconnectLater(follow);
+      },
+    );
   }
 
   function stopFollowing(): void {
     clearTimeout(retryTimer);
+    retry = null;
     if (stream) stream.abort();
     stream = null;
   }
@@ -224,6 +265,7 @@ function main(appIdText: string): void {
       if (err.code === 2012) error.textContent = 'You are sending messages too quickly. Please wait a moment and try again.';
       else if (err.code === 2035) error.textContent = 'This chat is not available at the moment.';
       else if (err.code === 2040) error.textContent = 'This chat has ended. Start a new chat to write again.';
+      else if (!definite(err)) error.textContent = 'The chat cannot be reached at the moment. Please try again in a moment.';
       else error.textContent = err.message;
     } else {
       error.textContent = 'The message could not be sent. Check your connection and try again.';
@@ -337,6 +379,43 @@ function main(appIdText: string): void {
     text.focus();
   }
 
+  /** The service said the credential is no longer valid: the customer starts over as someone new. */
+  function credentialEnded(): void {
+    saved = {};
+    save();
+    newChat();
+    addNotice('This conversation is no longer available. Send a message to start a new chat.');
+  }
+
+  /** Opens the app and the customer's chat; what fails for a while is tried again, the credential kept. */
+  async function open(): Promise<void> {
+    try {
+      const app = await call('getApp', { params: { app_id: appId } });
+      if (!app.enabled) {
+        connected();
+        composer.hidden = true;
+        addNotice('This chat is not available at the moment.');
+        return;
+      }
+      if (saved.token) {
+        const current = await call('currentChat', {});
+        connected();
+        if (current.chat) {
+          showChat(current.chat);
+          await catchUp();
+          if (current.chat.status === 'open') follow();
+          return;
+        }
+      }
+      connected();
+      nameRow.hidden = false;
+      addNotice('Send a message to start the chat.');
+    } catch (err) {
+      if (definite(err)) showError(err);
+      else reconnectLater(() => void open());
+    }
+  }
+
   async function init(): Promise<void> {
     composer.addEventListener('submit', submit);
     text.addEventListener('input', onInput);
@@ -354,27 +433,15 @@ function main(appIdText: string): void {
         if (e.source === window.parent && e.data && e.data.type === 'va-chat:focus') text.focus();
       });
     }
-    try {
-      const app = await call('getApp', { params: { app_id: appId } });
-      if (!app.enabled) {
-        composer.hidden = true;
-        addNotice('This chat is not available at the moment.');
-        return;
-      }
-      if (saved.token) {
-        const current = await call('currentChat', {});
-        if (current.chat) {
-          showChat(current.chat);
-          await catchUp();
-          if (current.chat.status === 'open') follow();
-          return;
-        }
-      }
-      nameRow.hidden = false;
-      addNotice('Send a message to start the chat.');
-    } catch (err) {
-      showError(err);
-    }
+    // Back online: try now rather than at the end of the wait.
+    window.addEventListener('online', () => {
+      const again = retry;
+      if (!again) return;
+      clearTimeout(retryTimer);
+      retry = null;
+      again();
+    });
+    await open();
   }
 
   void init();

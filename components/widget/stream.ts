@@ -1,5 +1,5 @@
 import type { WidgetChat, WidgetChunk, WidgetMessage, WidgetTyping } from '@/contracts/widget/schemas';
-import { routeUrl } from './api';
+import { ApiFailure, routeUrl } from './api';
 
 /** The live stream's events, as contracts/widget names them. */
 export type StreamEvent =
@@ -10,12 +10,14 @@ export type StreamEvent =
 
 /**
  * Reads a chat's Server-Sent Events with fetch, so the credential stays in a header (EventSource
- * cannot send one). Resolves never: it rejects when the stream fails or ends, and the caller
- * decides whether to reconnect.
+ * cannot send one). Resolves never: it rejects when the stream fails or ends (an ApiFailure when
+ * the service refused it in its envelope, a TypeError when the network failed), and the caller
+ * decides whether to reconnect. `onOpen` is called once the service has accepted the stream.
  */
 export async function readStream(
   { chatId, after, token, signal }: { chatId: string; after: number; token: string; signal: AbortSignal },
   onEvent: (event: StreamEvent) => void,
+  onOpen: () => void = () => {},
 ): Promise<never> {
   const res = await fetch(routeUrl('streamChat', { chat_id: chatId }, { after }), {
     headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
@@ -23,7 +25,8 @@ export async function readStream(
     cache: 'no-store',
     signal,
   });
-  if (!res.ok || !res.body) throw new Error(`stream ${res.status}`);
+  if (!res.ok || !res.body) throw new ApiFailure(res.status, await res.json().catch(() => null));
+  onOpen();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {

@@ -1,0 +1,152 @@
+/**
+ * The widget through a service that goes away: a server of this test's own (the same build, its
+ * own embedded database) is stopped and started again under an open chat, and the database's
+ * "cannot be reached" answer (503 2050) is given to the page's opening. The customer keeps their
+ * credential and their chat, sees that the page is reconnecting, and then sees every message once,
+ * including a streamed reply whose chunks and close came while the page was away.
+ */
+import { rmSync } from 'node:fs';
+import net from 'node:net';
+import type { Page } from '@playwright/test';
+import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
+import { E2E_ADMIN } from '../../playwright.config';
+import { expect, test } from '../fixtures';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const token = (page: Page, appId: number) =>
+  page.evaluate((key) => JSON.parse(window.localStorage.getItem(key) || '{}').token as string | undefined, `va-chat:${appId}`);
+
+test('the widget keeps its chat through a restart and an outage: it says it is reconnecting, then shows every message once', async ({
+  browser,
+  playwright,
+}) => {
+  test.setTimeout(420_000);
+  const port = await freePort();
+  const dataDir = `.data/e2e-reconnect-${port}`;
+  const serverEnv = {
+    DATA_DIR: `${dataDir}/pglite`,
+    ADMIN_EMAIL: E2E_ADMIN.email,
+    ADMIN_PASSWORD: E2E_ADMIN.password,
+    ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '100',
+    LOG_LEVEL: 'warn',
+  };
+  let server: ProductionServer = startProductionServer(port, serverEnv);
+  const context = await browser.newContext();
+  try {
+    await waitForServer(server, 240_000, '/api/health/ready');
+    const request = await playwright.request.newContext({ baseURL: server.base });
+    const post = async (path: string, data: unknown, headers: Record<string, string> = {}, status = 201) => {
+      const res = await request.post(path, { data, headers });
+      expect(res.status(), `${path}: ${await res.text()}`).toBe(status);
+      return (await res.json()).response;
+    };
+    expect((await request.post('/api/admin/login', { data: E2E_ADMIN })).status()).toBe(200);
+    const team = await post('/api/admin/teams', { name: 'Reconnect bots', auto_assign: true });
+    const asset = await post('/api/admin/assets', { channel: 'livechat', name: 'Reconnect shop' });
+    await post('/api/admin/routing-rules', {
+      name: 'Reconnect',
+      position: 0,
+      conditions: [{ field: 'asset_id', op: 'equals', value: String(asset.id) }],
+      team_id: team.id,
+    });
+    const va = await post('/api/admin/virtual-agents', {
+      name: 'Reconnect Bot',
+      description: 'writes through the bot API',
+      webhook_url: 'http://127.0.0.1:9/webhook',
+      subscriptions: ['chat.assigned', 'message.received'],
+      team_id: team.id,
+    });
+    // Events wait to be pulled: no failing webhook hands the chat on mid-test.
+    expect((await request.patch(`/api/admin/virtual-agents/${va.id}`, { data: { delivery_mode: 'pull' } })).status()).toBe(200);
+    const accessToken = (await post('/api/v1/authorize', { api_key: va.api_key }, {}, 200)).access_token as string;
+    const bot = (path: string, data: unknown, status = 201, method: 'post' | 'patch' = 'post') =>
+      request[method](`/api/v1${path}`, { data, headers: { access_token: accessToken } }).then(async (res) => {
+        expect(res.status(), `${path}: ${await res.text()}`).toBe(status);
+        return (await res.json()).response;
+      });
+
+    const page = await context.newPage();
+    await page.goto(`${server.base}/chat/${asset.id}`);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Hello before the restart');
+    const started = page.waitForResponse((r) => r.url().endsWith('/api/widget/chats') && r.request().method() === 'POST');
+    await box.press('Enter');
+    const chatId = (await (await started).json()).response.chat_id as string;
+    const credential = await token(page, asset.id);
+    expect(credential).toBeTruthy();
+    const replies = page.locator('.msg.business:not(.draft)');
+    const reconnecting = page.getByText('Reconnecting…');
+    await bot(`/chats/${chatId}/messages`, { type: 'outbound', text: 'one' });
+    await expect(replies).toHaveText(['Reconnect shop: one']);
+    await expect(reconnecting).toBeHidden();
+
+    // The server stops: the stream ends, every try fails, and the page says so.
+    await stopProductionServer(server);
+    await expect(reconnecting).toBeVisible();
+    // While it is down, and for a while after it is back, the page cannot reach the stream.
+    await page.route('**/api/widget/chats/*/stream*', (route) => route.abort('connectionrefused'));
+    server = startProductionServer(port, serverEnv);
+    await waitForServer(server, 240_000, '/api/health/ready');
+
+    // Meanwhile the bot writes a message, a streamed reply (its chunks and its close) and one more.
+    await bot(`/chats/${chatId}/messages`, { type: 'outbound', text: 'two' });
+    const opened = await bot(`/chats/${chatId}/messages`, { type: 'outbound', stream: true, text: 'Part A' });
+    await bot(`/chats/${chatId}/messages/${opened.transid}/chunks`, { seq: 1, text: ' and part B' }, 200);
+    await bot(`/chats/${chatId}/messages/${opened.transid}`, { stream_state: 'closed' }, 200, 'patch');
+    await bot(`/chats/${chatId}/messages`, { type: 'outbound', text: 'three' });
+    await expect(reconnecting).toBeVisible();
+
+    // The stream is reachable again: the page resumes after the last message it held.
+    await page.unroute('**/api/widget/chats/*/stream*');
+    await expect(reconnecting).toBeHidden({ timeout: 60_000 });
+    await expect(replies).toHaveText([
+      'Reconnect shop: one',
+      'Reconnect shop: two',
+      'Reconnect shop: Part A and part B',
+      'Reconnect shop: three',
+    ]);
+    await expect(page.locator('.msg.draft')).toHaveCount(0);
+    expect(await token(page, asset.id), 'the credential was kept').toBe(credential);
+
+    // The database cannot be reached when the page opens (503 2050): the page keeps the credential,
+    // says it is reconnecting, and opens the same chat once the service answers.
+    let outage = true;
+    await page.route('**/api/widget/chats/current', (route) =>
+      outage
+        ? route.fulfill({
+            status: 503,
+            headers: { 'content-type': 'application/json', 'retry-after': '1' },
+            body: JSON.stringify({ status_code: 2050, description: 'Service temporarily unavailable', response: {} }),
+          })
+        : route.continue(),
+    );
+    await page.reload();
+    await expect(reconnecting).toBeVisible();
+    expect(await token(page, asset.id)).toBe(credential);
+    outage = false;
+    await expect(reconnecting).toBeHidden({ timeout: 60_000 });
+    await expect(replies).toHaveText([
+      'Reconnect shop: one',
+      'Reconnect shop: two',
+      'Reconnect shop: Part A and part B',
+      'Reconnect shop: three',
+    ]);
+    await expect(page.locator('.msg.customer')).toHaveText(['You: Hello before the restart']);
+    expect(await token(page, asset.id)).toBe(credential);
+    // And it is live again.
+    await bot(`/chats/${chatId}/messages`, { type: 'outbound', text: 'four' });
+    await expect(replies).toHaveCount(5);
+    await request.dispose();
+  } finally {
+    await context.close();
+    await stopProductionServer(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
