@@ -212,7 +212,7 @@ export const envSchema = z
      * Longest a reply sent as one event stream (POST /chats/{chat_id}/messages/stream) may take; past
      * it the reply is cut short (2133). `npm start`'s server gives a request this long beside the headers' time.
      */
-    REPLY_STREAM_MAX_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
+    REPLY_STREAM_MAX_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
     /** Where operational events (a webhook marked failing, recovered) are POSTed; unset: none are sent. */
     OPS_WEBHOOK_URL: z
       .string()
