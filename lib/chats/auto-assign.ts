@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
-import { chats, customers, skills, teamMemberships, teams, userSkills, users } from '@/db/schema';
+import { chats, customers, skills, teamMemberships, teams, userSkills, users, virtualAgents } from '@/db/schema';
 import { assignedCause } from '@/lib/chats/assignment';
 import { startReplyClockOnAssign } from '@/lib/chats/reply-clock';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
@@ -12,13 +12,22 @@ type Candidate = { id: number; loginId: string; kind: 'agent' | 'manager' | 'vir
 const loadOf = (userId: number | typeof users.id) =>
   sql<number>`(select count(*)::int from ${chats} where ${chats.assigneeId} = ${userId} and ${chats.status} <> 'closed')`;
 
+/**
+ * A webhook VA whose webhook is not answering: it failed since its last delivery
+ * (`webhook_failing_since`) or was stopped by a 410. Such a VA still takes chats, but only when
+ * nobody else ready has a seat: a stopped bot beside a running one (the demo's Demo Bot beside a
+ * newcomer's own VA) must not be handed half the new chats, where customers would wait unanswered.
+ */
+const webhookDown = sql<boolean>`exists (select 1 from ${virtualAgents} where ${virtualAgents.userId} = ${users.id} and ${virtualAgents.deliveryMode} = 'webhook' and (${virtualAgents.webhookFailingSince} is not null or ${virtualAgents.webhookDisabledAt} is not null))`;
+
 /** Members who can take work: enabled, and available (a VA is available while enabled). */
 const isReady = and(eq(users.enabled, true), or(eq(users.kind, 'virtual_agent'), eq(users.availability, 'available')));
 
 /**
  * Auto-assign for one queued, unassigned chat of a team whose toggle is on: the ready member who
- * has the chat's skill (if any) and the fewest open chats below their capacity; ties go to the
- * lowest user id, so the outcome is deterministic. Returns the new assignee, or null when nobody
+ * has the chat's skill (if any) and the fewest open chats below their capacity, a VA whose webhook
+ * is down (`webhookDown`) only when nobody else can; ties go to the lowest user id, so the outcome
+ * is deterministic. Returns the new assignee, or null when nobody
  * can take the chat (it stays queued).
  *
  * Seats are counted under lock: every candidate's row is locked first, in one statement and in id
@@ -60,7 +69,14 @@ export async function assignQueuedChat(
     underLoopLimit(chatId, users.id),
   );
   const locked = await tx
-    .select({ id: users.id, loginId: users.loginId, kind: users.kind, capacity: users.capacity, candidate: sql<boolean>`${isCandidate}` })
+    .select({
+      id: users.id,
+      loginId: users.loginId,
+      kind: users.kind,
+      capacity: users.capacity,
+      candidate: sql<boolean>`${isCandidate}`,
+      down: webhookDown,
+    })
     .from(users)
     .where(releasingUserId === null ? isCandidate : or(isCandidate, eq(users.id, releasingUserId)))
     .orderBy(asc(users.id))
@@ -84,7 +100,7 @@ export async function assignQueuedChat(
   const loadById = new Map(loads.map((l) => [l.id, l.load]));
   const chosen = candidates
     .filter((c) => (loadById.get(c.id) ?? 0) < c.capacity)
-    .sort((x, y) => (loadById.get(x.id) ?? 0) - (loadById.get(y.id) ?? 0) || x.id - y.id)[0];
+    .sort((x, y) => Number(x.down) - Number(y.down) || (loadById.get(x.id) ?? 0) - (loadById.get(y.id) ?? 0) || x.id - y.id)[0];
   if (!chosen) return null;
   const assignee: Candidate = { id: chosen.id, loginId: chosen.loginId, kind: chosen.kind, capacity: chosen.capacity };
   await assignChat(tx, { accountId, chatId, user: assignee });
