@@ -2,6 +2,7 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import { noteChatChange, type OutboxTx, withOutbox } from '@/lib/events/with-outbox';
+import { countLive } from '@/lib/replay/sandbox-accounts';
 import { metrics } from '@/platform/metrics/registry';
 import { toMessageView } from './message-view';
 import { streamReturning } from './stream-text';
@@ -60,7 +61,14 @@ export async function closeIdleStreams(
     },
     { oneStatement: true },
   );
-  if (rows.length) metrics().streamsCutShort.inc(rows.length);
+  // A replay's streams (a sandbox's) reach no live metric.
+  const live = rows.length
+    ? await countLive(
+        db,
+        rows.map((r) => r.accountId),
+      )
+    : 0;
+  if (live) metrics().streamsCutShort.inc(live);
   return rows.map((r) => r.transid);
 }
 
@@ -90,6 +98,6 @@ export async function cutStream(db: Db, { accountId, chatId, transid }: { accoun
     { oneStatement: true },
   );
   if (!row) return null;
-  metrics().streamsCutShort.inc();
+  if (await countLive(db, [accountId])) metrics().streamsCutShort.inc();
   return toMessageView(row);
 }

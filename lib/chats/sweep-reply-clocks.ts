@@ -83,12 +83,14 @@ export async function sweepReplyClocks(
             now,
           });
         }
-        return { chatId: id, virtualAgentId: vaId, action, waitedSeconds };
+        return { chatId: id, virtualAgentId: vaId, action, waitedSeconds, replay: chat.replayRunId !== null };
       });
       if (out) {
-        metrics().replyTimeouts.inc({ action: out.action });
-        logger.info('reply budget ran out', { chatId: out.chatId, virtualAgentId: out.virtualAgentId, action: out.action });
-        done.push(out);
+        const { replay, ...timeout } = out;
+        // A replay's chat (a sandbox's) reaches no live metric.
+        if (!replay) metrics().replyTimeouts.inc({ action: timeout.action });
+        logger.info('reply budget ran out', { chatId: timeout.chatId, virtualAgentId: timeout.virtualAgentId, action: timeout.action });
+        done.push(timeout);
       }
     } catch (err) {
       logger.error('reply budget could not be applied', { chatId: id, err });

@@ -30,8 +30,12 @@ export function logAttempt({ event, outcome }: FinishedAttempt, result: AttemptR
   };
   const outcomeLabel = result.status === 'pending' ? 'retry' : result.status;
   const m = metrics();
-  m.deliveryAttempts.inc({ result: outcomeLabel });
-  m.deliveryDuration.observe({ result: outcomeLabel }, outcome.durationMs / 1000);
+  // A replay's event (only those carry `replay`) reaches no live metric: it has a counter of its own.
+  if (event.body.replay) m.replayDeliveryAttempts.inc({ result: outcomeLabel });
+  else {
+    m.deliveryAttempts.inc({ result: outcomeLabel });
+    m.deliveryDuration.observe({ result: outcomeLabel }, outcome.durationMs / 1000);
+  }
   if (!result.leaseHeld) logger.warn('webhook attempt finished after its lease ran out', fields);
   if (result.status === 'failed') logger.warn('webhook delivery failed for good', { ...fields, error: outcome.error });
   else if (result.status === 'pending')

@@ -15,6 +15,12 @@ function rowsOf(result: unknown): Row[] {
 
 const CIRCUIT_STATES = ['closed', 'open', 'half-open'] as const;
 
+/** Leaves out the rows of replay sandboxes (lib/replay): no gauge of the live service counts a replay. */
+const liveAccount = (table: 'events' | 'chats') =>
+  sql.raw(
+    `not exists (select 1 from "accounts" as "sbx" where "sbx"."id" = "${table}"."account_id" and "sbx"."sandbox_of_account_id" is not null)`,
+  );
+
 /**
  * Registers the gauges read at scrape time: the delivery backlog and its oldest pending event per
  * VA, circuit states and calls in flight of this process's engine (also while it stops), and the
@@ -61,7 +67,7 @@ export function registerScrapeGauges(): void {
         const rows = rowsOf(
           await db.execute(sql`
             select "assignee_id" as va, count(*)::int as waiting
-            from "chats" where "awaiting_reply_since" is not null and "assignee_id" is not null group by 1`),
+            from "chats" where "awaiting_reply_since" is not null and "assignee_id" is not null and ${liveAccount('chats')} group by 1`),
         ) as unknown as { va: number; waiting: number }[];
         for (const r of rows) g.set({ virtual_agent_id: String(r.va) }, Number(r.waiting));
       } catch (err) {
@@ -131,7 +137,7 @@ async function queryBacklog(): Promise<Row[]> {
       await db.execute(sql`
         select "virtual_agent_id" as va, count(*)::int as pending,
           extract(epoch from (now() - min("created_at")))::float8 as oldest_seconds
-        from "events" where "status" = 'pending' group by 1`),
+        from "events" where "status" = 'pending' and ${liveAccount('events')} group by 1`),
     );
   } catch (err) {
     logger.debug('backlog gauges unavailable', { err });

@@ -36,6 +36,12 @@ function create() {
       buckets: seconds,
       registers: [registry],
     }),
+    replayDeliveryAttempts: new Counter({
+      name: 'vachat_replay_delivery_attempts_total',
+      help: "Webhook attempts of replays (a sandbox's events, docs/guide/replay.md), by result; counted here only, never in the live counters",
+      labelNames: ['result'] as const,
+      registers: [registry],
+    }),
     rateLimitRefusals: new Counter({
       name: 'vachat_rate_limit_refusals_total',
       help: 'Requests refused with 2012/429, by budget (api, login)',

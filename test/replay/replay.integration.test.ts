@@ -3,8 +3,9 @@
  * server started in this process, signed deliveries by the embedded engine, the bot's REST calls
  * over real HTTP): the same bot twice gives no diff; the bot with its planted regression
  * (no-refund-handover) changes exactly the chats that mention a refund, at that turn. Around it
- * all, the live account's chats, events, delivery attempts, rollups, chat list and delivery stats
- * read the same before and after: a replay reaches none of them.
+ * all, the live account's chats, events, delivery attempts, rollups, chat list, delivery stats,
+ * request log and the process's Prometheus counters and gauges read the same before and after: a
+ * replay reaches none of them (its webhook attempts have a counter of their own).
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -13,13 +14,15 @@ import { after, before, describe, it } from 'node:test';
 import { count, eq, inArray } from 'drizzle-orm';
 import { botApiHandler } from '@/app/api/v1/_routers';
 import { type RecordingLineInput, recordingLineSchema } from '@/contracts/admin/schemas/recording';
-import { accounts, chats, deliveryAttempts, deliveryRollups, events, users } from '@/db/schema';
+import { accounts, botRequests, chats, deliveryAttempts, deliveryRollups, events, users } from '@/db/schema';
 import { resetEnv } from '@/env';
 import { startBot } from '@/examples/bot/bot';
 import { stopEmbeddedEngine } from '@/lib/delivery/embedded-engine';
 import { startDelivery } from '@/lib/delivery/start-delivery';
 import { replayRunFinished } from '@/lib/replay/start-replay-run';
 import { answerClientError, serveNode } from '@/platform/http/node-entry';
+import { registerScrapeGauges } from '@/platform/metrics/collect-gauges';
+import { metrics } from '@/platform/metrics/registry';
 import { createBotChat, tenantWithReceiver, until } from '../delivery/helpers';
 import type { Receiver } from '../delivery/receiver';
 import type { ApiClient } from '../support/api-client';
@@ -139,6 +142,7 @@ describe('replay against the example bot', () => {
     ).response;
     const health = (await admin.get('/deliveries/virtual-agents')).body as { response: unknown[] };
     const people = await db.select({ id: users.id }).from(users).where(eq(users.accountId, t.account.id));
+    const [requestLog] = await db.select({ n: count() }).from(botRequests).where(eq(botRequests.accountId, t.account.id));
     return {
       chats: c.n,
       events: e.n,
@@ -148,7 +152,25 @@ describe('replay against the example bot', () => {
       stats: { totals, latency_ms, top_failing, backlog },
       health: health.response,
       people,
+      requestLog: requestLog.n,
+      metrics: await liveMetrics(),
     };
+  }
+
+  /** The process's delivery counters and the scrape's backlog gauges, as Prometheus reads them. */
+  async function liveMetrics() {
+    registerScrapeGauges();
+    const { registry } = metrics();
+    const read = async (name: string) => (await registry.getSingleMetric(name)?.get())?.values.map((v) => [v.labels, v.value]);
+    const names = [
+      'vachat_delivery_attempts_total',
+      'vachat_delivery_attempt_duration_seconds',
+      'vachat_reply_timeouts_total',
+      'vachat_streams_cut_short_total',
+      'vachat_delivery_backlog_events',
+      'vachat_chats_waiting_on_bot',
+    ];
+    return Object.fromEntries(await Promise.all(names.map(async (n) => [n, await read(n)])));
   }
 
   it('replays twice without a diff, flags the planted regression at its turn only, and leaves the live account untouched', async () => {
@@ -195,6 +217,9 @@ describe('replay against the example bot', () => {
 
     const liveAfter = await liveState();
     assert.deepEqual(liveAfter, liveBefore);
+    // The replays' webhooks were attempted, and counted apart.
+    const replayAttempts = (await metrics().registry.getSingleMetric('vachat_replay_delivery_attempts_total')?.get())?.values ?? [];
+    assert.ok(replayAttempts.reduce((n, v) => n + v.value, 0) >= RECORDING.length * 3, JSON.stringify(replayAttempts));
   });
 
   it('exports chats as recording lines, by IDs, tag and VA, a batch at a time, that replay as they are', async () => {
