@@ -206,6 +206,25 @@ describe('pulled events: GET /events, the stream and acknowledgements', () => {
     assert.equal(JSON.parse(next.body.response.events[0].body).payload.messages[0].text, 'three');
   });
 
+  it('sends a keep-alive comment on a quiet event stream', async () => {
+    const t = await createTenant(ctx.db);
+    await setMode(t, 'pull');
+    const res = await openStream(t);
+    assert.equal(res.status, 200);
+    const sse = readSse(res.body!);
+    // Bounded well past the interval (10 s): nothing is written, so only the stream's timer sends it.
+    for (const deadline = Date.now() + 60_000; !sse.frames.some((f) => f.comment === 'keep-alive'); ) {
+      assert.ok(Date.now() < deadline, 'no keep-alive comment within 60 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.deepEqual(
+      sse.frames.filter((f) => f.data !== undefined),
+      [],
+      'no event on a quiet stream',
+    );
+    await sse.close();
+  });
+
   it('in webhook mode acknowledgements change nothing', async () => {
     const t = await createTenant(ctx.db, { webhookUrl: receiver.url });
     const chat = await createBotChat(t);

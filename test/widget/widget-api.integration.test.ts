@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
-import { chats, customers, events, messages, teams } from '@/db/schema';
+import { assets, chats, customers, events, messages, teams } from '@/db/schema';
 import { env } from '@/env';
+import { signCredential } from '@/lib/widget/credential';
 import { type ApiClient, botApi, widgetApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
 import { newVisitor, signedInAdminOf } from '../support/people';
@@ -175,6 +176,34 @@ describe('chat widget API (customers)', () => {
     }
     const missing = await widgetApi('GET', '/chats/current', { address: ip });
     assert.equal(missing.body.status_code, 2070);
+  });
+
+  it("refuses an expired credential with 2070 on every route, the stream included, while the same customer's current one works", async () => {
+    const ip = nextAddress();
+    const v = await newVisitor(appId, ip);
+    const chat = (await widgetApi('POST', '/chats', { token: v.token, address: ip, body: { text: 'before it expired' } })).body.response;
+    // Signed with the app's real key, so only the expiry is wrong: one second ago.
+    const [{ widgetKey }] = await ctx.db.select({ widgetKey: assets.widgetKey }).from(assets).where(eq(assets.id, appId));
+    const sign = (expiresAt: Date) => signCredential(widgetKey, { assetId: appId, livechatId: v.livechatId, expiresAt });
+    const expired = sign(new Date(Date.now() - 1_000));
+    for (const [method, path, body] of [
+      ['GET', '/chats/current', undefined],
+      ['GET', `/chats/${chat.chat_id}`, undefined],
+      ['GET', `/chats/${chat.chat_id}/messages`, undefined],
+      ['POST', `/chats/${chat.chat_id}/messages`, { text: 'still me?' }],
+      ['POST', `/chats/${chat.chat_id}/typing`, { typing: true }],
+      ['GET', `/chats/${chat.chat_id}/stream`, undefined],
+      ['POST', '/chats', { text: 'a new one' }],
+    ] as const) {
+      const res = await widgetApi(method, path, { token: expired, body, address: ip });
+      assert.equal(res.status, 401, `${method} ${path}`);
+      assert.equal(res.body.status_code, 2070, `${method} ${path}`);
+      assert.match(res.body.description, /expired/, `${method} ${path}`);
+    }
+    // The same customer with an expiry still ahead reaches the chat: the expiry alone refused it.
+    const current = await widgetApi('GET', '/chats/current', { token: sign(new Date(Date.now() + 60_000)), address: ip });
+    assert.equal(current.status, 200);
+    assert.equal(current.body.response.chat.chat_id, chat.chat_id);
   });
 
   it('never accepts the admin session cookie', async () => {

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { eq } from 'drizzle-orm';
-import { teams } from '@/db/schema';
+import { eq, sql } from 'drizzle-orm';
+import { messages, teams } from '@/db/schema';
 import { closeIdleStreams } from '@/lib/chats/cut-streams';
+import { duties } from '@/lib/duties/duties';
+import { startDuties, stopDuties } from '@/lib/duties/start-duties';
 import { widgetStreamReads } from '@/lib/widget/stream-widget-chat';
 import { ApiClient, botApi, widgetApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
@@ -227,6 +229,29 @@ describe('chat widget live stream: typing and streamed replies', () => {
     const [ended] = await other.s.next(1);
     assert.deepEqual([ended.event, ended.json.text], ['message', 'Half']);
     await other.s.close();
+  });
+
+  it('an idle reply is cut by the duty loop on its own timer (no call by hand), and the customer gets it whole', async () => {
+    // Only the sweep, on the embedded loop as a server runs it; started before the reply exists,
+    // so what cuts it is a later tick of its timer, not the loop's first run.
+    startDuties(ctx.db, { duties: duties.filter((d) => d.id === 'cut-idle-streams') });
+    try {
+      const { chatId, s } = await customerChat();
+      const transid = await openReply(chatId, 'Checking');
+      const [opening] = await s.next(1);
+      assert.deepEqual([opening.event, opening.json.text], ['chunk', 'Checking']);
+      // Its last chunk came longer ago than STREAM_IDLE_SECONDS (30 s).
+      await ctx.db.update(messages).set({ streamTouchedAt: sql`now() - interval '40 seconds'` }).where(eq(messages.transid, transid));
+      const [ended] = await s.next(1);
+      assert.deepEqual([ended.event, ended.json.text], ['message', 'Checking']);
+      const [row] = await ctx.db.select({ state: messages.streamState }).from(messages).where(eq(messages.transid, transid));
+      assert.equal(row.state, 'cut_short');
+      const late = await chunk(chatId, transid, 1, ' more');
+      assert.equal(late.body.status_code, 2047);
+      await s.close();
+    } finally {
+      await stopDuties();
+    }
   });
 
   it('refuses the chunks and typing of another VA or account, and the stream to another customer or app', async () => {

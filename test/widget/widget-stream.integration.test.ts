@@ -62,6 +62,25 @@ describe('chat widget live stream (SSE)', () => {
     await s2.close();
   });
 
+  it('sends a keep-alive comment on a quiet stream, with no event', async () => {
+    const v = await newVisitor(t.assets.livechat.id);
+    const chatId = (await widgetApi('POST', '/chats', { token: v.token, body: { text: 'quiet' } })).body.response.chat_id;
+    const s = await openWidgetStream(chatId, v.token, { after: 0 });
+    await s.next(2);
+    const before = s.frames.length;
+    // Bounded well past the interval (25 s): it came by the stream's own timer, nothing else was written.
+    for (const deadline = Date.now() + 60_000; !s.frames.slice(before).some((f) => f.comment === 'keep-alive'); ) {
+      assert.ok(Date.now() < deadline, 'no keep-alive comment within 60 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.deepEqual(
+      s.frames.slice(before).filter((f) => f.data !== undefined),
+      [],
+      'only comments on a quiet chat',
+    );
+    await s.close();
+  });
+
   it('refuses another customer, a bad cursor and a missing credential in the envelope', async () => {
     const v = await newVisitor(t.assets.livechat.id);
     const chatId = (await widgetApi('POST', '/chats', { token: v.token, body: { text: 'mine' } })).body.response.chat_id;
