@@ -206,6 +206,12 @@ export const envSchema = z
      * VA's event takes to fail for good, so both modes wait alike.
      */
     PULL_IDLE_FALLBACK_SECONDS: z.coerce.number().int().min(60).optional(),
+    /**
+     * Turns (docs/guide/turns.md): how long a turn waits, after a message from a widget customer who is
+     * not typing, for typing to start again before it closes. Longer gathers the bursts of customers
+     * who pause after sending; a lone message reaches the bot about this much later than with no window.
+     */
+    TURN_NOT_TYPING_GRACE_MS: z.coerce.number().int().min(0).max(2000).default(150),
     /** A streamed reply left this long without a chunk is closed with what it holds, marked cut short. */
     STREAM_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
     /**

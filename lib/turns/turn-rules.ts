@@ -1,3 +1,4 @@
+import { env } from '@/env';
 import type { CloseReason } from '@/lib/events/held-events';
 
 /** Limits of a VA's `turn_window_ms` (0 is off) and of its cap, `turn_window_max_ms`. */
@@ -7,12 +8,6 @@ export const TURN_CAP_MAX_MS = 30_000;
 /** The cap when `turn_window_max_ms` is not set. */
 export const DEFAULT_TURN_CAP_MS = 10_000;
 
-/**
- * After a fragment from a customer whose widget says they are not typing, the turn waits this long
- * for typing to start before it closes: a burst typist resumes within it, and a lone message reaches
- * the bot this much later than with no window at all.
- */
-export const NOT_TYPING_GRACE_MS = 150;
 /** A widget's "typing" holds this long unless refreshed (a closed tab stops refreshing it). */
 export const CUSTOMER_TYPING_TTL_MS = 6_000;
 
@@ -41,7 +36,10 @@ export function dueOf({ now, capAt, windowMs, typing }: { now: Date; capAt: Date
   at: Date;
   by: Exclude<CloseReason, 'event'>;
 } {
-  const wait = typing === false ? Math.min(NOT_TYPING_GRACE_MS, windowMs) : typing ? Math.max(windowMs, CUSTOMER_TYPING_TTL_MS) : windowMs;
+  // After a message from a customer not typing, the turn waits TURN_NOT_TYPING_GRACE_MS for typing to
+  // start again: a burst typist resumes within it; a lone message reaches the bot this much later.
+  const wait =
+    typing === false ? Math.min(env().TURN_NOT_TYPING_GRACE_MS, windowMs) : typing ? Math.max(windowMs, CUSTOMER_TYPING_TTL_MS) : windowMs;
   const at = now.getTime() + wait;
   if (at >= capAt.getTime()) return { at: capAt, by: 'cap' };
   return { at: new Date(at), by: typing === false ? 'typing' : 'window' };
