@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'chat.unassigned',
   'approval.decided',
   'approval.expired',
+  'handover.requested',
 ] as const;
 export const EVENT_STATUSES = ['pending', 'delivered', 'failed', 'superseded'] as const;
 export const ATTACHMENT_TYPES = ['image', 'audio', 'video', 'file'] as const;

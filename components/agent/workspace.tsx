@@ -13,6 +13,7 @@ const REASONS: Record<string, string> = {
   requeued: 'returned to the queue',
   reply_timeout: 'the bot did not reply in time',
   bot_down: 'the bot is down',
+  person_request: 'the customer asked for a person',
 };
 
 export function waited(seconds: number): string {

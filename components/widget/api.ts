@@ -18,6 +18,7 @@ const ROUTES = {
   listMessages: { method: 'GET', path: '/api/widget/chats/:chat_id/messages' },
   sendMessage: { method: 'POST', path: '/api/widget/chats/:chat_id/messages' },
   setTyping: { method: 'POST', path: '/api/widget/chats/:chat_id/typing' },
+  requestPerson: { method: 'POST', path: '/api/widget/chats/:chat_id/person-request' },
   streamChat: { method: 'GET', path: '/api/widget/chats/:chat_id/stream' },
 } as const satisfies { [K in RouteName]: Contract[K] extends { method: infer M; path: infer P } ? { method: M; path: P } : never };
 

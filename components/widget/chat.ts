@@ -31,6 +31,8 @@ function main(appIdText: string): void {
   const restart = element<HTMLButtonElement>('restart');
   const closeButton = element<HTMLButtonElement>('close');
   const connection = element<HTMLParagraphElement>('connection');
+  const responder = element<HTMLParagraphElement>('responder');
+  const personButton = element<HTMLButtonElement>('person');
 
   let saved: Saved = load();
   let chat: WidgetChat | null = null;
@@ -139,8 +141,8 @@ function main(appIdText: string): void {
     if (!t.on) {
       // Off ends what typing showed; a reply growing keeps its own line.
       if (status.dataset.kind === 'typing') {
-        setStatus('');
         status.dataset.kind = '';
+        showChatLine();
       }
       return;
     }
@@ -148,8 +150,9 @@ function main(appIdText: string): void {
     setStatus(t.status_text || `${title()} is typing…`);
     status.dataset.kind = 'typing';
     typingTimer = setTimeout(() => {
-      if (status.dataset.kind === 'typing') status.textContent = '';
+      if (status.dataset.kind !== 'typing') return;
       status.dataset.kind = '';
+      showChatLine();
     }, t.seconds_left * 1000);
   }
 
@@ -193,10 +196,37 @@ function main(appIdText: string): void {
     const offer = m.quick_replies;
     if (offer) log.appendChild(choicesElement(offer.options, (choice, group) => choose(offer.request_identifier, choice, group)));
     if (m.from === 'business' && (status.dataset.kind === 'typing' || (status.dataset.kind === 'stream' && !drafts.size))) {
-      setStatus('');
       status.dataset.kind = '';
+      showChatLine();
     }
     scrollDown();
+  }
+
+  /**
+   * What the chat itself says on the status line when nothing is being typed: its place in the
+   * queue while waiting, or that the bot waits for a colleague's approval.
+   */
+  function chatLine(): string {
+    if (!chat || chat.status === 'closed') return '';
+    if (chat.handled_by === 'waiting') {
+      return chat.queue_position ? `You are number ${chat.queue_position} in the queue for a person.` : 'Waiting for someone to answer.';
+    }
+    if (chat.approval_pending) return 'Waiting for a colleague to confirm…';
+    return '';
+  }
+  /** Shows the chat's own line, unless typing or a growing reply holds the status line. */
+  function showChatLine(): void {
+    const kind = status.dataset.kind;
+    if (kind === 'typing' || (kind === 'stream' && drafts.size)) return;
+    setStatus(chatLine());
+    status.dataset.kind = status.textContent ? 'chat' : '';
+  }
+
+  /** Who answers: a virtual agent is said to be one; a person is named by the name they chose. */
+  function showResponder(next: WidgetChat): void {
+    const r = next.status === 'open' ? next.responder : null;
+    responder.textContent = !r ? '' : r.kind === 'bot' ? `${r.name} (automated assistant)` : `${r.name} is answering`;
+    personButton.hidden = !(next.status === 'open' && next.handled_by === 'bot');
   }
 
   function showChat(next: WidgetChat): void {
@@ -204,7 +234,7 @@ function main(appIdText: string): void {
     chat = next;
     if (before && before.chat_id === next.chat_id) {
       if (before.handled_by !== 'person' && next.handled_by === 'person' && next.status === 'open') {
-        addNotice('A person has joined the chat.');
+        addNotice(next.responder ? `${next.responder.name} (a person) has joined the chat.` : 'A person has joined the chat.');
       } else if (before.handled_by === 'bot' && next.handled_by === 'waiting' && next.status === 'open') {
         addNotice('Your chat is being passed on. Please wait.');
       }
@@ -215,9 +245,11 @@ function main(appIdText: string): void {
     composer.hidden = closed;
     nameRow.hidden = true;
     if (before && before.handled_by !== next.handled_by && status.dataset.kind === 'typing') status.dataset.kind = '';
-    if (!closed && next.handled_by === 'waiting') setStatus('Waiting for someone to answer.');
-    else if (closed || status.textContent === 'Waiting for someone to answer.') setStatus('');
-    if (closed) status.dataset.kind = '';
+    showResponder(next);
+    if (closed) {
+      setStatus('');
+      status.dataset.kind = '';
+    } else showChatLine();
   }
 
   // ---- live updates ----------------------------------------------------------------------
@@ -351,6 +383,22 @@ function main(appIdText: string): void {
     }
   }
 
+  /** "Talk to a person": the chat answers as it now stands (the live stream says the same). */
+  async function askForPerson(): Promise<void> {
+    if (!chat || chat.status === 'closed' || busy) return;
+    personButton.disabled = true;
+    error.textContent = '';
+    try {
+      const next = await call('requestPerson', { params: { chat_id: chat.chat_id }, body: {} });
+      if (next.handled_by === 'bot') addNotice('You asked for a person. The assistant will pass you on.');
+      showChat(next);
+    } catch (err) {
+      showError(err);
+    } finally {
+      personButton.disabled = false;
+    }
+  }
+
   async function catchUp(): Promise<void> {
     for (;;) {
       if (!chat) return;
@@ -376,6 +424,8 @@ function main(appIdText: string): void {
     nameRow.hidden = false;
     setStatus('');
     status.dataset.kind = '';
+    responder.textContent = '';
+    personButton.hidden = true;
     text.focus();
   }
 
@@ -423,6 +473,7 @@ function main(appIdText: string): void {
       if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) composer.requestSubmit();
     });
     restart.addEventListener('click', newChat);
+    personButton.addEventListener('click', () => void askForPerson());
     if (embedded) {
       closeButton.hidden = false;
       closeButton.addEventListener('click', () => window.parent.postMessage({ type: 'va-chat:close' }, '*'));

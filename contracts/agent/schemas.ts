@@ -15,7 +15,7 @@ export const acceptInviteBodySchema = z
   })
   .strict();
 
-export const QUEUE_REASONS = ['new', 'transfer', 'requeued', 'reply_timeout', 'bot_down'] as const;
+export const QUEUE_REASONS = ['new', 'transfer', 'requeued', 'reply_timeout', 'bot_down', 'person_request'] as const;
 
 export const agentTeamSchema = z.object({ id: z.number().int(), name: z.string() });
 

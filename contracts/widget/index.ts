@@ -30,7 +30,7 @@ const STREAM_EXAMPLE = [
   'retry: 2000',
   '',
   'event: chat',
-  'data: {"chat_id":"c_01hx7","status":"open","handled_by":"bot"}',
+  'data: {"chat_id":"c_01hx7","status":"open","handled_by":"bot","responder":{"kind":"bot","name":"Billing bot"},"queue_position":null,"approval_pending":false}',
   '',
   'event: typing',
   'data: {"on":true,"status_text":"Looking up your order…","expires_at":"2026-05-04T10:15:30.000Z","seconds_left":10}',
@@ -138,12 +138,22 @@ export const widgetContract = c.router(
         ...errors(2000, 2006, 2008, 2009, 2014, 2070, 2031, 2040, 2012, 2099, 2007),
       },
     },
+    requestPerson: {
+      method: 'POST',
+      path: '/chats/:chat_id/person-request',
+      summary: '"Talk to a person"',
+      description:
+        "The customer asks for a person. On a chat a virtual agent answers, the VA's `person_request` setting decides: `fallback` moves the chat to the VA's fallback team (or its team's queue), where the page then shows its place in the queue; `bot` tells the bot (`handover.requested`), which hands over itself. On a chat already waiting for or answered by a person nothing changes. Answers the chat as it now stands. A closed chat is 2040; counted with the customer's messages per minute (2012 beyond).",
+      pathParams: chatParams,
+      body: z.object({}).strict().optional(),
+      responses: { 200: envelope(4304, widgetChatSchema), ...errors(2000, 2006, 2008, 2009, 2014, 2070, 2031, 2040, 2012, 2099, 2007) },
+    },
     streamChat: {
       method: 'GET',
       path: '/chats/:chat_id/stream',
       summary: 'Follow the chat live (Server-Sent Events)',
       description:
-        "What the customer sees, live: `event: chat` (status and who answers) first and on every change; `event: typing` (`WidgetTyping`) when the VA's typing indicator goes on, changes or goes off (one that runs out goes off by `seconds_left`, without an event); `event: chunk` (`WidgetChunk`) for each chunk of a streamed reply while it is open, once per connection and in order; `event: message` (`WidgetMessage`, `id:` its message id) for each message. An open streamed reply holds the messages after it: when it ends (closed by the VA, cut by a handover or by idling) it comes whole as a `message` with the `message_id` its chunks carried, then what followed it. Resume with `Last-Event-ID` or `?after=` (the last message id held): nothing is lost or repeated, and an open reply's chunks come again from its start. A comment line (`: keep-alive`) comes every 25 s. Streams are capped per customer (`WIDGET_STREAMS_PER_CUSTOMER`) and per chat (`WIDGET_STREAMS_PER_CHAT`), counted over every instance: past either, 2066 (429), to retry later. Send the credential as `Authorization: Bearer` (read the stream with fetch; no credential goes in a URL).",
+        "What the customer sees, live: `event: chat` (status, who answers, the place in the queue while waiting, whether an approval is pending) first and on every change; `event: typing` (`WidgetTyping`) when the VA's typing indicator goes on, changes or goes off (one that runs out goes off by `seconds_left`, without an event); `event: chunk` (`WidgetChunk`) for each chunk of a streamed reply while it is open, once per connection and in order; `event: message` (`WidgetMessage`, `id:` its message id) for each message. An open streamed reply holds the messages after it: when it ends (closed by the VA, cut by a handover or by idling) it comes whole as a `message` with the `message_id` its chunks carried, then what followed it. Resume with `Last-Event-ID` or `?after=` (the last message id held): nothing is lost or repeated, and an open reply's chunks come again from its start. A comment line (`: keep-alive`) comes every 25 s. Streams are capped per customer (`WIDGET_STREAMS_PER_CUSTOMER`) and per chat (`WIDGET_STREAMS_PER_CHAT`), counted over every instance: past either, 2066 (429), to retry later. Send the credential as `Authorization: Bearer` (read the stream with fetch; no credential goes in a URL).",
       pathParams: chatParams,
       headers: z.object({
         'last-event-id': text()

@@ -69,8 +69,33 @@ export const widgetChatSchema = z.object({
   handled_by: z
     .enum(['waiting', 'bot', 'person'])
     .describe('`waiting`: in a queue; `bot`: a virtual agent answers; `person`: a person has taken over'),
+  responder: z
+    .object({
+      kind: z.enum(['bot', 'person']).describe('`bot`: a virtual agent (an automated assistant); `person`: a person'),
+      name: z.string().describe("The virtual agent's name, or the name the person chose to show customers"),
+    })
+    .nullable()
+    .describe('Who answers now, so the page can say whether it is an automated assistant or a person; null while waiting or closed'),
+  queue_position: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .describe("While waiting: the chat's place in its team's queue (1: next), updated live on the stream; null otherwise"),
+  approval_pending: z
+    .boolean()
+    .describe(
+      'true while the bot waits for a colleague to approve something in this chat (the page says "Waiting for a colleague to confirm…")',
+    ),
 });
-named('WidgetChat', widgetChatSchema, { chat_id: 'c_01hx7', status: 'open', handled_by: 'bot' });
+named('WidgetChat', widgetChatSchema, {
+  chat_id: 'c_01hx7',
+  status: 'open',
+  handled_by: 'bot',
+  responder: { kind: 'bot', name: 'Billing bot' },
+  queue_position: null,
+  approval_pending: false,
+});
 
 export type WidgetChat = z.infer<typeof widgetChatSchema>;
 

@@ -7,8 +7,14 @@ import { recordHandover } from '@/lib/handovers/record-handover';
 import { newTraceId } from '@/platform/util/ids';
 import { assignQueuedChat } from './auto-assign';
 
+const FALLBACK_REASONS = {
+  bot_down: 'The bot is not answering (its events failed)',
+  reply_timeout: 'The bot did not reply in time',
+  person_request: 'The customer asked for a person',
+} as const;
+
 /**
- * The fallback's path, shared by the bot-down fallback and the reply budget: the chat (locked, held
+ * The fallback's path, shared by the bot-down fallback, the reply budget and the widget's "Talk to a person": the chat (locked, held
  * by the VA) goes to the queue of `team` (and skill), an announcement says why, the VA loses
  * control (`chat.unassigned`, reason `transferred`; its waiting events superseded, its stream cut
  * short, typing and reply clock cleared) and auto-assign may pick a member there.
@@ -32,7 +38,7 @@ export async function handOverToFallback(
     skill: string | null;
     why: string;
     /** Why the chat is in the queue, as the agent workspace shows it. */
-    reason: 'bot_down' | 'reply_timeout';
+    reason: 'bot_down' | 'reply_timeout' | 'person_request';
     now?: Date;
   },
 ): Promise<void> {
@@ -54,7 +60,7 @@ export async function handOverToFallback(
     chat,
     previousAssigneeId: vaUserId,
     source: reason,
-    context: { reason: reason === 'bot_down' ? 'The bot is not answering (its events failed)' : 'The bot did not reply in time' },
+    context: { reason: FALLBACK_REASONS[reason] },
     at: now,
   });
   await notifyLostControl(tx, {

@@ -40,10 +40,11 @@ export type EventCause =
       decidedBy: string;
       at: Date;
     }
-  | { type: 'approval.expired'; approvalId: string; action: string; at: Date };
+  | { type: 'approval.expired'; approvalId: string; action: string; at: Date }
+  | { type: 'handover.requested'; at: Date };
 
 /** Event types a VA receives whatever it subscribed to: answers to what it asked. */
-const ALWAYS_SENT: readonly string[] = ['approval.decided', 'approval.expired'];
+const ALWAYS_SENT: readonly string[] = ['approval.decided', 'approval.expired', 'handover.requested'];
 
 /**
  * The customer's turn a `message.received` opens (lib/turns/gather-turn.ts): its id, the turn whose
@@ -175,5 +176,7 @@ function payloadOf(cause: EventCause, chat: EventChat, transactionId: string): R
       };
     case 'approval.expired':
       return { approval_id: cause.approvalId, action: cause.action, expired_at: cause.at.toISOString() };
+    case 'handover.requested':
+      return { requested_at: cause.at.toISOString(), source: 'person_request' };
   }
 }

@@ -46,6 +46,7 @@ const SCHEMA_OF = {
   'chat.unassigned': eventSchemas.ChatUnassignedEvent,
   'approval.decided': eventSchemas.ApprovalDecidedEvent,
   'approval.expired': eventSchemas.ApprovalExpiredEvent,
+  'handover.requested': eventSchemas.HandoverRequestedEvent,
 } as const;
 
 /** `sub` appears in `list` in the same relative order, every key of it present. */

@@ -42,6 +42,7 @@ export const EVENT_KEY_ORDER: Record<EventType, { body: readonly string[]; paylo
     payload: ['approval_id', 'action', 'decision', 'comment', 'details', 'decided_by', 'decided_at'],
   },
   'approval.expired': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['approval_id', 'action', 'expired_at'] },
+  'handover.requested': { body: [...ENVELOPE_HEAD, ...ENVELOPE_TAIL], payload: ['requested_at', 'source'] },
 };
 
 /** A message entry of `payload.messages`: the spec's entry table, then `message`. */

@@ -1,9 +1,9 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { WidgetChat } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
-import { chats, customers, users } from '@/db/schema';
+import { chats, customers } from '@/db/schema';
 import type { WidgetVisitorAuth } from './types';
-import { toWidgetChat } from './widget-chat-view';
+import { loadOwnChat } from './widget-chat-view';
 
 /**
  * The customer's latest chat of this app, open or closed (a reload shows it again), or null.
@@ -11,10 +11,9 @@ import { toWidgetChat } from './widget-chat-view';
  */
 export async function findCurrentChat(db: Db, { visitor }: { visitor: WidgetVisitorAuth }): Promise<WidgetChat | null> {
   const [row] = await db
-    .select({ id: chats.id, status: chats.status, assigneeKind: users.kind })
+    .select({ id: chats.id })
     .from(customers)
     .innerJoin(chats, eq(chats.customerId, customers.id))
-    .leftJoin(users, eq(users.id, chats.assigneeId))
     .where(
       and(
         eq(customers.accountId, visitor.accountId),
@@ -25,5 +24,5 @@ export async function findCurrentChat(db: Db, { visitor }: { visitor: WidgetVisi
     )
     .orderBy(desc(chats.createdAt), desc(chats.id))
     .limit(1);
-  return row ? toWidgetChat(row) : null;
+  return row ? loadOwnChat(db, { visitor, chatId: row.id }) : null;
 }

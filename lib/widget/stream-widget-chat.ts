@@ -1,10 +1,10 @@
 import type { WidgetChat, WidgetChunk, WidgetTyping } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
-import { subscribeChatChanges } from '@/lib/events/chat-changes';
+import { subscribeAccountChats, subscribeChatChanges } from '@/lib/events/chat-changes';
 import { liveStream, type SendEvent } from '@/platform/realtime/live-stream';
 import { widgetMessagesAfter } from './list-widget-messages';
 import type { WidgetVisitorAuth } from './types';
-import { loadOwnChatLive, TYPING_OFF, toWidgetMessage } from './widget-chat-view';
+import { loadOwnChatLive, sameWidgetChat, TYPING_OFF, toWidgetMessage } from './widget-chat-view';
 
 const BATCH = 100;
 
@@ -86,6 +86,12 @@ export async function streamWidgetChat(
         }
         wake();
       }),
+      // While the chat waits, its place in the queue moves when any chat of the account changes
+      // (one leaves the queue, is picked or moved): the same wake the workspace's lists follow,
+      // on every instance. Read only while waiting; the read coalesces a burst of wakes.
+      subscribeAccountChats(visitor.accountId, () => {
+        if (state.handled_by === 'waiting' && state.status === 'open') wake();
+      }),
     ],
     opening: (send) => {
       send('chat', state satisfies WidgetChat);
@@ -111,7 +117,7 @@ export async function streamWidgetChat(
         if (rows.length < BATCH || held) break;
       }
       const now = await loadOwnChatLive(db, { visitor, chatId });
-      if (now.chat.status !== state.status || now.chat.handled_by !== state.handled_by) {
+      if (!sameWidgetChat(now.chat, state)) {
         state = now.chat;
         send('chat', now.chat);
       }

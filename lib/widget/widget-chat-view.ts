@@ -1,7 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { WidgetChat, WidgetMessage, WidgetTyping } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
-import { chats, customers, users } from '@/db/schema';
+import { approvals, chats, customers, users } from '@/db/schema';
+import { displayNameOf } from '@/lib/agent/display-name';
 import { ApiError } from '@/platform/errors';
 import type { WidgetVisitorAuth } from './types';
 
@@ -14,20 +15,25 @@ export async function loadOwnChat(db: Db, { visitor, chatId }: { visitor: Widget
 }
 
 /**
- * The customer's own chat with what the live view adds: the VA's typing indicator as the customer
- * sees it (only while it is on and the chat is open). One read by primary key.
+ * The customer's chat with what the widget shows of it: who holds it, the VA's typing, its place in
+ * the queue (only while waiting: the chats queued before it in its team, a range of
+ * chats_queue_idx) and whether an approval is pending (approvals_chat_idx). One row by primary key.
  */
-export async function loadOwnChatLive(
-  db: Db,
-  { visitor, chatId, now = new Date() }: { visitor: WidgetVisitorAuth; chatId: string; now?: Date },
-): Promise<{ chat: WidgetChat; typing: WidgetTyping }> {
-  const [row] = await db
+export function widgetChatQuery(db: Db, { visitor, chatId }: { visitor: WidgetVisitorAuth; chatId: string }) {
+  return db
     .select({
       id: chats.id,
       status: chats.status,
       assigneeKind: users.kind,
+      assigneeName: users.name,
+      assigneeDisplayName: users.displayName,
       typingUntil: chats.typingUntil,
       typingStatus: chats.typingStatus,
+      queuePosition: sql<number | null>`case when ${chats.status} = 'queued' and ${chats.assigneeId} is null then (
+        select count(*)::int + 1 from ${chats} q
+        where q.team_id = ${chats.teamId} and q.status = 'queued' and q.assignee_id is null
+          and (q.queued_at, q.id) < (${chats.queuedAt}, ${chats.id})) end`,
+      approvalPending: sql<boolean>`exists (select 1 from ${approvals} a where a.chat_id = ${chats.id} and a.status = 'pending')`,
     })
     .from(chats)
     .innerJoin(customers, eq(customers.id, chats.customerId))
@@ -41,6 +47,17 @@ export async function loadOwnChatLive(
         eq(customers.destinationId, visitor.livechatId),
       ),
     );
+}
+
+/**
+ * The customer's own chat with what the live view adds: the VA's typing indicator as the customer
+ * sees it (only while it is on and the chat is open). One read by primary key.
+ */
+export async function loadOwnChatLive(
+  db: Db,
+  { visitor, chatId, now = new Date() }: { visitor: WidgetVisitorAuth; chatId: string; now?: Date },
+): Promise<{ chat: WidgetChat; typing: WidgetTyping }> {
+  const [row] = await widgetChatQuery(db, { visitor, chatId });
   if (!row) throw new ApiError(2031, { detail: 'no such chat for this customer' });
   const chat = toWidgetChat(row);
   const until = row.typingUntil ? new Date(row.typingUntil) : null;
@@ -60,11 +77,46 @@ export async function loadOwnChatLive(
 
 export const TYPING_OFF: WidgetTyping = { on: false, status_text: null, expires_at: null, seconds_left: 0 };
 
-export function toWidgetChat(row: { id: string; status: string; assigneeKind: string | null }): WidgetChat {
+/** Two views of a chat differ in something the customer sees (the stream sends `chat` again). */
+export function sameWidgetChat(a: WidgetChat, b: WidgetChat): boolean {
+  return (
+    a.status === b.status &&
+    a.handled_by === b.handled_by &&
+    a.responder?.kind === b.responder?.kind &&
+    a.responder?.name === b.responder?.name &&
+    a.queue_position === b.queue_position &&
+    a.approval_pending === b.approval_pending
+  );
+}
+
+/**
+ * The chat as the customer sees it. A person answers under the name they chose to show customers
+ * (lib/agent/display-name.ts); a virtual agent under its name, said to be one.
+ */
+export function toWidgetChat(row: {
+  id: string;
+  status: string;
+  assigneeKind: string | null;
+  assigneeName: string | null;
+  assigneeDisplayName: string | null;
+  queuePosition: number | null;
+  approvalPending: boolean;
+}): WidgetChat {
+  const closed = row.status === 'closed';
+  const kind = row.assigneeKind === null ? null : row.assigneeKind === 'virtual_agent' ? 'bot' : 'person';
   return {
     chat_id: row.id,
-    status: row.status === 'closed' ? 'closed' : 'open',
-    handled_by: row.assigneeKind === null ? 'waiting' : row.assigneeKind === 'virtual_agent' ? 'bot' : 'person',
+    status: closed ? 'closed' : 'open',
+    handled_by: kind === null ? 'waiting' : kind,
+    responder:
+      closed || kind === null || row.assigneeName === null
+        ? null
+        : {
+            kind,
+            name: kind === 'person' ? displayNameOf({ displayName: row.assigneeDisplayName, name: row.assigneeName }) : row.assigneeName,
+          },
+    queue_position: closed || kind !== null ? null : (row.queuePosition ?? null),
+    approval_pending: !closed && Boolean(row.approvalPending),
   };
 }
 

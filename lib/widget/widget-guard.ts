@@ -10,14 +10,18 @@ import { authenticateVisitor } from './authenticate-visitor';
 import type { WidgetVisitorAuth } from './types';
 
 const PUBLIC_PATHS = new Set<string>([widgetContract.getApp.path, widgetContract.createVisitor.path]);
-const WRITES = new Set<string>([`POST ${widgetContract.startChat.path}`, `POST ${widgetContract.sendMessage.path}`]);
+const WRITES = new Set<string>([
+  `POST ${widgetContract.startChat.path}`,
+  `POST ${widgetContract.sendMessage.path}`,
+  `POST ${widgetContract.requestPerson.path}`,
+]);
 
 /**
  * The widget API's guard. Every request counts against its client address
  * (WIDGET_REQUESTS_PER_MINUTE_PER_ADDRESS); a new credential also against the address's hourly
  * budget (WIDGET_VISITORS_PER_HOUR_PER_ADDRESS). Every other route needs the customer credential
  * (`Authorization: Bearer`); cookies are never read, so the admin session opens nothing here.
- * Chats started and messages written count per customer (WIDGET_MESSAGES_PER_MINUTE).
+ * Chats started, messages written and "Talk to a person" count per customer (WIDGET_MESSAGES_PER_MINUTE).
  */
 export async function widgetGuard(req: ApiRequest, entry: RouteEntry, ctx: RequestContext): Promise<void> {
   const e = env();

@@ -3,6 +3,7 @@ import { after, before, it } from 'node:test';
 import { env } from '@/env';
 import { mineQuery, teamQueueQuery } from '@/lib/agent/list-workspace';
 import { transcriptQuery } from '@/lib/agent/open-agent-chat';
+import { widgetChatQuery } from '@/lib/widget/widget-chat-view';
 import { describeOrSkip } from '../support/describe-or-skip';
 import { type PlanDatabase, planDatabase } from '../support/plans';
 
@@ -54,6 +55,17 @@ describeOrSkip('agent workspace plans on a large table', url ? false : 'needs DA
       assert.ok(plan.indexes.includes('messages_chat_idx'), plan.indexes.join(', '));
     });
   }
+
+  it("reads a waiting customer's place in the queue from chats_queue_idx, never the whole queue's table", async () => {
+    const [last] = await p.raw<{ id: string; accountId: number; assetId: number; destinationId: string }[]>`
+      select c.id, c.account_id as "accountId", c.asset_id as "assetId", cu.destination_id as "destinationId"
+      from chats c join customers cu on cu.id = c.customer_id
+      where c.team_id = ${agent.teamId} and c.status = 'queued' and c.assignee_id is null order by c.queued_at desc, c.id desc limit 1`;
+    const visitor = { accountId: last.accountId, assetId: last.assetId, livechatId: last.destinationId };
+    const plan = await p.explain(widgetChatQuery(p.db, { visitor, chatId: last.id }));
+    assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
+    assert.ok(plan.indexes.includes('chats_queue_idx'), plan.indexes.join(', '));
+  });
 
   it("reads a chat's transcript from the end of messages_chat_idx", async () => {
     const plan = await p.explain(transcriptQuery(p.db, { chatId }));

@@ -134,7 +134,8 @@ describe('chat widget API (customers)', () => {
     const current = await widgetApi('GET', '/chats/current', { token: v.token, address: ip });
     assert.equal(current.body.response.chat.chat_id, chat.chat_id);
 
-    // A person takes over: the customer is told a person, not who.
+    // A person takes over: the customer is told a person, by the name people show customers (the
+    // one they chose, else the first word of their name), never their login.
     const handover = await botApi('PATCH', `/chats/${chat.chat_id}`, {
       token: t.token,
       headers: { team_id: String(t.botTeam.id) },
@@ -142,7 +143,15 @@ describe('chat widget API (customers)', () => {
     });
     assert.equal(handover.status, 200, JSON.stringify(handover.body));
     const state = await widgetApi('GET', `/chats/${chat.chat_id}`, { token: v.token, address: ip });
-    assert.deepEqual(state.body.response, { chat_id: chat.chat_id, status: 'open', handled_by: 'person' });
+    assert.deepEqual(state.body.response, {
+      chat_id: chat.chat_id,
+      status: 'open',
+      handled_by: 'person',
+      responder: { kind: 'person', name: t.agent.name.split(' ')[0] },
+      queue_position: null,
+      approval_pending: false,
+    });
+    assert.ok(!JSON.stringify(state.body).includes(t.agent.loginId));
   });
 
   it('keeps each customer to their own chats: another customer, another app or a forged credential reads nothing', async () => {

@@ -51,6 +51,7 @@ const EVENT_HELP: Record<EventType, string> = {
   'chat.unassigned': 'a chat is taken away from the VA',
   'approval.decided': 'a person decided an approval the VA asked for (always sent)',
   'approval.expired': 'nobody decided an approval in time (always sent)',
+  'handover.requested': 'the customer asked for a person and the VA handles it (always sent)',
 };
 
 type Values = {

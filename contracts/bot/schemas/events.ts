@@ -246,6 +246,19 @@ export const approvalExpiredEventSchema = z
   })
   .describe('Nobody decided the approval request within its `expires_in_seconds`: do not act. Sent whatever the VA subscribed to.');
 
+export const handoverRequestedEventSchema = z
+  .object({
+    event_type: z.literal('handover.requested'),
+    ...envelopeBase,
+    payload: z.object({
+      requested_at: isoDateTime,
+      source: z.literal('person_request').describe('The customer pressed "Talk to a person" in the chat widget'),
+    }),
+  })
+  .describe(
+    'The customer asked for a person (the widget\'s "Talk to a person") on a chat the VA holds, and the VA\'s `person_request` is `bot`: the chat stays with the VA, which decides. Usually it transfers with a `handover` context; it may first finish what it was doing. Sent whatever the VA subscribed to: it chose to handle the request. (With `person_request: fallback` the chat moves to the fallback route and the VA gets `chat.unassigned` instead.)',
+  );
+
 export const webhookEventSchema = z.discriminatedUnion('event_type', [
   chatAssignedEventSchema,
   messageReceivedEventSchema,
@@ -253,6 +266,7 @@ export const webhookEventSchema = z.discriminatedUnion('event_type', [
   chatUnassignedEventSchema,
   approvalDecidedEventSchema,
   approvalExpiredEventSchema,
+  handoverRequestedEventSchema,
 ]);
 
 const eventBase = {
@@ -353,6 +367,13 @@ example(approvalExpiredEventSchema, {
   payload: { approval_id: '5b0f7d2e-8c41-4a5e-9d3b-2f6e1a7c9b04', action: 'refund', expired_at: '2026-03-02T09:26:00.000Z' },
   transaction_id: 'f2a3b4c5-d6e7-4f8a-9b0c-1d2e3f4a5b6c',
 });
+example(handoverRequestedEventSchema, {
+  event_type: 'handover.requested',
+  ...eventBase,
+  posted_on: '2026-03-02T09:16:40.120Z',
+  payload: { requested_at: '2026-03-02T09:16:40.000Z', source: 'person_request' },
+  transaction_id: 'a7b8c9d0-e1f2-4a3b-8c4d-5e6f7a8b9c0d',
+});
 
 /** Published as OpenAPI components and served on their own as JSON Schema. */
 export const eventSchemas = {
@@ -362,4 +383,5 @@ export const eventSchemas = {
   ChatUnassignedEvent: chatUnassignedEventSchema,
   ApprovalDecidedEvent: approvalDecidedEventSchema,
   ApprovalExpiredEvent: approvalExpiredEventSchema,
+  HandoverRequestedEvent: handoverRequestedEventSchema,
 } as const;

@@ -7,6 +7,7 @@ import { findCurrentChat } from '@/lib/widget/find-current-chat';
 import { getWidgetApp } from '@/lib/widget/get-widget-app';
 import { listWidgetMessages } from '@/lib/widget/list-widget-messages';
 import { openWidgetStream } from '@/lib/widget/open-widget-stream';
+import { requestPerson } from '@/lib/widget/request-person';
 import { sendWidgetMessage } from '@/lib/widget/send-widget-message';
 import { startWidgetChat } from '@/lib/widget/start-widget-chat';
 import { loadOwnChat } from '@/lib/widget/widget-chat-view';
@@ -34,6 +35,8 @@ const widgetRouter = tsr.routerWithMiddleware(widgetContract)<{ widget: WidgetVi
       await setCustomerTyping(await getDb(), { accountId: request.widget.accountId, chatId: params.chat_id, typing: body.typing }),
     );
   },
+  requestPerson: async ({ params }, { request }) =>
+    ok(4304, await requestPerson(await getDb(), { visitor: request.widget, chatId: params.chat_id })),
   streamChat: async ({ params, query, headers }, { request }) => {
     const resume = headers['last-event-id'];
     const after = resume !== undefined ? cursorOf(resume, 'header.last-event-id') : (query.after ?? 0);
