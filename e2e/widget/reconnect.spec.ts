@@ -5,20 +5,10 @@
  * credential and their chat, sees that the page is reconnecting, and then sees every message once,
  * including a streamed reply whose chunks and close came while the page was away.
  */
-import { rmSync } from 'node:fs';
-import net from 'node:net';
 import type { Page } from '@playwright/test';
-import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import { E2E_ADMIN } from '../../playwright.config';
 import { expect, test } from '../fixtures';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { ownServer } from '../own-server';
 
 const token = (page: Page, appId: number) =>
   page.evaluate((key) => JSON.parse(window.localStorage.getItem(key) || '{}').token as string | undefined, `va-chat:${appId}`);
@@ -28,19 +18,9 @@ test('the widget keeps its chat through a restart and an outage: it says it is r
   playwright,
 }) => {
   test.setTimeout(420_000);
-  const port = await freePort();
-  const dataDir = `.data/e2e-reconnect-${port}`;
-  const serverEnv = {
-    DATA_DIR: `${dataDir}/pglite`,
-    ADMIN_EMAIL: E2E_ADMIN.email,
-    ADMIN_PASSWORD: E2E_ADMIN.password,
-    ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '100',
-    LOG_LEVEL: 'warn',
-  };
-  let server: ProductionServer = startProductionServer(port, serverEnv);
+  const server = await ownServer();
   const context = await browser.newContext();
   try {
-    await waitForServer(server, 240_000, '/api/health/ready');
     const request = await playwright.request.newContext({ baseURL: server.base });
     const post = async (path: string, data: unknown, headers: Record<string, string> = {}, status = 201) => {
       const res = await request.post(path, { data, headers });
@@ -88,12 +68,11 @@ test('the widget keeps its chat through a restart and an outage: it says it is r
     await expect(reconnecting).toBeHidden();
 
     // The server stops: the stream ends, every try fails, and the page says so.
-    await stopProductionServer(server);
+    await server.stop();
     await expect(reconnecting).toBeVisible();
     // While it is down, and for a while after it is back, the page cannot reach the stream.
     await page.route('**/api/widget/chats/*/stream*', (route) => route.abort('connectionrefused'));
-    server = startProductionServer(port, serverEnv);
-    await waitForServer(server, 240_000, '/api/health/ready');
+    await server.start();
 
     // Meanwhile the bot writes a message, a streamed reply (its chunks and its close) and one more.
     await bot(`/chats/${chatId}/messages`, { type: 'outbound', text: 'two' });
@@ -146,7 +125,6 @@ test('the widget keeps its chat through a restart and an outage: it says it is r
     await request.dispose();
   } finally {
     await context.close();
-    await stopProductionServer(server);
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.dispose();
   }
 });

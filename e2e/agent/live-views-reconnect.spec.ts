@@ -1,0 +1,93 @@
+/**
+ * The console's chat page and the agent workspace through a restart: a server of this test's own
+ * is stopped under both pages and started again; without a reload, each page's live view comes
+ * back and shows what was written after the restart.
+ */
+import { E2E_ADMIN } from '../../playwright.config';
+import { expect, test } from '../fixtures';
+import { ownServer } from '../own-server';
+
+const PASSWORD = 'quiet harbour lantern seventeen';
+
+test("the console's chat page and the workspace reconnect after the server restarts, and show what came meanwhile", async ({
+  browser,
+  playwright,
+}) => {
+  test.setTimeout(420_000);
+  const server = await ownServer();
+  const admin = await browser.newContext();
+  const agent = await browser.newContext();
+  const request = await playwright.request.newContext({ baseURL: server.base });
+  try {
+    expect((await request.post('/api/admin/login', { data: E2E_ADMIN })).status()).toBe(200);
+    const post = async (path: string, data: unknown, headers: Record<string, string> = {}) => {
+      const res = await request.post(path, { data, headers });
+      expect(res.status(), `${path}: ${await res.text()}`).toBe(201);
+      return (await res.json()).response;
+    };
+    // Chats of the asset wait in a team of people (no auto-assign): the workspace's queue.
+    const people = await post('/api/admin/teams', { name: 'Reconnect people', auto_assign: false });
+    const user = await post('/api/admin/users', {
+      kind: 'agent',
+      login_id: 'reconnect-agent',
+      name: 'Reconnect Agent',
+      email: 'reconnect-agent@example.test',
+      availability: 'available',
+      team_ids: [people.id],
+    });
+    const invite = await post(`/api/admin/users/${user.id}/invite`, {});
+    const asset = await post('/api/admin/assets', { channel: 'livechat', name: 'Reconnect desk' });
+    await post('/api/admin/routing-rules', {
+      name: 'To people',
+      position: 0,
+      conditions: [{ field: 'asset_id', op: 'equals', value: String(asset.id) }],
+      team_id: people.id,
+    });
+    const customer = async (text: string) => {
+      const visitor = await post(`/api/widget/apps/${asset.id}/visitors`, undefined);
+      const auth = { authorization: `Bearer ${visitor.token}` };
+      const chat = await post('/api/widget/chats', { text }, auth);
+      return { chatId: chat.chat_id as string, say: (t: string) => post(`/api/widget/chats/${chat.chat_id}/messages`, { text: t }, auth) };
+    };
+    const first = await customer('First customer here');
+
+    // The person sets their password through the invite and sees the chat waiting.
+    const agentPage = await agent.newPage();
+    const link = new URL(invite.invite_url);
+    await agentPage.goto(`${server.base}${link.pathname}${link.hash}`);
+    await agentPage.getByLabel('New password').fill(PASSWORD);
+    await agentPage.getByLabel('Repeat the password').fill(PASSWORD);
+    await agentPage.getByRole('button', { name: 'Set password and sign in' }).click();
+    await expect(agentPage.getByRole('heading', { name: 'Queue (1)' })).toBeVisible();
+    const reconnecting = agentPage.getByText('reconnecting…');
+    await expect(reconnecting).toBeHidden();
+
+    // The administrator follows the chat on its console page.
+    const adminPage = await admin.newPage();
+    expect((await adminPage.request.post(`${server.base}/api/admin/login`, { data: E2E_ADMIN })).status()).toBe(200);
+    await adminPage.goto(`${server.base}/admin/chats/${first.chatId}`);
+    const transcript = adminPage.getByRole('list', { name: 'Transcript' });
+    await expect(transcript.locator('[data-type="inbound"]')).toHaveText([/First customer here/]);
+    await first.say('Are you there?');
+    await expect(transcript.locator('[data-type="inbound"]')).toHaveText([/First customer here/, /Are you there\?/]);
+
+    // The server stops: the workspace says it is reconnecting.
+    await server.stop();
+    await expect(reconnecting).toBeVisible();
+    await server.start();
+    await expect(reconnecting).toBeHidden({ timeout: 60_000 });
+
+    // Written after the restart, shown live on both pages without a reload.
+    await first.say('Back after the restart');
+    await customer('Second customer here');
+    await expect(transcript.locator('[data-type="inbound"]')).toHaveText(
+      [/First customer here/, /Are you there\?/, /Back after the restart/],
+      { timeout: 30_000 },
+    );
+    await expect(agentPage.getByRole('heading', { name: 'Queue (2)' })).toBeVisible({ timeout: 30_000 });
+  } finally {
+    await request.dispose();
+    await Promise.all([admin.close(), agent.close()]);
+    await server.dispose();
+  }
+});
