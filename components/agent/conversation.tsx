@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type MutableRefObject, useEffect, useState } from 'react';
 import { AgentApiError, type AgentChat, agentApi, type Directory, keys, type Message, type Profile } from './api';
 import { focusSoon } from './focus';
+import { HandBack, HandoverCard } from './handover-card';
 
 /** Only http and https addresses become links: a stored value of any other kind is shown as text. */
 function isWebAddress(raw: string): boolean {
@@ -228,6 +229,7 @@ export function Conversation({
           {chat.assignee === null ? 'Pick this chat' : 'Take over from the bot'}
         </button>
       )}
+      {data.handover && <HandoverCard card={data.handover} />}
       <div className="conversation-grid">
         <section aria-labelledby="transcript-title" className="transcript-section">
           <h3 id="transcript-title">Transcript</h3>
@@ -339,6 +341,18 @@ export function Conversation({
                 </button>
               </form>
             </section>
+          )}
+          {mineNow && (
+            <HandBack
+              card={data.handover}
+              busy={busy}
+              onHandBack={(note) =>
+                void act(
+                  () => agentApi('POST', path('/hand-back'), note ? { note } : {}),
+                  () => onLeft(`Chat handed back to ${data.handover?.from ?? 'the bot'}.`),
+                )
+              }
+            />
           )}
           {mineNow && (
             <section aria-labelledby="transfer-title">

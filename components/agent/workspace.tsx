@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { AgentApiError, agentApi, isSignedOut, keys, type Lists, type Profile } from './api';
+import { ApprovalsPanel } from './approvals-panel';
 import { Conversation } from './conversation';
 import { focusSoon } from './focus';
 import { SignInForm } from './sign-in';
@@ -212,12 +213,18 @@ function Workspace({ me }: { me: Profile }) {
                       <span className="small">
                         waiting {waited(q.waited_seconds)} · {REASONS[q.reason]}
                       </span>
+                      {q.handover && (
+                        <span className="small muted">
+                          from {q.handover.from}: {q.handover.reason ?? q.handover.intent ?? 'handed over'}
+                        </span>
+                      )}
                     </button>
                   </li>
                 ))}
               </ol>
             )}
           </section>
+          <ApprovalsPanel approvals={lists.data?.approvals ?? []} onOpen={openChat} />
         </nav>
         <main className="agent-main" aria-labelledby={open ? 'conversation-title' : 'no-chat-title'}>
           {open ? (

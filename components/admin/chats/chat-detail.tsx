@@ -9,6 +9,8 @@ import { failureOf } from '@/components/admin/shared/errors';
 import { formatDateTime } from '@/components/admin/shared/format';
 import { ChatRequests } from '@/components/admin/traces/chat-requests';
 import { CopyId } from '@/components/admin/traces/copy-id';
+// The card is the contract's handover card, drawn the same way for people in the workspace and here.
+import { HandoverCard } from '@/components/agent/handover-card';
 import type { AdminChatDetail } from '@/contracts/admin/schemas/chat';
 import { AppendMessage } from './append-message';
 import { EventTimeline } from './event-timeline';
@@ -125,6 +127,7 @@ export function ChatDetail({ chatId, focus }: { chatId: string; focus?: string }
       </div>
       <div className="chat-layout">
         <div className="chat-main">
+          {chat.handover && <HandoverCard card={chat.handover} headingLevel={2} />}
           <section className="card" aria-labelledby="transcript-title">
             <h2 id="transcript-title">Transcript ({chat.messages.length})</h2>
             <Transcript messages={chat.messages} highlight={target?.kind === 'message' ? target.value : undefined} />
