@@ -269,6 +269,12 @@ describe('turns: a burst is one message.received, and a stale reply is stopped',
       .from(messages)
       .where(eq(messages.transid, stream.body.response.transid));
     assert.equal(row.state, 'superseded');
+    // The bot's next chunk is refused: the chat is no longer its own (2043, as after any handover).
+    const chunk = await botApi('POST', `/chats/${chat}/messages/${stream.body.response.transid}/chunks`, {
+      token: t.token,
+      body: { seq: 1, text: ' more' },
+    });
+    assert.equal(chunk.body.status_code, 2043, JSON.stringify(chunk.body));
     const all = await ctx.db.select().from(events).where(eq(events.chatId, chat));
     assert.ok(
       all.every((e) => e.streamXid < 9_000_000_000_000_000),
