@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type MutableRefObject, useEffect, useState } from 'react';
+import { type FormEvent, type MutableRefObject, useEffect, useRef, useState } from 'react';
 import { AgentApiError, type AgentChat, agentApi, type Directory, keys, type Message, type Profile } from './api';
 import { focusSoon } from './focus';
 import { HandBack, HandoverCard } from './handover-card';
@@ -85,11 +85,22 @@ export function Conversation({
     setError(err instanceof AgentApiError ? err.description : 'The service could not be reached; try again.');
     focusSoon('conversation-error');
   };
-  const act = async (work: () => Promise<unknown>, after?: () => void) => {
+  /**
+   * One action of the person's. `leaves`: the chat leaves this person (transferred, handed back,
+   * closed): it is not read again, since it may now be outside their teams (2085).
+   */
+  const act = async (work: () => Promise<unknown>, after?: () => void, { leaves = false } = {}) => {
     setBusy(true);
     setError(null);
     try {
       await work();
+      if (leaves) {
+        await qc.cancelQueries({ queryKey: keys.chat(chatId) });
+        qc.invalidateQueries({ queryKey: keys.lists });
+        after?.();
+        qc.removeQueries({ queryKey: keys.chat(chatId), exact: true });
+        return;
+      }
       await qc.invalidateQueries({ queryKey: keys.chat(chatId) });
       qc.invalidateQueries({ queryKey: keys.lists });
       after?.();
@@ -111,11 +122,25 @@ export function Conversation({
     void act(
       () => agentApi('POST', path('/close'), {}),
       () => onLeft('Chat closed.'),
+      { leaves: true },
     );
   };
   useEffect(() => {
     closeRef.current = close;
   });
+
+  // The transcript follows its newest message when one arrives, unless the person has scrolled up
+  // to read history (then it stays where they are); the person's own message is always shown.
+  const log = useRef<HTMLDivElement>(null);
+  const atEnd = useRef(true);
+  const sent = useRef(false);
+  const count = data?.transcript.length ?? 0;
+  useEffect(() => {
+    const el = log.current;
+    if (!el || count === 0) return;
+    if (atEnd.current || sent.current) el.scrollTop = el.scrollHeight;
+    sent.current = false;
+  }, [count]);
 
   if (view.isPending) return <p>Loading the chat…</p>;
   if (view.error || !data) {
@@ -153,6 +178,8 @@ export function Conversation({
     if (text) body.text = text;
     if (url) body.attachment = { type: String(values.get('attachment_type') ?? 'file'), url };
     if (quick.length) body.quick_replies = quick;
+    // Set before the send: the re-read that brings the message in may render before it returns.
+    sent.current = true;
     void act(
       () => agentApi('POST', path('/reply'), body),
       () => {
@@ -200,6 +227,7 @@ export function Conversation({
     void act(
       () => agentApi('POST', path('/transfer'), body),
       () => onLeft(kind === 'team' ? 'Chat transferred to the team.' : `Chat handed to ${value}.`),
+      { leaves: true },
     );
   };
   const pick = () =>
@@ -234,8 +262,19 @@ export function Conversation({
         <section aria-labelledby="transcript-title" className="transcript-section">
           <h3 id="transcript-title">Transcript</h3>
           {/* The scrolling log is focusable so its history can be read by keyboard. */}
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1) */}
-          <div className="transcript" role="log" aria-label="Transcript" aria-live="polite" tabIndex={0}>
+          <div
+            ref={log}
+            className="transcript"
+            role="log"
+            aria-label="Transcript"
+            aria-live="polite"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1)
+            tabIndex={0}
+            onScroll={(e) => {
+              const el = e.currentTarget;
+              atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+            }}
+          >
             <ol>
               {data.transcript.map((m) => (
                 <MessageItem key={m.transid} m={m} />

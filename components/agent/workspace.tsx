@@ -132,18 +132,20 @@ function Workspace({ me }: { me: Profile }) {
           <span>
             {me.login_id} <span className="muted small">({me.teams.map((t) => t.name).join(', ') || 'no team'})</span>
           </span>
+          {/* A labelled switch, drawn as one: a button reading "Available" alone read as a label. */}
+          <span id="availability-label">Available for chats</span>
           <button
             type="button"
             id="availability"
-            className={`btn btn-small ${me.availability === 'available' ? 'is-available' : ''}`}
-            aria-pressed={me.availability === 'available'}
+            role="switch"
+            aria-checked={me.availability === 'available'}
+            aria-labelledby="availability-label"
+            className={`switch${me.availability === 'available' ? ' switch-on' : ''}`}
             onClick={availability}
           >
-            Available
+            <span className="switch-knob" aria-hidden="true" />
+            <span className="switch-text">{me.availability === 'available' ? 'On' : 'Off (away)'}</span>
           </button>
-          <span className="muted small" aria-hidden="true">
-            {me.availability === 'available' ? 'taking chats' : 'away'}
-          </span>
           <button type="button" className="btn btn-small" onClick={signOut}>
             Sign out
           </button>

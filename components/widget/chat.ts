@@ -29,7 +29,6 @@ function main(appIdText: string): void {
   const error = element<HTMLParagraphElement>('error');
   const closedBox = element<HTMLDivElement>('closed');
   const restart = element<HTMLButtonElement>('restart');
-  const closeButton = element<HTMLButtonElement>('close');
   const connection = element<HTMLParagraphElement>('connection');
   const responder = element<HTMLParagraphElement>('responder');
   const personButton = element<HTMLButtonElement>('person');
@@ -475,8 +474,7 @@ function main(appIdText: string): void {
     restart.addEventListener('click', newChat);
     personButton.addEventListener('click', () => void askForPerson());
     if (embedded) {
-      closeButton.hidden = false;
-      closeButton.addEventListener('click', () => window.parent.postMessage({ type: 'va-chat:close' }, '*'));
+      // The launcher on the host page shows and hides the panel (one button for it); Escape in here too.
       document.addEventListener('keydown', (e) => {
         if (e.key === 'Escape') window.parent.postMessage({ type: 'va-chat:close' }, '*');
       });

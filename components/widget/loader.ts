@@ -1,8 +1,8 @@
 // The embed script (/widget.js?app=<id>), compiled by scripts/build-widget.ts. The route serves it
 // with one app's configuration in place of VA_CHAT_CONFIG (app/widget.js/route.ts): its allowed
 // origins are written into it, so on any other origin it stops before touching the page. On an
-// allowed one it adds a launcher button ("Open chat", "Hide chat" while open) and, on first use, the chat page in an
-// iframe. Escape, or the page's own Close button, closes the panel and puts focus back on the
+// allowed one it adds a launcher button ("Open chat", "Hide chat" while open: the one control that shows and
+// hides the panel) and, on first use, the chat page in an iframe. Escape hides the panel too and puts focus back on the
 // launcher. Styles are set through the DOM (no inline style attribute), so a host page with a
 // strict policy can still run it.
 
@@ -88,7 +88,7 @@ function install(cfg: LoaderConfig): void {
       }
       panel.hidden = false;
       launcher.setAttribute('aria-expanded', 'true');
-      // It hides the panel; the conversation stays open (the chat page's own button says the same).
+      // It hides the panel; the conversation stays open.
       launcher.textContent = 'Hide chat';
       focusChat();
     }

@@ -150,7 +150,12 @@ test('the whole loop: customer, bot, "agent please", a person picks and answers 
     await expect(transcript).toContainText('Parcel found, handing back.');
     await expect(page.getByRole('log')).not.toContainText('Parcel found');
 
-    // Hand back to the bot: it is told chat.assigned and greets the customer again.
+    // Hand back to the bot: it is told chat.assigned and greets the customer again. The chat is
+    // now outside the person's teams: the page does not ask for it again (it would get 2085).
+    const refused: string[] = [];
+    workspace.on('response', (r) => {
+      if (r.status() === 404 && r.url().includes('/api/agent/')) refused.push(r.url());
+    });
     await workspace.getByLabel('To', { exact: true }).selectOption({ label: `${va.name} (${va.login_id})` });
     await workspace.getByRole('button', { name: 'Transfer', exact: true }).click();
     await expect(workspace.getByRole('status').filter({ hasText: `Chat handed to ${va.login_id}.` })).toBeFocused();
@@ -160,6 +165,7 @@ test('the whole loop: customer, bot, "agent please", a person picks and answers 
     await page.getByRole('button', { name: 'That is all, thanks' }).last().click();
     await expect(page.getByRole('log')).toContainText('Glad I could help');
     await expect(page.getByRole('log')).toContainText('This chat has ended.');
+    expect(refused, 'workspace requests refused after the hand-back').toEqual([]);
   } finally {
     await Promise.all([customer.close(), agent.context.close(), outsider.context.close()]);
     await bot.close();
@@ -263,8 +269,22 @@ test('the workspace passes axe at 390 and 1280 px and works by keyboard: next ch
     for (let i = 0; i < 10 && !(await page.getByRole('button', { name: 'Send' }).evaluate((el) => el === document.activeElement)); i++) {
       await page.keyboard.press('Tab');
     }
+    // A short window: the transcript scrolls, and the message just sent is brought into view.
+    await page.setViewportSize({ width: DESKTOP.width, height: 420 });
     await page.keyboard.press('Enter');
-    await expect(page.getByRole('log', { name: 'Transcript' })).toContainText('Typed with the keyboard only.');
+    const log = page.getByRole('log', { name: 'Transcript' });
+    await expect(log).toContainText('Typed with the keyboard only.');
+    expect(await log.evaluate((el) => el.scrollHeight > el.clientHeight), 'the transcript overflows its box').toBe(true);
+    const shownInLog = () =>
+      log.evaluate((el) => {
+        const sent = [...el.querySelectorAll('li')].find((li) => li.textContent?.includes('Typed with the keyboard only.'));
+        if (!sent) return false;
+        const box = el.getBoundingClientRect();
+        const item = sent.getBoundingClientRect();
+        return item.top >= box.top - 1 && item.bottom <= box.bottom + 1;
+      });
+    await expect.poll(shownInLog, { message: 'the message just sent is scrolled into the transcript’s view' }).toBe(true);
+    await page.setViewportSize(DESKTOP);
     // Alt+C closes the chat; focus lands on the notice saying so, never on the page body.
     await page.keyboard.press('Alt+KeyC');
     const notice = page.getByRole('status').filter({ hasText: 'Chat closed.' });
@@ -285,7 +305,15 @@ test('an administrator invites a person from the console; the link is shown once
   });
   expect(created.status()).toBe(201);
   const user = (await created.json()).response;
+  // A person without an email has no invite to offer: the row says what to add instead.
+  const noEmail = await page.request.post('/api/admin/users', {
+    data: { kind: 'agent', login_id: `no-email-${s}`, name: `No email ${s}` },
+  });
+  expect(noEmail.status()).toBe(201);
+  const noEmailId = (await noEmail.json()).response.id;
   await page.reload();
+  await expect(page.locator(`#user-${noEmailId}-no-email`)).toHaveText('Add an email (Edit) to invite');
+  await expect(page.getByRole('button', { name: `Invite No email ${s} to the workspace` })).toHaveCount(0);
   const invite = page.getByRole('button', { name: `Invite Invited ${s} to the workspace` });
   await invite.click();
   const heading = page.getByRole('heading', { name: `Invite link for Invited ${s}` });
@@ -323,17 +351,19 @@ test('availability decides where auto-assign sends a handed-over chat', async ({
   try {
     // Both away: the handed-over chat waits in the queue.
     for (const p of [agent.page, other.page]) {
-      const available = p.getByRole('button', { name: 'Available' });
-      await expect(available).toHaveAttribute('aria-pressed', 'true');
+      const available = p.getByRole('switch', { name: 'Available for chats' });
+      await expect(available).toBeChecked();
+      await expect(available).toHaveText('On');
       await available.click();
-      await expect(available).toHaveAttribute('aria-pressed', 'false');
+      await expect(available).not.toBeChecked();
+      await expect(available).toHaveText('Off (away)');
       await expect(available).toBeFocused();
     }
     await customerAsksForPerson(await customer.newPage(), baseURL!, asset.id);
     await expect(agent.page.getByRole('button', { name: /transferred/ })).toBeVisible();
     await expect(agent.page.getByRole('heading', { name: 'Mine (0)' })).toBeVisible();
     // Available again: auto-assign gives the waiting chat at once, and the page shows it live.
-    await agent.page.getByRole('button', { name: 'Available' }).click();
+    await agent.page.getByRole('switch', { name: 'Available for chats' }).click();
     await expect(agent.page.getByRole('heading', { name: 'Mine (1)' })).toBeVisible();
     await expect(agent.page.getByRole('heading', { name: 'Queue (0)' })).toBeVisible();
     await expect(other.page.getByRole('heading', { name: 'Queue (0)' })).toBeVisible();

@@ -104,6 +104,9 @@ test('embedded on an allowed website: a customer writes, the bot answers with qu
     // Open, the launcher says what it does: it hides the panel, the conversation stays.
     await expect(page.getByRole('button', { name: 'Hide chat' })).toBeVisible();
     const chat = page.frameLocator(`iframe[title="Chat with ${asset.name}"]`);
+    // One control hides the panel: the chat page in the frame has no second one.
+    await expect(chat.getByRole('textbox', { name: 'Message' })).toBeVisible();
+    await expect(chat.getByRole('button', { name: /hide|close/i })).toHaveCount(0);
     await writeAndGetQuickReplies(chat, 'Hello, <b>where</b> is my parcel?');
 
     // Text is shown as text: the markup is visible, not rendered.

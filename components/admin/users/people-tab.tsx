@@ -182,13 +182,20 @@ export function PeopleTab({ kind }: { kind: 'agent' | 'manager' }) {
                 >
                   Edit<span className="sr-only"> {u.name}</span>
                 </button>
-                <InviteButton
-                  user={u}
-                  onInvited={(made) => {
-                    setInvite(made);
-                    focusId('invite-title');
-                  }}
-                />
+                {/* An invite signs in with the person's email: without one there is nothing to offer yet. */}
+                {u.email ? (
+                  <InviteButton
+                    user={u}
+                    onInvited={(made) => {
+                      setInvite(made);
+                      focusId('invite-title');
+                    }}
+                  />
+                ) : (
+                  <span className="muted small" id={`user-${u.id}-no-email`}>
+                    Add an email (Edit) to invite
+                  </span>
+                )}
               </span>
             ),
           },
