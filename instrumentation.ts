@@ -6,7 +6,7 @@
 export async function register() {
   // Only under Node.js: with the check around the import, the Edge compilation drops the module.
   if (process.env.NEXT_RUNTIME === 'nodejs') {
-    const { registerNode } = await import('./platform/startup/register-node');
+    const { registerNode } = await import('./instrumentation-node');
     await registerNode();
   }
 }

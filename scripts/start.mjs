@@ -22,6 +22,7 @@ const SOURCES = [
   'env.ts',
   'proxy.ts',
   'instrumentation.ts',
+  'instrumentation-node.ts',
   'next.config.ts',
   'tsconfig.json',
   'package-lock.json',

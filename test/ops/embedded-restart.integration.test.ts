@@ -119,7 +119,18 @@ function buildState(): string | false {
     return fs.readdirSync(p).reduce((m, e) => Math.max(m, newest(path.join(p, e))), st.mtimeMs);
   };
   // The list scripts/start.mjs compares.
-  const sources = ['app', 'lib', 'platform', 'contracts', 'db', 'inngest', 'instrumentation.ts', 'next.config.ts', 'package-lock.json'];
+  const sources = [
+    'app',
+    'lib',
+    'platform',
+    'contracts',
+    'db',
+    'inngest',
+    'instrumentation.ts',
+    'instrumentation-node.ts',
+    'next.config.ts',
+    'package-lock.json',
+  ];
   return sources.some((s) => newest(path.join(ROOT, s)) > built)
     ? 'the production build is older than the sources, and npm start would rebuild in each start (run npm run build)'
     : false;

@@ -4,13 +4,13 @@
  * sees Node's APIs (process.exit) and the build has nothing to warn about.
  */
 export async function registerNode(): Promise<void> {
-  const { env, environmentProblems } = await import('@/env');
+  const { env, environmentProblems } = await import('./env');
   const problems = environmentProblems();
   if (problems.length) {
     for (const problem of problems) console.error(`Invalid configuration: ${problem}`);
     process.exit(1);
   }
-  const { startServer, startFailureLine } = await import('@/platform/startup/start-server');
+  const { startServer, startFailureLine } = await import('./platform/startup/start-server');
   try {
     await startServer();
   } catch (err) {
@@ -20,19 +20,19 @@ export async function registerNode(): Promise<void> {
     process.exit(1);
   }
   if (env().DELIVERY_ENGINE === 'inngest') {
-    const { startInngestHandOver } = await import('@/inngest/hand-over');
+    const { startInngestHandOver } = await import('./inngest/hand-over');
     await startInngestHandOver();
   }
-  const { installShutdown } = await import('@/platform/ops/shutdown');
+  const { installShutdown } = await import('./platform/ops/shutdown');
   installShutdown();
   // `npm start` (scripts/start.mjs) serves the bot, agent and widget APIs through node:http, with
   // the pipelines and route implementations of this very build, handed over here.
   const [{ botApiHandler }, { adminApiHandler }, { agentApiHandler }, { widgetApiHandler }, { exposeNodeEntries }] = await Promise.all([
-    import('@/app/api/v1/_routers'),
-    import('@/app/api/admin/_routers'),
-    import('@/app/api/agent/_routers'),
-    import('@/app/api/widget/_routers'),
-    import('@/platform/http/node-entry'),
+    import('./app/api/v1/_routers'),
+    import('./app/api/admin/_routers'),
+    import('./app/api/agent/_routers'),
+    import('./app/api/widget/_routers'),
+    import('./platform/http/node-entry'),
   ]);
   exposeNodeEntries(
     [
