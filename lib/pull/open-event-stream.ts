@@ -1,4 +1,5 @@
 import type { Db } from '@/db/client';
+import { sseStream } from '@/platform/realtime/sse-stream';
 import { logger } from '@/platform/util/logger';
 import { noteRead } from './ack-events';
 import type { Position } from './cursor';
@@ -7,13 +8,11 @@ import { followEvents, HELD_BACK_RETRY_MS } from './readers';
 import { readEventPageShared } from './shared-read';
 import { releaseStreamSlot, takeStreamSlot } from './stream-slots';
 
-/** A comment line at least this often, so proxies and clients see the stream is alive. */
+/** A comment line this often, so proxies and clients see the stream is alive; and a read at least this often. */
 export const HEARTBEAT_MS = 10_000;
 const PAGE = 100;
 /** A client that reads nothing for this long while its buffer is full is cut off (it resumes by cursor). */
 const STALLED_MS = 60_000;
-
-const encoder = new TextEncoder();
 
 /**
  * GET /events/stream: the VA's events after `cursor` (or its acknowledged position) as
@@ -32,70 +31,32 @@ export async function openEventStream(
   // Reading from now on; while the stream stays open, stream-slots refreshes it with its slot.
   await noteRead(db, { accountId, vaUserId }).catch(() => {});
   const follow = followEvents(vaUserId);
-  let room: (() => void) | undefined;
-  let stopped = false;
-
-  const finish = () => {
-    if (stopped) return;
-    stopped = true;
-    follow.close();
-    room?.();
-    void releaseStreamSlot(db, slot);
-  };
-
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        const send = (text: string) => controller.enqueue(encoder.encode(text));
-        const waitForRoom = async () => {
-          const since = Date.now();
-          while (!stopped && (controller.desiredSize ?? 1) <= 0) {
-            if (Date.now() - since > STALLED_MS) throw new Error('client stopped reading');
-            await new Promise<void>((resolve) => {
-              room = resolve;
-              setTimeout(resolve, 1_000);
-            });
-          }
-        };
-        const run = async () => {
-          send('retry: 1000\n\n');
-          let beat = Date.now();
-          while (!stopped) {
-            const page = await readEventPageShared(db, { accountId, vaUserId, after: position, limit: PAGE });
-            for (const { event_type, ...item } of page.items) {
-              send(`id: ${item.cursor}\nevent: ${event_type}\ndata: ${JSON.stringify(item)}\n\n`);
-            }
-            position = page.next;
-            await waitForRoom();
-            if (stopped || follow.ended) break;
-            if (page.items.length === PAGE) continue;
-            const untilBeat = HEARTBEAT_MS - (Date.now() - beat);
-            if (untilBeat <= 0) {
-              send(': keep-alive\n\n');
-              beat = Date.now();
-              continue;
-            }
-            await follow.next(page.heldBack ? Math.min(HELD_BACK_RETRY_MS, untilBeat) : untilBeat);
-          }
-        };
-        run()
-          .catch((err) => logger.warn('event stream ended by an error; the client resumes from its last id', { err }))
-          .finally(() => {
-            finish();
-            try {
-              controller.close();
-            } catch {
-              // the client already cancelled it
-            }
-          });
-      },
-      pull() {
-        room?.();
-      },
-      cancel() {
-        finish();
-      },
+  return sseStream({
+    what: 'event',
+    retryMs: 1_000,
+    heartbeatMs: HEARTBEAT_MS,
+    stalledMs: STALLED_MS,
+    run: async (sse) => {
+      sse.onClose(() => {
+        follow.close();
+        void releaseStreamSlot(db, slot);
+      });
+      try {
+        while (!sse.closed) {
+          const page = await readEventPageShared(db, { accountId, vaUserId, after: position, limit: PAGE });
+          for (const { event_type, ...item } of page.items) sse.send(event_type, item, item.cursor);
+          position = page.next;
+          await sse.room();
+          if (sse.closed || follow.ended) break;
+          if (page.items.length === PAGE) continue;
+          // A wake, or after a heartbeat's time without one, a read anyway (a held-back event sooner).
+          await follow.next(page.heldBack ? HELD_BACK_RETRY_MS : HEARTBEAT_MS);
+        }
+      } catch (err) {
+        logger.warn('event stream ended by an error; the client resumes from its last id', { err });
+      } finally {
+        sse.close();
+      }
     },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-  );
+  });
 }

@@ -1,10 +1,9 @@
 import { logger } from '@/platform/util/logger';
 
-const HEARTBEAT_MS = 25_000;
-const encoder = new TextEncoder();
+import { type SseWriter, sseStream } from './sse-stream';
 
 /** Writes one Server-Sent Event (`data` as JSON; `id` becomes the client's Last-Event-ID). */
-export type SendEvent = (event: string, data: unknown, id?: number | string) => void;
+export type SendEvent = SseWriter['send'];
 
 /**
  * A Server-Sent Events stream driven by realtime wakes (platform/realtime topics), the one shape of every
@@ -13,9 +12,9 @@ export type SendEvent = (event: string, data: unknown, id?: number | string) => 
  * wake is made up by the next and a doubled one sends nothing twice. Wakes that come while a read
  * runs are folded into one more read after it; `coalesceMs` delays each read that long to fold a
  * burst, `minGapMs` keeps reads at least that far apart. `subscribe` is called before the first
- * read (a change committed in between is not missed) and returns its unsubscribes. Sends `retry`,
- * `opening`'s events, then a first read; a comment line every 25 s keeps proxies from closing an
- * idle connection. Ends on `signal`'s abort, on the client leaving, and after a read that throws
+ * read (a change committed in between is not missed) and returns its unsubscribes. Sends
+ * `opening`'s events, then a first read, through the one SSE writer (sse-stream.ts: retry,
+ * heartbeat, end). Ends on `signal`'s abort, on the client leaving, and after a read that throws
  * (logged as "<what> stream stopped"; the client reconnects and starts over from its cursor).
  */
 export function liveStream({
@@ -36,33 +35,15 @@ export function liveStream({
   coalesceMs?: number;
   minGapMs?: number;
 }): ReadableStream<Uint8Array> {
-  let closed = false;
-  let reading = false;
-  let again = false;
-  let pending: ReturnType<typeof setTimeout> | undefined;
-  const cleanups: (() => void)[] = [];
-  const cleanUp = () => {
-    closed = true;
-    clearTimeout(pending);
-    for (const cleanup of cleanups.splice(0)) cleanup();
-  };
-
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const write = (text: string) => {
-        if (!closed) controller.enqueue(encoder.encode(text));
-      };
-      const send: SendEvent = (event, data, id) =>
-        write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      const close = () => {
-        if (closed) return;
-        cleanUp();
-        try {
-          controller.close();
-        } catch {
-          // already closed by the client going away
-        }
-      };
+  return sseStream({
+    what,
+    signal,
+    run: (sse) => {
+      const { send } = sse;
+      let reading = false;
+      let again = false;
+      let pending: ReturnType<typeof setTimeout> | undefined;
+      sse.onClose(() => clearTimeout(pending));
       const run = async () => {
         if (reading) {
           again = true;
@@ -75,17 +56,17 @@ export function liveStream({
             const started = Date.now();
             await read(send);
             const wait = minGapMs - (Date.now() - started);
-            if (again && wait > 0 && !closed) await new Promise((r) => setTimeout(r, wait));
-          } while (again && !closed);
+            if (again && wait > 0 && !sse.closed) await new Promise((r) => setTimeout(r, wait));
+          } while (again && !sse.closed);
         } catch (err) {
           logger.warn(`${what} stream stopped`, { err });
-          close();
+          sse.close();
         } finally {
           reading = false;
         }
       };
       const wake = () => {
-        if (closed) return;
+        if (sse.closed) return;
         if (!coalesceMs) {
           void run();
         } else if (!pending) {
@@ -95,16 +76,9 @@ export function liveStream({
           }, coalesceMs);
         }
       };
-      cleanups.push(...subscribe(wake, send, () => reading || pending !== undefined));
-      const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
-      // The server keeps the process alive, not an open stream (a stream left open by a failed test must not hang its run).
-      heartbeat.unref?.();
-      cleanups.push(() => clearInterval(heartbeat));
-      signal?.addEventListener('abort', close, { once: true });
-      write('retry: 2000\n\n');
+      for (const unsubscribe of subscribe(wake, send, () => reading || pending !== undefined)) sse.onClose(unsubscribe);
       opening?.(send);
       void run();
     },
-    cancel: cleanUp,
   });
 }
