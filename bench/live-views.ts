@@ -2,7 +2,7 @@
  * npm run bench:live-views: what the workspace and the console's chat page cost per streamed reply.
  * A chat held by the tenant's VA is open in both views (the workspace stream `/api/agent/stream?chat=`
  * and the console's `/api/admin/chats/{id}/stream`, through their real handlers in this process);
- * the bot streams a reply of BENCH_CHUNKS chunks (20) and closes it, BENCH_REPLIES times (5). Counted
+ * the bot streams a reply of BENCH_CHUNKS chunks (20, one every BENCH_CHUNK_MS: 50) and closes it, BENCH_REPLIES times (5). Counted
  * per reply: the frames and bytes each stream sent, and the requests and bytes the page would add:
  * the workspace page re-fetched the chat (`GET /api/agent/chats/{id}`) on each `chat` frame that
  * carried no change, which the bench does too (react-query's invalidate refetches once per ping).
@@ -16,6 +16,8 @@ import { writeSection } from './report';
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 20);
 const REPLIES = Number(process.env.BENCH_REPLIES ?? 5);
+/** A bot's pace: 20 chunks a second, as LLM replies stream. */
+const CHUNK_MS = Number(process.env.BENCH_CHUNK_MS ?? 50);
 const QUIET_MS = 400;
 
 type Count = { frames: number; frameBytes: number; gets: number; getBytes: number };
@@ -98,6 +100,7 @@ async function main() {
           body: { seq, text: `word${seq} ` },
         });
         if (res.status !== 200 && res.status !== 201) throw new Error(JSON.stringify(res.body));
+        await new Promise((r) => setTimeout(r, CHUNK_MS));
       }
       const closed = await botApi('PATCH', `/chats/${cid}/messages/${transid}`, { token: t.token, body: { stream_state: 'closed' } });
       if (closed.status !== 200) throw new Error(JSON.stringify(closed.body));
@@ -121,7 +124,7 @@ async function main() {
       ),
     ].join('\n');
     const machine = `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`;
-    const out = `Per streamed reply of ${CHUNKS} chunks and its close, mean of ${REPLIES}, chat of ${30} earlier messages (${machine}):\n\n${table}`;
+    const out = `Per streamed reply of ${CHUNKS} chunks (one every ${CHUNK_MS} ms) and its close, mean of ${REPLIES}, chat of ${30} earlier messages (${machine}):\n\n${table}`;
     console.log(out);
     if (process.env.BENCH_WRITE === '1') {
       writeSection(path.join(process.cwd(), 'BENCHMARKS.md'), out, {

@@ -6,6 +6,7 @@ import { AgentApiError, agentApi, isSignedOut, keys, type Lists, type Profile } 
 import { ApprovalsPanel } from './approvals-panel';
 import { Conversation } from './conversation';
 import { focusSoon } from './focus';
+import { useLiveStream } from './live';
 import { SignInForm } from './sign-in';
 
 const REASONS: Record<string, string> = {
@@ -30,26 +31,6 @@ export function AgentApp() {
   if (me.error && isSignedOut(me.error)) return <SignInForm />;
   if (me.error) return <p role="alert">The workspace could not load: {(me.error as Error).message}</p>;
   return <Workspace me={me.data} />;
-}
-
-/**
- * The live view: one Server-Sent Events stream for the lists (and the open chat's changes). It is
- * opened again when the open chat changes; EventSource reconnects by itself after a drop.
- */
-function useLiveStream(chatId: string | null) {
-  const qc = useQueryClient();
-  const [connected, setConnected] = useState(false);
-  useEffect(() => {
-    const source = new EventSource(`/api/agent/stream${chatId ? `?chat=${encodeURIComponent(chatId)}` : ''}`);
-    source.addEventListener('open', () => setConnected(true));
-    source.addEventListener('error', () => setConnected(false));
-    source.addEventListener('lists', (e) => qc.setQueryData(keys.lists, JSON.parse((e as MessageEvent).data) as Lists));
-    source.addEventListener('chat', () => {
-      if (chatId) qc.invalidateQueries({ queryKey: keys.chat(chatId) });
-    });
-    return () => source.close();
-  }, [chatId, qc]);
-  return connected;
 }
 
 function Workspace({ me }: { me: Profile }) {

@@ -83,6 +83,10 @@ export const agentChatSchema = z.object({
     .describe('The whole transcript, oldest first (the last 500 messages); announcements are internal notes'),
 });
 
+export const agentChatDetailsSchema = agentChatSchema.omit({ transcript: true }).extend({
+  chat: chatSchema.omit({ messages: true }),
+});
+
 export const agentReplyBodySchema = z
   .object({
     text: text().min(1).max(4096).optional(),

@@ -10,16 +10,38 @@ import { ApiError } from '@/platform/errors';
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** The inspection without its transcript: what the console's live view sends as `details`. */
+export type AdminChatDetails = Omit<AdminChatDetail, 'messages'>;
+
 /**
  * A chat for support: the whole transcript (announcements included), and every event of the chat
  * with every delivery attempt, so an admin can see what the bot was sent and what it answered.
  */
 export async function inspectChat(db: Db, { accountId, chatId }: { accountId: number; chatId: string }): Promise<AdminChatDetail> {
+  return (await readChatInspection(db, { accountId, chatId })).view;
+}
+
+/** inspectChat's answer with the transcript's rows (ids and open replies), for a live view to follow on from. */
+export async function readChatInspection(db: Db, { accountId, chatId }: { accountId: number; chatId: string }) {
   const row = await db.query.chats.findFirst({
     where: and(eq(chats.id, chatId), eq(chats.accountId, accountId)),
-    with: { ...chatListWith, messages: { columns: chatListWith.messages.columns, orderBy: desc(messages.id) } },
+    with: { ...chatListWith, messages: { columns: { ...chatListWith.messages.columns, id: true }, orderBy: desc(messages.id) } },
   });
   if (!row) throw new ApiError(3006, { detail: `no chat ${chatId}` });
+  const view: AdminChatDetail = { ...toChatView(row), ...(await aroundChat(db, { accountId, chatId })) };
+  return { view, seen: [...row.messages].reverse() };
+}
+
+/** Everything of inspectChat's answer but the transcript (3006 for a chat of another account). */
+export async function inspectChatDetails(db: Db, { accountId, chatId }: { accountId: number; chatId: string }): Promise<AdminChatDetails> {
+  const row = await db.query.chats.findFirst({ where: and(eq(chats.id, chatId), eq(chats.accountId, accountId)), with: chatListWith });
+  if (!row) throw new ApiError(3006, { detail: `no chat ${chatId}` });
+  const { messages: _latest, ...facts } = toChatView(row);
+  return { ...facts, ...(await aroundChat(db, { accountId, chatId })) };
+}
+
+/** The chat's events with their delivery attempts, its handover card and its approvals. */
+async function aroundChat(db: Db, { accountId, chatId }: { accountId: number; chatId: string }) {
   const eventRows = await db.query.events.findMany({
     where: and(eq(events.chatId, chatId), eq(events.accountId, accountId)),
     orderBy: [asc(events.seq), asc(events.id)],
@@ -54,5 +76,5 @@ export async function inspectChat(db: Db, { accountId, chatId }: { accountId: nu
     })),
   }));
   const [handover, requests] = await Promise.all([loadHandoverCard(db, { chatId }), listChatApprovals(db, { accountId, chatId })]);
-  return { ...toChatView(row), events: eventViews, handover, approvals: requests };
+  return { events: eventViews, handover, approvals: requests };
 }

@@ -34,16 +34,30 @@ export function transcriptQuery(db: Db, { chatId }: { chatId: string }) {
     .limit(TRANSCRIPT_LIMIT);
 }
 
+/** The chat as the workspace shows it, without its transcript: what its live view sends as `details`. */
+export type AgentChatDetails = Omit<AgentChat, 'transcript'>;
+
 /**
  * A chat of the person's teams (2085 otherwise) as the workspace shows it: the chat (customer,
  * tags, details, assignee, the bot's typing), who holds it, and the transcript with the bot's
  * messages and the announcements (shown as internal notes).
  */
 export async function openAgentChat(db: Db, { agent, chatId }: { agent: AgentAuth; chatId: string }): Promise<AgentChat> {
+  return (await readAgentChat(db, { agent, chatId })).view;
+}
+
+/** openAgentChat's answer with the transcript's rows (ids and open replies), for a live view to follow on from. */
+export async function readAgentChat(db: Db, { agent, chatId }: { agent: AgentAuth; chatId: string }) {
   // One round of reads; the team is checked on the chat read (nothing of another chat is answered).
-  const [chat, rows, assignee, handover, requests] = await Promise.all([
+  const [details, rows] = await Promise.all([agentChatDetails(db, { agent, chatId }), transcriptQuery(db, { chatId })]);
+  const seen = rows.reverse();
+  return { view: { ...details, transcript: seen.map(toMessageView) } satisfies AgentChat, seen };
+}
+
+/** Everything of openAgentChat's answer but the transcript (2085 for a chat of another team). */
+export async function agentChatDetails(db: Db, { agent, chatId }: { agent: AgentAuth; chatId: string }): Promise<AgentChatDetails> {
+  const [chat, assignee, handover, requests] = await Promise.all([
     loadChat(db, { accountId: agent.accountId, chatId }),
-    transcriptQuery(db, { chatId }),
     db
       .select({ kind: users.kind })
       .from(chats)
@@ -53,11 +67,5 @@ export async function openAgentChat(db: Db, { agent, chatId }: { agent: AgentAut
     listChatApprovals(db, { accountId: agent.accountId, chatId }),
   ]);
   if (!chat || !agent.teamIds.includes(chat.team_id)) throw notInTeams(chatId);
-  return {
-    chat,
-    assignee_kind: assignee[0]?.kind ?? null,
-    handover,
-    approvals: requests,
-    transcript: rows.reverse().map(toMessageView),
-  };
+  return { chat, assignee_kind: assignee[0]?.kind ?? null, handover, approvals: requests };
 }

@@ -144,7 +144,10 @@ describe('agent workspace: queue, picks and actions', () => {
       await live.events(1);
       const typing = await botApi('PUT', `/chats/${cid}/typing`, { token: t.token, body: { on: true } });
       assert.equal(typing.status, 200, JSON.stringify(typing.body));
-      await live.until((f) => f.event === 'chat', { what: 'a chat event for the typing bot' });
+      const typed = await live.until((f) => f.event === 'details' && f.json?.chat?.typing?.on === true, {
+        what: 'the details with the bot typing',
+      });
+      assert.equal(typed.json.chat.chat_id, cid);
       assert.ok((await one.get(`/chats/${cid}`)).body.response.chat.typing?.on);
     } finally {
       await live.close();
@@ -257,7 +260,7 @@ describe('agent workspace: queue, picks and actions', () => {
     assert.equal(row.assigneeId, null, 'away: auto-assign sends nothing');
   });
 
-  it('streams the queue and the open chat live (Server-Sent Events on the realtime topics)', async () => {
+  it("streams the queue and the open chat's changes live (Server-Sent Events on the realtime topics)", async () => {
     const existing = await newChat(t, { team_id: t.humanTeam.id });
     await one.post(`/chats/${existing.chat_id}/pick`);
     const res = await one.stream(`/stream?chat=${existing.chat_id}`);
@@ -266,12 +269,14 @@ describe('agent workspace: queue, picks and actions', () => {
     const sse = res.sse;
     assert.ok(sse);
     try {
-      const [first] = await sse.events(1);
+      const [whole, first] = await sse.events(2);
       assert.equal(first.event, 'lists');
+      assert.deepEqual([whole.event, whole.json.chat.chat_id], ['chat', existing.chat_id], 'the open chat, whole, once');
       const arriving = await newChat(t, { team_id: t.humanTeam.id });
       await sse.until((f) => f.event === 'lists' && f.data.includes(arriving.chat_id), { what: 'the new chat in a lists event' });
       await botApi('POST', `/chats/${existing.chat_id}/messages`, { token: t.token, body: { type: 'inbound', text: 'hi' } });
-      await sse.until((f) => f.event === 'chat' && f.json?.chat_id === existing.chat_id, { what: 'a chat event for the open chat' });
+      const said = await sse.until((f) => f.event === 'message' && f.json?.text === 'hi', { what: 'the message itself' });
+      assert.equal(said.json.type, 'inbound');
     } finally {
       await sse.close();
     }

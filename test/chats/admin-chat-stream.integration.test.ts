@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { withChunk, withMessage } from '@/components/live/transcript';
 import { ApiClient, botApi } from '../support/api-client';
 import { newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
@@ -14,13 +15,31 @@ function openAdminStream(chatId: string, as: ApiClient = new ApiClient('admin'))
   return as.stream(`/chats/${encodeURIComponent(chatId)}/stream`);
 }
 
-/** Reads `chat` events until one satisfies `done` (the stream folds bursts, so it may skip states between). */
-async function until(s: SseReader, done: (chat: any) => boolean): Promise<any> {
-  for (;;) {
-    const [e]: SseEvent[] = await s.next(1);
-    assert.equal(e.event, 'chat');
-    if (done(e.json)) return e.json;
-  }
+/**
+ * The page's copy of the chat, kept as the page keeps it from the stream's changes (the whole chat
+ * first, then `message`, `chunk` and `details`), read until it satisfies `done`. Only the first
+ * frame may carry the whole chat: every later one is a change.
+ */
+function follow(s: SseReader) {
+  let chat: any;
+  const kinds: string[] = [];
+  return {
+    kinds,
+    async until(done: (chat: any) => boolean): Promise<any> {
+      for (;;) {
+        const [e]: SseEvent[] = await s.next(1);
+        kinds.push(e.event);
+        if (e.event === 'chat') {
+          assert.equal(chat, undefined, 'the whole chat comes once, first');
+          chat = e.json;
+        } else if (e.event === 'message') chat = { ...chat, messages: withMessage(chat.messages, e.json) };
+        else if (e.event === 'chunk') chat = { ...chat, messages: withChunk(chat.messages, e.json) };
+        else if (e.event === 'details') chat = { ...chat, ...e.json };
+        else assert.fail(`unexpected event ${e.event}`);
+        if (done(chat)) return chat;
+      }
+    },
+  };
 }
 
 describe('admin chat page live stream (SSE)', () => {
@@ -31,17 +50,19 @@ describe('admin chat page live stream (SSE)', () => {
     admin = (await signedInAdminOf(ctx.db, t.account.id)).client;
   });
 
-  it('sends the whole chat, then its typing, a streamed reply growing and closing, and new messages live', async () => {
+  it('sends the whole chat, then its changes: typing, a streamed reply chunk by chunk and closing, new messages', async () => {
     const chat = await newChat(t, { assignee: t.bot.user.loginId, channel: 'livechat' });
     const live = await openAdminStream(chat.chat_id, admin);
     assert.equal(live.status, 200);
     assert.match(live.headers.get('content-type') ?? '', /^text\/event-stream/);
     const s = live.sse as SseReader;
-    const [first] = await s.next(1);
-    assert.deepEqual([first.event, first.json.chat_id, first.json.typing], ['chat', chat.chat_id, null]);
+    const page = follow(s);
+    const first = await page.until(() => true);
+    assert.deepEqual([page.kinds[0], first.chat_id, first.typing], ['chat', chat.chat_id, null]);
+    const until = (done: (chat: any) => boolean) => page.until(done);
 
     await botApi('PUT', `/chats/${chat.chat_id}/typing`, { token: t.token, body: { on: true, status_text: 'Thinking' } });
-    const typing = await until(s, (c) => c.typing !== null);
+    const typing = await until((c) => c.typing !== null);
     assert.equal(typing.typing.status_text, 'Thinking');
 
     const opened = await botApi('POST', `/chats/${chat.chat_id}/messages`, { token: t.token, body: { type: 'outbound', stream: true } });
@@ -53,17 +74,18 @@ describe('admin chat page live stream (SSE)', () => {
       });
       assert.equal(res.status, 200);
     }
-    const growing = await until(s, (c) => c.messages.some((m: any) => m.transid === transid && m.text === 'The answer is 42.'));
+    const growing = await until((c) => c.messages.some((m: any) => m.transid === transid && m.text === 'The answer is 42.'));
     const streamed = growing.messages.find((m: any) => m.transid === transid);
     assert.equal(streamed.stream_state, 'open');
     assert.equal(growing.typing, null, 'the outbound message cleared typing');
 
     await botApi('PATCH', `/chats/${chat.chat_id}/messages/${transid}`, { token: t.token, body: { stream_state: 'closed' } });
-    const closed = await until(s, (c) => c.messages.find((m: any) => m.transid === transid)?.stream_state === 'closed');
+    const closed = await until((c) => c.messages.find((m: any) => m.transid === transid)?.stream_state === 'closed');
     assert.equal(closed.messages.find((m: any) => m.transid === transid).text, 'The answer is 42.');
 
     await botApi('POST', `/chats/${chat.chat_id}/messages`, { token: t.token, body: { type: 'outbound', text: 'Anything else?' } });
-    await until(s, (c) => c.messages.some((m: any) => m.text === 'Anything else?'));
+    await until((c) => c.messages.some((m: any) => m.text === 'Anything else?'));
+    assert.ok(page.kinds.includes('chunk'), 'the reply grew by chunks, not by whole chats');
     await s.close();
   });
 

@@ -128,7 +128,7 @@ export class ApiClient {
     }
     const { NextRequest } = await import('next/server');
     const req = new NextRequest(url, { headers, signal: abort.signal });
-    const res = await (await streamHandlerOf(this.surface, path))(req);
+    const res = await (await handlerOf(this.surface))(req);
     if (res.status !== 200)
       return { status: res.status, headers: res.headers, refusal: parseJson(await res.text()) as any, sse: undefined };
     return {
@@ -270,17 +270,6 @@ async function handlerOf(surface: Surface): Promise<Handler> {
     case 'widget':
       return (await import('@/app/api/widget/_routers')).widgetApiHandler;
   }
-}
-
-/** The stream routes that live beside the surface's catch-all handler rather than in it. */
-async function streamHandlerOf(surface: Surface, path: string): Promise<Handler> {
-  if (surface === 'agent' && path.split('?')[0] === '/stream') return (await import('@/app/api/agent/stream/route')).GET;
-  const adminChat = surface === 'admin' ? /^\/chats\/([^/?]+)\/stream/.exec(path) : null;
-  if (adminChat) {
-    const { GET } = await import('@/app/api/admin/chats/[chatId]/stream/route');
-    return (req) => GET(req, { params: Promise.resolve({ chatId: decodeURIComponent(adminChat[1]) }) });
-  }
-  return handlerOf(surface);
 }
 
 /** One in-process bot API call (`token` in the `access_token` header). */

@@ -11,7 +11,9 @@ import { ChatRequests } from '@/components/admin/traces/chat-requests';
 import { CopyId } from '@/components/admin/traces/copy-id';
 // The card is the contract's handover card, drawn the same way for people in the workspace and here.
 import { HandoverCard } from '@/components/agent/handover-card';
+import { applyInOrder, withChunk, withMessage } from '@/components/live/transcript';
 import type { AdminChatDetail } from '@/contracts/admin/schemas/chat';
+import type { Message, TranscriptChunk } from '@/contracts/bot/schemas/message';
 import { AppendMessage } from './append-message';
 import { EventTimeline } from './event-timeline';
 import { StatusBadge } from './status-badge';
@@ -69,7 +71,7 @@ function focusTarget(focus: string | undefined) {
 /**
  * One chat: its details, transcript, every event with every delivery attempt and the bot's
  * requests about it. It follows the chat live (messages, typing, a streamed reply growing) through
- * the admin chat stream (Server-Sent Events on the chat's realtime topic); the delivery attempts,
+ * the admin chat stream, which sends the changes themselves (Server-Sent Events on the chat's realtime topic); the delivery attempts,
  * which are not changes of the chat, are read again every 3 s while an event is pending. With `focus` (a trace link), that message, event or
  * request is highlighted and scrolled to once it is on the page.
  */
@@ -100,12 +102,29 @@ export function ChatDetail({ chatId, focus }: { chatId: string; focus?: string }
   const loaded = query.isSuccess;
   useEffect(() => {
     if (!loaded) return;
-    // Each `chat` event is the whole answer of GET /api/admin/chats/{id}: it replaces the cached one.
-    // EventSource reconnects by itself; the stream starts with the whole chat again.
+    // The stream sends the chat's changes (the whole chat first), applied to the cached answer
+    // without a read. EventSource reconnects by itself and resumes from the last id it got.
+    type Cached = NonNullable<typeof query.data>;
+    const change = applyInOrder<Cached>(qc, keys.chat(chatId));
+    const onResponse = (update: (chat: AdminChatDetail) => AdminChatDetail) =>
+      change((old) => ({ ...old, body: { ...old.body, response: update(old.body.response) } }));
     const source = new EventSource(`/api/admin/chats/${encodeURIComponent(chatId)}/stream`);
+    const parse = <T,>(e: Event) => JSON.parse((e as MessageEvent<string>).data) as T;
     source.addEventListener('chat', (e) => {
-      const response = JSON.parse((e as MessageEvent<string>).data) as AdminChatDetail;
-      qc.setQueryData(keys.chat(chatId), (old: typeof query.data) => (old ? { ...old, body: { ...old.body, response } } : old));
+      const response = parse<AdminChatDetail>(e);
+      onResponse(() => response);
+    });
+    source.addEventListener('message', (e) => {
+      const message = parse<Message>(e);
+      onResponse((chat) => ({ ...chat, messages: withMessage(chat.messages, message) }));
+    });
+    source.addEventListener('chunk', (e) => {
+      const chunk = parse<TranscriptChunk>(e);
+      onResponse((chat) => ({ ...chat, messages: withChunk(chat.messages, chunk) }));
+    });
+    source.addEventListener('details', (e) => {
+      const details = parse<Omit<AdminChatDetail, 'messages'>>(e);
+      onResponse((chat) => ({ ...chat, ...details }));
     });
     return () => source.close();
   }, [chatId, loaded, qc]);

@@ -130,6 +130,10 @@ named('AdminChatDetail', adminChatDetailSchema, {
 
 export type AdminChatDetail = z.infer<typeof adminChatDetailSchema>;
 
+/** The chat detail without its transcript, as the console's live view sends it when it changes. */
+export const adminChatDetailsSchema = adminChatDetailSchema.omit({ messages: true });
+named('AdminChatDetails', adminChatDetailsSchema);
+
 export const adminMessageBodySchema = messageInputSchema
   .extend({
     type: z

@@ -170,6 +170,16 @@ named('Message', messageSchema, OUTBOUND_MESSAGE_EXAMPLE);
 
 export type Message = z.infer<typeof messageSchema>;
 
+/** A chunk of an open streamed reply, as the people's live views (workspace, console) send it. */
+export const transcriptChunkSchema = z.object({
+  transid: z.string().describe('The streamed reply it belongs to; append it when the reply held has `stream_seq` one less'),
+  seq: z.number().int().min(0),
+  text: z.string(),
+});
+named('TranscriptChunk', transcriptChunkSchema, { transid: 'f3a9c2e1-7b4d-4e8a-9c1f-2d3e4f5a6b7c', seq: 2, text: 'both charges.' });
+
+export type TranscriptChunk = z.infer<typeof transcriptChunkSchema>;
+
 /** One piece of a streamed reply, appended to its text. */
 export const chunkInputSchema = z
   .object({

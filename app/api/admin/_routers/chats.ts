@@ -4,6 +4,7 @@ import { getDb } from '@/db/client';
 import { inspectChat } from '@/lib/admin-chats/inspect-chat';
 import { postAdminMessage } from '@/lib/admin-chats/post-admin-message';
 import { searchChats } from '@/lib/admin-chats/search-chats';
+import { streamAdminChat } from '@/lib/admin-chats/stream-admin-chat';
 import type { AdminAuth } from '@/platform/http/request-context';
 import { ok } from '@/platform/http/respond';
 
@@ -14,6 +15,16 @@ export const chatsRouter = tsr.routerWithMiddleware(adminContract.chats)<{ admin
   },
   getChat: async ({ params }, { request }) =>
     ok(4400, await inspectChat(await getDb(), { accountId: request.admin.accountId, chatId: params.chat_id })),
+  streamChat: async ({ params, headers }, { request }) => {
+    const resume = headers['last-event-id'];
+    const stream = await streamAdminChat(await getDb(), {
+      accountId: request.admin.accountId,
+      chatId: params.chat_id,
+      after: resume === undefined ? undefined : Number(resume),
+    });
+    // A ReadableStream body is streamed by the pipeline; the contract documents it as text/event-stream.
+    return { status: 200 as const, body: stream };
+  },
   postMessage: async ({ params, body }, { request }) => {
     const { accountId, email } = request.admin;
     return ok(4401, await postAdminMessage(await getDb(), { accountId, chatId: params.chat_id, adminEmail: email, input: body }));

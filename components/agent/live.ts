@@ -1,0 +1,53 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { applyInOrder, withChunk, withMessage } from '@/components/live/transcript';
+import type { TranscriptChunk } from '@/contracts/bot/schemas/message';
+import type { AgentChat, Lists, Message } from './api';
+import { keys } from './api';
+
+/** The most transcript messages the page keeps, as GET /chats/{id} answers. */
+const TRANSCRIPT_LIMIT = 500;
+
+const parse = <T>(e: Event) => JSON.parse((e as MessageEvent<string>).data) as T;
+
+/**
+ * The live view: one Server-Sent Events stream (GET /api/agent/stream) for the lists and the open
+ * chat's changes, applied to the cached answers without a read: `lists` and `chat` replace them,
+ * `message` and `chunk` change the transcript, `details` the rest; `gone` (the chat left the
+ * person's teams) reads the chat once, for the page to say why. It is opened again when the open
+ * chat changes; EventSource reconnects by itself after a drop and sends the last id, from which
+ * the stream resumes.
+ */
+export function useLiveStream(chatId: string | null) {
+  const qc = useQueryClient();
+  const [connected, setConnected] = useState(false);
+  useEffect(() => {
+    const source = new EventSource(`/api/agent/stream${chatId ? `?chat=${encodeURIComponent(chatId)}` : ''}`);
+    const queryKey = keys.chat(chatId ?? '');
+    const change = applyInOrder<AgentChat>(qc, queryKey);
+    source.addEventListener('open', () => setConnected(true));
+    source.addEventListener('error', () => setConnected(false));
+    source.addEventListener('lists', (e) => qc.setQueryData(keys.lists, parse<Lists>(e)));
+    source.addEventListener('chat', (e) => {
+      const chat = parse<AgentChat>(e);
+      change(() => chat, true);
+    });
+    source.addEventListener('message', (e) =>
+      change((old) => ({ ...old, transcript: withMessage(old.transcript, parse<Message>(e), TRANSCRIPT_LIMIT) })),
+    );
+    source.addEventListener('chunk', (e) =>
+      change((old) => ({ ...old, transcript: withChunk(old.transcript, parse<TranscriptChunk>(e)) })),
+    );
+    source.addEventListener('details', (e) => {
+      const details = parse<Omit<AgentChat, 'transcript'>>(e);
+      change((old) => ({ ...old, ...details, chat: { ...old.chat, ...details.chat } }));
+    });
+    source.addEventListener('gone', () => {
+      if (chatId) qc.invalidateQueries({ queryKey: keys.chat(chatId) });
+    });
+    return () => source.close();
+  }, [chatId, qc]);
+  return connected;
+}
