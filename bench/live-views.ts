@@ -7,12 +7,11 @@
  * the workspace page re-fetched the chat (`GET /api/agent/chats/{id}`) on each `chat` frame that
  * carried no change, which the bench does too (react-query's invalidate refetches once per ping).
  * Frame bytes are the frame's `event:`, `id:` and `data:` lines. PGlite in memory by default;
- * DATABASE_URL for PostgreSQL. Prints a table (BENCH_WRITE=1 writes it to BENCHMARKS.md).
+ * DATABASE_URL for PostgreSQL. Prints a table; BENCHMARKS.md keeps the figures before and after
+ * the live views sent changes (section bench:live-views).
  */
 import os from 'node:os';
-import path from 'node:path';
 import type { SseFrame } from '@/test/support/sse';
-import { writeSection } from './report';
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 20);
 const REPLIES = Number(process.env.BENCH_REPLIES ?? 5);
@@ -20,8 +19,8 @@ const REPLIES = Number(process.env.BENCH_REPLIES ?? 5);
 const CHUNK_MS = Number(process.env.BENCH_CHUNK_MS ?? 50);
 const QUIET_MS = 400;
 
-type Count = { frames: number; frameBytes: number; gets: number; getBytes: number };
-const zero = (): Count => ({ frames: 0, frameBytes: 0, gets: 0, getBytes: 0 });
+type Count = { frames: number; frameBytes: number; gets: number; getBytes: number; byEvent: Record<string, number> };
+const zero = (): Count => ({ frames: 0, frameBytes: 0, gets: 0, getBytes: 0, byEvent: {} });
 const frameBytes = (f: SseFrame) =>
   (f.id === undefined ? 0 : f.id.length + 5) + (f.event ? f.event.length + 8 : 0) + (f.data === undefined ? 0 : f.data.length + 7) + 1;
 
@@ -59,6 +58,7 @@ async function main() {
         if (f.event === 'lists') return;
         workspace.frames++;
         workspace.frameBytes += frameBytes(f);
+        workspace.byEvent[f.event] = (workspace.byEvent[f.event] ?? 0) + frameBytes(f);
         // The page before deltas: a `chat` frame of just the chat id made it re-fetch the chat.
         if (f.event === 'chat' && f.json && Object.keys(f.json).length === 1 && f.json.chat_id) {
           workspace.gets++;
@@ -78,6 +78,7 @@ async function main() {
         last = Date.now();
         console_.frames++;
         console_.frameBytes += frameBytes(f);
+        console_.byEvent[f.event] = (console_.byEvent[f.event] ?? 0) + frameBytes(f);
       },
     });
     if (!ws.sse || !cs.sse) throw new Error('a stream was refused');
@@ -126,12 +127,12 @@ async function main() {
     const machine = `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`;
     const out = `Per streamed reply of ${CHUNKS} chunks (one every ${CHUNK_MS} ms) and its close, mean of ${REPLIES}, chat of ${30} earlier messages (${machine}):\n\n${table}`;
     console.log(out);
-    if (process.env.BENCH_WRITE === '1') {
-      writeSection(path.join(process.cwd(), 'BENCHMARKS.md'), out, {
-        start: '<!-- bench:live-views:start -->',
-        end: '<!-- bench:live-views:end -->',
-      });
-    }
+    for (const [name, c] of rows)
+      console.log(
+        `${name}, stream bytes per reply by event: ${Object.entries(c.byEvent)
+          .map(([e, n]) => `${e} ${per(n)}`)
+          .join(', ')}`,
+      );
   } finally {
     await closeDb();
   }
