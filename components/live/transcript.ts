@@ -18,7 +18,7 @@ export function withMessage(transcript: Message[], message: Message, limit = Num
 export function withChunk(transcript: Message[], chunk: TranscriptChunk): Message[] {
   const at = transcript.findIndex((m) => m.transid === chunk.transid);
   const held = transcript[at];
-  if (!held || held.stream_state !== 'open' || (held.stream_seq ?? 0) !== chunk.seq - 1) return transcript;
+  if (held?.stream_state !== 'open' || (held.stream_seq ?? 0) !== chunk.seq - 1) return transcript;
   const grown: Message = { ...held, text: (held.text ?? '') + chunk.text, stream_seq: chunk.seq };
   return transcript.map((m, i) => (i === at ? grown : m));
 }
