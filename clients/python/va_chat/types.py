@@ -351,6 +351,16 @@ class ApprovalExpiredEvent(_Event, total=False):
     pass
 
 
+class HandoverRequestedEvent(_Event, total=False):
+    """The customer pressed "Talk to a person" and the VA's person_request is `bot`."""
+
+
 WebhookEvent = Union[
-    ChatAssignedEvent, MessageReceivedEvent, ChatClosedEvent, ChatUnassignedEvent, ApprovalDecidedEvent, ApprovalExpiredEvent
+    ChatAssignedEvent,
+    MessageReceivedEvent,
+    ChatClosedEvent,
+    ChatUnassignedEvent,
+    ApprovalDecidedEvent,
+    ApprovalExpiredEvent,
+    HandoverRequestedEvent,
 ]
