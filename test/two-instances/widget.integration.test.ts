@@ -20,7 +20,7 @@ describe('chat widget across two instances', { skip: needsPostgres }, () => {
   let a: ProductionServer;
   let b: ProductionServer;
 
-  const two = setupTwoInstances('widget2', {}, { portOffset: 3 });
+  const two = setupTwoInstances('widget2', { WIDGET_STREAMS_PER_CHAT: '3' }, { portOffset: 3 });
   before(() => {
     ({ db, a, b } = two);
   });
@@ -93,5 +93,40 @@ describe('chat widget across two instances', { skip: needsPostgres }, () => {
     if (chunks.length) assert.equal(messages[0].id, chunks[0].message_id);
     assert.equal(events.length, typing.length + chunks.length + messages.length, `nothing else: ${JSON.stringify(events)}`);
     await sse.close();
+  });
+
+  it('caps the streams on one chat over both instances (2066), and admits again once one ends', async () => {
+    const t = await createTenant(db);
+    const visitor = (await (await fetch(`${a.base}/api/widget/apps/${t.assets.livechat.id}/visitors`, { method: 'POST' })).json()) as {
+      response: { token: string };
+    };
+    const customer = { authorization: `Bearer ${visitor.response.token}`, 'content-type': 'application/json' };
+    const started = (await (
+      await fetch(`${a.base}/api/widget/chats`, { method: 'POST', headers: customer, body: JSON.stringify({ text: 'hello' }) })
+    ).json()) as { response: { chat_id: string } };
+    const open = (server: ProductionServer) =>
+      fetch(`${server.base}/api/widget/chats/${started.response.chat_id}/stream`, { headers: customer });
+    // 2 on A and 1 on B: the cap of 3 is reached over the two; the 4th is refused on either.
+    const held = [await open(a), await open(b), await open(a)];
+    assert.deepEqual(
+      held.map((r) => r.status),
+      [200, 200, 200],
+    );
+    for (const server of [a, b]) {
+      const refused = await open(server);
+      assert.equal(refused.status, 429);
+      assert.equal(((await refused.json()) as { status_code: number }).status_code, 2066);
+    }
+    // One ends on A: its slot is given back, and B admits the next.
+    await held[0].body!.cancel();
+    let again: Response | undefined;
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+      again = await open(b);
+      if (again.status === 200) break;
+      await again.body?.cancel();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(again?.status, 200, 'a slot came back after a stream ended');
+    for (const r of [...held.slice(1), again!]) await r.body!.cancel();
   });
 });
