@@ -1,4 +1,5 @@
 import type { botRequests } from '@/db/schema';
+import { databaseErrorCode } from '@/platform/util/database-unavailable';
 import { logger } from '@/platform/util/logger';
 
 export type BotRequestRow = typeof botRequests.$inferInsert;
@@ -117,7 +118,11 @@ export class RequestLogBuffer {
         this.stats.written += batch.rows;
       } catch (err) {
         this.stats.lost += batch.rows;
-        logger.error('bot request log rows not written', { rows: batch.rows, err });
+        // The database out of reach is an outage, logged and answered (503) where it is met; rows
+        // lost to it are its consequence, a warning with its reason. Anything else is a fault.
+        const unreachable = databaseErrorCode(err);
+        if (unreachable) logger.warn('bot request log rows not written: database unavailable', { rows: batch.rows, reason: unreachable });
+        else logger.error('bot request log rows not written', { rows: batch.rows, err });
       } finally {
         this.readyRows -= batch.rows;
       }

@@ -11,7 +11,11 @@ const store = processStore<{
   __vaLogContext?: () => string | undefined;
   __vaPino?: pino.Logger;
   __vaLogStream?: ReturnType<typeof pino.destination>;
+  __vaLogDivert?: (line: LogLine) => boolean;
 }>();
+
+/** One line as the code logged it, before formatting and redaction. */
+export type LogLine = { level: 'debug' | 'info' | 'warn' | 'error'; msg: string; fields: Fields };
 
 /** Called once by the request context: returns the trxid of the request being served, if any. */
 export function setLogContext(read: () => string | undefined): void {
@@ -60,7 +64,8 @@ function base(): pino.Logger {
   return store.__vaPino;
 }
 
-function log(level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Fields) {
+function log(level: LogLine['level'], msg: string, fields?: Fields) {
+  if (store.__vaLogDivert?.({ level, msg, fields: fields ?? {} })) return;
   const l = base();
   if (!l.isLevelEnabled(level)) return;
   l[level](fields ?? {}, msg);
@@ -96,6 +101,18 @@ export async function flushLogs(timeoutMs = 1_000): Promise<void> {
     }),
     new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
   ]);
+}
+
+/**
+ * For tests that provoke a failure on purpose: each line is first offered to `take`, and a line it
+ * takes (answers true for) is not written, so an expected error is checked by the test instead of
+ * printed as if something went wrong. Answers the function that ends the diversion.
+ */
+export function divertLogs(take: (line: LogLine) => boolean): () => void {
+  store.__vaLogDivert = take;
+  return () => {
+    if (store.__vaLogDivert === take) store.__vaLogDivert = undefined;
+  };
 }
 
 /** Drops the configured logger (tests that change LOG_LEVEL). */

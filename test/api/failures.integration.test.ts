@@ -5,6 +5,7 @@ import { botApi } from '../support/api-client';
 import { newChat, patchChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
 import { useEnv } from '../support/env';
+import { expectingErrors } from '../support/logs';
 import { createTenant, type Tenant } from '../support/tenant';
 
 // Real database failures, provoked by changing this file's own fresh database under the running code.
@@ -19,11 +20,18 @@ describe('server-side failures', () => {
     const chat = await newChat(t, { assignee: t.bot.user.loginId });
     await ctx.db.execute(sql`ALTER TABLE messages RENAME COLUMN author_login_id TO author_gone`);
     try {
-      const read = await botApi('GET', `/chats/${chat.chat_id}`, { token: t.token });
-      assert.equal(read.status, 500);
-      assert.deepEqual(read.body, { status_code: 4108, description: 'Unable to get the chat details', response: null });
-      const patched = await patchChat(t, chat.chat_id, { tags: ['written'] });
-      assert.equal(patched.body.status_code, 4108);
+      const { logged } = await expectingErrors(['chat read failed'], async () => {
+        const read = await botApi('GET', `/chats/${chat.chat_id}`, { token: t.token });
+        assert.equal(read.status, 500);
+        assert.deepEqual(read.body, { status_code: 4108, description: 'Unable to get the chat details', response: null });
+        const patched = await patchChat(t, chat.chat_id, { tags: ['written'] });
+        assert.equal(patched.body.status_code, 4108);
+      });
+      // Each failed read is logged for the operators, with the chat it was about.
+      assert.deepEqual(
+        logged.map((l) => l.fields.chatId),
+        [chat.chat_id, chat.chat_id],
+      );
     } finally {
       await ctx.db.execute(sql`ALTER TABLE messages RENAME COLUMN author_gone TO author_login_id`);
     }
@@ -34,10 +42,16 @@ describe('server-side failures', () => {
   it('answers 2007 with a fixed description and no internals when a query fails', async () => {
     await ctx.db.execute(sql`ALTER TABLE skills RENAME TO skills_gone`);
     try {
-      const res = await botApi('GET', '/teams', { token: t.token });
+      const { value: res, logged } = await expectingErrors(['unhandled error'], () => botApi('GET', '/teams', { token: t.token }));
       assert.equal(res.status, 500);
       assert.deepEqual(res.body, { status_code: 2007, description: 'Internal server error', response: null });
-      assert.ok(res.headers.get('trxid'));
+      // The cause goes to the log under the answer's trxid, not to the caller.
+      const trxid = res.headers.get('trxid');
+      assert.ok(trxid);
+      assert.deepEqual(
+        logged.map((l) => l.fields.trxid),
+        [trxid],
+      );
     } finally {
       await ctx.db.execute(sql`ALTER TABLE skills_gone RENAME TO skills`);
     }
