@@ -233,7 +233,7 @@ function main(appIdText: string): void {
     chat = next;
     if (before && before.chat_id === next.chat_id) {
       if (before.handled_by !== 'person' && next.handled_by === 'person' && next.status === 'open') {
-        addNotice(next.responder ? `${next.responder.name} (a person) has joined the chat.` : 'A person has joined the chat.');
+        addNotice(next.responder ? `A person has joined the chat. ${next.responder.name} is answering.` : 'A person has joined the chat.');
       } else if (before.handled_by === 'bot' && next.handled_by === 'waiting' && next.status === 'open') {
         addNotice('Your chat is being passed on. Please wait.');
       }

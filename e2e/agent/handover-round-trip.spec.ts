@@ -268,7 +268,7 @@ test('"Talk to a person": the place in the queue live, the person by their chose
     await ws.getByRole('button', { name: 'Pick this chat' }).click();
     await expect(b.getByRole('status').filter({ hasText: 'You are number 1 in the queue for a person.' })).toBeVisible();
     await expect(a.getByText('Robin is answering')).toBeVisible();
-    await expect(a.getByRole('log')).toContainText('Robin (a person) has joined the chat.');
+    await expect(a.getByRole('log')).toContainText('A person has joined the chat. Robin is answering.');
     await expect(a.getByRole('button', { name: 'Talk to a person' })).toBeHidden();
 
     // The loop limit is 1: the workspace says why this chat cannot go back to the bot.
