@@ -47,6 +47,7 @@ const NAV = [
   { href: '/admin/routing', label: 'Routing rules' },
   { href: '/admin/chats', label: 'Chats' },
   { href: '/admin/deliveries', label: 'Deliveries' },
+  { href: '/admin/replays', label: 'Replays' },
   { href: '/admin/audit', label: 'Audit log' },
 ];
 

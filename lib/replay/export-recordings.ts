@@ -40,41 +40,17 @@ async function* readRecordings(
         .where(and(eq(users.accountId, accountId), eq(users.kind, 'virtual_agent')))
     ).map((u) => u.login),
   );
-  const filters = [
-    eq(chats.accountId, accountId),
-    ids && inArray(chats.id, ids),
-    query.tag !== undefined && sql`${chats.tags} @> array[${query.tag}]::text[]`,
-    query.from !== undefined && gte(chats.createdAt, new Date(query.from)),
-    query.to !== undefined && lt(chats.createdAt, new Date(query.to)),
-    query.virtual_agent_id !== undefined &&
-      or(
-        eq(chats.assigneeId, query.virtual_agent_id),
-        sql`exists (select 1 from ${events} where ${events.chatId} = ${chats.id} and ${events.virtualAgentId} = ${query.virtual_agent_id})`,
-      ),
-  ].filter((f): f is SQL => f !== undefined && f !== false);
   let left = query.limit ?? DEFAULT_LIMIT;
   let cursor: Cursor | null = null;
   while (left > 0) {
-    const batch = await readBatch(db, and(...filters, after(cursor)), BATCH);
+    const batch = await exportBatchQuery(db, { accountId, query, ids, cursor, limit: BATCH });
     if (!batch.length) return;
     const last = batch[batch.length - 1];
     cursor = { at: last.createdAt, id: last.id };
-    const transcripts = await db
-      .select({
-        chatId: messages.chatId,
-        type: messages.type,
-        body: messages.body,
-        author: messages.authorLoginId,
-        sentAt: messages.sentAt,
-      })
-      .from(messages)
-      .where(
-        inArray(
-          messages.chatId,
-          batch.map((c) => c.id),
-        ),
-      )
-      .orderBy(asc(messages.chatId), asc(messages.id));
+    const transcripts = await exportTranscriptsQuery(
+      db,
+      batch.map((c) => c.id),
+    );
     const byChat = new Map<string, typeof transcripts>();
     for (const m of transcripts) byChat.set(m.chatId, [...(byChat.get(m.chatId) ?? []), m]);
     for (const c of batch) {
@@ -107,9 +83,57 @@ export function toJsonLinesStream(lines: AsyncGenerator<RecordingLine>): Readabl
   });
 }
 
-type Cursor = { at: Date; id: string };
+export type ExportCursor = { at: Date; id: string };
+type Cursor = ExportCursor;
 const after = (cursor: Cursor | null) =>
   cursor ? or(gt(chats.createdAt, cursor.at), and(eq(chats.createdAt, cursor.at), gt(chats.id, cursor.id))) : undefined;
+
+/**
+ * One batch of the chats to export, after `cursor` in (created_at, id) order: every filter given
+ * must hold. test/plans/replay reads its plan on a large table.
+ */
+export function exportBatchQuery(
+  db: Db,
+  {
+    accountId,
+    query,
+    ids,
+    cursor,
+    limit,
+  }: { accountId: number; query: ExportRecordingsQuery; ids?: string[]; cursor: Cursor | null; limit: number },
+) {
+  const filters = [
+    eq(chats.accountId, accountId),
+    ids && inArray(chats.id, ids),
+    query.tag !== undefined && sql`${chats.tags} @> array[${query.tag}]::text[]`,
+    query.from !== undefined && gte(chats.createdAt, new Date(query.from)),
+    query.to !== undefined && lt(chats.createdAt, new Date(query.to)),
+    // A probe per chat of the batch (events_chat_va_seq_idx). As an EXISTS the planner hashed every
+    // event of the VA once per batch: all of the events table for a VA that held most chats.
+    query.virtual_agent_id !== undefined &&
+      or(
+        eq(chats.assigneeId, query.virtual_agent_id),
+        sql`(select 1 from ${events} where ${events.chatId} = ${chats.id} and ${events.virtualAgentId} = ${query.virtual_agent_id} limit 1) is not null`,
+      ),
+    after(cursor),
+  ].filter((f): f is SQL => f !== undefined && f !== false);
+  return readBatch(db, and(...filters), limit);
+}
+
+/** The transcripts of a batch's chats, in one read (messages_chat_idx). */
+export function exportTranscriptsQuery(db: Db, chatIds: string[]) {
+  return db
+    .select({
+      chatId: messages.chatId,
+      type: messages.type,
+      body: messages.body,
+      author: messages.authorLoginId,
+      sentAt: messages.sentAt,
+    })
+    .from(messages)
+    .where(inArray(messages.chatId, chatIds))
+    .orderBy(asc(messages.chatId), asc(messages.id));
+}
 
 function readBatch(db: Db, where: SQL | undefined, limit: number) {
   return db

@@ -143,7 +143,19 @@ async function waitForTurn(db: Db, chatId: string, target: ReplayTarget, timings
  * `events_chat_va_seq_idx`), in one round trip.
  */
 async function snapshot(db: Db, chatId: string, target: ReplayTarget): Promise<Snapshot> {
-  const [row] = await db
+  const [row] = await snapshotQuery(db, chatId, target);
+  return {
+    ...row,
+    otherDetails: row.otherDetails as Snapshot['otherDetails'],
+    typing: row.typingUntil !== null && row.typingUntil.getTime() > Date.now(),
+    lastMessageId: Number(row.lastMessageId ?? 0),
+    eventStatus: row.eventStatus ?? null,
+  };
+}
+
+/** The snapshot's one statement (test/plans/replay reads its plan): run every poll of every waiting turn. */
+export function snapshotQuery(db: Db, chatId: string, target: Pick<ReplayTarget, 'sandboxId' | 'vaUserId'>) {
+  return db
     .select({
       status: chats.status,
       assigneeId: chats.assigneeId,
@@ -161,13 +173,15 @@ async function snapshot(db: Db, chatId: string, target: ReplayTarget): Promise<S
     })
     .from(chats)
     .where(and(eq(chats.id, chatId), eq(chats.accountId, target.sandboxId)));
-  return {
-    ...row,
-    otherDetails: row.otherDetails as Snapshot['otherDetails'],
-    typing: row.typingUntil !== null && row.typingUntil.getTime() > Date.now(),
-    lastMessageId: Number(row.lastMessageId ?? 0),
-    eventStatus: row.eventStatus ?? null,
-  };
+}
+
+/** The messages written in the chat since `afterId`, in order (messages_chat_idx). */
+export function messagesSinceQuery(db: Db, chatId: string, afterId: number) {
+  return db
+    .select({ type: messages.type, body: messages.body, author: messages.authorLoginId, sentAt: messages.sentAt })
+    .from(messages)
+    .where(and(eq(messages.chatId, chatId), gt(messages.id, afterId)))
+    .orderBy(asc(messages.id));
 }
 
 /** What the bot did between two snapshots: its messages in order, then typing, tags, custom fields, a transfer or a close. */
@@ -191,11 +205,7 @@ async function botTurn(
     firstChangeAt: number | null;
   },
 ): Promise<{ bot: BotTurn; offer: string | null }> {
-  const written = await db
-    .select({ type: messages.type, body: messages.body, author: messages.authorLoginId, sentAt: messages.sentAt })
-    .from(messages)
-    .where(and(eq(messages.chatId, chatId), gt(messages.id, before.lastMessageId)))
-    .orderBy(asc(messages.id));
+  const written = await messagesSinceQuery(db, chatId, before.lastMessageId);
   const actions: BotAction[] = [];
   for (const m of written) {
     if (m.type !== 'outbound' || m.author !== target.vaLoginId) continue;

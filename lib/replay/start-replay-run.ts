@@ -71,12 +71,7 @@ async function runAll(db: Db, { target, timings, concurrency }: { target: Replay
     // Lines are read in pages, so a large recording is never held in memory whole.
     const next = async () => {
       if (!queue.length && !exhausted) {
-        queue = await db
-          .select({ seq: replayChats.seq, recording: replayChats.recording })
-          .from(replayChats)
-          .where(and(eq(replayChats.runId, runId), gt(replayChats.seq, after)))
-          .orderBy(asc(replayChats.seq))
-          .limit(200);
+        queue = await replayLinesQuery(db, runId, after);
         if (queue.length) after = queue[queue.length - 1].seq;
         else exhausted = true;
       }
@@ -111,6 +106,16 @@ async function runAll(db: Db, { target, timings, concurrency }: { target: Replay
       })
       .where(and(eq(replayRuns.id, runId), eq(replayRuns.status, 'running')));
   }
+}
+
+/** The run's next 200 lines after `after`, along the primary key (run_id, seq). */
+export function replayLinesQuery(db: Db, runId: string, after: number) {
+  return db
+    .select({ seq: replayChats.seq, recording: replayChats.recording })
+    .from(replayChats)
+    .where(and(eq(replayChats.runId, runId), gt(replayChats.seq, after)))
+    .orderBy(asc(replayChats.seq))
+    .limit(200);
 }
 
 async function replayOne(

@@ -18,6 +18,21 @@ function affected(result: unknown): number {
 }
 
 /**
+ * The sandboxes' chats created before `before`: an index range per sandbox (chats_account_created_idx).
+ * As `account_id in (select …)` (or `= any(array(…))`, or this without its order) the planner read
+ * chats whole, sandbox or not;
+ * test/plans/replay reads the plan.
+ */
+export const replayChatsPick = (limit: number, before: string) =>
+  sql`select c.ctid from accounts a cross join lateral (
+    select ctid from chats where chats.account_id = a.id and chats.created_at < ${before}::timestamptz
+    order by chats.created_at limit ${limit}) c
+    where a.sandbox_of_account_id is not null limit ${limit}`;
+/** Replay runs created before `before` (replay_runs_created_idx); their lines go with them (cascade, on replay_chats' primary key). */
+export const replayRunsPick = (limit: number, before: string) =>
+  sql`select ctid from replay_runs where created_at < ${before}::timestamptz limit ${limit}`;
+
+/**
  * A bounded delete: the rows `pick` selects (at most `limit`, by ctid), deleted only if `still`
  * holds for the row as it is when the delete reaches it, so a row that changed meanwhile (an event
  * put back in the queue, a chat reopened) stays.
@@ -235,8 +250,7 @@ export function retentionJobs(
   jobs.push({
     name: 'replay-chats',
     deleteBatch: chatDelete(
-      (limit, now) =>
-        sql`select c.ctid from chats c where c.account_id in (select id from accounts where sandbox_of_account_id is not null) and c.created_at < ${replaysBefore(now)}::timestamptz limit ${limit}`,
+      (limit, now) => replayChatsPick(limit, replaysBefore(now)),
       (now) => sql`replay_run_id is not null and created_at < ${replaysBefore(now)}::timestamptz`,
       replaysBefore,
     ),
@@ -245,7 +259,7 @@ export function retentionJobs(
     name: 'replay-runs',
     deleteBatch: boundedDelete(
       'replay_runs',
-      (limit, now) => sql`select ctid from replay_runs where created_at < ${replaysBefore(now)}::timestamptz limit ${limit}`,
+      (limit, now) => replayRunsPick(limit, replaysBefore(now)),
       (now) => sql`created_at < ${replaysBefore(now)}::timestamptz`,
     ),
   });
