@@ -10,6 +10,9 @@ import { keys } from './api';
 /** The most transcript messages the page keeps, as GET /chats/{id} answers. */
 const TRANSCRIPT_LIMIT = 500;
 
+/** How long `gone` waits for the page's own leaving (a transfer, a hand-back, a close) to close the stream. */
+const GONE_GRACE_MS = 1_000;
+
 const parse = <T>(e: Event) => JSON.parse((e as MessageEvent<string>).data) as T;
 
 /**
@@ -44,10 +47,18 @@ export function useLiveStream(chatId: string | null) {
       const details = parse<Omit<AgentChat, 'transcript'>>(e);
       change((old) => ({ ...old, ...details, chat: { ...old.chat, ...details.chat } }));
     });
+    let closed = false;
     source.addEventListener('gone', () => {
-      if (chatId) qc.invalidateQueries({ queryKey: keys.chat(chatId) });
+      // Unless the person's own action took the chat away (the page then closes this stream and drops
+      // the chat), read it once so the page says why; never a read the answer would refuse for nothing.
+      setTimeout(() => {
+        if (!closed && chatId && qc.getQueryState(keys.chat(chatId))) qc.invalidateQueries({ queryKey: keys.chat(chatId) });
+      }, GONE_GRACE_MS);
     });
-    return () => source.close();
+    return () => {
+      closed = true;
+      source.close();
+    };
   }, [chatId, qc]);
   return connected;
 }
