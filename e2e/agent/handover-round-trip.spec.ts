@@ -267,7 +267,7 @@ test('"Talk to a person": the place in the queue live, the person by their chose
     await waiting.first().click();
     await ws.getByRole('button', { name: 'Pick this chat' }).click();
     await expect(b.getByRole('status').filter({ hasText: 'You are number 1 in the queue for a person.' })).toBeVisible();
-    await expect(a.getByText('Robin is answering')).toBeVisible();
+    await expect(a.getByText('Robin is answering', { exact: true })).toBeVisible();
     await expect(a.getByRole('log')).toContainText('A person has joined the chat. Robin is answering.');
     await expect(a.getByRole('button', { name: 'Talk to a person' })).toBeHidden();
 
@@ -282,7 +282,7 @@ test('"Talk to a person": the place in the queue live, the person by their chose
     await expect(adminPage.getByText('Changes saved.').last()).toBeVisible();
     await waiting.first().click();
     await ws.getByRole('button', { name: 'Pick this chat' }).click();
-    await expect(b.getByText('Robin is answering')).toBeVisible();
+    await expect(b.getByText('Robin is answering', { exact: true })).toBeVisible();
     await ws.getByLabel(/Note for/).fill('Parcel found, tell them');
     await ws.getByRole('button', { name: 'Hand back to bot' }).click();
     await expect(b.getByRole('log')).toContainText('Bot is back. Note: Parcel found, tell them');

@@ -149,7 +149,8 @@ async function writeAndGetQuickReplies(chat: FrameLocator, text: string) {
   await box.fill(text);
   await box.press('Enter');
   await expect(chat.getByRole('log')).toContainText('Thanks, I have noted that');
-  await expect(chat.getByRole('button', { name: 'Talk to a person' })).toBeVisible();
+  // The bot's quick reply (the widget's own "Talk to a person" button stands beside the log).
+  await expect(chat.getByRole('group', { name: 'Quick replies' }).last().getByRole('button', { name: 'Talk to a person' })).toBeVisible();
 }
 
 test('on a website that is not allowed the script does nothing, and the chat page cannot be framed there', async ({
@@ -223,7 +224,7 @@ test('the full-page chat passes axe at both widths and works by keyboard alone',
       await expectAccessible(page, `widget with quick replies @${size.width}`);
     }
     // The quick replies are reachable by Tab and answered with Enter.
-    await page.getByRole('button', { name: 'Talk to a person' }).focus();
+    await page.getByRole('group', { name: 'Quick replies' }).last().getByRole('button', { name: 'Talk to a person' }).focus();
     await page.keyboard.press('Tab');
     await expect(choice).toBeFocused();
     await page.keyboard.press('Enter');
