@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
-import { createBotClient, responseOf, verifyWebhook, type WebhookEvent } from '@/client';
+import { createBotClient, responseOf, verifyPulledEvent, verifyWebhook, type WebhookEvent } from '@/client';
 import { E2E_ADMIN } from '../../playwright.config';
 import { signIn } from '../admin/helpers';
 import { expect, test } from '../fixtures';
@@ -15,7 +15,7 @@ const PASSWORD = 'quiet harbour lantern seventeen';
  * with context; handover.requested hands over too; each approval's answer and a hand-back are
  * told to the customer.
  */
-async function startHandoverBot(baseURL: string, va: { api_key: string; signing_secret: string }, teamId: number) {
+function handoverBot(baseURL: string, va: { api_key: string; signing_secret: string }, teamId: number) {
   const api = createBotClient({ baseUrl: baseURL, apiKey: va.api_key });
   /** The chats it handed over with context, in order. */
   const handedOver: string[] = [];
@@ -82,6 +82,12 @@ async function startHandoverBot(baseURL: string, va: { api_key: string; signing_
       await say(chatId, id, `Bot is back. Note: ${event.payload.handback.note ?? 'none'}`);
     }
   };
+  return { api, handle, handedOver };
+}
+
+/** The bot receiving its events by webhook. */
+async function startHandoverBot(baseURL: string, va: { api_key: string; signing_secret: string }, teamId: number) {
+  const { handle, handedOver } = handoverBot(baseURL, va, teamId);
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
@@ -100,7 +106,25 @@ async function startHandoverBot(baseURL: string, va: { api_key: string; signing_
   return { url, handedOver, close: () => new Promise((r) => server.close(r)) };
 }
 
-async function setUp(request: APIRequestContext, baseURL: string, vaSettings: Record<string, unknown> = {}) {
+/** The same bot pulling its events (delivery mode `pull`): the event stream, verified, acknowledged. */
+function startPullingBot(baseURL: string, va: { api_key: string; signing_secret: string }, teamId: number) {
+  const { api, handle, handedOver } = handoverBot(baseURL, va, teamId);
+  const stop = new AbortController();
+  const loop = (async () => {
+    for await (const item of api.streamEvents({ signal: stop.signal })) {
+      const { id, event } = verifyPulledEvent(va.signing_secret, item);
+      await handle(id, event).catch(() => {});
+      await api.events.ackEvents({ body: { cursor: item.cursor } });
+    }
+  })().catch(() => {});
+  const close = async () => {
+    stop.abort();
+    await loop;
+  };
+  return { url: '', handedOver, close };
+}
+
+async function setUp(request: APIRequestContext, baseURL: string, vaSettings: Record<string, unknown> = {}, pull = false) {
   expect((await request.post('/api/admin/login', { data: E2E_ADMIN })).status()).toBe(200);
   const s = suffix();
   const post = async (path: string, data: unknown) => {
@@ -140,8 +164,8 @@ async function setUp(request: APIRequestContext, baseURL: string, vaSettings: Re
     fallback_team_id: people.id,
     ...vaSettings,
   });
-  const bot = await startHandoverBot(baseURL, va, people.id);
-  expect((await request.patch(`/api/admin/virtual-agents/${va.id}`, { data: { webhook_url: bot.url } })).status()).toBe(200);
+  const bot = pull ? startPullingBot(baseURL, va, people.id) : await startHandoverBot(baseURL, va, people.id);
+  if (!pull) expect((await request.patch(`/api/admin/virtual-agents/${va.id}`, { data: { webhook_url: bot.url } })).status()).toBe(200);
   return { asset, va, people, one, stranger, bot };
 }
 
@@ -289,6 +313,33 @@ test('"Talk to a person": the place in the queue live, the person by their chose
     await expect(b.getByText('automated assistant')).toBeVisible();
   } finally {
     await Promise.all([first.close(), second.close(), agent.context.close()]);
+    await bot.close();
+  }
+});
+
+test('a pulling bot: the approval is decided in the workspace and the bot, reading its event stream, answers; its handover shows the card', async ({
+  request,
+  browser,
+  baseURL,
+}) => {
+  const { asset, one, bot } = await setUp(request, baseURL!, { delivery_mode: 'pull' }, true);
+  const customer = await browser.newContext();
+  const agent = await personPage(browser, one, baseURL!);
+  try {
+    const page = await customer.newPage();
+    await page.goto(`${baseURL}/chat/${asset.id}`);
+    await write(page, 'hello');
+    await expect(page.getByRole('log')).toContainText('Bot heard: hello');
+    await write(page, 'refund please');
+    await expect(page.getByText('Waiting for a colleague to confirm…')).toBeVisible();
+    const asked = agent.page.getByRole('form', { name: /refund please/ });
+    await asked.getByRole('button', { name: 'Approve' }).click();
+    await expect(page.getByRole('log')).toContainText('Refund approved: 240 EUR.');
+    await write(page, 'agent please');
+    await agent.page.getByRole('button', { name: /Parcel lost in transit/ }).click();
+    await expect(agent.page.getByTestId('handover-card')).toContainText('parcel_claim');
+  } finally {
+    await Promise.all([customer.close(), agent.context.close()]);
     await bot.close();
   }
 });
