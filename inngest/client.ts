@@ -1,4 +1,4 @@
-import { Inngest, type LogArg } from 'inngest';
+import { Inngest, type LogArg, RetryAfterError } from 'inngest';
 import { logger } from '@/platform/util/logger';
 
 /** Inngest's log calls (a message and fields, or an error) in our one-line JSON format and level. */
@@ -12,7 +12,10 @@ function forward(level: 'debug' | 'info' | 'warn' | 'error') {
       else if (arg && typeof arg === 'object') Object.assign(fields, arg);
       else fields[`arg${i}`] = arg;
     }
-    logger[level](msg, { source: 'inngest', ...fields });
+    // A RetryAfterError is a function's own "run me again at this time" (deliver-chat-events waits
+    // for an event's back-off that way), which Inngest logs as an error: it is the plan, not a fault.
+    const planned = fields.err instanceof RetryAfterError || first instanceof RetryAfterError;
+    logger[planned && level === 'error' ? 'debug' : level](msg, { source: 'inngest', ...fields });
   };
 }
 
