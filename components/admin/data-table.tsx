@@ -1,8 +1,8 @@
 'use client';
 
 import type { HTMLAttributes, Key, ReactElement, ReactNode, TdHTMLAttributes } from 'react';
-import { failureOf } from '@/components/admin/shared/errors';
 import { TableRegion } from '@/components/admin/table-region';
+import { failureOf } from '@/components/shared/errors';
 
 /** One column: its header and what each row shows in it. */
 export type Column<Row> = {

@@ -1,7 +1,7 @@
 'use client';
 
 import { type ReactNode, type Ref, useEffect, useRef } from 'react';
-import type { Failure } from '@/components/admin/shared/errors';
+import type { Failure } from '@/components/shared/errors';
 
 /** A labelled form control with its hint and error, wired with aria-describedby. */
 export function Field({

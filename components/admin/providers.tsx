@@ -1,9 +1,9 @@
 'use client';
 
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { tsr } from '@/components/admin/shared/client';
-import { isUnauthorized, shouldRetry } from '@/components/admin/shared/errors';
+import { isUnauthorized } from '@/components/shared/errors';
+import { ApiProviders } from '@/components/shared/providers';
 import { ToastProvider } from './toast';
 
 let leaving = false;
@@ -22,19 +22,9 @@ function toLogin(err: unknown) {
 }
 
 export function AdminProviders({ children }: { children: ReactNode }) {
-  const [client] = useState(
-    () =>
-      new QueryClient({
-        queryCache: new QueryCache({ onError: toLogin }),
-        mutationCache: new MutationCache({ onError: toLogin }),
-        defaultOptions: { queries: { retry: shouldRetry, staleTime: 2_000, refetchOnWindowFocus: true } },
-      }),
-  );
   return (
-    <QueryClientProvider client={client}>
-      <tsr.ReactQueryProvider>
-        <ToastProvider>{children}</ToastProvider>
-      </tsr.ReactQueryProvider>
-    </QueryClientProvider>
+    <ApiProviders Provider={tsr.ReactQueryProvider} onError={toLogin}>
+      <ToastProvider>{children}</ToastProvider>
+    </ApiProviders>
   );
 }

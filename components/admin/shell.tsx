@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { focusWhenReady, useEscape } from './focus';
+import { focusWhenReady, useEscape } from '@/components/shared/focus';
 import { leaveConsole } from './providers';
 import { useToast } from './toast';
 import { TraceSearch } from './traces/trace-search';

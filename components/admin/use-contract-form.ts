@@ -2,7 +2,7 @@
 
 import { type DefaultValues, type FieldValues, get, type Path, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
 import { described } from '@/components/admin/form';
-import { type Failure, fieldError } from '@/components/admin/shared/errors';
+import { type Failure, fieldError } from '@/components/shared/errors';
 
 export type ContractForm<TForm extends FieldValues, TBody> = UseFormReturn<TForm, unknown, TBody> & {
   /**

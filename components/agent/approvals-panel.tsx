@@ -2,8 +2,9 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { failureOf } from '@/components/shared/errors';
 import type { Approval } from '@/contracts/bot/schemas/approval';
-import { AgentApiError, agentApi, keys } from './api';
+import { keys, tsr } from './client';
 
 /**
  * The pending approval requests of the person's teams, live with the lists: each can be approved or
@@ -45,15 +46,19 @@ function ApprovalItem({ approval: a, onOpen }: { approval: Approval; onOpen: (ch
       a.details.filter((d) => d.editable && values[d.key] !== d.value).map((d) => [d.key, values[d.key] ?? d.value]),
     );
     try {
-      await agentApi('POST', `/approvals/${encodeURIComponent(a.approval_id)}/decision`, {
-        decision,
-        ...(comment.trim() && { comment: comment.trim() }),
-        ...(decision === 'approve' && Object.keys(changed).length > 0 && { details: changed }),
+      const res = await tsr.chats.decideApproval.mutate({
+        params: { approval_id: a.approval_id },
+        body: {
+          decision,
+          ...(comment.trim() && { comment: comment.trim() }),
+          ...(decision === 'approve' && Object.keys(changed).length > 0 && { details: changed }),
+        },
       });
+      if (res.status !== 200) throw res;
       qc.invalidateQueries({ queryKey: keys.lists });
       qc.invalidateQueries({ queryKey: keys.chat(a.chat_id) });
     } catch (err) {
-      setError(err instanceof AgentApiError ? err.description : 'The service could not be reached; try again.');
+      setError(failureOf(err)?.description ?? null);
     } finally {
       setBusy(false);
     }

@@ -1,10 +1,14 @@
 'use client';
 
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type MutableRefObject, useEffect, useRef, useState } from 'react';
-import { AgentApiError, type AgentChat, agentApi, type Directory, keys, type Message, type Profile } from './api';
-import { focusSoon } from './focus';
+import { failureOf } from '@/components/shared/errors';
+import { focusId } from '@/components/shared/focus';
+import { keys, type Message, type Profile, tsr } from './client';
 import { HandBack, HandoverCard } from './handover-card';
+
+type ReplyBody = NonNullable<Parameters<typeof tsr.chats.reply.mutate>[0]['body']>;
+type TransferBody = NonNullable<Parameters<typeof tsr.chats.transfer.mutate>[0]['body']>;
 
 /** Only http and https addresses become links: a stored value of any other kind is shown as text. */
 function isWebAddress(raw: string): boolean {
@@ -74,26 +78,29 @@ export function Conversation({
   onNotice: (message: string | null) => void;
 }) {
   const qc = useQueryClient();
-  const view = useQuery({ queryKey: keys.chat(chatId), queryFn: () => agentApi<AgentChat>('GET', `/chats/${encodeURIComponent(chatId)}`) });
-  const directory = useQuery({ queryKey: keys.directory, queryFn: () => agentApi<Directory>('GET', '/directory'), staleTime: 60_000 });
+  const params = { chat_id: chatId };
+  const view = tsr.chats.getChat.useQuery({ queryKey: keys.chat(chatId), queryData: { params } });
+  const directory = tsr.directory.directory.useQuery({ queryKey: keys.directory, staleTime: 60_000 });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const data = view.data;
+  const data = view.data?.body.response;
   const mineNow = data?.chat.assignee === me.login_id && data.chat.status !== 'closed';
 
   const fail = (err: unknown) => {
-    setError(err instanceof AgentApiError ? err.description : 'The service could not be reached; try again.');
-    focusSoon('conversation-error');
+    setError(failureOf(err)?.description ?? null);
+    focusId('conversation-error');
   };
   /**
    * One action of the person's. `leaves`: the chat leaves this person (transferred, handed back,
-   * closed): it is not read again, since it may now be outside their teams (2085).
+   * closed): it is not read again, since it may now be outside their teams (2085). A refusal (any
+   * answer but 2xx) is thrown and shown.
    */
-  const act = async (work: () => Promise<unknown>, after?: () => void, { leaves = false } = {}) => {
+  const act = async (work: () => Promise<{ status: number }>, after?: () => void, { leaves = false } = {}) => {
     setBusy(true);
     setError(null);
     try {
-      await work();
+      const res = await work();
+      if (res.status < 200 || res.status > 299) throw res;
       if (leaves) {
         await qc.cancelQueries({ queryKey: keys.chat(chatId) });
         qc.invalidateQueries({ queryKey: keys.lists });
@@ -111,16 +118,15 @@ export function Conversation({
       setBusy(false);
     }
   };
-  const path = (suffix: string) => `/chats/${encodeURIComponent(chatId)}${suffix}`;
 
   const close = () => {
     if (!mineNow) {
       onNotice('Only a chat you hold can be closed.');
-      focusSoon('workspace-notice');
+      focusId('workspace-notice');
       return;
     }
     void act(
-      () => agentApi('POST', path('/close'), {}),
+      () => tsr.chats.close.mutate({ params, body: {} }),
       () => onLeft('Chat closed.'),
       { leaves: true },
     );
@@ -149,7 +155,7 @@ export function Conversation({
         <h2 id="conversation-title" tabIndex={-1}>
           Chat not available
         </h2>
-        <p role="alert">{view.error instanceof AgentApiError ? view.error.description : 'The chat could not load.'}</p>
+        <p role="alert">{failureOf(view.error)?.description ?? 'The chat could not load.'}</p>
       </div>
     );
   }
@@ -174,17 +180,18 @@ export function Conversation({
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-    const body: Record<string, unknown> = {};
+    const body: ReplyBody = {};
     if (text) body.text = text;
-    if (url) body.attachment = { type: String(values.get('attachment_type') ?? 'file'), url };
+    if (url)
+      body.attachment = { type: String(values.get('attachment_type') ?? 'file') as NonNullable<ReplyBody['attachment']>['type'], url };
     if (quick.length) body.quick_replies = quick;
     // Set before the send: the re-read that brings the message in may render before it returns.
     sent.current = true;
     void act(
-      () => agentApi('POST', path('/reply'), body),
+      () => tsr.chats.reply.mutate({ params, body }),
       () => {
         form.reset();
-        focusSoon('reply-text');
+        focusId('reply-text');
       },
     );
   };
@@ -192,10 +199,10 @@ export function Conversation({
     e.preventDefault();
     const form = e.currentTarget;
     void act(
-      () => agentApi('POST', path('/notes'), { text: String(new FormData(form).get('note') ?? '') }),
+      () => tsr.chats.note.mutate({ params, body: { text: String(new FormData(form).get('note') ?? '') } }),
       () => {
         form.reset();
-        focusSoon('note-text');
+        focusId('note-text');
       },
     );
   };
@@ -205,17 +212,17 @@ export function Conversation({
     const tag = String(new FormData(form).get('tag') ?? '').trim();
     if (!tag) return;
     void act(
-      () => agentApi('PATCH', path('/tags'), { add_tags: [tag] }),
+      () => tsr.chats.tags.mutate({ params, body: { add_tags: [tag] } }),
       () => {
         form.reset();
-        focusSoon('tag-input');
+        focusId('tag-input');
       },
     );
   };
   const removeTag = (tag: string) =>
     act(
-      () => agentApi('PATCH', path('/tags'), { remove_tags: [tag] }),
-      () => focusSoon('tag-input'),
+      () => tsr.chats.tags.mutate({ params, body: { remove_tags: [tag] } }),
+      () => focusId('tag-input'),
     );
   const submitTransfer = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -223,21 +230,21 @@ export function Conversation({
     const target = String(values.get('target') ?? '');
     const [kind, value] = [target.slice(0, target.indexOf(':')), target.slice(target.indexOf(':') + 1)];
     const skill = String(values.get('skill') ?? '');
-    const body = kind === 'team' ? { team_id: Number(value), ...(skill && { skill_name: skill }) } : { assignee: value };
+    const body: TransferBody = kind === 'team' ? { team_id: Number(value), ...(skill && { skill_name: skill }) } : { assignee: value };
     void act(
-      () => agentApi('POST', path('/transfer'), body),
+      () => tsr.chats.transfer.mutate({ params, body }),
       () => onLeft(kind === 'team' ? 'Chat transferred to the team.' : `Chat handed to ${value}.`),
       { leaves: true },
     );
   };
   const pick = () =>
     act(
-      () => agentApi('POST', path('/pick')),
-      () => focusSoon('reply-text'),
+      () => tsr.chats.pick.mutate({ params }),
+      () => focusId('reply-text'),
     );
 
-  const teams = directory.data?.teams ?? [];
-  const people = (directory.data?.users ?? []).filter((u) => u.login_id !== me.login_id);
+  const teams = directory.data?.body.response.teams ?? [];
+  const people = (directory.data?.body.response.users ?? []).filter((u) => u.login_id !== me.login_id);
   const details = Object.entries(chat.other_details ?? {});
 
   return (
@@ -387,7 +394,7 @@ export function Conversation({
               busy={busy}
               onHandBack={(note) =>
                 void act(
-                  () => agentApi('POST', path('/hand-back'), note ? { note } : {}),
+                  () => tsr.chats.handBack.mutate({ params, body: note ? { note } : {} }),
                   () => onLeft(`Chat handed back to ${data.handover?.from ?? 'the bot'}.`),
                 )
               }

@@ -4,8 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { applyInOrder, withChunk, withMessage } from '@/components/live/transcript';
 import type { TranscriptChunk } from '@/contracts/bot/schemas/message';
-import type { AgentChat, Lists, Message } from './api';
-import { keys } from './api';
+import { type AgentChat, keys, type Lists, type Message } from './client';
 
 /** The most transcript messages the page keeps, as GET /chats/{id} answers. */
 const TRANSCRIPT_LIMIT = 500;
@@ -14,6 +13,13 @@ const TRANSCRIPT_LIMIT = 500;
 const GONE_GRACE_MS = 1_000;
 
 const parse = <T>(e: Event) => JSON.parse((e as MessageEvent<string>).data) as T;
+
+/** A cached answer of the typed client: the envelope's `response` is what the stream changes. */
+type Answer<T> = { status: 200; body: { status_code: 4400; description: string; response: T }; headers: Headers };
+const answer = <T>(old: Answer<T> | undefined, response: T): Answer<T> =>
+  old
+    ? { ...old, body: { ...old.body, response } }
+    : { status: 200, body: { status_code: 4400, description: 'OK', response }, headers: new Headers() };
 
 /**
  * The live view: one Server-Sent Events stream (GET /api/agent/stream) for the lists and the open
@@ -29,10 +35,15 @@ export function useLiveStream(chatId: string | null) {
   useEffect(() => {
     const source = new EventSource(`/api/agent/stream${chatId ? `?chat=${encodeURIComponent(chatId)}` : ''}`);
     const queryKey = keys.chat(chatId ?? '');
-    const change = applyInOrder<AgentChat>(qc, queryKey);
+    const changeAnswer = applyInOrder<Answer<AgentChat> | undefined>(qc, queryKey);
+    const change = (update: (old: AgentChat) => AgentChat, replace = false) =>
+      changeAnswer((old) => answer(old, update(old?.body.response as AgentChat)), replace);
     source.addEventListener('open', () => setConnected(true));
     source.addEventListener('error', () => setConnected(false));
-    source.addEventListener('lists', (e) => qc.setQueryData(keys.lists, parse<Lists>(e)));
+    source.addEventListener('lists', (e) => {
+      const lists = parse<Lists>(e);
+      qc.setQueryData<Answer<Lists>>(keys.lists, (old) => answer(old, lists));
+    });
     source.addEventListener('chat', (e) => {
       const chat = parse<AgentChat>(e);
       change(() => chat, true);

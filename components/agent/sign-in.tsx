@@ -1,34 +1,23 @@
 'use client';
 
-import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { AgentApiError, agentApi, keys, type Profile } from './api';
-
-function describe(err: unknown): string {
-  return err instanceof AgentApiError ? err.description : 'The service could not be reached; try again.';
-}
+import { failureOf } from '@/components/shared/errors';
+import { keys, tsr } from './client';
 
 /** The workspace's sign-in form, shown at /agent while nobody is signed in. */
 export function SignInForm() {
-  const qc = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const tsrQc = tsr.useQueryClient();
+  const login = tsr.session.login.useMutation({ onSuccess: (res) => tsrQc.session.me.setQueryData(keys.me, res) });
+  const error = failureOf(login.error)?.description;
   const errorRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (error) errorRef.current?.focus();
   }, [error]);
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
+  const pending = login.isPending;
+  const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
-    setPending(true);
-    try {
-      const me = await agentApi<Profile>('POST', '/login', { email: String(form.get('email')), password: String(form.get('password')) });
-      qc.setQueryData(keys.me, me);
-    } catch (err) {
-      setError(describe(err));
-    } finally {
-      setPending(false);
-    }
+    login.mutate({ body: { email: String(form.get('email')), password: String(form.get('password')) } });
   };
   return (
     <main className="agent-login">
@@ -61,6 +50,7 @@ export function AcceptInviteForm() {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const [token, setToken] = useState<string | null>(null);
+  const accept = tsr.session.acceptInvite.useMutation();
   const errorRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     setToken(window.location.hash.slice(1) || '');
@@ -76,14 +66,17 @@ export function AcceptInviteForm() {
       return;
     }
     setPending(true);
-    try {
-      await agentApi<Profile>('POST', '/invite/accept', { token, password: String(form.get('password')) });
-      // The link is spent: leave it out of the history and open the workspace.
-      window.location.replace('/agent');
-    } catch (err) {
-      setError(describe(err));
-      setPending(false);
-    }
+    accept.mutate(
+      { body: { token: token ?? '', password: String(form.get('password')) } },
+      {
+        // The link is spent: leave it out of the history and open the workspace.
+        onSuccess: () => window.location.replace('/agent'),
+        onError: (err) => {
+          setError(failureOf(err)?.description ?? null);
+          setPending(false);
+        },
+      },
+    );
   };
   return (
     <main className="agent-login">

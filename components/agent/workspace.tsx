@@ -1,11 +1,12 @@
 'use client';
 
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { AgentApiError, agentApi, isSignedOut, keys, type Lists, type Profile } from './api';
+import { failureOf } from '@/components/shared/errors';
+import { focusId } from '@/components/shared/focus';
 import { ApprovalsPanel } from './approvals-panel';
+import { isSignedOut, keys, type Lists, type Profile, tsr } from './client';
 import { Conversation } from './conversation';
-import { focusSoon } from './focus';
 import { useLiveStream } from './live';
 import { SignInForm } from './sign-in';
 
@@ -18,7 +19,7 @@ const REASONS: Record<string, string> = {
   person_request: 'the customer asked for a person',
 };
 
-export function waited(seconds: number): string {
+function waited(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
   return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
@@ -26,21 +27,22 @@ export function waited(seconds: number): string {
 
 /** /agent: sign-in, or the workspace of the signed-in person. */
 export function AgentApp() {
-  const me = useQuery({ queryKey: keys.me, queryFn: () => agentApi<Profile>('GET', '/me') });
+  const me = tsr.session.me.useQuery({ queryKey: keys.me });
   if (me.isPending) return <p className="agent-loading">Loading…</p>;
   if (me.error && isSignedOut(me.error)) return <SignInForm />;
-  if (me.error) return <p role="alert">The workspace could not load: {(me.error as Error).message}</p>;
-  return <Workspace me={me.data} />;
+  if (me.error) return <p role="alert">The workspace could not load: {failureOf(me.error)?.description}</p>;
+  return <Workspace me={me.data.body.response} />;
 }
 
 function Workspace({ me }: { me: Profile }) {
   const qc = useQueryClient();
-  const lists = useQuery({ queryKey: keys.lists, queryFn: () => agentApi<Lists>('GET', '/chats') });
+  const tsrQc = tsr.useQueryClient();
+  const lists = tsr.chats.lists.useQuery({ queryKey: keys.lists });
   const [open, setOpen] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const connected = useLiveStream(open);
-  const queue = lists.data?.queue ?? [];
-  const mine = lists.data?.mine ?? [];
+  const queue = lists.data?.body.response.queue ?? [];
+  const mine = lists.data?.body.response.mine ?? [];
   const unread = queue.length + mine.filter((m) => m.awaiting_reply).length;
 
   useEffect(() => {
@@ -50,7 +52,7 @@ function Workspace({ me }: { me: Profile }) {
   const openChat = useCallback((id: string) => {
     setOpen(id);
     setNotice(null);
-    focusSoon('conversation-title');
+    focusId('conversation-title');
   }, []);
 
   /** The next chat: the first of mine awaiting a reply, else the oldest in the queue, else the first of mine. */
@@ -60,18 +62,14 @@ function Workspace({ me }: { me: Profile }) {
     else setNotice('No chat is waiting.');
   }, [mine, queue, open, openChat]);
 
-  const availability = async () => {
-    const next = me.availability === 'available' ? 'unavailable' : 'available';
-    try {
-      qc.setQueryData(keys.me, await agentApi<Profile>('PUT', '/availability', { availability: next }));
-    } catch (err) {
-      setNotice(`Availability not changed: ${(err as Error).message}`);
-    }
-  };
-  const signOut = async () => {
-    await agentApi('POST', '/logout').catch(() => {});
-    window.location.replace('/agent');
-  };
+  const setAvailability = tsr.session.setAvailability.useMutation({
+    onSuccess: (res) => tsrQc.session.me.setQueryData(keys.me, res),
+    onError: (err) => setNotice(`Availability not changed: ${failureOf(err)?.description}`),
+  });
+  const availability = () =>
+    setAvailability.mutate({ body: { availability: me.availability === 'available' ? 'unavailable' : 'available' } });
+  const logout = tsr.session.logout.useMutation({ onSettled: () => window.location.replace('/agent') });
+  const signOut = () => logout.mutate({});
 
   // Shortcuts: Alt+N next chat, Alt+R reply, Alt+C close (by key position, so any layout works).
   const closeRef = useRef<() => void>(() => {});
@@ -100,7 +98,7 @@ function Workspace({ me }: { me: Profile }) {
       setOpen(null);
       setNotice(message);
       qc.invalidateQueries({ queryKey: keys.lists });
-      focusSoon('workspace-notice');
+      focusId('workspace-notice');
     },
     [qc],
   );
@@ -207,7 +205,7 @@ function Workspace({ me }: { me: Profile }) {
               </ol>
             )}
           </section>
-          <ApprovalsPanel approvals={lists.data?.approvals ?? []} onOpen={openChat} />
+          <ApprovalsPanel approvals={lists.data?.body.response.approvals ?? []} onOpen={openChat} />
         </nav>
         <main className="agent-main" aria-labelledby={open ? 'conversation-title' : 'no-chat-title'}>
           {open ? (
@@ -222,8 +220,4 @@ function Workspace({ me }: { me: Profile }) {
       </div>
     </div>
   );
-}
-
-export function isRace(err: unknown): boolean {
-  return err instanceof AgentApiError && (err.code === 2083 || err.code === 2084);
 }

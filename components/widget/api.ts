@@ -1,4 +1,5 @@
 import type { ClientInferRequest, ClientInferResponses } from '@ts-rest/core';
+import { refusal } from '@/components/shared/errors';
 import type { widgetContract } from '@/contracts/widget';
 
 /**
@@ -35,11 +36,12 @@ export type Answer<K extends JsonRoute> =
 /** An answer other than success, in the contract's envelope (`status_code` from the code catalogue). */
 export class ApiFailure extends Error {
   readonly status: number;
-  readonly code: number | undefined;
-  constructor(status: number, body: { status_code?: number; description?: string } | null) {
-    super(body?.description || `HTTP ${status}`);
+  readonly code: number | null;
+  constructor(status: number, body: unknown) {
+    const read = refusal(status, body);
+    super(read.description);
     this.status = status;
-    this.code = body?.status_code;
+    this.code = read.code;
   }
 }
 

@@ -8,12 +8,12 @@ import { LoadState } from '@/components/admin/data-table';
 import { FilterRow } from '@/components/admin/filter-row';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf, fieldError } from '@/components/admin/shared/errors';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { formatDateTime } from '@/components/admin/shared/format';
 import { TableRegion } from '@/components/admin/table-region';
 import { useToast } from '@/components/admin/toast';
 import { useContractForm } from '@/components/admin/use-contract-form';
+import { failureOf, fieldError } from '@/components/shared/errors';
 import { type AdminAsset, createAssetBodySchema, type ListAssetsQuery, listAssetsQuerySchema } from '@/contracts/admin/schemas/asset';
 import { CHANNELS } from '@/contracts/enums';
 

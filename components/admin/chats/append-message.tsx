@@ -5,10 +5,10 @@ import { useEffect } from 'react';
 import type { z } from 'zod';
 import { Field, FormError, SubmitButton } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/admin/shared/errors';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { useToast } from '@/components/admin/toast';
 import { useContractForm } from '@/components/admin/use-contract-form';
+import { failureOf } from '@/components/shared/errors';
 import { adminMessageBodySchema } from '@/contracts/admin/schemas/chat';
 import { ATTACHMENT_TYPES } from '@/contracts/enums';
 

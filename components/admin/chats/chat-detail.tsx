@@ -3,15 +3,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { type ReactNode, useEffect } from 'react';
-import { focusWhenReady } from '@/components/admin/focus';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/admin/shared/errors';
 import { formatDateTime } from '@/components/admin/shared/format';
 import { ChatRequests } from '@/components/admin/traces/chat-requests';
 import { CopyId } from '@/components/admin/traces/copy-id';
 // The card is the contract's handover card, drawn the same way for people in the workspace and here.
 import { HandoverCard } from '@/components/agent/handover-card';
 import { applyInOrder, withChunk, withMessage } from '@/components/live/transcript';
+import { failureOf } from '@/components/shared/errors';
+import { focusWhenReady } from '@/components/shared/focus';
 import type { AdminChatDetail } from '@/contracts/admin/schemas/chat';
 import type { Message, TranscriptChunk } from '@/contracts/bot/schemas/message';
 import { AppendMessage } from './append-message';

@@ -3,11 +3,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/admin/shared/errors';
 import { formatDateTime, formatMs } from '@/components/admin/shared/format';
 import { TableRegion } from '@/components/admin/table-region';
 import { useToast } from '@/components/admin/toast';
 import { CopyId } from '@/components/admin/traces/copy-id';
+import { failureOf } from '@/components/shared/errors';
 import type { AdminEvent } from '@/contracts/admin/schemas/chat';
 import { StatusBadge } from './status-badge';
 

@@ -4,8 +4,8 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { type Column, DataTable } from '@/components/admin/data-table';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/admin/shared/errors';
 import { formatAgo, formatMs, formatPercent } from '@/components/admin/shared/format';
+import { failureOf } from '@/components/shared/errors';
 import { DELIVERY_WINDOWS, type DeliveryStats, type DeliveryWindow } from '@/contracts/admin/schemas/delivery';
 import { DeliveriesChart, FailingChart, LatencyChart } from './charts';
 

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { type FormEvent, useEffect, useState } from 'react';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { type Failure, failureOf, fieldError } from '@/components/admin/shared/errors';
+import { type Failure, failureOf, fieldError } from '@/components/shared/errors';
 
 type Exported = { url: string; name: string; chats: number };
 

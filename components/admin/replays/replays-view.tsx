@@ -3,8 +3,8 @@
 import Link from 'next/link';
 import { type Column, DataTable } from '@/components/admin/data-table';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/admin/shared/errors';
 import { formatDateTime } from '@/components/admin/shared/format';
+import { failureOf } from '@/components/shared/errors';
 import type { ReplayRunView } from '@/contracts/admin/schemas/replay';
 import { isActive, RunProgress } from './run-status';
 

@@ -3,8 +3,8 @@
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/admin/shared/errors';
 import { formatDateTime } from '@/components/admin/shared/format';
+import { failureOf } from '@/components/shared/errors';
 import type { ChatDiff } from '@/lib/replay/diff-chat';
 import { checkThresholds, type DiffSummary } from '@/lib/replay/summarize-diff';
 import { ChatDiffView } from './chat-diff';

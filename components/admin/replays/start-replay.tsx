@@ -7,7 +7,7 @@ import { type FormEvent, useState } from 'react';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { SecretReveal } from '@/components/admin/secret-reveal';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { type Failure, failureOf, fieldError } from '@/components/admin/shared/errors';
+import { type Failure, failureOf, fieldError } from '@/components/shared/errors';
 import { recordingLineSchema } from '@/contracts/admin/schemas/recording';
 import { CHANGE_KINDS } from '@/lib/replay/diff-chat';
 import { thresholdsToSearch } from './thresholds';

@@ -4,11 +4,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmButton } from '@/components/admin/confirm-dialog';
 import { type Column, DataTable, LoadState } from '@/components/admin/data-table';
-import { focusId } from '@/components/admin/focus';
 import { Switch } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/admin/shared/errors';
 import { useToast } from '@/components/admin/toast';
+import { failureOf } from '@/components/shared/errors';
+import { focusId } from '@/components/shared/focus';
 import type { AdminRoutingRule } from '@/contracts/admin/schemas/routing';
 import { RuleForm } from './rule-form';
 

@@ -4,10 +4,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
 import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf, fieldError } from '@/components/admin/shared/errors';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { useToast } from '@/components/admin/toast';
 import { useContractForm } from '@/components/admin/use-contract-form';
+import { failureOf, fieldError } from '@/components/shared/errors';
 import {
   type AdminRoutingRule,
   type CreateRoutingRuleBody,

@@ -2,13 +2,13 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { focusId } from '@/components/admin/focus';
 import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/admin/shared/errors';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { useToast } from '@/components/admin/toast';
 import { useContractForm } from '@/components/admin/use-contract-form';
+import { failureOf } from '@/components/shared/errors';
+import { focusId } from '@/components/shared/focus';
 import { createTeamBodySchema } from '@/contracts/admin/schemas/team';
 import { TeamCard } from './team-card';
 

@@ -2,8 +2,8 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/admin/shared/errors';
 import { useToast } from '@/components/admin/toast';
+import { failureOf } from '@/components/shared/errors';
 
 /**
  * The account's transfer setting: whether its bots may hand chats over with the transfer

@@ -4,8 +4,8 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 import { tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/admin/shared/errors';
 import { formatDateTime } from '@/components/admin/shared/format';
+import { failureOf } from '@/components/shared/errors';
 import type { TraceMatch } from '@/contracts/admin/schemas/trace';
 import { RecordingNote } from './recording-note';
 

@@ -3,13 +3,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DataTable, LoadState } from '@/components/admin/data-table';
-import { focusId } from '@/components/admin/focus';
 import { Switch } from '@/components/admin/form';
 import { Ident } from '@/components/admin/ident';
 import { SecretValue } from '@/components/admin/secret-reveal';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/admin/shared/errors';
 import { useToast } from '@/components/admin/toast';
+import { failureOf } from '@/components/shared/errors';
+import { focusId } from '@/components/shared/focus';
 import type { AdminUser } from '@/contracts/admin/schemas/user';
 import { PersonForm } from './person-form';
 

@@ -4,10 +4,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { duplicateKey, type KvRow, KvRows, rowsProblems, toRecord, toRows } from '@/components/admin/kv-rows';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf, fieldError } from '@/components/admin/shared/errors';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { useToast } from '@/components/admin/toast';
 import { useContractForm } from '@/components/admin/use-contract-form';
+import { failureOf, fieldError } from '@/components/shared/errors';
 import type { AdminTeam } from '@/contracts/admin/schemas/team';
 import { type AdminUser, type CreateUserBody, createUserBodySchema, updateUserBodySchema } from '@/contracts/admin/schemas/user';
 

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import type { KeyboardEvent } from 'react';
-import { focusId } from '@/components/admin/focus';
+import { focusId } from '@/components/shared/focus';
 import { PeopleTab } from './people-tab';
 
 const TABS = [

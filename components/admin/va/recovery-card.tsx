@@ -3,9 +3,9 @@
 import { useState } from 'react';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/admin/shared/errors';
 import { formatDateTime, parseDateTime } from '@/components/admin/shared/format';
 import { useToast } from '@/components/admin/toast';
+import { failureOf } from '@/components/shared/errors';
 import type { Recovery } from '@/contracts/admin/schemas/delivery';
 import type { AdminVirtualAgent } from '@/contracts/admin/schemas/virtual-agent';
 

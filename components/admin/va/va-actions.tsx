@@ -4,13 +4,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ConfirmButton } from '@/components/admin/confirm-dialog';
-import { focusId } from '@/components/admin/focus';
 import { FormError, SubmitButton } from '@/components/admin/form';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/admin/shared/errors';
 import { formatDateTime, formatMs } from '@/components/admin/shared/format';
 import { reveal } from '@/components/admin/shared/revealed-secrets';
 import { useToast } from '@/components/admin/toast';
+import { failureOf } from '@/components/shared/errors';
+import { focusId } from '@/components/shared/focus';
 import type { TestEventResult } from '@/contracts/admin/schemas/delivery';
 import type { AdminVirtualAgent } from '@/contracts/admin/schemas/virtual-agent';
 

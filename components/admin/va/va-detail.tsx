@@ -1,13 +1,13 @@
 'use client';
 
 import Link from 'next/link';
-import { focusId } from '@/components/admin/focus';
 import { SecretReveal } from '@/components/admin/secret-reveal';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/admin/shared/errors';
 import { formatAgo, formatDateTime, formatPercent } from '@/components/admin/shared/format';
 import { forget, useRevealed } from '@/components/admin/shared/revealed-secrets';
 import { VaRequestLog } from '@/components/admin/traces/va-request-log';
+import { failureOf } from '@/components/shared/errors';
+import { focusId } from '@/components/shared/focus';
 import type { AdminVirtualAgent } from '@/contracts/admin/schemas/virtual-agent';
 import { RecoveryCard } from './recovery-card';
 import { RepliesCard } from './replies-card';

@@ -7,12 +7,12 @@ import { Controller } from 'react-hook-form';
 import { described, Field, FormError, SubmitButton, TeamOptions } from '@/components/admin/form';
 import { duplicateKey, type KvRow, KvRows, rowsProblems, toRecord, toRows } from '@/components/admin/kv-rows';
 import { keys, tsr } from '@/components/admin/shared/client';
-import { failureOf, fieldError } from '@/components/admin/shared/errors';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { reveal } from '@/components/admin/shared/revealed-secrets';
 import { checkUrlFormat } from '@/components/admin/shared/webhook-checks';
 import { useToast } from '@/components/admin/toast';
 import { useContractForm } from '@/components/admin/use-contract-form';
+import { failureOf, fieldError } from '@/components/shared/errors';
 import {
   type AdminVirtualAgent,
   type CreateVirtualAgentBody,

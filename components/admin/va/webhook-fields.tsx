@@ -3,8 +3,8 @@
 import { useState } from 'react';
 import { described, Field } from '@/components/admin/form';
 import { duplicateKey, type KvRow, KvRows } from '@/components/admin/kv-rows';
-import { type Failure, fieldError } from '@/components/admin/shared/errors';
 import { checkHeaderName, checkHeaderValue, checkUrlFormat, urlNote } from '@/components/admin/shared/webhook-checks';
+import { type Failure, fieldError } from '@/components/shared/errors';
 
 export function headerProblem(row: KvRow, rows: KvRow[]): string | null {
   return checkHeaderName(row.key.trim()) ?? checkHeaderValue(row.value) ?? duplicateKey(row, rows);

@@ -1,3 +1,8 @@
+/**
+ * The browser's one reading of a refused call, for every surface (console, workspace, widget): the
+ * API's envelope `{status_code, description, response}` into what a page shows.
+ */
+
 /** What the pages show of a failed call: the envelope's description and the field errors by field. */
 export type Failure = {
   status: number | null;
@@ -35,10 +40,21 @@ function readFailure(err: unknown): Failure {
     const fields: Record<string, string> = {};
     const errors = (env.response as { errors?: { field: string; message: string }[] } | null)?.errors;
     for (const e of errors ?? []) if (!(e.field in fields)) fields[e.field] = e.message;
-    const description = typeof env.description === 'string' ? env.description : `The server answered HTTP ${status}`;
-    return { status, code: typeof env.status_code === 'number' ? env.status_code : null, description, fields };
+    return { ...refusal(status, body), fields };
   }
   return { status: null, code: null, description: String(err), fields: {} };
+}
+
+/** A refusal's status, code and sentence from its answer (an envelope, or a proxy's page). */
+export function refusal(status: number, body: unknown): { status: number; code: number | null; description: string } {
+  const env = (typeof body === 'object' && body !== null ? body : {}) as EnvelopeLike;
+  const description = typeof env.description === 'string' && env.description ? env.description : `The server answered HTTP ${status}`;
+  return { status, code: typeof env.status_code === 'number' ? env.status_code : null, description };
+}
+
+/** The catalogue code of a refused call, if it was one. */
+export function codeOf(err: unknown): number | null {
+  return failureOf(err)?.code ?? null;
 }
 
 /** The message for a field, also matching nested fields (`webhook_headers.Host` under `webhook_headers`). */
