@@ -143,7 +143,3 @@ export type Code = keyof typeof CODES;
 export type ErrorCode = {
   [K in Code]: (typeof CODES)[K]['http'] extends 200 | 201 | 202 ? never : K;
 }[Code];
-
-export function httpStatusOf(code: Code): number {
-  return CODES[code].http;
-}

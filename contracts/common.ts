@@ -84,7 +84,7 @@ export const eventStream = (exampleText: string, events?: Record<string, z.ZodTy
  * its colon (`+0100`) and a leap second (`:60`), which the service refuses. Seconds are required;
  * fractions of any length; `T` and `Z` in either case.
  */
-export const RFC3339_DATE_TIME_PATTERN =
+const RFC3339_DATE_TIME_PATTERN =
   /^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$/;
 
 /**

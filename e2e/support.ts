@@ -7,7 +7,7 @@ import { startReceiver as startTestReceiver } from '../test/delivery/receiver';
 export type Received = { headers: IncomingMessage['headers']; raw: string; body: any };
 
 /** A queued answer of the receiver: a status, or a status with headers (e.g. `Retry-After`). */
-export type Reply = number | { status: number; headers?: Record<string, string> };
+type Reply = number | { status: number; headers?: Record<string, string> };
 
 /**
  * The test suite's webhook receiver (test/delivery/receiver.ts: real node:http on 127.0.0.1) as

@@ -11,7 +11,7 @@ const FOCUSABLE =
  * returns to `opener`. Opening it focuses the confirming button, so Enter confirms and Escape
  * backs out. The dialog is named by `title` and described by its `children`.
  */
-export function ConfirmDialog({
+function ConfirmDialog({
   open,
   title,
   children,

@@ -3,7 +3,7 @@
 export type KvRow = { id: number; key: string; value: string };
 
 let rowId = 1;
-export const newRow = (key = '', value = ''): KvRow => ({ id: rowId++, key, value });
+const newRow = (key = '', value = ''): KvRow => ({ id: rowId++, key, value });
 export const toRows = (record: Record<string, string> | undefined): KvRow[] => Object.entries(record ?? {}).map(([k, v]) => newRow(k, v));
 export const toRecord = (rows: KvRow[]): Record<string, string> =>
   Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.value]));

@@ -1,7 +1,7 @@
 import type { WidgetMessage } from '@/contracts/widget/schemas';
 
 /** Text with its http(s) addresses as links; everything else stays text (never HTML). */
-export function richText(el: HTMLElement, value: string): void {
+function richText(el: HTMLElement, value: string): void {
   const parts = value.split(/(https?:\/\/[^\s<>"']+)/g);
   parts.forEach((part, i) => {
     if (i % 2 === 1 && /^https?:\/\//i.test(part)) el.appendChild(link(part, part));

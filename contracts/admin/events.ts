@@ -9,7 +9,7 @@ const c = initContract();
 
 const REDELIVER_CODES = [...ACTION_CODES, 2001, 2014, 3006, 3008, 3010] as const;
 
-export const redeliverQuerySchema = z
+const redeliverQuerySchema = z
   .object({
     force: z
       .enum(['true', 'false'])

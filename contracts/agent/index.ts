@@ -6,7 +6,7 @@ import { sessionContract } from './session';
 
 const c = initContract();
 
-export const AGENT_API_PREFIX = '/api/agent';
+const AGENT_API_PREFIX = '/api/agent';
 
 /**
  * The agent workspace's API (/agent): people (users of kind agent or manager) sign in with the

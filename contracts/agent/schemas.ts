@@ -17,7 +17,7 @@ export const acceptInviteBodySchema = z
 
 export const QUEUE_REASONS = ['new', 'transfer', 'requeued', 'reply_timeout', 'bot_down', 'person_request'] as const;
 
-export const agentTeamSchema = z.object({ id: z.number().int(), name: z.string() });
+const agentTeamSchema = z.object({ id: z.number().int(), name: z.string() });
 
 export const agentProfileSchema = z.object({
   user_id: z.number().int(),
@@ -37,7 +37,7 @@ export const agentDirectorySchema = z.object({
 
 export const setAvailabilityBodySchema = z.object({ availability: z.enum(AVAILABILITIES) }).strict();
 
-export const queueItemSchema = z.object({
+const queueItemSchema = z.object({
   chat_id: z.string(),
   channel: z.enum(CHANNELS),
   team_id: z.number().int(),
@@ -54,7 +54,7 @@ export const queueItemSchema = z.object({
     .describe('When a virtual agent handed the chat over: who, why and what the customer wants (the full card is on the chat)'),
 });
 
-export const mineItemSchema = z.object({
+const mineItemSchema = z.object({
   chat_id: z.string(),
   channel: z.enum(CHANNELS),
   status: z.enum(['picked', 'onhold']),

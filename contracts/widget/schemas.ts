@@ -3,7 +3,7 @@ import { attachmentSchema } from '../bot/schemas/message';
 import { isoDateTime, named, nameText, text, withOpenApi } from '../common';
 
 /** Longest message text a customer may send through the widget (the bot API allows 4096). */
-export const WIDGET_TEXT_MAX = 2000;
+const WIDGET_TEXT_MAX = 2000;
 
 export const widgetAppSchema = z.object({
   app_id: z.number().int().describe('The livechat asset id'),
@@ -196,7 +196,6 @@ export const widgetCustomerTypingBodySchema = z
   })
   .strict();
 named('WidgetCustomerTypingBody', widgetCustomerTypingBodySchema, { typing: true });
-export type WidgetCustomerTypingBody = z.infer<typeof widgetCustomerTypingBodySchema>;
 
 export const widgetCustomerTypingSchema = z.object({ typing: z.boolean() });
 named('WidgetCustomerTyping', widgetCustomerTypingSchema, { typing: true });

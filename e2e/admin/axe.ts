@@ -12,7 +12,7 @@ const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
  * rule only) and why it is accepted. Keep this list short and the reasons honest; docs/reference/accessibility.md
  * lists the same ones.
  */
-export const EXCEPTIONS: { rule: string; selector: string; reason: string }[] = [];
+const EXCEPTIONS: { rule: string; selector: string; reason: string }[] = [];
 
 type Violation = { id: string; impact?: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] };
 

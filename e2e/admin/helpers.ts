@@ -2,7 +2,7 @@ import { type APIRequestContext, expect, type Locator, type Page } from '@playwr
 import { E2E_ADMIN } from '../../playwright.config';
 import { auditBothWidths, DESKTOP } from './axe';
 
-export { DESKTOP, PHONE } from './axe';
+export { DESKTOP } from './axe';
 
 export function uniqueSuffix(): string {
   return `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;

@@ -7,7 +7,7 @@ import { expect, type Page } from '@playwright/test';
  * it (an ellipsis) or scrolls it, and a region that scrolls must be reachable by keyboard
  * (focusable itself, like the console's table regions and code blocks).
  */
-export async function overflowAt(page: Page): Promise<string[]> {
+async function overflowAt(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const root = document.documentElement;
     const width = root.clientWidth;

@@ -1,7 +1,7 @@
 import { sessionCookies } from '@/platform/auth/session-cookies';
 
 /** The workspace's own cookie: an administrator's session opens nothing here, and the reverse. */
-export const AGENT_SESSION_COOKIE = 'va_agent_session';
+const AGENT_SESSION_COOKIE = 'va_agent_session';
 
 const cookies = sessionCookies(AGENT_SESSION_COOKIE);
 export const agentSessionCookie = cookies.set;

@@ -5,7 +5,7 @@ import { ApiError } from '@/platform/errors';
 import { randomToken, sha256 } from '@/platform/util/ids';
 
 /** How long an invite link stays usable. */
-export const INVITE_HOURS = 72;
+const INVITE_HOURS = 72;
 
 /**
  * An administrator invites an agent or a manager to the workspace: a new one-time token (only

@@ -23,7 +23,7 @@ export async function requireTeamChat(db: Db, agent: AgentAuth, chatId: string):
 }
 
 /** The writers of lib/chats answer in the bot's words; the workspace says it in its own. */
-export function inWorkspaceTerms(err: unknown, chatId: string): unknown {
+function inWorkspaceTerms(err: unknown, chatId: string): unknown {
   if (err instanceof ApiError && err.code === 2031) return notInTeams(chatId);
   if (err instanceof ApiError && err.code === 2043) return new ApiError(2086, { detail: `chat ${chatId}` });
   return err;

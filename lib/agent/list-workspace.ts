@@ -9,7 +9,7 @@ import { prepared } from '@/platform/util/prepared';
 export type WorkspaceLists = z.infer<typeof workspaceListsSchema>;
 
 /** The most chats each list shows. A queue longer than this shows its oldest. */
-export const LIST_LIMIT = 50;
+const LIST_LIMIT = 50;
 
 /**
  * One team's queue: its waiting, unassigned chats, oldest first (by when they were queued). A walk

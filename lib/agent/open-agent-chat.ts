@@ -13,7 +13,7 @@ import { notInTeams } from './agent-scope';
 export type AgentChat = z.infer<typeof agentChatSchema>;
 
 /** The most messages a chat view carries (the latest ones). */
-export const TRANSCRIPT_LIMIT = 500;
+const TRANSCRIPT_LIMIT = 500;
 
 /** The transcript's latest messages, newest first, through `messages_chat_idx`. */
 export function transcriptQuery(db: Db, { chatId }: { chatId: string }) {

@@ -4,7 +4,7 @@ import type { Db } from '@/db/client';
 import { approvals, users } from '@/db/schema';
 
 /** The columns an approval's view needs, with the asking VA's login ID. */
-export const approvalColumns = {
+const approvalColumns = {
   id: approvals.id,
   chatId: approvals.chatId,
   status: approvals.status,

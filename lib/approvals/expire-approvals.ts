@@ -7,7 +7,7 @@ import { withOutbox } from '@/lib/events/with-outbox';
 import { logger } from '@/platform/util/logger';
 
 /** The pending requests past their expiry, soonest first (the partial index `approvals_pending_expiry_idx`). */
-export function dueApprovalsQuery(db: Db, { now, limit }: { now: Date; limit: number }) {
+function dueApprovalsQuery(db: Db, { now, limit }: { now: Date; limit: number }) {
   return db
     .select({ id: approvals.id, accountId: approvals.accountId, chatId: approvals.chatId })
     .from(approvals)

@@ -46,6 +46,6 @@ export async function updateAsset(db: Db, { accountId, id, patch }: { accountId:
 }
 
 /** One spelling per origin (lower case, no trailing `/`), each once, in the order given. */
-export function normalizeOrigins(origins: string[]): string[] {
+function normalizeOrigins(origins: string[]): string[] {
   return [...new Set(origins.map((o) => o.toLowerCase().replace(/\/$/, '')))];
 }

@@ -38,7 +38,7 @@ export async function recordAdminAction(db: Db, a: AdminAction): Promise<void> {
 }
 
 /** Top-level field names, and the values of those that are booleans, numbers or null. */
-export function describeBody(body: unknown): { fields: string[]; values: Record<string, boolean | number | null> } {
+function describeBody(body: unknown): { fields: string[]; values: Record<string, boolean | number | null> } {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return { fields: [], values: {} };
   const fields = Object.keys(body).slice(0, 50).sort();
   const values: Record<string, boolean | number | null> = {};

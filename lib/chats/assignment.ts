@@ -49,7 +49,7 @@ export async function requireSkill(tx: Db, { teamId, name, field }: { teamId: nu
 }
 
 /** How much of the transcript a chat.assigned carries when a chat comes back to a VA. */
-export const RETURN_TRANSCRIPT_LIMIT = 50;
+const RETURN_TRANSCRIPT_LIMIT = 50;
 
 /**
  * What a chat.assigned carries to `vaUserId`: the last message sent to or received from the

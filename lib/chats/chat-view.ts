@@ -9,7 +9,7 @@ import { isDatabaseUnavailable } from '@/platform/util/database-unavailable';
 import { logger } from '@/platform/util/logger';
 import { prepared } from '@/platform/util/prepared';
 
-export const CHAT_READ_MESSAGES = 20;
+const CHAT_READ_MESSAGES = 20;
 
 const chatWith = (messageLimit: number) =>
   ({
@@ -104,7 +104,7 @@ export const chatListWith = chatWith(1);
  * The latest messages of a chat as one JSON value, newest first, shaped as the relational read's
  * `messages`, for statements that answer the chat view themselves.
  */
-export function latestMessagesJson(chatId: SQLWrapper) {
+function latestMessagesJson(chatId: SQLWrapper) {
   return sql<MessageRow[]>`(
     select coalesce(json_agg(json_build_object(
       'transid', m.transid, 'type', m.type, 'body', m.body, 'authorLoginId', m.author_login_id, 'sentAt', m.sent_at,

@@ -35,7 +35,7 @@ export async function chooseTeam(
   return { teamId: oldest.id, skill: null };
 }
 
-export function conditionHolds(c: RoutingCondition, facts: RoutingFacts): boolean {
+function conditionHolds(c: RoutingCondition, facts: RoutingFacts): boolean {
   const actual = factOf(c.field, facts);
   if (actual === undefined || actual === null) return c.op === 'not_equals';
   const value = String(actual).toLowerCase();

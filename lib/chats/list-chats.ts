@@ -35,8 +35,8 @@ type ListOptions = { accountId: number; filters: ChatFilters; also?: SQL; few?: 
  * more, the walk goes on. Walk and sort meet near the square root of 26 times the tenant's chats:
  * about 5,000 at a million.
  */
-export const TAG_WALK_ROWS = 2_000;
-export const FEW_TAGGED_LIMIT = 5_000;
+const TAG_WALK_ROWS = 2_000;
+const FEW_TAGGED_LIMIT = 5_000;
 
 /** The account's chats, most recently updated first, with keyset pagination on (updated_at, id). */
 export async function listChats(db: Db, options: ListOptions): Promise<{ chats: Chat[]; nextCursor: string | null }> {
@@ -79,7 +79,7 @@ export async function pageAmongNewest(db: Db, options: ListOptions, check?: SQL)
 }
 
 /** Whether the list's conditions hold for at most `limit` chats: counted, stopping past the limit. */
-export async function fewMatches(db: Db, options: ListOptions, limit: number): Promise<boolean> {
+async function fewMatches(db: Db, options: ListOptions, limit: number): Promise<boolean> {
   const matches = db
     .select({ one: sql`1` })
     .from(chats)

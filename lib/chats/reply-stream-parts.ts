@@ -17,7 +17,7 @@ export type ReplyPart =
 const SKIP: ReplyPart = { kind: 'skip' };
 
 /** The part an event's JSON stands for; anything that is not an object with a string `type` is 2131. */
-export function replyPartOf(event: unknown, where: string): ReplyPart {
+function replyPartOf(event: unknown, where: string): ReplyPart {
   if (!event || typeof event !== 'object' || typeof (event as { type?: unknown }).type !== 'string') {
     throw new ApiError(2131, { detail: `${where} is not an object with a string "type"` });
   }

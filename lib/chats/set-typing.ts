@@ -7,12 +7,12 @@ import { ApiError, describeFields, type FieldError } from '@/platform/errors';
 import { lockChat } from './lock-chat';
 import { requireHeld } from './require-held';
 
-export const DEFAULT_TYPING_SECONDS = 10;
+const DEFAULT_TYPING_SECONDS = 10;
 
 export type TypingState = { on: boolean; expires_at: string | null; status_text: string | null; shown_to_customer: boolean };
 
 /** Livechat is the one channel whose customer sees typing (the widget); on the others agents and admins see it. */
-export function showsTypingToCustomer(channel: string): boolean {
+function showsTypingToCustomer(channel: string): boolean {
   return channel === 'livechat';
 }
 

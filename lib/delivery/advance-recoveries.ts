@@ -6,7 +6,7 @@ import { processStore } from '@/platform/util/process-store';
 import { rowsOf } from '@/platform/util/rows-of';
 
 /** Events a recovery puts back at once; the next batch waits until these have left `pending`. */
-export const RECOVERY_BATCH = 500;
+const RECOVERY_BATCH = 500;
 const LEASE_MS = 30_000;
 
 const store = processStore<{ __vaRecoveryWake?: () => void }>();

@@ -42,7 +42,7 @@ export type EmbeddedEngine = {
   readonly stats: EngineStats;
 };
 
-export type EngineStats = {
+type EngineStats = {
   /** Claim statements run. */
   claims: number;
   /** Claims that took nothing: each read the due events it could see and found none it could send. */

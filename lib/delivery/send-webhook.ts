@@ -210,7 +210,7 @@ function post({
 }
 
 /** `Retry-After` as delay-seconds or an HTTP date, in ms from now; null when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
+function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
   if (!value) return null;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;

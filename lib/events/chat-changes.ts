@@ -36,7 +36,7 @@ export type ChatChange =
   | { kind: 'typing'; on: boolean; statusText: string | null; expiresAt: Date | null }
   | { kind: 'stream-closed'; messageId: number }
   | { kind: 'streams-cut' };
-export type ChatChangeMessage = { id: number; type: string; body: Record<string, unknown>; sentAt: Date };
+type ChatChangeMessage = { id: number; type: string; body: Record<string, unknown>; sentAt: Date };
 
 /** Calls `listener` after each change of any chat of the account, on any instance. */
 export function subscribeAccountChats(accountId: number, listener: () => void): () => void {

@@ -50,7 +50,7 @@ const ALWAYS_SENT: readonly string[] = ['approval.decided', 'approval.expired', 
  * The customer's turn a `message.received` opens (lib/turns/gather-turn.ts): its id, the turn whose
  * reply it superseded, and, while its window is open, when it is due, its cap and what decides it.
  */
-export type TurnOfEvent = {
+type TurnOfEvent = {
   id: string;
   supersedes: string | null;
   held: { until: Date; capAt: Date; by: string } | null;

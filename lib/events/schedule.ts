@@ -10,11 +10,6 @@ export function retryDelaysMs(): readonly number[] {
   return env().DELIVERY_RETRY_DELAYS_MS ?? DEFAULT_RETRY_DELAYS_MS;
 }
 
-/** Attempts in one delivery run: the first one plus one per retry delay. */
-export function maxAttempts(): number {
-  return retryDelaysMs().length + 1;
-}
-
 /**
  * The wait after the `attemptInRun`-th failed attempt (1-based) of a run, with jitter; null when
  * that attempt was the last, so the event is dead-lettered.

@@ -4,7 +4,7 @@ import { chatHandovers, virtualAgents } from '@/db/schema';
 import { ApiError } from '@/platform/errors';
 
 /** How many times the VA handed this chat to people, and how many times it may (`max_handovers_per_chat`). */
-export async function loopState(tx: Db, { chatId, vaUserId }: { chatId: string; vaUserId: number }) {
+async function loopState(tx: Db, { chatId, vaUserId }: { chatId: string; vaUserId: number }) {
   const [row] = await tx
     .select({
       max: virtualAgents.maxHandoversPerChat,

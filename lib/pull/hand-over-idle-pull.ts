@@ -10,7 +10,7 @@ import { logger } from '@/platform/util/logger';
 import { rowsOf } from '@/platform/util/rows-of';
 
 /** PULL_IDLE_FALLBACK_SECONDS, or the webhook retry schedule's total when unset. */
-export function pullIdleFallbackSeconds(): number {
+function pullIdleFallbackSeconds(): number {
   const set = env().PULL_IDLE_FALLBACK_SECONDS;
   if (set !== undefined) return set;
   return Math.max(60, Math.round(retryDelaysMs().reduce((a, b) => a + b, 0) / 1000));

@@ -87,5 +87,3 @@ async function wasIssued(
   );
   return rows.length > 0;
 }
-
-export { START };

@@ -7,9 +7,9 @@ import { processStore } from '@/platform/util/process-store';
 import { rowsOf } from '@/platform/util/rows-of';
 
 /** Open streams a VA may hold at once, over all instances. */
-export const MAX_STREAMS_PER_VA = 5;
+const MAX_STREAMS_PER_VA = 5;
 /** How often an instance marks its open streams as alive; a row older than STALE_SECONDS no longer counts. */
-export const SEEN_EVERY_MS = 15_000;
+const SEEN_EVERY_MS = 15_000;
 const STALE_SECONDS = 60;
 
 type Shared = { open: Map<string, number>; timer?: NodeJS.Timeout; db?: Db };

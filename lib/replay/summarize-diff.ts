@@ -1,4 +1,4 @@
-import { CHANGE_KINDS, type ChangeKind, type ChatDiff } from './diff-chat';
+import type { ChangeKind, ChatDiff } from './diff-chat';
 
 export type DiffSummary = {
   chats_total: number;
@@ -58,7 +58,6 @@ function percentiles(values: (number | null)[]): Percentiles | null {
  * 95th percentile reply latency is above it. Returns the reasons it fails (empty: it passes).
  */
 export type Thresholds = { failOn?: (ChangeKind | 'any')[]; maxChangedChats?: number; maxP95LatencyMs?: number };
-export const FAIL_ON_KINDS = ['any', ...CHANGE_KINDS] as const;
 
 export function checkThresholds(summary: DiffSummary, t: Thresholds): string[] {
   const reasons: string[] = [];

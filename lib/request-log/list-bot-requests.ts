@@ -97,7 +97,7 @@ export function inAccountVirtualAgents(db: Db, accountId: number): SQL {
   );
 }
 
-export function toBotRequestView(r: typeof botRequests.$inferSelect, loginId: string): BotRequest {
+function toBotRequestView(r: typeof botRequests.$inferSelect, loginId: string): BotRequest {
   return {
     at: r.at.toISOString(),
     virtual_agent_id: r.virtualAgentId,

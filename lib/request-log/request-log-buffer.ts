@@ -7,7 +7,7 @@ export type BotRequestRow = typeof botRequests.$inferInsert;
 /** Rows per batch: past this many, the rows waiting are written at once. */
 export const BATCH_ROWS = 500;
 /** Longest a row waits in memory before its batch is written. */
-export const FLUSH_AFTER_MS = 250;
+const FLUSH_AFTER_MS = 250;
 /** A batch's first buffer; it doubles for a batch of unusually long rows. */
 const BATCH_BYTES = 128 * 1024;
 

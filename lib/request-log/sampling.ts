@@ -8,7 +8,7 @@ import { botRequestSampleRate, env } from '@/env';
  */
 export type SuccessRecording = { mode: 'all' | 'sampled' | 'none'; rate: number };
 
-export function successRecording(): SuccessRecording {
+function successRecording(): SuccessRecording {
   const log = env().BOT_REQUEST_LOG;
   const rate = botRequestSampleRate();
   if (log !== 'all' || rate <= 0) return { mode: 'none', rate: 0 };

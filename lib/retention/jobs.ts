@@ -7,7 +7,7 @@ import type { RetentionJob } from './run-retention';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** The README promises a retried POST its first answer for 24 hours. */
-export const IDEMPOTENCY_KEY_HOURS = 24;
+const IDEMPOTENCY_KEY_HOURS = 24;
 
 const ago = (now: Date, ms: number) => new Date(now.getTime() - ms).toISOString();
 

@@ -11,7 +11,7 @@ import { isTraceId } from '@/platform/util/ids';
 const MANY = 10;
 
 /** The console path of a chat, optionally scrolled to and highlighting one of its items. */
-export function chatLink(chatId: string, focus?: string): string {
+function chatLink(chatId: string, focus?: string): string {
   const base = `/admin/chats/${encodeURIComponent(chatId)}`;
   return focus ? `${base}?focus=${encodeURIComponent(focus)}` : base;
 }

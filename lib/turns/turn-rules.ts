@@ -1,12 +1,8 @@
 import { env } from '@/env';
 import type { CloseReason } from '@/lib/events/held-events';
 
-/** Limits of a VA's `turn_window_ms` (0 is off) and of its cap, `turn_window_max_ms`. */
-export const TURN_WINDOW_MIN_MS = 300;
-export const TURN_WINDOW_MAX_MS = 10_000;
-export const TURN_CAP_MAX_MS = 30_000;
 /** The cap when `turn_window_max_ms` is not set. */
-export const DEFAULT_TURN_CAP_MS = 10_000;
+const DEFAULT_TURN_CAP_MS = 10_000;
 
 /** A widget's "typing" holds this long unless refreshed (a closed tab stops refreshing it). */
 export const CUSTOMER_TYPING_TTL_MS = 6_000;

@@ -22,7 +22,7 @@ export type CreateVirtualAgentInput = {
 };
 
 /** Login IDs of VAs are derived from the name: `va-` and a slug, made unique in the account. */
-export function vaLoginId(name: string): string {
+function vaLoginId(name: string): string {
   const slug = name
     .toLowerCase()
     .normalize('NFKD')

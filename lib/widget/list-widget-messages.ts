@@ -5,7 +5,7 @@ import { messages } from '@/db/schema';
 import type { WidgetVisitorAuth } from './types';
 import { loadOwnChat, toWidgetMessage } from './widget-chat-view';
 
-export const WIDGET_PAGE_SIZE = 100;
+const WIDGET_PAGE_SIZE = 100;
 
 /** The customer's view of their chat after message `after`, oldest first, a page at a time. */
 export async function listWidgetMessages(

@@ -7,7 +7,7 @@ import type { WidgetVisitorAuth } from './types';
 import { loadOwnChat } from './widget-chat-view';
 
 /** Who creates widget chats, for the record (inbound messages have no author). */
-export const WIDGET_ACTOR = 'widget';
+const WIDGET_ACTOR = 'widget';
 
 /**
  * Starts the customer's chat on their app, through the same path as the bot API's POST /chats:

@@ -7,7 +7,7 @@ import path from 'node:path';
  * strict. The route adds the asset it found.
  */
 
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 

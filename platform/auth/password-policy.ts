@@ -1,7 +1,7 @@
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
 
-export const MIN_PASSWORD_LENGTH = 12;
+const MIN_PASSWORD_LENGTH = 12;
 /** zxcvbn's score (0-4): 3 is "safely unguessable: moderate protection from offline attacks". */
 const MIN_SCORE = 3;
 

@@ -11,7 +11,7 @@ const PARAMS = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const TEST_PARAMS = { ...PARAMS, N: 1024 };
 
 /** The scrypt parameters of new hashes. */
-export const hashParams = () => (env().NODE_ENV === 'test' ? TEST_PARAMS : PARAMS);
+const hashParams = () => (env().NODE_ENV === 'test' ? TEST_PARAMS : PARAMS);
 const KEY_LEN = 32;
 
 /** `scrypt$N$r$p$salt$hash`, all parameters kept so they can be raised later. */

@@ -43,7 +43,7 @@ function valueAt(input: unknown, path: ReadonlyArray<string | number>): unknown 
 }
 
 /** The keys of the object schema found at `path`, through optional, nullable, refined, array and union wrappers. */
-export function objectKeysAt(schema: ZodTypeAny, path: ReadonlyArray<string | number>): string[] | undefined {
+function objectKeysAt(schema: ZodTypeAny, path: ReadonlyArray<string | number>): string[] | undefined {
   let candidates: ZodTypeAny[] = [schema];
   for (const step of path) {
     const next: ZodTypeAny[] = [];
@@ -73,7 +73,7 @@ function unwrap(schema: ZodTypeAny): ZodTypeAny[] {
  * known key of four letters or more with an ending added (`streaming`, `streamed` for `stream`);
  * or one edit away (two for keys of five letters or more).
  */
-export function closestKey(key: string, known: string[]): string | undefined {
+function closestKey(key: string, known: string[]): string | undefined {
   const plain = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
   const same = known.find((k) => plain(k) === plain(key));
   if (same) return same;

@@ -169,7 +169,7 @@ function isWellFormedPath(path: string): boolean {
   }
 }
 
-export function writeAnswer(res: ServerResponse, answer: ApiAnswer): void {
+function writeAnswer(res: ServerResponse, answer: ApiAnswer): void {
   const raw = answer.headers.raw;
   const body = answer.body;
   if (body instanceof ReadableStream) {
@@ -304,4 +304,4 @@ export function exposeNodeEntries(
 }
 
 /** The process event that hands the entries to scripts/start.mjs, once the database is open. */
-export const NODE_ENTRIES_READY = 'va-node-entries-ready';
+const NODE_ENTRIES_READY = 'va-node-entries-ready';

@@ -54,11 +54,3 @@ async function takeOne(l: RateLimiterAbstract, key: string, points: number): Pro
     return { ok: false, msBeforeNext: rejection.msBeforeNext };
   }
 }
-
-export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return {
-    'Rate-Limit-Limit': String(state.limit),
-    'Rate-Limit-Remaining': String(state.remaining),
-    'Rate-Limit-Reset': String(state.resetSeconds),
-  };
-}

@@ -21,7 +21,7 @@ function catalogueTable(): string {
 }
 
 /** When each event is sent, where the schema's own description says less. */
-export const EVENT_NOTES: Record<string, string> = {
+const EVENT_NOTES: Record<string, string> = {
   'chat.assigned': 'A chat is assigned to the VA: by routing rules, `POST /chats`, `PATCH /chats/{chat_id}`, a transfer or auto-assign.',
   'message.received':
     'An inbound message arrives on a chat assigned to the VA, including one appended with `POST /chats/{chat_id}/messages`.',

@@ -92,7 +92,7 @@ function foldNullMember(schema: SchemaObject): void {
 }
 
 /** Calls `fn` on each direct subschema and stores what it returns in its place (in new lists and property maps). */
-export function forEachSubschema(schema: SchemaObject, fn: (sub: SchemaObject) => SchemaObject): void {
+function forEachSubschema(schema: SchemaObject, fn: (sub: SchemaObject) => SchemaObject): void {
   if (schema.properties) schema.properties = Object.fromEntries(Object.entries(schema.properties).map(([name, sub]) => [name, fn(sub)]));
   if (schema.items) schema.items = fn(schema.items);
   if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {

@@ -24,10 +24,7 @@ export type SchemaObject = With<
   }
 > & { [extension: string]: unknown };
 export type ParameterObject = With<oa.ParameterObject, { schema?: SchemaObject }>;
-export type MediaTypeObject = With<
-  oa.MediaTypeObject,
-  { schema?: SchemaObject; examples?: Record<string, { summary?: string; value: unknown }> }
->;
+type MediaTypeObject = With<oa.MediaTypeObject, { schema?: SchemaObject; examples?: Record<string, { summary?: string; value: unknown }> }>;
 /** `x-status-codes`: the service status codes a response can carry, in numeric order. */
 export type ResponseObject = With<oa.ResponseObject, { content?: Record<string, MediaTypeObject>; 'x-status-codes'?: number[] }>;
 export type OperationObject = With<

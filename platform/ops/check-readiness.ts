@@ -7,7 +7,7 @@ import { runningEmbeddedEngine } from '@/lib/delivery/embedded-engine';
 import { retryOnStaleConnection } from '@/platform/util/database-unavailable';
 import { isDraining } from './draining';
 
-export type Check = { ok: boolean; detail?: string };
+type Check = { ok: boolean; detail?: string };
 export type Readiness = {
   status: 'ready' | 'not ready';
   checks: { database: Check; migrations: Check; delivery: Check; shutdown: Check };

@@ -4,7 +4,7 @@ import { env } from '@/env';
 import { logger } from '@/platform/util/logger';
 
 /** Operational event types sent to OPS_WEBHOOK_URL. */
-export type OpsEventType = 'virtual_agent.webhook_failing' | 'virtual_agent.webhook_recovered';
+type OpsEventType = 'virtual_agent.webhook_failing' | 'virtual_agent.webhook_recovered';
 
 export type OpsEvent = { type: OpsEventType; data: Record<string, unknown> };
 

@@ -23,7 +23,7 @@ import { processStore } from '@/platform/util/process-store';
  * On PGlite (one process) only the local part runs.
  */
 
-export const REALTIME_CHANNEL = 'va_outbox';
+const REALTIME_CHANNEL = 'va_outbox';
 /** NOTIFY takes payloads under 8000 bytes; leave room for the sender id. */
 const PAYLOAD_LIMIT = 7_800;
 const ALL = '*';
@@ -84,11 +84,6 @@ export function publish(topics: Iterable<string>, detail?: unknown): void {
   if (any && shared.pg) flush();
 }
 
-/** Notifications sent by this process (bench and tests read it). */
-export function notificationsSent(): number {
-  return shared.notifications;
-}
-
 function wakeLocal(topic: string, detail?: unknown): void {
   if (topic === ALL) {
     for (const [name, set] of [...shared.topics]) if (name !== ALL) for (const listener of [...set]) safe(listener, name);
@@ -136,7 +131,7 @@ function flush(): void {
 }
 
 /** `<sender> <topic> <topic>…`, or `<sender> *` when the topics would not fit. */
-export function payloadOf(topics: Set<string>): string {
+function payloadOf(topics: Set<string>): string {
   let payload = SELF;
   for (const topic of topics) {
     if (topic === ALL || payload.length + topic.length + 1 > PAYLOAD_LIMIT || /\s/.test(topic)) return `${SELF} ${ALL}`;

@@ -7,7 +7,7 @@ import { env } from '@/env';
 import { sha256 } from '@/platform/util/ids';
 
 /** The demo VA's login ID (seed-demo.ts names it "Demo Bot"). */
-export const DEMO_BOT_LOGIN_ID = 'va-demo-bot';
+const DEMO_BOT_LOGIN_ID = 'va-demo-bot';
 
 /**
  * What the demo prints on start and keeps in `.data/demo-login.txt`. The demo bot
@@ -22,7 +22,7 @@ export type DemoLogin = {
   signingSecret: string | null;
 };
 
-export const LABELS = {
+const LABELS = {
   service: 'Service',
   admin: 'Admin login',
   agent: 'Agent workspace login',
@@ -34,7 +34,7 @@ export const LABELS = {
 
 const ROTATED = 'rotated since it was written here';
 
-export function demoLoginFile(): string {
+function demoLoginFile(): string {
   return path.join(path.dirname(path.resolve(env().DATA_DIR)), 'demo-login.txt');
 }
 

@@ -54,9 +54,9 @@ function setAt(value: unknown, path: (string | number)[], leaf: unknown): unknow
 }
 
 /** Text no column can hold, and integers beyond PostgreSQL's `integer`. */
-export const BAD_TEXT = ['nul \u0000 inside', 'lone \ud800 surrogate', '\udc00'];
-export const BAD_INTEGERS = [2 ** 31, 2 ** 53, 1e308, -1, 1.5];
-export const BAD_INTEGER_TEXT = ['1e10', '2147483648', '999999999999999', '9007199254740992', '-1', '1.5', 'abc'];
+const BAD_TEXT = ['nul \u0000 inside', 'lone \ud800 surrogate', '\udc00'];
+const BAD_INTEGERS = [2 ** 31, 2 ** 53, 1e308, -1, 1.5];
+const BAD_INTEGER_TEXT = ['1e10', '2147483648', '999999999999999', '9007199254740992', '-1', '1.5', 'abc'];
 
 /**
  * Bodies the document's schema refuses, made from the operation's own example: each text leaf with

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 export type Received = { n: number; method: string; url: string; headers: http.IncomingHttpHeaders; raw: string; body: any; at: number };
 /** `hang`: never answer (a timeout for the sender). */
-export type Reply = { status: number; body?: string; delayMs?: number; headers?: Record<string, string> } | { hang: true };
+type Reply = { status: number; body?: string; delayMs?: number; headers?: Record<string, string> } | { hang: true };
 export type Handler = (req: Received) => Reply | Promise<Reply>;
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;

@@ -46,7 +46,7 @@ const log = (line: string) => process.stderr.write(`[drill +${((Date.now() - t0)
 export type Phase = 'steady' | 'outage' | 'recovery' | 'burst' | 'drain';
 export const PHASES: Phase[] = ['steady', 'outage', 'recovery', 'burst', 'drain'];
 
-export type Instance = ProductionServer & {
+type Instance = ProductionServer & {
   n: 1 | 2;
   exitCode?: number | null;
   exitedAt?: number;
@@ -82,7 +82,7 @@ export type Scrape = {
   readyDetail?: string;
 };
 
-export type MetricValues = {
+type MetricValues = {
   databaseUp?: number;
   backlogA?: number;
   backlogB?: number;
@@ -97,10 +97,10 @@ export type MetricValues = {
 export type EventRow = { id: number; transactionId: string; chatId: string; seq: number; status: string; createdAt: Date };
 
 /** The start with bad variables. */
-export type BadStart = { code: number | null | 'timeout'; ms: number; problems: string[]; out: string[]; secret: string };
+type BadStart = { code: number | null | 'timeout'; ms: number; problems: string[]; out: string[]; secret: string };
 
 /** What the drill left to compare once the drain is over and instance 2 has delivered what it could. */
-export type Outcome = {
+type Outcome = {
   bEvents: EventRow[];
   aEvents: { status: string }[];
   bPending: number;

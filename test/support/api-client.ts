@@ -187,7 +187,7 @@ export class ApiClient {
  * when JSON, with the moments it started and ended. The client's HTTP transport; benches that
  * address every surface from one place call it with full paths.
  */
-export function httpCall(
+function httpCall(
   url: string,
   { method = 'GET', headers = {}, body, agent }: { method?: string; headers?: Record<string, string>; body?: string; agent?: http.Agent },
 ): Promise<ApiReply> {

@@ -14,7 +14,7 @@ type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: 
 type Query = { sql: string; params: unknown[] } | { toSQL: () => { sql: string; params: unknown[] } };
 
 /** What a plan reads: its sequential scans (of the big tables), its sorts, the indexes it uses. */
-export type Plan = { seqScans: string[]; sorts: number; indexes: string[] };
+type Plan = { seqScans: string[]; sorts: number; indexes: string[] };
 
 export type PlanDatabase = {
   /** One connection for statements of the test's own (extra rows, ANALYZE, ids to look up). */

@@ -21,7 +21,7 @@ export type WaitOptions = { timeoutMs?: number; what?: string };
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Splits text into frames; `push` returns nothing, each complete frame goes to `onFrame`. */
-export function sseParser(onFrame: (frame: SseFrame) => void) {
+function sseParser(onFrame: (frame: SseFrame) => void) {
   let buffer = '';
   return (text: string, at: number) => {
     buffer += text;

@@ -4,10 +4,10 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { described, Field, FormError, SubmitButton } from '@/components/admin/form';
 import { tsr } from '@/components/admin/shared/client';
-import { failureOf } from '@/components/shared/errors';
 import { contractResolver } from '@/components/admin/shared/form-words';
 import { focusNextPage } from '@/components/admin/shell';
 import { useContractForm } from '@/components/admin/use-contract-form';
+import { failureOf } from '@/components/shared/errors';
 import { loginBodySchema } from '@/contracts/admin/schemas/session';
 
 /** Only paths inside the console are followed after signing in. */

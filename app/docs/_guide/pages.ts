@@ -21,8 +21,6 @@ export const GUIDE_PAGES = [
   { slug: 'limits-and-codes', title: 'Limits, codes and support' },
 ] as const;
 
-export type GuideSlug = (typeof GUIDE_PAGES)[number]['slug'];
-
 export function guideHref(slug: string): string {
   return slug === 'index' ? '/docs' : `/docs/guide/${slug}`;
 }

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 
 /** The renderer: Scalar's API reference (standalone build, served by this app, no CDN). */
-export const SCALAR_SCRIPT = '/docs/assets/scalar.js';
+const SCALAR_SCRIPT = '/docs/assets/scalar.js';
 
 type ScalarApp = { destroy?: () => void; app?: { unmount?: () => void } };
 type ScalarGlobal = { createApiReference: (target: HTMLElement, config: Record<string, unknown>) => ScalarApp };

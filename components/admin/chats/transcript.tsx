@@ -5,7 +5,7 @@ import type { Message } from '@/contracts/bot/schemas/message';
 const WHO: Record<Message['type'], string> = { inbound: 'Customer', outbound: 'To customer', announcement: 'Announcement' };
 
 /** The URL if it is a web address (http or https); anything else (javascript:, data:, file:) is never a link. */
-export function webUrl(raw: string): URL | null {
+function webUrl(raw: string): URL | null {
   try {
     const url = new URL(raw);
     return url.protocol === 'https:' || url.protocol === 'http:' ? url : null;

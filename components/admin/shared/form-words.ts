@@ -12,7 +12,7 @@ export type Labels = Record<string, string>;
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The field's phrase; a label written `choose:the team` marks a field picked from a list. */
-export function labelOf(labels: Labels, path: (string | number)[]): string {
+function labelOf(labels: Labels, path: (string | number)[]): string {
   for (let n = path.length; n > 0; n--) {
     const key = path
       .slice(0, n)

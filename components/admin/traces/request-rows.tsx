@@ -7,7 +7,7 @@ import type { BotRequest } from '@/contracts/admin/schemas/trace';
 import { CopyId } from './copy-id';
 
 /** Element id of a request row, the target of a trace link (`?focus=request:<trxid>`). */
-export const requestAnchor = (trxid: string) => `request-${trxid}`;
+const requestAnchor = (trxid: string) => `request-${trxid}`;
 
 function Outcome({ r }: { r: BotRequest }) {
   const ok = r.http_status < 400;

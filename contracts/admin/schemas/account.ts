@@ -14,8 +14,6 @@ named('CreateAccountBody', createAccountBodySchema, {
   admin_password: 'a-long-first-password',
 });
 
-export type CreateAccountBody = z.infer<typeof createAccountBodySchema>;
-
 export const adminAccountSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -41,5 +39,3 @@ export type AdminAccount = z.infer<typeof adminAccountSchema>;
 
 export const updateAccountBodySchema = z.object({ transfer_enabled: z.boolean() }).strict();
 example(updateAccountBodySchema, { transfer_enabled: false });
-
-export type UpdateAccountBody = z.infer<typeof updateAccountBodySchema>;

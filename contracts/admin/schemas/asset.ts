@@ -3,10 +3,10 @@ import { cursorQuery, isoDateTime, named, nameText, pageSizeQuery, text, withOpe
 import { CHANNELS } from '../../enums';
 
 /** A website origin: scheme, host and optional port, nothing after but an optional `/` (`https://shop.example`). */
-export const ORIGIN_PATTERN =
+const ORIGIN_PATTERN =
   /^[hH][tT][tT][pP][sS]?:\/\/[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*(:[0-9]{1,5})?\/?$/;
 
-export const allowedOriginsSchema = z
+const allowedOriginsSchema = z
   .array(
     z
       .string()
@@ -18,7 +18,7 @@ export const allowedOriginsSchema = z
     'Livechat: the website origins (`https://shop.example`, `http://localhost:8080`) that may embed the chat widget; the widget page may be framed only by these and the embed script does nothing elsewhere. Up to 50; case and a trailing `/` do not matter',
   );
 
-export const widgetInstallSchema = z
+const widgetInstallSchema = z
   .object({
     url: z.string().describe('The full-page chat, also what the embed script opens in its frame'),
     embed_html: z.string().describe('The `<script>` tag to put on each page of an allowed origin'),
@@ -90,8 +90,6 @@ export const createAssetBodySchema = z
   })
   .strict();
 named('CreateAssetBody', createAssetBodySchema, { channel: 'livechat', name: 'Website chat', address: 'app-7f3e21' });
-
-export type CreateAssetBody = z.infer<typeof createAssetBodySchema>;
 
 /** The channel of an asset cannot change: its chats and events name it on that channel. */
 export const updateAssetBodySchema = z

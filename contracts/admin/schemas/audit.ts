@@ -15,7 +15,7 @@ export const auditQuerySchema = z
 
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
-export const auditEntrySchema = z.object({
+const auditEntrySchema = z.object({
   id: z.number().int(),
   at: isoDateTime,
   admin_email: z.string(),

@@ -26,7 +26,7 @@ export const listAdminChatsQuerySchema = z
 
 export type ListAdminChatsQuery = z.infer<typeof listAdminChatsQuerySchema>;
 
-export const deliveryAttemptSchema = z.object({
+const deliveryAttemptSchema = z.object({
   attempt_number: z.number().int(),
   started_at: isoDateTime,
   duration_ms: z.number().int(),
@@ -36,7 +36,7 @@ export const deliveryAttemptSchema = z.object({
 });
 named('DeliveryAttempt', deliveryAttemptSchema);
 
-export const adminEventSchema = z.object({
+const adminEventSchema = z.object({
   id: z.number().int().describe('Use with POST /api/admin/events/{id}/redeliver'),
   transaction_id: z.string(),
   event_type: z.enum(EVENT_TYPES),

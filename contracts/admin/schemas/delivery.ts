@@ -13,7 +13,7 @@ export const deliveryStatsQuerySchema = z
 
 const count = z.number().int().min(0);
 
-export const deliveryBucketSchema = z.object({
+const deliveryBucketSchema = z.object({
   minute: isoDateTime.describe('Start of the bucket (UTC)'),
   delivered: count.describe('Attempts answered HTTP 200'),
   retried: count.describe('Unsuccessful attempts after which the event was tried again (or is due again)'),
@@ -139,7 +139,7 @@ named('TestEventResult', testEventResultSchema, {
 
 export type TestEventResult = z.infer<typeof testEventResultSchema>;
 
-export const RECOVERY_STATUSES = ['running', 'done'] as const;
+const RECOVERY_STATUSES = ['running', 'done'] as const;
 
 export const startRecoverySchema = z
   .object({
@@ -178,14 +178,11 @@ named('Recovery', recoverySchema, {
   finished_at: null,
 });
 
-export type StartRecovery = z.infer<typeof startRecoverySchema>;
 export type Recovery = z.infer<typeof recoverySchema>;
 
 export const retryNowResultSchema = z.object({
   due_now: z.number().int().min(0).describe('Waiting events of the VA made due now'),
 });
-
-export type RetryNowResult = z.infer<typeof retryNowResultSchema>;
 
 export const startTestChatSchema = z
   .object({

@@ -8,8 +8,8 @@ import { CHANNELS } from '../../enums';
  * it too (each turn's `bot` then says what the bot under test did). Unknown fields are refused, so
  * a typo in a hand-written file is named rather than ignored.
  */
-export const RECORDING_FORMAT = 'va-chat-recording';
-export const RECORDING_VERSION = 1;
+const RECORDING_FORMAT = 'va-chat-recording';
+const RECORDING_VERSION = 1;
 
 const short = () => text().max(4096);
 /** A custom field's value, as `other_details` holds them. */
@@ -17,7 +17,7 @@ const fieldValue = z.union([text().max(4096), z.number(), z.boolean()]).nullable
 const fields = () => z.record(short(), fieldValue).describe(`Custom fields (other_details): keys up to 4096 characters; ${KEY_RULE}`);
 
 /** A message the customer sends: text, an attachment, or the answer to quick replies (livechat). */
-export const recordedCustomerMessageSchema = z
+const recordedCustomerMessageSchema = z
   .object({
     text: text().max(10_000).optional(),
     attachment: z
@@ -43,7 +43,7 @@ export type RecordedCustomerMessage = z.infer<typeof recordedCustomerMessageSche
 const quickReplySchema = z.object({ title: short(), payload: short() }).strict();
 
 /** One thing the bot did, in the order it did them. */
-export const botActionSchema = z.discriminatedUnion('type', [
+const botActionSchema = z.discriminatedUnion('type', [
   z
     .object({
       type: z.literal('message'),
@@ -64,7 +64,7 @@ export const botActionSchema = z.discriminatedUnion('type', [
 export type BotAction = z.infer<typeof botActionSchema>;
 
 /** What the bot did after a turn's customer messages, until it finished (replied and went quiet, or let the chat go). */
-export const botTurnSchema = z
+const botTurnSchema = z
   .object({
     actions: z.array(botActionSchema).max(200),
     /** From the customer's last message to the bot's first action; null when it did nothing. */
@@ -73,14 +73,13 @@ export const botTurnSchema = z
   .strict();
 export type BotTurn = z.infer<typeof botTurnSchema>;
 
-export const recordedTurnSchema = z
+const recordedTurnSchema = z
   .object({
     customer: z.array(recordedCustomerMessageSchema).min(1).max(50),
     /** Absent: not recorded (a hand-written scenario), so a diff against the recording skips it. Null: the turn was never sent (the bot had let the chat go). */
     bot: botTurnSchema.nullable().optional(),
   })
   .strict();
-export type RecordedTurn = z.infer<typeof recordedTurnSchema>;
 
 /** One line: one chat. */
 export const recordingLineSchema = z

@@ -118,7 +118,7 @@ export const replayDiffQuerySchema = z
 
 const changeKind = z.enum(['reached', 'text', 'quick_replies', 'typing', 'tags', 'custom_fields', 'transfer', 'close', 'handover']);
 const percentiles = z.object({ p50: z.number(), p95: z.number(), max: z.number() }).nullable();
-export const diffSummarySchema = z.object({
+const diffSummarySchema = z.object({
   chats_total: z.number().int(),
   chats_changed: z.number().int(),
   handover_changed_chats: z.number().int(),

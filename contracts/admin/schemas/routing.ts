@@ -6,7 +6,7 @@ export const ROUTING_OPS = ['equals', 'not_equals', 'contains', 'starts_with', '
 
 const FIELD = safePattern('channel|asset_id|customer\\.destination_id|customer\\.name|(?:other_details|route_params)\\.[^.\\s]{1,100}');
 
-export const routingConditionSchema = z
+const routingConditionSchema = z
   .object({
     field: z
       .string()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cursorQuery, dateTimeInput, example, intIdParam, isoDateTime, pageSizeQuery, text } from '../../common';
 
-export const TRACE_KINDS = ['chat', 'alias_id', 'message', 'event', 'request', 'idempotency_key'] as const;
+const TRACE_KINDS = ['chat', 'alias_id', 'message', 'event', 'request', 'idempotency_key'] as const;
 
 export const traceQuerySchema = z
   .object({
@@ -15,7 +15,7 @@ export const traceQuerySchema = z
   })
   .strict();
 
-export const traceMatchSchema = z.object({
+const traceMatchSchema = z.object({
   kind: z
     .enum(TRACE_KINDS)
     .describe(
@@ -98,7 +98,7 @@ export const botRequestQuerySchema = z
 
 export type BotRequestQuery = z.infer<typeof botRequestQuerySchema>;
 
-export const botRequestSchema = z.object({
+const botRequestSchema = z.object({
   at: isoDateTime.describe('When the call arrived: the time in its `trxid`, to the millisecond'),
   virtual_agent_id: z.number().int(),
   virtual_agent_login_id: z.string(),

@@ -20,7 +20,7 @@ const webhookHeadersSchema = withOpenApi(
   { maxProperties: 20 },
 );
 
-export const DELIVERY_MODES = ['webhook', 'pull'] as const;
+const DELIVERY_MODES = ['webhook', 'pull'] as const;
 export type DeliveryMode = (typeof DELIVERY_MODES)[number];
 
 const deliveryModeSchema = z

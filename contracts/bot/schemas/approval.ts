@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { intId, isoDateTime, named, text } from '../../common';
 
-export const APPROVAL_LIMITS = { action: 100, summary: 1000, details: 30, key: 64, value: 500, comment: 1000 } as const;
-export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
+const APPROVAL_LIMITS = { action: 100, summary: 1000, details: 30, key: 64, value: 500, comment: 1000 } as const;
+const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
 
 const detailSchema = z
   .object({

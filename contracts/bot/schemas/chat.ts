@@ -4,7 +4,7 @@ import { CHANNELS, CHAT_STATUSES } from '../../enums';
 import { handoverContextSchema } from './handover';
 import { INBOUND_MESSAGE_EXAMPLE, messageInputSchema, messageSchema, OUTBOUND_MESSAGE_EXAMPLE } from './message';
 
-export const assetSchema = z.object({
+const assetSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   address: z
@@ -15,7 +15,7 @@ export const assetSchema = z.object({
     ),
 });
 named('Asset', assetSchema);
-export const customerSchema = z.object({
+const customerSchema = z.object({
   id: z.number().int(),
   destination_id: z.string().describe('Customer address on the channel'),
   name: z.string(),
@@ -180,5 +180,3 @@ named('TransferBody', transferBodySchema, {
   transfer: { teamid: 673, skill_name: 'billing' },
   handover: { reason: 'Refund above what the bot may grant', intent: 'refund', fields: { order_id: '8841', amount: '240 EUR' } },
 });
-
-export type TransferBody = z.infer<typeof transferBodySchema>;

@@ -232,13 +232,13 @@ const approvalDecidedPayload = z.object({
   decided_at: isoDateTime,
 });
 
-export const approvalDecidedEventSchema = z
+const approvalDecidedEventSchema = z
   .object({ event_type: z.literal('approval.decided'), ...envelopeBase, payload: approvalDecidedPayload })
   .describe(
     'A person approved or rejected what the VA asked with POST /chats/{chat_id}/approvals. Sent to the VA that asked whatever its subscriptions: it asked for this answer.',
   );
 
-export const approvalExpiredEventSchema = z
+const approvalExpiredEventSchema = z
   .object({
     event_type: z.literal('approval.expired'),
     ...envelopeBase,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoDateTime, named, text } from '../../common';
 
 /** The documented sizes of a handover's context (the guide's "Handover" page repeats them). */
-export const HANDOVER_LIMITS = { reason: 200, summary: 2000, intent: 100, fieldKeys: 30, fieldKey: 64, fieldValue: 500 } as const;
+const HANDOVER_LIMITS = { reason: 200, summary: 2000, intent: 100, fieldKeys: 30, fieldKey: 64, fieldValue: 500 } as const;
 
 const fieldsSchema = z
   .record(text().min(1).max(HANDOVER_LIMITS.fieldKey), text().max(HANDOVER_LIMITS.fieldValue))

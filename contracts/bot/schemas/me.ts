@@ -28,7 +28,7 @@ example(meSchema, {
 
 export type Me = z.infer<typeof meSchema>;
 
-export const assetSchema = z.object({
+const assetSchema = z.object({
   id: z.number().int().describe('The `asset_id` of `POST /chats`, and the `asset` of events (as a string)'),
   channel: z.enum(CHANNELS),
   name: z.string(),

@@ -19,7 +19,7 @@ export const attachmentSchema = z
   .strict();
 named('Attachment', attachmentSchema);
 
-export const quickRepliesSchema = z
+const quickRepliesSchema = z
   .object({
     request_identifier: text().min(1).max(200).describe('Identifies the request, preferably a GUID'),
     options: z
@@ -31,7 +31,7 @@ export const quickRepliesSchema = z
   .describe('Quick replies offered to the customer (livechat, outbound only)');
 named('QuickReplies', quickRepliesSchema);
 
-export const quickReplyResponseSchema = z
+const quickReplyResponseSchema = z
   .object({
     request_identifier: text().min(1).max(200).describe('The `request_identifier` of the offer answered'),
     options: z
@@ -55,7 +55,7 @@ export const quickReplyResponseSchema = z
   .describe("The customer's answer to quick replies (livechat, inbound only)");
 named('QuickReplyResponse', quickReplyResponseSchema);
 
-export const wabInteractiveResponseSchema = z
+const wabInteractiveResponseSchema = z
   .object({
     identifier: z.string().uuid().describe('Identifier of the template button the customer chose'),
     title: text().min(1).max(200).describe('Title of that button'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorEnvelopeSchema, fieldErrorSchema, named, text } from '../../common';
 
-export const eventCursorSchema = z
+const eventCursorSchema = z
   .string()
   .describe("Opaque position in the VA's event order; pass it back as `after` (or `Last-Event-ID`), never build one");
 
@@ -9,7 +9,7 @@ export const eventCursorSchema = z
  * One event as `GET /events` and the stream give it: the very bytes and Standard Webhooks headers
  * a webhook delivery of the event carries, so one verifier and one handler serve both ways.
  */
-export const pulledEventSchema = z.object({
+const pulledEventSchema = z.object({
   cursor: eventCursorSchema,
   webhook_id: z.string().describe("The `webhook-id` header of a delivery: the event's `transaction_id`"),
   webhook_timestamp: z.string().describe('The `webhook-timestamp` header: when this copy was signed, in seconds since the epoch'),

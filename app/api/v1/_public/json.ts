@@ -19,7 +19,7 @@ export function publicJson(body: string, status = 200, extra: Record<string, str
 }
 
 /** The bot API's answer to a method a path does not support: 2099 in the envelope, with Allow. */
-export function methodNotAllowed(req: Request): Response {
+function methodNotAllowed(req: Request): Response {
   const err = new ApiError(2099, { detail: `${req.method} is not supported here; use GET` });
   return new Response(JSON.stringify(err.toEnvelope()), {
     status: err.httpStatus,
