@@ -42,7 +42,7 @@ export async function widgetGuard(req: ApiRequest, entry: RouteEntry, ctx: Reque
   }
 }
 
-function customerKey(visitor: WidgetVisitorAuth): string {
+export function customerKey(visitor: WidgetVisitorAuth): string {
   return `${visitor.assetId}:${visitor.livechatId}`;
 }
 

@@ -7,7 +7,7 @@ import { processStore } from '@/platform/util/process-store';
 import { rowsOf } from '@/platform/util/rows-of';
 
 /** How often an instance marks its open widget streams as alive; a row older than STALE_SECONDS no longer counts. */
-export const WIDGET_SEEN_EVERY_MS = 15_000;
+const WIDGET_SEEN_EVERY_MS = 15_000;
 const STALE_SECONDS = 60;
 
 type Shared = { open: Set<string>; timer?: NodeJS.Timeout; db?: Db };

@@ -66,7 +66,7 @@ const replyTimeoutActionSchema = z
     'When the budget runs out: `handover` (the VA gets `chat.unassigned` and the chat goes to the fallback team, as the bot-down fallback does; needs `fallback_team_id`) or `notify` (counted and shown on the VA page only). Default `handover`',
   );
 
-export const PERSON_REQUEST_MODES = ['fallback', 'bot'] as const;
+const PERSON_REQUEST_MODES = ['fallback', 'bot'] as const;
 
 const maxHandoversPerChatSchema = z
   .number()
