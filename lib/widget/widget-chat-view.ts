@@ -93,7 +93,7 @@ export function sameWidgetChat(a: WidgetChat, b: WidgetChat): boolean {
  * The chat as the customer sees it. A person answers under the name they chose to show customers
  * (lib/agent/display-name.ts); a virtual agent under its name, said to be one.
  */
-export function toWidgetChat(row: {
+function toWidgetChat(row: {
   id: string;
   status: string;
   assigneeKind: string | null;

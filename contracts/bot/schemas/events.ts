@@ -246,7 +246,7 @@ const approvalExpiredEventSchema = z
   })
   .describe('Nobody decided the approval request within its `expires_in_seconds`: do not act. Sent whatever the VA subscribed to.');
 
-export const handoverRequestedEventSchema = z
+const handoverRequestedEventSchema = z
   .object({
     event_type: z.literal('handover.requested'),
     ...envelopeBase,
