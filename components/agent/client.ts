@@ -15,7 +15,7 @@ type Contract = typeof agentContract;
 /** The signed-in person, as the API answers it (login, me, availability). */
 export type Profile = ClientInferResponseBody<Contract['session']['me'], 200>['response'];
 export type Lists = ClientInferResponseBody<Contract['chats']['lists'], 200>['response'];
-type AgentChat = ClientInferResponseBody<Contract['chats']['getChat'], 200>['response'];
+export type AgentChat = ClientInferResponseBody<Contract['chats']['getChat'], 200>['response'];
 export type Message = AgentChat['transcript'][number];
 
 /** The session is gone (never signed in, expired or signed out elsewhere): show the sign-in form. */

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { failureOf } from '@/components/shared/errors';
 import { focusId } from '@/components/shared/focus';
 import { ApprovalsPanel } from './approvals-panel';
-import { isSignedOut, keys, type Lists, type Profile, tsr } from './client';
+import { isSignedOut, keys, type Profile, tsr } from './client';
 import { Conversation } from './conversation';
 import { useLiveStream } from './live';
 import { SignInForm } from './sign-in';

@@ -8,7 +8,7 @@ import { toMessageView } from './message-view';
 const BATCH = 100;
 
 /** A chunk of an open streamed reply, for a view that holds the reply (by `transid`) up to `seq - 1`. */
-export type TranscriptChunk = { transid: string; seq: number; text: string };
+type TranscriptChunk = { transid: string; seq: number; text: string };
 /** How a follower sends: `message` (upsert by transid; `id` the resume cursor when it moved) or `chunk`. */
 export type TranscriptSend = {
   (event: 'message', data: Message, id?: number): void;
@@ -21,7 +21,7 @@ export type SeenMessage = { id: number; transid: string; streamState: string | n
  * The transcript's messages after message `after`, oldest first, through `messages_chat_idx`
  * (chat_id, id) as the widget's reads: the statement behind each read of a follower.
  */
-export function transcriptAfter(db: Db, { chatId, after, limit }: { chatId: string; after: number; limit: number }) {
+function transcriptAfter(db: Db, { chatId, after, limit }: { chatId: string; after: number; limit: number }) {
   return db
     .select({
       id: messages.id,

@@ -9,7 +9,7 @@ import { readEventPageShared } from './shared-read';
 import { releaseStreamSlot, takeStreamSlot } from './stream-slots';
 
 /** A comment line this often, so proxies and clients see the stream is alive; and a read at least this often. */
-export const HEARTBEAT_MS = 10_000;
+const HEARTBEAT_MS = 10_000;
 const PAGE = 100;
 /** A client that reads nothing for this long while its buffer is full is cut off (it resumes by cursor). */
 const STALLED_MS = 60_000;
