@@ -164,6 +164,48 @@ async function cleanup() {
 
 type Throughput = { label: string; delivered: number; perSecond: number; windowMs: number; cpuMsPerDelivery: number; drained: boolean };
 
+/** What the cases run against: the bench database, one tenant whose VA has CHATS chats, and the receiver. */
+type Setup = {
+  db: import('@/db/client').Db;
+  sql: import('postgres').Sql;
+  dbUrl: URL;
+  t: Awaited<ReturnType<typeof import('@/test/support/tenant').createTenant>>;
+  chatIds: string[];
+  /** Every arrival the receiver reported (cases empty it before they count). */
+  arrivals: Arrival[];
+  port: number;
+  webhookUrl: string;
+  setDelay: (delayMs: number) => void;
+  app: {
+    startEmbeddedEngine: typeof import('@/lib/delivery/embedded-engine').startEmbeddedEngine;
+    stopEmbeddedEngine: typeof import('@/lib/delivery/embedded-engine').stopEmbeddedEngine;
+    createTenant: typeof import('@/test/support/tenant').createTenant;
+    botApi: typeof import('@/test/support/api-client').botApi;
+  };
+};
+
+/** What the cases measure, for the report. */
+type Results = {
+  latency: Latency;
+  withNeighbour: Latency;
+  engineFastRounds: Throughput[];
+  engineSlow: Throughput;
+  ceilingRounds: Throughput[];
+  rounds: BacklogRound[];
+  share: BacklogResults['share'];
+};
+
+/** A case: whether this run includes it, and what it measures. */
+type Case = { name: string; runs: () => boolean; run: (s: Setup) => Promise<Partial<Results>> };
+
+/** The cases, in the order they run. */
+const CASES: Case[] = [
+  { name: '(a) latency, and (e) beside a hanging neighbour', runs: () => !ONLY_BACKLOG, run: latencyCases },
+  { name: '(b), (c), (d) throughput: one backlog drained three ways', runs: () => !ONLY_BACKLOG, run: throughputCases },
+  { name: "(f) one VA's backlog: ours, the peer, the bare loop", runs: () => true, run: backlogRounds },
+  { name: '(g) several VAs at once', runs: () => BACKLOG_CASES.has('share'), run: shareCase },
+];
+
 async function main() {
   const dbHost = new URL(baseUrl).hostname;
   if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(dbHost)) {
@@ -175,6 +217,26 @@ async function main() {
   }, DEADLINE_MS);
   deadline.unref();
 
+  const s = await setUp();
+  const r: Partial<Results> = {};
+  for (const c of CASES) if (c.runs()) Object.assign(r, await c.run(s));
+  const backlog: BacklogResults = { rounds: r.rounds ?? [], share: r.share ?? null };
+
+  // Report.
+  if (ONLY_BACKLOG) {
+    console.log(`\n${renderBacklog(backlog)}`);
+    return;
+  }
+  const report = await renderReport({ ...(r as Results), backlog });
+  console.log(`\n${report}`);
+  if (process.env.BENCH_WRITE !== '0') {
+    writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: MARK_START, end: MARK_END });
+    log('wrote the bench:events section of BENCHMARKS.md');
+  }
+}
+
+/** The settings, a fresh database, the receiver, and a tenant whose VA holds CHATS chats. */
+async function setUp(): Promise<Setup> {
   // The app reads its settings once: set them before anything calls env().
   Object.assign(process.env, {
     WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -234,214 +296,230 @@ async function main() {
   const [{ signing_secret: secret }] = await sql<{ signing_secret: string }[]>`
     select signing_secret from virtual_agents where user_id = ${t.bot.user.id}`;
   receiver.send({ secrets: { '/hook': secret } });
-  const early = ONLY_BACKLOG ? null : await latencyAndThroughput();
-  const backlogResults = await backlogCases();
+  return {
+    db,
+    sql,
+    dbUrl,
+    t,
+    chatIds,
+    arrivals,
+    port,
+    webhookUrl,
+    setDelay,
+    app: { startEmbeddedEngine, stopEmbeddedEngine, createTenant, botApi },
+  };
+}
 
-  // 4. Report.
-  if (!early) {
-    console.log(`\n${renderBacklog(backlogResults)}`);
-    return;
-  }
-  const report = await renderReport({ ...early, backlog: backlogResults });
-  console.log(`\n${report}`);
-  if (process.env.BENCH_WRITE !== '0') {
-    writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: MARK_START, end: MARK_END });
-    log('wrote the bench:events section of BENCHMARKS.md');
-  }
+/** (a) Latency at a steady rate through the production server; (e) the same beside a neighbour whose endpoint hangs. */
+async function latencyCases({ db, dbUrl, t, chatIds, arrivals, app: { createTenant, botApi } }: Setup): Promise<Partial<Results>> {
+  // 2. (a) Latency at a steady rate through the production server: HTTP in, its engine out.
+  const server = await startServer(dbUrl.toString());
+  const httpApi = serverApi(server.base);
+  await waitFor('the chat.assigned events', () => arrivals.length >= CHATS, 30_000);
+  // A fresh server loads each route's code on its first call and has not been optimised yet: five
+  // seconds of the same traffic first, not measured.
+  await measureLatency(httpApi, t.token, chatIds, arrivals, 5);
+  arrivals.length = 0;
+  const latency = await measureLatency(httpApi, t.token, chatIds, arrivals);
+  log(
+    `(a) latency: p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms over ${latency.samples} messages at ${LATENCY_RATE}/s`,
+  );
 
-  async function latencyAndThroughput() {
-    // 2. (a) Latency at a steady rate through the production server: HTTP in, its engine out.
-    const server = await startServer(dbUrl.toString());
-    const httpApi = serverApi(server.base);
-    await waitFor('the chat.assigned events', () => arrivals.length >= CHATS, 30_000);
-    // A fresh server loads each route's code on its first call and has not been optimised yet: five
-    // seconds of the same traffic first, not measured.
-    await measureLatency(httpApi, t.token, chatIds, arrivals, 5);
-    arrivals.length = 0;
-    const latency = await measureLatency(httpApi, t.token, chatIds, arrivals);
-    log(
-      `(a) latency: p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms over ${latency.samples} messages at ${LATENCY_RATE}/s`,
-    );
-
-    // (e) The same latency while another tenant's VA has a backlog at an endpoint that never answers.
-    const hanging = http.createServer(() => {});
-    const hangingConnections = new Set<import('node:net').Socket>();
-    hanging.on('connection', (socket) => {
-      hangingConnections.add(socket);
-      socket.on('close', () => hangingConnections.delete(socket));
-    });
-    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-    closers.push(async () => {
-      hanging.closeAllConnections();
-      await new Promise<void>((resolve) => hanging.close(() => resolve()));
-    });
-    const neighbour = await createTenant(db, { webhookUrl: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hook` });
-    for (let i = 0; i < HANGING_CHATS; i++) {
-      const r = await botApi('POST', '/chats', {
-        token: neighbour.token,
-        body: {
-          channel: 'sms',
-          asset_id: neighbour.assets.sms.id,
-          customer: { destination_id: `+1666${String(i).padStart(7, '0')}` },
-          assignee: neighbour.bot.user.loginId,
-        },
-      });
-      if (r.status !== 201) throw new Error(`POST /chats: ${r.status} ${JSON.stringify(r.body)}`);
-    }
-    arrivals.length = 0;
-    await waitFor('calls hanging at the neighbour', () => hangingConnections.size > 0, 30_000);
-    const withNeighbour = await measureLatency(httpApi, t.token, chatIds, arrivals);
-    const neighbourCalls = hangingConnections.size;
-    await server.stop();
+  // (e) The same latency while another tenant's VA has a backlog at an endpoint that never answers.
+  const hanging = http.createServer(() => {});
+  const hangingConnections = new Set<import('node:net').Socket>();
+  hanging.on('connection', (socket) => {
+    hangingConnections.add(socket);
+    socket.on('close', () => hangingConnections.delete(socket));
+  });
+  await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
     hanging.closeAllConnections();
-    log(
-      `(e) latency with a hanging neighbour: p50 ${withNeighbour.p50.toFixed(1)} ms, p99 ${withNeighbour.p99.toFixed(1)} ms (${neighbourCalls} calls hanging at the end)`,
-    );
+    await new Promise<void>((resolve) => hanging.close(() => resolve()));
+  });
+  const neighbour = await createTenant(db, { webhookUrl: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hook` });
+  for (let i = 0; i < HANGING_CHATS; i++) {
+    const r = await botApi('POST', '/chats', {
+      token: neighbour.token,
+      body: {
+        channel: 'sms',
+        asset_id: neighbour.assets.sms.id,
+        customer: { destination_id: `+1666${String(i).padStart(7, '0')}` },
+        assignee: neighbour.bot.user.loginId,
+      },
+    });
+    if (r.status !== 201) throw new Error(`POST /chats: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+  arrivals.length = 0;
+  await waitFor('calls hanging at the neighbour', () => hangingConnections.size > 0, 30_000);
+  const withNeighbour = await measureLatency(httpApi, t.token, chatIds, arrivals);
+  const neighbourCalls = hangingConnections.size;
+  await server.stop();
+  hanging.closeAllConnections();
+  log(
+    `(e) latency with a hanging neighbour: p50 ${withNeighbour.p50.toFixed(1)} ms, p99 ${withNeighbour.p99.toFixed(1)} ms (${neighbourCalls} calls hanging at the end)`,
+  );
 
-    // 3. (b), (c), (d): the same backlog shape drained three ways.
-    const backlog = async (perChat: number) => {
-      await sql`truncate delivery_attempts, events`;
-      const total = await insertBacklog(sql, { accountId: t.account.id, vaId: t.bot.user.id, chatIds, perChat });
-      await sql`analyze events`;
-      arrivals.length = 0;
-      return total;
-    };
+  return { latency, withNeighbour };
+}
 
-    // The machine may be shared: (b) and (d) alternate over ROUNDS rounds, so a burst of other work
-    // does not land on one side only; the report gives the median of each and of the round ratios.
-    const fastBacklog = 400;
-    const engineFastRounds: Throughput[] = [];
-    const ceilingRounds: Throughput[] = [];
-    for (let round = 1; round <= ROUNDS; round++) {
-      let total = await backlog(fastBacklog);
-      const engine = await measureDrain(`(b) embedded engine, round ${round}`, total, arrivals, async () => {
-        await startEmbeddedEngine({ db });
-        return stopEmbeddedEngine;
-      });
-      await checkAllDelivered(sql, engine);
-      engineFastRounds.push(engine);
-      total = await backlog(fastBacklog);
-      ceilingRounds.push(await measureDrain(`(d) ceiling, round ${round}`, total, arrivals, async () => bareLoop(sql, webhookUrl)));
-    }
+/** (b), (c), (d): the same backlog shape drained by the engine (fast and slow receiver) and by the bare loop. */
+async function throughputCases({ db, sql, t, chatIds, arrivals, webhookUrl, setDelay, app }: Setup): Promise<Partial<Results>> {
+  const { startEmbeddedEngine, stopEmbeddedEngine } = app;
+  const backlog = async (perChat: number) => {
+    await sql`truncate delivery_attempts, events`;
+    const total = await insertBacklog(sql, { accountId: t.account.id, vaId: t.bot.user.id, chatIds, perChat });
+    await sql`analyze events`;
+    arrivals.length = 0;
+    return total;
+  };
 
-    setDelay(200);
-    const slowTotal = await backlog(60);
-    const engineSlow = await measureDrain('(c) embedded engine, receiver takes 200 ms', slowTotal, arrivals, async () => {
+  // The machine may be shared: (b) and (d) alternate over ROUNDS rounds, so a burst of other work
+  // does not land on one side only; the report gives the median of each and of the round ratios.
+  const fastBacklog = 400;
+  const engineFastRounds: Throughput[] = [];
+  const ceilingRounds: Throughput[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    let total = await backlog(fastBacklog);
+    const engine = await measureDrain(`(b) embedded engine, round ${round}`, total, arrivals, async () => {
       await startEmbeddedEngine({ db });
       return stopEmbeddedEngine;
     });
-    setDelay(0);
-    return { latency, withNeighbour, engineFastRounds, engineSlow, ceilingRounds };
+    await checkAllDelivered(sql, engine);
+    engineFastRounds.push(engine);
+    total = await backlog(fastBacklog);
+    ceilingRounds.push(await measureDrain(`(d) ceiling, round ${round}`, total, arrivals, async () => bareLoop(sql, webhookUrl)));
   }
 
-  /**
-   * (f) One VA's backlog of BACKLOG_CHATS chats × 10 drained by the engine (defaults), by
-   * graphile-worker doing the same job (each concurrency of PEER_CONCURRENCY) and by the bare loop,
-   * in rounds whose order alternates; (g) SHARE_VAS VAs (tenants) with a backlog each at once, drained
-   * by the engine, each VA's share of the deliveries while all still had events waiting.
-   */
-  async function backlogCases(): Promise<BacklogResults> {
-    const clones = await cloneChats(sql, { templateChatId: chatIds[0], n: BACKLOG_CHATS, prefix: 'bench-backlog-' });
-    const reset = async (backlogs: { accountId: number; vaId: number; chatIds: string[] }[]) => {
-      await sql`truncate delivery_attempts, events`;
-      const total = await insertBacklogs(sql, backlogs, BACKLOG_PER_CHAT);
-      await sql`analyze events`;
-      arrivals.length = 0;
-      return total;
-    };
-    const single = [{ accountId: t.account.id, vaId: t.bot.user.id, chatIds: clones }];
-    const allCases: { name: string; kind: 'ours' | 'peer' | 'bare'; concurrency?: number; perVa?: number }[] = [
-      { name: 'ours', kind: 'ours' },
-      ...PEER_CONCURRENCY.map((c) => ({ name: `graphile-worker c${c}`, kind: 'peer' as const, concurrency: c })),
-      { name: 'bare loop', kind: 'bare' },
-    ];
-    const cases = allCases.filter((c) => BACKLOG_CASES.has(c.kind));
-    const rounds: BacklogRound[] = [];
-    for (let round = 1; round <= BACKLOG_ROUNDS; round++) {
-      const order = round % 2 ? cases : [...cases].reverse();
-      const results: Record<string, Drain> = {};
-      for (const c of order) {
-        const total = await reset(single);
-        if (c.kind === 'peer') await enqueuePeerJobs(dbUrl.toString(), sql);
-        const label = `(f) ${c.name}, round ${round}`;
-        let claims: number | undefined;
-        let overlaps: number | undefined;
-        let peerStats: PeerStats | undefined;
-        const drain = await measureFullDrain(label, total, arrivals, async () => {
-          if (c.kind === 'ours') {
-            const engine = await startEmbeddedEngine({ db, perVa: c.perVa });
-            return async () => {
-              claims = engine.stats.claims;
-              await stopEmbeddedEngine();
-            };
-          }
-          if (c.kind === 'peer') {
-            const peer = await startPeer(dbUrl.toString(), { ...PEER_OPTIONS, concurrency: c.concurrency ?? 24 });
-            return async () => {
-              await peer.stop();
-              overlaps = peer.overlaps;
-              peerStats = peer.stats;
-            };
-          }
-          return bareLoop(sql, `http://127.0.0.1:${port}/bare`);
-        });
-        drain.check = checkArrivals(arrivals, total);
-        if (c.kind !== 'bare') drain.db = await checkDatabase(sql);
-        drain.claims = claims;
-        drain.overlaps = overlaps;
-        drain.peerStats = peerStats;
-        log(`${label}: ${describeCheck(drain)}`);
-        results[c.name] = drain;
-      }
-      rounds.push({ round, results });
-    }
+  setDelay(200);
+  const slowTotal = await backlog(60);
+  const engineSlow = await measureDrain('(c) embedded engine, receiver takes 200 ms', slowTotal, arrivals, async () => {
+    await startEmbeddedEngine({ db });
+    return stopEmbeddedEngine;
+  });
+  setDelay(0);
+  return { engineFastRounds, engineSlow, ceilingRounds };
+}
 
-    if (!BACKLOG_CASES.has('share')) return { rounds, share: null };
-    // (g) Several VAs at once, each its own tenant and address.
-    const vas: { accountId: number; vaId: number; chatIds: string[]; path: string }[] = [];
-    const secrets: Record<string, string> = {};
-    for (let i = 0; i < SHARE_VAS; i++) {
-      const p = `/va${i + 1}`;
-      const tenant = await createTenant(db, { webhookUrl: `http://127.0.0.1:${port}${p}` });
-      const [row] = await sql<{ signing_secret: string }[]>`
-        select signing_secret from virtual_agents where user_id = ${tenant.bot.user.id}`;
-      secrets[p] = row.signing_secret;
-      const created = await botApi('POST', '/chats', {
-        token: tenant.token,
-        body: {
-          channel: 'sms',
-          asset_id: tenant.assets.sms.id,
-          customer: { destination_id: `+1777${i}000000` },
-          assignee: tenant.bot.user.loginId,
-        },
+/**
+ * (f) One VA's backlog of BACKLOG_CHATS chats × 10 drained by the engine (defaults), by
+ * graphile-worker doing the same job (each concurrency of PEER_CONCURRENCY) and by the bare loop,
+ * in rounds whose order alternates.
+ */
+async function backlogRounds(s: Setup): Promise<Partial<Results>> {
+  const { db, sql, dbUrl, t, chatIds, arrivals, port } = s;
+  const { startEmbeddedEngine, stopEmbeddedEngine } = s.app;
+  const clones = await cloneChats(sql, { templateChatId: chatIds[0], n: BACKLOG_CHATS, prefix: 'bench-backlog-' });
+  const single = [{ accountId: t.account.id, vaId: t.bot.user.id, chatIds: clones }];
+  const allCases: { name: string; kind: 'ours' | 'peer' | 'bare'; concurrency?: number; perVa?: number }[] = [
+    { name: 'ours', kind: 'ours' },
+    ...PEER_CONCURRENCY.map((c) => ({ name: `graphile-worker c${c}`, kind: 'peer' as const, concurrency: c })),
+    { name: 'bare loop', kind: 'bare' },
+  ];
+  const cases = allCases.filter((c) => BACKLOG_CASES.has(c.kind));
+  const rounds: BacklogRound[] = [];
+  for (let round = 1; round <= BACKLOG_ROUNDS; round++) {
+    const order = round % 2 ? cases : [...cases].reverse();
+    const results: Record<string, Drain> = {};
+    for (const c of order) {
+      const total = await resetBacklogs(s, single);
+      if (c.kind === 'peer') await enqueuePeerJobs(dbUrl.toString(), sql);
+      const label = `(f) ${c.name}, round ${round}`;
+      let claims: number | undefined;
+      let overlaps: number | undefined;
+      let peerStats: PeerStats | undefined;
+      const drain = await measureFullDrain(label, total, arrivals, async () => {
+        if (c.kind === 'ours') {
+          const engine = await startEmbeddedEngine({ db, perVa: c.perVa });
+          return async () => {
+            claims = engine.stats.claims;
+            await stopEmbeddedEngine();
+          };
+        }
+        if (c.kind === 'peer') {
+          const peer = await startPeer(dbUrl.toString(), { ...PEER_OPTIONS, concurrency: c.concurrency ?? 24 });
+          return async () => {
+            await peer.stop();
+            overlaps = peer.overlaps;
+            peerStats = peer.stats;
+          };
+        }
+        return bareLoop(sql, `http://127.0.0.1:${port}/bare`);
       });
-      if (created.status !== 201) throw new Error(`POST /chats: ${created.status} ${JSON.stringify(created.body)}`);
-      const ids = await cloneChats(sql, { templateChatId: created.body.response.chat_id, n: SHARE_CHATS, prefix: `bench-share-${i + 1}-` });
-      vas.push({ accountId: tenant.account.id, vaId: tenant.bot.user.id, chatIds: ids, path: p });
+      drain.check = checkArrivals(arrivals, total);
+      if (c.kind !== 'bare') drain.db = await checkDatabase(sql);
+      drain.claims = claims;
+      drain.overlaps = overlaps;
+      drain.peerStats = peerStats;
+      log(`${label}: ${describeCheck(drain)}`);
+      results[c.name] = drain;
     }
-    receiver!.send({ secrets });
-    const total = await reset(vas);
-    let shareClaims = 0;
-    const shareDrain = await measureFullDrain(`(g) ${SHARE_VAS} VAs at once`, total, arrivals, async () => {
-      const engine = await startEmbeddedEngine({ db });
-      return async () => {
-        shareClaims = engine.stats.claims;
-        await stopEmbeddedEngine();
-      };
-    });
-    shareDrain.check = checkArrivals(arrivals, total);
-    shareDrain.db = await checkDatabase(sql);
-    shareDrain.claims = shareClaims;
-    // Shares while every VA still had events waiting: up to the first VA's last arrival.
-    const lastOf = new Map<string, number>();
-    for (const a of arrivals) lastOf.set(a[3], Math.max(lastOf.get(a[3]) ?? 0, a[2]));
-    const until = Math.min(...vas.map((v) => lastOf.get(v.path) ?? 0));
-    const counts = vas.map((v) => arrivals.filter((a) => a[3] === v.path && a[2] <= until).length);
-    const sum = counts.reduce((x, y) => x + y, 0);
-    const shares = counts.map((n) => n / sum);
-    log(`(g) shares ${shares.map((x) => `${(x * 100).toFixed(1)} %`).join(' / ')}; ${describeCheck(shareDrain)}`);
-    return { rounds, share: { drain: shareDrain, shares, window: until - shareDrain.startedAt } };
+    rounds.push({ round, results });
   }
+
+  return { rounds };
+}
+
+/** Empties the events and writes each VA's backlog; answers how many events there are. */
+async function resetBacklogs(s: Setup, backlogs: { accountId: number; vaId: number; chatIds: string[] }[]) {
+  await s.sql`truncate delivery_attempts, events`;
+  const total = await insertBacklogs(s.sql, backlogs, BACKLOG_PER_CHAT);
+  await s.sql`analyze events`;
+  s.arrivals.length = 0;
+  return total;
+}
+
+/**
+ * (g) SHARE_VAS VAs (tenants) with a backlog each at once, drained by the engine: each VA's share of
+ * the deliveries while all still had events waiting.
+ */
+async function shareCase(s: Setup): Promise<Partial<Results>> {
+  const { db, sql, arrivals, port } = s;
+  const { startEmbeddedEngine, stopEmbeddedEngine, createTenant, botApi } = s.app;
+  // (g) Several VAs at once, each its own tenant and address.
+  const vas: { accountId: number; vaId: number; chatIds: string[]; path: string }[] = [];
+  const secrets: Record<string, string> = {};
+  for (let i = 0; i < SHARE_VAS; i++) {
+    const p = `/va${i + 1}`;
+    const tenant = await createTenant(db, { webhookUrl: `http://127.0.0.1:${port}${p}` });
+    const [row] = await sql<{ signing_secret: string }[]>`
+      select signing_secret from virtual_agents where user_id = ${tenant.bot.user.id}`;
+    secrets[p] = row.signing_secret;
+    const created = await botApi('POST', '/chats', {
+      token: tenant.token,
+      body: {
+        channel: 'sms',
+        asset_id: tenant.assets.sms.id,
+        customer: { destination_id: `+1777${i}000000` },
+        assignee: tenant.bot.user.loginId,
+      },
+    });
+    if (created.status !== 201) throw new Error(`POST /chats: ${created.status} ${JSON.stringify(created.body)}`);
+    const ids = await cloneChats(sql, { templateChatId: created.body.response.chat_id, n: SHARE_CHATS, prefix: `bench-share-${i + 1}-` });
+    vas.push({ accountId: tenant.account.id, vaId: tenant.bot.user.id, chatIds: ids, path: p });
+  }
+  receiver!.send({ secrets });
+  const total = await resetBacklogs(s, vas);
+  let shareClaims = 0;
+  const shareDrain = await measureFullDrain(`(g) ${SHARE_VAS} VAs at once`, total, arrivals, async () => {
+    const engine = await startEmbeddedEngine({ db });
+    return async () => {
+      shareClaims = engine.stats.claims;
+      await stopEmbeddedEngine();
+    };
+  });
+  shareDrain.check = checkArrivals(arrivals, total);
+  shareDrain.db = await checkDatabase(sql);
+  shareDrain.claims = shareClaims;
+  // Shares while every VA still had events waiting: up to the first VA's last arrival.
+  const lastOf = new Map<string, number>();
+  for (const a of arrivals) lastOf.set(a[3], Math.max(lastOf.get(a[3]) ?? 0, a[2]));
+  const until = Math.min(...vas.map((v) => lastOf.get(v.path) ?? 0));
+  const counts = vas.map((v) => arrivals.filter((a) => a[3] === v.path && a[2] <= until).length);
+  const sum = counts.reduce((x, y) => x + y, 0);
+  const shares = counts.map((n) => n / sum);
+  log(`(g) shares ${shares.map((x) => `${(x * 100).toFixed(1)} %`).join(' / ')}; ${describeCheck(shareDrain)}`);
+  return { share: { drain: shareDrain, shares, window: until - shareDrain.startedAt } };
 }
 
 type Drain = Throughput & {
