@@ -15,7 +15,7 @@ export const CHANGE_KINDS = [
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 type ActionKind = BotAction['type'];
 
-type TurnDiff = {
+export type TurnDiff = {
   /** 1-based, as a person counts turns. */
   turn: number;
   /** False when the baseline did not record this turn (a hand-written scenario). */

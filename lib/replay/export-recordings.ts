@@ -83,7 +83,7 @@ export function toJsonLinesStream(lines: AsyncGenerator<RecordingLine>): Readabl
   });
 }
 
-export type ExportCursor = { at: Date; id: string };
+type ExportCursor = { at: Date; id: string };
 type Cursor = ExportCursor;
 const after = (cursor: Cursor | null) =>
   cursor ? or(gt(chats.createdAt, cursor.at), and(eq(chats.createdAt, cursor.at), gt(chats.id, cursor.id))) : undefined;

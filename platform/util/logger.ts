@@ -114,9 +114,3 @@ export function divertLogs(take: (line: LogLine) => boolean): () => void {
     if (store.__vaLogDivert === take) store.__vaLogDivert = undefined;
   };
 }
-
-/** Drops the configured logger (tests that change LOG_LEVEL). */
-export function resetLogger(): void {
-  store.__vaPino = undefined;
-  store.__vaLogStream = undefined;
-}
