@@ -1,8 +1,8 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
+import { countLive } from '@/lib/accounts/live-accounts';
 import { noteChatChange, type OutboxTx, withOutbox } from '@/lib/events/with-outbox';
-import { countLive } from '@/lib/replay/sandbox-accounts';
 import { metrics } from '@/platform/metrics/registry';
 import { toMessageView } from './message-view';
 import { streamReturning } from './stream-text';
