@@ -189,6 +189,8 @@ describe('admin resources', () => {
       assert.deepEqual(chat.body.response.widget, {
         url: `http://localhost/chat/${id}`,
         embed_html: `<script src="http://localhost/widget.js?app=${id}" async></script>`,
+        origin: 'http://localhost',
+        origin_from: 'request',
       });
       const origins = await admin.patch(`/assets/${id}`, {
         allowed_origins: ['HTTPS://Shop.Example/', 'http://localhost:8080', 'https://shop.example'],
