@@ -180,6 +180,11 @@ describe('replay against the example bot', () => {
       const [e] = await ctx.db.select({ status: events.status }).from(events).where(eq(events.chatId, liveChat));
       return e?.status === 'delivered';
     });
+    // The bot API call that made it is logged after its answer: wait for the row, so it is not counted as the replays'.
+    await until('the live chat request logged', async () => {
+      const [r] = await ctx.db.select({ n: count() }).from(botRequests).where(eq(botRequests.accountId, t.account.id));
+      return r.n >= 1;
+    });
     const liveBefore = await liveState();
 
     const same = await sandboxBot('Candidate same');
