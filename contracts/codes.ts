@@ -120,6 +120,11 @@ export const CODES = {
   2084: { http: 409, description: 'At capacity: close or hand over a chat before taking another' },
   2085: { http: 404, description: 'No such chat in your teams' },
   2086: { http: 403, description: 'The chat is not assigned to you: pick it first' },
+  2087: {
+    http: 409,
+    description:
+      "Stream cursor not issued: the Last-Event-ID or after is past the chat's newest message; resume with the last id the stream sent, or open the stream without one",
+  },
   2100: { http: 409, description: 'Stale reply: the customer has written since the turn this reply answers (in_reply_to_turn)' },
   2101: { http: 409, description: 'The streamed reply was superseded: the customer started a new turn, or a person took the chat over' },
   4108: { http: 500, description: 'Unable to get the chat details' },

@@ -52,7 +52,7 @@ export const chatsContract = c.router({
     path: '/chats/:chat_id/stream',
     summary: 'Follow one chat live (Server-Sent Events), for the chat page',
     description:
-      "The chat's changes themselves, never a ping to read it again: `event: chat` first (the whole answer of GET /chats/{chat_id}; its `id:` is the stream's cursor), then `event: message` (a new or changed message, announcements included; replace the one with its `transid` or append it), `event: chunk` (`TranscriptChunk`: append `text` to the streamed reply `transid` when the one held has `stream_seq` one less) and `event: details` (the answer without its transcript: the chat's facts, events with their delivery attempts, handover, approvals) when they change. Resume with `Last-Event-ID` (EventSource sends it): no `chat`; the messages after that cursor come again, an open reply whole, so nothing is lost and a repeat replaces what the page holds. A comment line (`: keep-alive`) comes every 25 s. The admin session cookie is required.",
+      "The chat's changes themselves, never a ping to read it again: `event: chat` first (the whole answer of GET /chats/{chat_id}; its `id:` is the stream's cursor), then `event: message` (a new or changed message, announcements included; replace the one with its `transid` or append it), `event: chunk` (`TranscriptChunk`: append `text` to the streamed reply `transid` when the one held has `stream_seq` one less) and `event: details` (the answer without its transcript: the chat's facts, events with their delivery attempts, handover, approvals) when they change. Resume with `Last-Event-ID` (EventSource sends it): no `chat`; the messages after that cursor come again, an open reply whole, so nothing is lost and a repeat replaces what the page holds; a cursor past the chat's newest message was never sent and is refused (2087). A comment line (`: keep-alive`) comes every 25 s. The admin session cookie is required.",
     pathParams: chatIdParams,
     headers: z.object({
       'last-event-id': z
@@ -71,7 +71,7 @@ export const chatsContract = c.router({
           details: adminChatDetailsSchema,
         }),
       }),
-      ...errors(...GET_CODES, 2002),
+      ...errors(...GET_CODES, 2002, 2087),
     },
   },
   postMessage: {

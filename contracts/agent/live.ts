@@ -33,7 +33,7 @@ export const liveContract = c.router({
     path: '/stream',
     summary: 'Follow the lists and the open chat live (Server-Sent Events)',
     description:
-      "`event: lists` (as GET /chats answers) first and whenever the queue, Mine or the approvals change. With `chat`, that chat's changes themselves, never a ping to read it again: `event: chat` first (the whole chat as GET /chats/{chat_id} answers it; its `id:` is the stream's cursor), then `event: message` (a new or changed message; replace the one with its `transid` or append it), `event: chunk` (`TranscriptChunk`: append `text` to the streamed reply `transid` when the one held has `stream_seq` one less), `event: details` (the chat without its transcript) when they change, and `event: gone` once if the chat leaves the person's teams. Resume with `Last-Event-ID` (EventSource sends it): no `chat`; the messages after that cursor come again, an open reply whole, so nothing is lost and a repeat replaces what the page holds. A comment line (`: keep-alive`) comes every 25 s. The session cookie is required.",
+      "`event: lists` (as GET /chats answers) first and whenever the queue, Mine or the approvals change. With `chat`, that chat's changes themselves, never a ping to read it again: `event: chat` first (the whole chat as GET /chats/{chat_id} answers it; its `id:` is the stream's cursor), then `event: message` (a new or changed message; replace the one with its `transid` or append it), `event: chunk` (`TranscriptChunk`: append `text` to the streamed reply `transid` when the one held has `stream_seq` one less), `event: details` (the chat without its transcript) when they change, and `event: gone` once if the chat leaves the person's teams. Resume with `Last-Event-ID` (EventSource sends it): no `chat`; the messages after that cursor come again, an open reply whole, so nothing is lost and a repeat replaces what the page holds; a cursor past the chat's newest message was never sent and is refused (2087). A comment line (`: keep-alive`) comes every 25 s. The session cookie is required.",
     query: z.object({ chat: text().min(1).max(100).optional().describe('The chat the page has open') }),
     headers: z.object({
       'last-event-id': z
@@ -54,7 +54,7 @@ export const liveContract = c.router({
           gone: z.object({ chat_id: z.string() }),
         }),
       }),
-      ...errors(...READ, 2001, 2002, 2085),
+      ...errors(...READ, 2001, 2002, 2085, 2087),
     },
   },
 });

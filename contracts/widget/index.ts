@@ -153,7 +153,7 @@ export const widgetContract = c.router(
       path: '/chats/:chat_id/stream',
       summary: 'Follow the chat live (Server-Sent Events)',
       description:
-        "What the customer sees, live: `event: chat` (status, who answers, the place in the queue while waiting, whether an approval is pending) first and on every change; `event: typing` (`WidgetTyping`) when the VA's typing indicator goes on, changes or goes off (one that runs out goes off by `seconds_left`, without an event); `event: chunk` (`WidgetChunk`) for each chunk of a streamed reply while it is open, once per connection and in order; `event: message` (`WidgetMessage`, `id:` its message id) for each message. An open streamed reply holds the messages after it: when it ends (closed by the VA, cut by a handover or by idling) it comes whole as a `message` with the `message_id` its chunks carried, then what followed it. Resume with `Last-Event-ID` or `?after=` (the last message id held): nothing is lost or repeated, and an open reply's chunks come again from its start. A comment line (`: keep-alive`) comes every 25 s. Streams are capped per customer (`WIDGET_STREAMS_PER_CUSTOMER`) and per chat (`WIDGET_STREAMS_PER_CHAT`), counted over every instance: past either, 2066 (429), to retry later. Send the credential as `Authorization: Bearer` (read the stream with fetch; no credential goes in a URL).",
+        "What the customer sees, live: `event: chat` (status, who answers, the place in the queue while waiting, whether an approval is pending) first and on every change; `event: typing` (`WidgetTyping`) when the VA's typing indicator goes on, changes or goes off (one that runs out goes off by `seconds_left`, without an event); `event: chunk` (`WidgetChunk`) for each chunk of a streamed reply while it is open, once per connection and in order; `event: message` (`WidgetMessage`, `id:` its message id) for each message. An open streamed reply holds the messages after it: when it ends (closed by the VA, cut by a handover or by idling) it comes whole as a `message` with the `message_id` its chunks carried, then what followed it. Resume with `Last-Event-ID` or `?after=` (the last message id held): nothing is lost or repeated, and an open reply's chunks come again from its start; a cursor past the chat's newest message was never sent and is refused (2087). A comment line (`: keep-alive`) comes every 25 s. Streams are capped per customer (`WIDGET_STREAMS_PER_CUSTOMER`) and per chat (`WIDGET_STREAMS_PER_CHAT`), counted over every instance: past either, 2066 (429), to retry later. Send the credential as `Authorization: Bearer` (read the stream with fetch; no credential goes in a URL).",
       pathParams: chatParams,
       headers: z.object({
         'last-event-id': text()
@@ -172,7 +172,7 @@ export const widgetContract = c.router(
             message: widgetMessageSchema,
           }),
         }),
-        ...errors(2001, 2014, 2070, 2031, 2012, 2066, 2099, 2007),
+        ...errors(2001, 2014, 2070, 2031, 2012, 2066, 2087, 2099, 2007),
       },
     },
   },

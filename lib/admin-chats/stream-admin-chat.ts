@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { followTranscript } from '@/lib/chats/follow-transcript';
+import { followTranscript, requireCursorWithin } from '@/lib/chats/follow-transcript';
 import { subscribeChatChanges } from '@/lib/events/chat-changes';
 import { liveStream } from '@/platform/realtime/live-stream';
 import { inspectChatDetails, readChatInspection } from './inspect-chat';
@@ -33,6 +33,7 @@ export async function streamAdminChat(
   } else {
     // Refuses a chat of another account before streaming, as the first read does.
     lastDetails = JSON.stringify(await inspectChatDetails(db, { accountId, chatId }));
+    await requireCursorWithin(db, { chatId, after: after ?? 0 });
   }
   const resumed = !first;
   let sentDetails = false;

@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import type { AgentAuth } from '@/lib/agent-auth/types';
-import { followTranscript } from '@/lib/chats/follow-transcript';
+import { followTranscript, requireCursorWithin } from '@/lib/chats/follow-transcript';
 import { subscribeAccountChats, subscribeChatChanges } from '@/lib/events/chat-changes';
 import { ApiError } from '@/platform/errors';
 import { liveStream } from '@/platform/realtime/live-stream';
@@ -33,7 +33,10 @@ export async function streamWorkspace(
 ): Promise<ReadableStream<Uint8Array>> {
   let snapshot: Awaited<ReturnType<typeof readAgentChat>> | undefined;
   if (chatId !== null && after === undefined) snapshot = await readAgentChat(db, { agent, chatId });
-  else if (chatId !== null) await requireTeamChat(db, agent, chatId);
+  else if (chatId !== null) {
+    await requireTeamChat(db, agent, chatId);
+    await requireCursorWithin(db, { chatId, after: after ?? 0 });
+  }
   const transcript = chatId === null ? null : followTranscript(db, { chatId, after: after ?? 0 });
   if (snapshot) transcript?.seed(snapshot.seen);
   let lastLists = '';

@@ -1,8 +1,9 @@
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, desc, eq, gt } from 'drizzle-orm';
 import type { Message } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
 import type { ChatChange } from '@/lib/events/chat-changes';
+import { ApiError } from '@/platform/errors';
 import { toMessageView } from './message-view';
 
 const BATCH = 100;
@@ -38,6 +39,25 @@ function transcriptAfter(db: Db, { chatId, after, limit }: { chatId: string; aft
     .where(and(eq(messages.chatId, chatId), gt(messages.id, after)))
     .orderBy(asc(messages.id))
     .limit(limit);
+}
+
+/**
+ * Refuses (2087) a resume cursor past the chat's newest message: no stream sent it, and following
+ * from it would skip the messages up to it without a word. One index read (`messages_chat_idx`,
+ * newest first). Called before a stream opens with a client's `Last-Event-ID` or `after`.
+ */
+export async function requireCursorWithin(db: Db, { chatId, after }: { chatId: string; after: number }): Promise<void> {
+  if (after <= 0) return;
+  const [newest] = await db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(eq(messages.chatId, chatId))
+    .orderBy(desc(messages.id))
+    .limit(1);
+  if (!newest || after > newest.id)
+    throw new ApiError(2087, {
+      detail: `the cursor ${after} is past this chat's newest message${newest ? ` (${newest.id})` : ''}: resume with the last id the stream sent, or open it without one`,
+    });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { WidgetChat, WidgetChunk, WidgetTyping } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
+import { requireCursorWithin } from '@/lib/chats/follow-transcript';
 import { subscribeAccountChats, subscribeChatChanges } from '@/lib/events/chat-changes';
 import { liveStream, type SendEvent } from '@/platform/realtime/live-stream';
 import { widgetMessagesAfter } from './list-widget-messages';
@@ -38,6 +39,7 @@ export async function streamWidgetChat(
   { visitor, chatId, after, signal }: { visitor: WidgetVisitorAuth; chatId: string; after: number; signal?: AbortSignal },
 ): Promise<ReadableStream<Uint8Array>> {
   let { chat: state, typing } = await loadOwnChatLive(db, { visitor, chatId });
+  await requireCursorWithin(db, { chatId, after });
   let cursor = after;
   /** Per open stream (message id): the last seq sent on this connection. */
   const sentSeq = new Map<number, number>();

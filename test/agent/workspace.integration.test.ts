@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import { eq } from 'drizzle-orm';
-import { chats, users } from '@/db/schema';
+import { desc, eq } from 'drizzle-orm';
+import { chats, messages, users } from '@/db/schema';
 import { deliveredBodies, tenantWithReceiverEach } from '../delivery/helpers';
 import type { Receiver } from '../delivery/receiver';
 import { type ApiClient, botApi } from '../support/api-client';
@@ -280,6 +280,19 @@ describe('agent workspace: queue, picks and actions', () => {
     } finally {
       await sse.close();
     }
+    // A resume cursor no stream sent (past the chat's newest message) is refused, not followed in silence.
+    const [newest] = await ctx.db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(eq(messages.chatId, existing.chat_id))
+      .orderBy(desc(messages.id))
+      .limit(1);
+    const resumed = await one.stream(`/stream?chat=${existing.chat_id}`, { lastEventId: String(newest.id) });
+    assert.equal(resumed.status, 200, 'the newest message itself is a cursor the stream sent');
+    await resumed.sse?.close();
+    const past = await one.stream(`/stream?chat=${existing.chat_id}`, { lastEventId: String(newest.id + 1) });
+    assert.equal(past.status, 409);
+    assert.equal(past.refusal.status_code, 2087);
     const otherTeam = await newChat(t);
     const refused = await one.stream(`/stream?chat=${otherTeam.chat_id}`);
     assert.equal(refused.status, 404);

@@ -104,6 +104,15 @@ describe('admin chat page live stream (SSE)', () => {
     assert.equal(foreign.status, 404);
     assert.equal(foreign.refusal.status_code, 3006);
 
+    const said = await botApi('POST', `/chats/${chat.chat_id}/messages`, { token: t.token, body: { type: 'outbound', text: 'Hello' } });
+    assert.equal(said.status, 201);
+    const resumed = await admin.stream(`/chats/${chat.chat_id}/stream`, { lastEventId: '1' });
+    assert.equal(resumed.status, 200, 'a cursor at or before the newest message resumes');
+    await resumed.sse?.close();
+    const past = await admin.stream(`/chats/${chat.chat_id}/stream`, { lastEventId: '999999999999' });
+    assert.equal(past.status, 409, 'a cursor past the newest message was never sent');
+    assert.equal(past.refusal.status_code, 2087);
+
     const bad = await openAdminStream('x'.repeat(101), admin);
     assert.equal(bad.status, 400);
     assert.equal(bad.refusal.status_code, 2014);

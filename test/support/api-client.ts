@@ -77,6 +77,10 @@ export class ApiClient {
     if (this.base) return this.overHttp(method, url, headers, body, start);
     const { NextRequest } = await import('next/server');
     const res = await (await handlerOf(this.surface))(new NextRequest(url, { method, headers, body, signal: opts.signal }));
+    if (isLiveStream(res.status, res.headers.get('content-type'))) {
+      await res.body?.cancel();
+      throw new LiveStreamAnswer(method, url);
+    }
     const setCookies = res.headers.getSetCookie();
     for (const cookie of setCookies) this.store(cookie);
     const raw = await res.text();
@@ -194,6 +198,11 @@ function httpCall(
   const start = nowMs();
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, agent, headers }, (res) => {
+      if (isLiveStream(res.statusCode ?? 0, res.headers['content-type'])) {
+        req.destroy();
+        reject(new LiveStreamAnswer(method, url));
+        return;
+      }
       readBody(res).then((raw) => {
         const setCookies = res.headers['set-cookie'] ?? [];
         resolve({
@@ -210,6 +219,24 @@ function httpCall(
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** A 200 `text/event-stream` answer: it never ends by itself, so reading it whole would wait for good. */
+function isLiveStream(status: number, contentType: string | null | undefined): boolean {
+  return status === 200 && (contentType ?? '').startsWith('text/event-stream');
+}
+
+/**
+ * Thrown at once when a one-shot call (`request`, `jsonCall`) is answered with a live stream: the
+ * test meant `stream()` (bounded reads), or the server opened a stream the test did not expect.
+ */
+export class LiveStreamAnswer extends Error {
+  constructor(method: string, url: string) {
+    super(
+      `${method} ${url} answered 200 text/event-stream: a live stream never ends, so request() does not wait for it; open it with stream()`,
+    );
+    this.name = 'LiveStreamAnswer';
+  }
 }
 
 /** A JSON call with full path for benches: `body` JSON-encoded, `headers` added. */

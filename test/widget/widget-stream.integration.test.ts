@@ -96,5 +96,10 @@ describe('chat widget live stream (SSE)', () => {
     const bad = await call({ authorization: `Bearer ${v.token}` }, '?after=abc');
     assert.equal(bad.status, 400);
     assert.equal((await bad.json()).status_code, 2001);
+    const past = await call({ authorization: `Bearer ${v.token}`, 'last-event-id': '999999999999' });
+    assert.equal(past.status, 409, 'a cursor past the newest message was never sent');
+    assert.equal((await past.json()).status_code, 2087);
+    const pastQuery = await call({ authorization: `Bearer ${v.token}` }, '?after=999999999999');
+    assert.equal((await pastQuery.json()).status_code, 2087);
   });
 });
