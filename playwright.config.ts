@@ -63,9 +63,6 @@ export default defineConfig({
       ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '100',
       // The pages are checked with every call of the test bots in the request log.
       BOT_REQUEST_LOG_SAMPLE_RATE: '1',
-      // The turns spec's customer goes on typing at once; on a loaded machine its next key's signal can
-      // take longer than the default grace to arrive (e2e/widget/turns.spec.ts).
-      TURN_NOT_TYPING_GRACE_MS: '1000',
     },
   },
 });

@@ -9,17 +9,19 @@
  * VA of its own livechat asset:
  *  - burst: BENCH_CONVERSATIONS (1,000) widget customers, BENCH_CONCURRENCY (150) at a time, VA with
  *    `turn_window_ms` 2000 and `on_new_turn: supersede`. A customer sends 3 fragments 1.5 s apart,
- *    typing between them as the widget reports it: each message sent "not typing", then "typing" at
- *    once (the customer's first key of the next line, right after the send's answer). The bot answers
+ *    typing between them as the widget reports it: each message sent "still typing", the customer
+ *    going on within the widget's after-send pause (no other call), and "stopped" 400 ms after the
+ *    3rd and the 4th (the pause with no key). The bot answers
  *    every turn with a stream naming its turn (a chunk every 200 ms, 12 chunks); once the customer's
  *    widget shows a chunk after the 3rd fragment, the customer sends a 4th. A refused chunk (2101
  *    expected) makes the bot try the whole answer as a late reply (2100 expected). Counted: the turns
  *    fragments 1-3 came in (the model calls), whether the 4th's turn superseded the 3rd's, stale
  *    replies (shown after the customer had written in a later turn), fragments lost or doubled.
  *  - lone message: BENCH_LONE (400) single messages from customers who are not typing, 10 chats at a
- *    time, in alternating blocks of 50 with the window on (2000 ms) and off: the time from the POST's
- *    start to the bot reading its `message.received`.
- * Knobs: BENCH_WRITE=0 (print only), BENCH_CASES=burst|lone, BENCH_GRACE_MS (the server's
+ *    time, in blocks of 50 with the window off, on, and on for a widget typist (the message "still
+ *    typing", then "stopped" after the widget's 400 ms pause; BENCH_LONE / 2 samples): the time from
+ *    the POST's start to the bot reading its `message.received`.
+ * Knobs: BENCH_NOTE (what else ran on the machine, for the report), BENCH_WRITE=0 (print only), BENCH_CASES=burst|lone, BENCH_GRACE_MS (the server's
  * TURN_NOT_TYPING_GRACE_MS; its default, 150, when unset), and the ones above.
  */
 
@@ -48,6 +50,8 @@ const DB_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/p
 const ADMIN = { email: 'bench-turns@example.test', password: 'bench-turns-password' };
 const WINDOW_MS = 2_000;
 const GAP_MS = 1_500;
+/** The widget's wait for the customer's next key after a send before it says "stopped". */
+const AFTER_SEND_PAUSE_MS = 400;
 const CHUNK_EVERY_MS = 200;
 const CHUNKS = 12;
 
@@ -237,17 +241,21 @@ async function burstCase(bot: Bot): Promise<Record<string, number>> {
     const c = await newCustomer(appIdOf(bot));
     const f = [1, 2, 3, 4].map((k) => `${tag}-${i}-f${k}`);
     settled.push({ c, f });
-    // As the widget does: each message says "not typing" (its input was just emptied), and the
-    // customer's first key of the next line says "typing" (refreshed every 3 s: once per gap here).
+    // As the widget (components/widget/chat.ts) does: each message says "still typing"; the customer
+    // who goes on writing within its after-send pause sends no other call (typing is on, refreshed
+    // every 3 s: the gap is shorter); the one who does not says "stopped" once the pause is over.
     for (const k of [0, 1]) {
-      await send(c, f[k], false);
-      await c.api.post(`/chats/${c.chatId}/typing`, { typing: true });
+      await send(c, f[k], true);
       await sleep(GAP_MS);
     }
-    await send(c, f[2], false);
+    await send(c, f[2], true);
+    await sleep(AFTER_SEND_PAUSE_MS);
+    await c.api.post(`/chats/${c.chatId}/typing`, { typing: false });
     const after = c.frames.length;
     await until('a chunk of the answer at the widget', () => c.frames.slice(after).some((x) => x.event === 'chunk'));
-    await send(c, f[3], false);
+    await send(c, f[3], true);
+    await sleep(AFTER_SEND_PAUSE_MS);
+    await c.api.post(`/chats/${c.chatId}/typing`, { typing: false });
     await until('the answer to the 4th', () => c.frames.some((x) => shown(x) && x.from === 'business' && x.text.includes(f[3])));
   });
   const seconds = (nowMs() - t0) / 1000;
@@ -311,11 +319,13 @@ const shown = (x: any) => x.event === 'message' && !x.withdrawn && typeof x.text
 async function loneCase(bot: Bot): Promise<Record<string, number>> {
   bot.replying = false;
   const customers = await Promise.all(Array.from({ length: 10 }, () => newCustomer(appIdOf(bot))));
-  const lat: Record<'on' | 'off', number[]> = { on: [], off: [] };
+  const lat: Record<'on' | 'off' | 'typist', number[]> = { on: [], off: [], typist: [] };
   const tag = randomBytes(3).toString('hex');
   let k = 0;
-  for (let block = 0; block * 50 < LONE; block++) {
-    const on = block % 2 === 1;
+  // Blocks of 50 in turn: window off; on, customer not typing; on, a widget typist (below).
+  for (let block = 0; block * 50 < (LONE * 3) / 2; block++) {
+    const mode = (['off', 'on', 'typist'] as const)[block % 3];
+    const on = mode !== 'off';
     const r = await admin.patch(`/virtual-agents/${bot.vaId}`, { turn_window_ms: on ? WINDOW_MS : 0 }, { headers: { origin: BASE } });
     if (r.status !== 200) throw new Error(`VA settings: ${r.status} ${r.raw.slice(0, 200)}`);
     await pool(50, customers.length, async (i) => {
@@ -327,15 +337,34 @@ async function loneCase(bot: Bot): Promise<Record<string, number>> {
           resolve(at);
         });
       });
-      const sent = await send(customers[i % customers.length], text, false);
-      lat[on ? 'on' : 'off'].push((await heard) - sent.start);
+      const c = customers[i % customers.length];
+      // A widget typist sends "still typing" and, with no key in the widget's after-send pause, "stopped".
+      const sent = await send(c, text, mode === 'typist');
+      if (mode === 'typist') {
+        await sleep(AFTER_SEND_PAUSE_MS);
+        await c.api.post(`/chats/${c.chatId}/typing`, { typing: false });
+      }
+      lat[mode].push((await heard) - sent.start);
       bot.arrivals.delete(text);
     });
   }
   for (const c of customers) c.close();
   const on = spread(lat.on);
   const off = spread(lat.off);
-  return { samplesOn: on.n, samplesOff: off.n, offP50: off.p50, offP99: off.p99, onP50: on.p50, onP99: on.p99, extraP99: on.p99 - off.p99 };
+  const typist = spread(lat.typist);
+  return {
+    samplesOn: on.n,
+    samplesOff: off.n,
+    offP50: off.p50,
+    offP99: off.p99,
+    onP50: on.p50,
+    onP99: on.p99,
+    extraP99: on.p99 - off.p99,
+    typistN: typist.n,
+    typistP50: typist.p50,
+    typistP99: typist.p99,
+    typistExtraP99: typist.p99 - off.p99,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -442,12 +471,12 @@ function report(r: { started: Date; load: string; pg: string; results: Result[] 
     .filter((x) => x.c.id === 'lone')
     .map(
       ({ kind, r: x }) =>
-        `| ${kind} | ${x.samplesOff} / ${x.samplesOn} | ${ms(x.offP50)} / ${ms(x.offP99)} | ${ms(x.onP50)} / ${ms(x.onP99)} | **${ms(x.extraP99)}** | ${x.extraP99 <= 300 ? 'met' : '**not met**'} |`,
+        `| ${kind} | ${x.samplesOff} / ${x.samplesOn} | ${ms(x.offP50)} / ${ms(x.offP99)} | ${ms(x.onP50)} / ${ms(x.onP99)} | **${ms(x.extraP99)}** | ${x.extraP99 <= 300 ? 'met' : '**not met**'} | ${x.typistN}: ${ms(x.typistP50)} / ${ms(x.typistP99)}, extra p99 ${ms(x.typistExtraP99)} |`,
     );
   return `<!-- bench:turns:start -->
 ## bench:turns: one turn per burst, stale replies stopped (issue 45)
 
-Run ${r.started.toISOString()} with \`npm run bench:turns\` (\`tsx bench/turns.ts\`): the production server (one instance) on a fresh PostgreSQL database; the widget customers (API and live streams over HTTP), the webhook bot's receiver and the pulling bot's event stream in one process beside it. VA: \`turn_window_ms\` ${WINDOW_MS}, \`on_new_turn: supersede\`; \`TURN_NOT_TYPING_GRACE_MS\` ${GRACE_MS ?? '150 (the default)'}; ${CONCURRENCY} conversations at a time. Machine: ${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? ''}; Node ${process.version}; ${r.pg}, same machine. **Shared**: other engineers' builds and tests ran on the same cores; load average at the end ${r.load}. What each case does and counts: the comment at the top of bench/turns.ts.
+Run ${r.started.toISOString()} with \`npm run bench:turns\` (\`tsx bench/turns.ts\`): the production server (one instance) on a fresh PostgreSQL database; the widget customers (API and live streams over HTTP), the webhook bot's receiver and the pulling bot's event stream in one process beside it. VA: \`turn_window_ms\` ${WINDOW_MS}, \`on_new_turn: supersede\`; \`TURN_NOT_TYPING_GRACE_MS\` ${GRACE_MS ?? '150 (the default)'}; ${CONCURRENCY} conversations at a time. Machine: ${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? ''}; Node ${process.version}; ${r.pg}, same machine. Load average at the end: ${r.load}${process.env.BENCH_NOTE ? ` (${process.env.BENCH_NOTE})` : ''}. What each case does and counts: the comment at the top of bench/turns.ts.
 
 Bursts (3 fragments 1.5 s apart, customer typing; a 4th during the streamed answer):
 
@@ -457,8 +486,8 @@ ${burst.join('\n')}
 
 A lone message from a customer not typing, from the POST's start to the bot reading its event (ms):
 
-| bot | samples off / on | window off p50 / p99 | window on p50 / p99 | extra p99 | bar ≤ 300 ms |
-|---|---|---|---|---|---|
+| bot | samples off / on | window off p50 / p99 | window on p50 / p99 | extra p99 | bar ≤ 300 ms | a widget typist (window on, "stopped" after the 400 ms pause): samples: p50 / p99 |
+|---|---|---|---|---|---|---|
 ${lone.join('\n')}
 <!-- bench:turns:end -->`;
 }

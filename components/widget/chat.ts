@@ -306,10 +306,15 @@ function main(appIdText: string): void {
   /**
    * The customer's typing, for a bot that gathers a burst into one turn (docs/guide/turns.md): on at
    * the first key, refreshed every 3 s while keys come, off after 3 s without one or when the input
-   * empties. A sent message says "not typing" by itself. Failures are ignored: typing is a hint.
+   * empties. A sent message says "still typing": the customer who sends a line and goes on writing is
+   * mid-burst. Whether they went on is decided here, where the keys are, not by a race of two calls
+   * at the server: no key within AFTER_SEND_PAUSE_MS of the send's answer (or since the send began),
+   * and the widget says "stopped", which closes the turn at once. Failures are ignored: typing is a hint.
    */
+  const AFTER_SEND_PAUSE_MS = 400;
   let typingOn = false;
   let typingSentAt = 0;
+  let lastKeyAt = 0;
   let typingIdle: ReturnType<typeof setTimeout> | undefined;
   function reportTyping(on: boolean): void {
     if (!chat || chat.status === 'closed' || !saved.token) return;
@@ -318,6 +323,7 @@ function main(appIdText: string): void {
     void request('setTyping', { params: { chat_id: chat.chat_id }, body: { typing: on } }, saved.token).catch(() => {});
   }
   function onInput(): void {
+    lastKeyAt = Date.now();
     clearTimeout(typingIdle);
     if (!text.value.trim()) {
       if (typingOn) reportTyping(false);
@@ -331,7 +337,8 @@ function main(appIdText: string): void {
 
   async function submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
-    const value = text.value.trim();
+    const raw = text.value;
+    const value = raw.trim();
     error.textContent = '';
     if (!value) {
       error.textContent = 'Write a message first.';
@@ -352,10 +359,23 @@ function main(appIdText: string): void {
         follow();
       } else {
         clearTimeout(typingIdle);
-        typingOn = false;
-        renderMessage(await call('sendMessage', { params: { chat_id: chat.chat_id }, body: { text: value, typing: false } }));
+        const sentAt = Date.now();
+        typingOn = true;
+        typingSentAt = sentAt;
+        renderMessage(await call('sendMessage', { params: { chat_id: chat.chat_id }, body: { text: value, typing: true } }));
+        clearTimeout(typingIdle);
+        // Went on typing while it was sent: the ordinary idle stop. Otherwise a short pause for the first key.
+        const wentOn = lastKeyAt > sentAt;
+        // (A key after the answer replaces this timer with its own, in onInput.)
+        typingIdle = setTimeout(
+          () => {
+            if (typingOn) reportTyping(false);
+          },
+          wentOn ? Math.max(0, 3_000 - (Date.now() - lastKeyAt)) : AFTER_SEND_PAUSE_MS,
+        );
       }
-      text.value = '';
+      // Keys typed while the message was on its way are the next line: keep them.
+      text.value = text.value.startsWith(raw) ? text.value.slice(raw.length).trimStart() : '';
     } catch (err) {
       showError(err);
     } finally {

@@ -171,7 +171,7 @@ export const widgetMessageBodySchema = z
       .boolean()
       .optional()
       .describe(
-        'Whether the customer is still typing after this message (default false: the input was just emptied). A bot with a turn window hears of a burst once the customer stops',
+        'Whether the customer may go on writing after this message (default false). The widget sends true and then, if no key comes within 400 ms, `POST /chats/{chat_id}/typing` with false, which closes a turn window at once; false here closes it after a short grace (TURN_NOT_TYPING_GRACE_MS). A bot with a turn window hears of a burst once the customer stops',
       ),
   })
   .strict();
@@ -191,7 +191,7 @@ export const widgetCustomerTypingBodySchema = z
     typing: z
       .boolean()
       .describe(
-        'true while the customer types (send again every few seconds while they go on; it lapses after 6 s), false when they stop or empty the input',
+        'true while the customer types (send again every few seconds while they go on; it lapses after 6 s), false when they stop or empty the input (a turn window waiting for them closes at once)',
       ),
   })
   .strict();

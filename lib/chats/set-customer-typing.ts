@@ -11,7 +11,7 @@ import { lockChat } from './lock-chat';
  * The widget says whether the customer is typing. Kept on the chat (it lapses after
  * CUSTOMER_TYPING_TTL_MS unless refreshed) and, when the VA holding the chat has a turn open, it
  * moves the turn's close: typing holds it while the signal lives (never past the cap), stopping closes
- * it after the short grace. Under the chat's lock, as a fragment would be.
+ * it at once. Under the chat's lock, as a fragment would be.
  */
 export async function setCustomerTyping(
   db: Db,
@@ -32,7 +32,9 @@ export async function setCustomerTyping(
       .where(eq(virtualAgents.userId, chat.assigneeId));
     if (!va || va.windowMs === 0) return false;
     // The cap stands whatever the window says; the due time only moves by what typing decides.
-    const due = dueOf({ now, capAt: new Date(now.getTime() + capOf(va)), windowMs: va.windowMs, typing });
+    // "Stopped" is the channel's own verdict (the widget waits for a key after a send before saying
+    // it): the turn closes now. Typing holds it while the signal lives.
+    const due = typing ? dueOf({ now, capAt: new Date(now.getTime() + capOf(va)), windowMs: va.windowMs, typing }) : { at: now };
     const at = due.at.toISOString();
     const result = await tx.execute(sql`
       update events e set
