@@ -39,8 +39,8 @@ const HOW_TO_READ = `How to read it: each latency is measured from the start of 
 bot's transfer, the person's decision, the person's pick of the chat ahead) to the frame arriving on
 the already open stream (the workspace's, the pulling bot's \`/events/stream\`, the customer's widget
 stream), all in one process on one PostgreSQL, so it includes the causing call itself. The
-workspace stream gathers wakes for 150 ms before it reads (its coalescing, by design), which is a
-floor under the card's figure. The decision is made through the workspace API, not a browser click.
+workspace stream reads at most once per 150 ms (the first change at once), so a card that follows
+another change within 150 ms waits for the gap. The decision is made through the workspace API, not a browser click.
 The round trips run 10 chats at a time while nothing else of the bench runs; each round is six calls
 (transfer with context, pick, the bot's refused write, the customer's message, the person's reply,
 the hand-back with a note), checked afterwards against the stored \`chat.assigned\` events and the

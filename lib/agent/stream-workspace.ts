@@ -8,8 +8,12 @@ import { requireTeamChat } from './agent-scope';
 import { listWorkspace } from './list-workspace';
 import { type AgentChatDetails, agentChatDetails, readAgentChat } from './open-agent-chat';
 
-/** Wakes closer together than this are read once: a burst of chat changes costs one read per stream. */
-const COALESCE_MS = 150;
+/**
+ * Least time between two reads of one workspace stream: the first change is read at once (a handed-over
+ * chat's card shows without a wait), and the changes of a burst after it are read together, so a busy
+ * account costs each stream at most about 7 reads a second.
+ */
+const MIN_GAP_MS = 150;
 
 /** The details as the stream sends them: the chat's latest messages are the transcript's business. */
 const detailsOf = ({ chat: { messages: _latest, ...chat }, ...rest }: AgentChatDetails) => ({ ...rest, chat });
@@ -47,7 +51,7 @@ export async function streamWorkspace(
   return liveStream({
     what: 'workspace',
     signal,
-    coalesceMs: COALESCE_MS,
+    minGapMs: MIN_GAP_MS,
     subscribe: (wake, send) => [
       subscribeAccountChats(agent.accountId, () => {
         listsChanged = true;

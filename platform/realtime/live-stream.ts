@@ -10,8 +10,8 @@ export type SendEvent = SseWriter['send'];
  * live view (the widget, the console's chat page, the agent workspace). A wake carries nothing:
  * each runs `read`, which reads the database and sends what changed since it last sent, so a lost
  * wake is made up by the next and a doubled one sends nothing twice. Wakes that come while a read
- * runs are folded into one more read after it; `coalesceMs` delays each read that long to fold a
- * burst, `minGapMs` keeps reads at least that far apart. `subscribe` is called before the first
+ * runs are folded into one more read after it, and `minGapMs` keeps reads at least that far apart
+ * (the first change is read at once; the rest of a burst together after the gap). `subscribe` is called before the first
  * read (a change committed in between is not missed) and returns its unsubscribes. Sends
  * `opening`'s events, then a first read, through the one SSE writer (sse-stream.ts: retry,
  * heartbeat, end). Ends on `signal`'s abort, on the client leaving, and after a read that throws
@@ -23,7 +23,6 @@ export function liveStream({
   read,
   opening,
   signal,
-  coalesceMs = 0,
   minGapMs = 0,
 }: {
   what: string;
@@ -32,7 +31,6 @@ export function liveStream({
   read: (send: SendEvent) => Promise<void>;
   opening?: (send: SendEvent) => void;
   signal?: AbortSignal;
-  coalesceMs?: number;
   minGapMs?: number;
 }): ReadableStream<Uint8Array> {
   return sseStream({
@@ -42,8 +40,6 @@ export function liveStream({
       const { send } = sse;
       let reading = false;
       let again = false;
-      let pending: ReturnType<typeof setTimeout> | undefined;
-      sse.onClose(() => clearTimeout(pending));
       const run = async () => {
         if (reading) {
           again = true;
@@ -66,17 +62,9 @@ export function liveStream({
         }
       };
       const wake = () => {
-        if (sse.closed) return;
-        if (!coalesceMs) {
-          void run();
-        } else if (!pending) {
-          pending = setTimeout(() => {
-            pending = undefined;
-            void run();
-          }, coalesceMs);
-        }
+        if (!sse.closed) void run();
       };
-      for (const unsubscribe of subscribe(wake, send, () => reading || pending !== undefined)) sse.onClose(unsubscribe);
+      for (const unsubscribe of subscribe(wake, send, () => reading)) sse.onClose(unsubscribe);
       opening?.(send);
       void run();
     },
