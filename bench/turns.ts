@@ -203,6 +203,15 @@ async function send(c: Customer, text: string, typing: boolean) {
   return r;
 }
 
+/** Refused "stopped" calls (a limit): the turn then closes by its window, as with a widget whose call failed. */
+const typingRefused = new Map<number, number>();
+
+/** The widget's "stopped" after its after-send pause with no key; a refusal is counted, not thrown (typing is a hint). */
+async function stopped(c: Customer) {
+  const r = await c.api.post(`/chats/${c.chatId}/typing`, { typing: false });
+  if (r.status !== 200) typingRefused.set(r.status, (typingRefused.get(r.status) ?? 0) + 1);
+}
+
 async function until(what: string, check: () => boolean, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -250,12 +259,12 @@ async function burstCase(bot: Bot): Promise<Record<string, number>> {
     }
     await send(c, f[2], true);
     await sleep(AFTER_SEND_PAUSE_MS);
-    await c.api.post(`/chats/${c.chatId}/typing`, { typing: false });
+    await stopped(c);
     const after = c.frames.length;
     await until('a chunk of the answer at the widget', () => c.frames.slice(after).some((x) => x.event === 'chunk'));
     await send(c, f[3], true);
     await sleep(AFTER_SEND_PAUSE_MS);
-    await c.api.post(`/chats/${c.chatId}/typing`, { typing: false });
+    await stopped(c);
     await until('the answer to the 4th', () => c.frames.some((x) => shown(x) && x.from === 'business' && x.text.includes(f[3])));
   });
   const seconds = (nowMs() - t0) / 1000;
@@ -342,7 +351,7 @@ async function loneCase(bot: Bot): Promise<Record<string, number>> {
       const sent = await send(c, text, mode === 'typist');
       if (mode === 'typist') {
         await sleep(AFTER_SEND_PAUSE_MS);
-        await c.api.post(`/chats/${c.chatId}/typing`, { typing: false });
+        await stopped(c);
       }
       lat[mode].push((await heard) - sent.start);
       bot.arrivals.delete(text);
@@ -489,6 +498,8 @@ A lone message from a customer not typing, from the POST's start to the bot read
 | bot | samples off / on | window off p50 / p99 | window on p50 / p99 | extra p99 | bar ≤ 300 ms | a widget typist (window on, "stopped" after the 400 ms pause): samples: p50 / p99 |
 |---|---|---|---|---|---|---|
 ${lone.join('\n')}
+
+"Stopped" calls refused: ${typingRefused.size ? [...typingRefused].map(([status, n]) => `${n} × ${status}`).join(', ') : 'none'}.
 <!-- bench:turns:end -->`;
 }
 
