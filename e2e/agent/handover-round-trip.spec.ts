@@ -1,13 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { createBotClient, responseOf, verifyPulledEvent, verifyWebhook, type WebhookEvent } from '@/client';
 import { E2E_ADMIN } from '../../playwright.config';
 import { signIn } from '../admin/helpers';
 import { expect, test } from '../fixtures';
+import { personPage } from './person';
 
 const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const PASSWORD = 'quiet harbour lantern seventeen';
 
 /**
  * A webhook bot written for this suite on the TypeScript client: "refund" asks the people's team to
@@ -167,18 +167,6 @@ async function setUp(request: APIRequestContext, baseURL: string, vaSettings: Re
   const bot = pull ? startPullingBot(baseURL, va, people.id) : await startHandoverBot(baseURL, va, people.id);
   if (!pull) expect((await request.patch(`/api/admin/virtual-agents/${va.id}`, { data: { webhook_url: bot.url } })).status()).toBe(200);
   return { asset, va, people, one, stranger, bot };
-}
-
-async function personPage(browser: Browser, inviteUrl: string, baseURL: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const url = new URL(inviteUrl);
-  await page.goto(`${baseURL}${url.pathname}${url.hash}`);
-  await page.getByLabel('New password').fill(PASSWORD);
-  await page.getByLabel('Repeat the password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set password and sign in' }).click();
-  await expect(page).toHaveURL(/\/agent$/);
-  return { context, page };
 }
 
 async function write(page: Page, text: string) {

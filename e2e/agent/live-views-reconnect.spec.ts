@@ -6,8 +6,7 @@
 import { E2E_ADMIN } from '../../playwright.config';
 import { expect, test } from '../fixtures';
 import { ownServer } from '../own-server';
-
-const PASSWORD = 'quiet harbour lantern seventeen';
+import { acceptInvite } from './person';
 
 test("the console's chat page and the workspace reconnect after the server restarts, and show what came meanwhile", async ({
   browser,
@@ -53,11 +52,7 @@ test("the console's chat page and the workspace reconnect after the server resta
 
     // The person sets their password through the invite and sees the chat waiting.
     const agentPage = await agent.newPage();
-    const link = new URL(invite.invite_url);
-    await agentPage.goto(`${server.base}${link.pathname}${link.hash}`);
-    await agentPage.getByLabel('New password').fill(PASSWORD);
-    await agentPage.getByLabel('Repeat the password').fill(PASSWORD);
-    await agentPage.getByRole('button', { name: 'Set password and sign in' }).click();
+    await acceptInvite(agentPage, invite.invite_url, server.base);
     await expect(agentPage.getByRole('heading', { name: 'Queue (1)' })).toBeVisible();
     const reconnecting = agentPage.getByText('reconnecting…');
     await expect(reconnecting).toBeHidden();

@@ -1,12 +1,12 @@
-import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { startBot } from '@/examples/bot/bot';
 import { E2E_ADMIN } from '../../playwright.config';
 import { DESKTOP, expectAccessible, PHONE } from '../admin/axe';
 import { signIn } from '../admin/helpers';
 import { expect, test } from '../fixtures';
+import { PERSON_PASSWORD as PASSWORD, personPage } from './person';
 
 const suffix = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const PASSWORD = 'quiet harbour lantern seventeen';
 
 /**
  * A livechat app whose chats reach the example bot (team "bots", auto-assign on) and a team of
@@ -54,20 +54,6 @@ async function setUp(request: APIRequestContext, { autoAssign = false }: { autoA
     team_id: bots.id,
   });
   return { asset, va, people, one, two, stranger };
-}
-
-/** A browser context of its own for a person: sets the password through the invite link's page. */
-async function personPage(browser: Browser, inviteUrl: string, baseURL: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const url = new URL(inviteUrl);
-  await page.goto(`${baseURL}${url.pathname}${url.hash}`);
-  await page.getByLabel('New password').fill(PASSWORD);
-  await page.getByLabel('Repeat the password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set password and sign in' }).click();
-  await expect(page).toHaveURL(/\/agent$/);
-  await expect(page.getByRole('heading', { name: 'Agent workspace', level: 1 })).toBeVisible();
-  return { context, page };
 }
 
 async function startExampleBot(request: APIRequestContext, baseURL: string, va: Record<string, string | number>, team: string) {
