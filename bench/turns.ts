@@ -328,6 +328,7 @@ const shown = (x: any) => x.event === 'message' && !x.withdrawn && typeof x.text
 async function loneCase(bot: Bot): Promise<Record<string, number>> {
   bot.replying = false;
   const customers = await Promise.all(Array.from({ length: 10 }, () => newCustomer(appIdOf(bot))));
+  const idle = [...customers];
   const lat: Record<'on' | 'off' | 'typist', number[]> = { on: [], off: [], typist: [] };
   const tag = randomBytes(3).toString('hex');
   let k = 0;
@@ -337,7 +338,7 @@ async function loneCase(bot: Bot): Promise<Record<string, number>> {
     const on = mode !== 'off';
     const r = await admin.patch(`/virtual-agents/${bot.vaId}`, { turn_window_ms: on ? WINDOW_MS : 0 }, { headers: { origin: BASE } });
     if (r.status !== 200) throw new Error(`VA settings: ${r.status} ${r.raw.slice(0, 200)}`);
-    await pool(50, customers.length, async (i) => {
+    await pool(50, customers.length, async () => {
       const text = `${tag}-lone-${k++}`;
       const heard = new Promise<number>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`${text} never reached the bot`)), 30_000);
@@ -346,15 +347,21 @@ async function loneCase(bot: Bot): Promise<Record<string, number>> {
           resolve(at);
         });
       });
-      const c = customers[i % customers.length];
-      // A widget typist sends "still typing" and, with no key in the widget's after-send pause, "stopped".
-      const sent = await send(c, text, mode === 'typist');
-      if (mode === 'typist') {
-        await sleep(AFTER_SEND_PAUSE_MS);
-        await stopped(c);
+      heard.catch(() => undefined); // observed below; a failed send must not leave it unhandled
+      // A customer with nothing in flight: two samples in one chat at once would share a turn.
+      const c = idle.pop() as Customer;
+      try {
+        // A widget typist sends "still typing" and, with no key in the widget's after-send pause, "stopped".
+        const sent = await send(c, text, mode === 'typist');
+        if (mode === 'typist') {
+          await sleep(AFTER_SEND_PAUSE_MS);
+          await stopped(c);
+        }
+        lat[mode].push((await heard) - sent.start);
+      } finally {
+        idle.push(c);
+        bot.arrivals.delete(text);
       }
-      lat[mode].push((await heard) - sent.start);
-      bot.arrivals.delete(text);
     });
   }
   for (const c of customers) c.close();
