@@ -8,36 +8,20 @@
  * - `npm run demo:bot -- --pull` (examples/bot): the same, resuming from the acknowledged position.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { until } from '../delivery/helpers';
+import { adminCall, adminSignIn, type Proc, pythonMissing, ROOT, SERVER_PROCESS, startProcess } from '../support/child-process';
 import { freePort } from '../support/private-cluster';
 import { databaseForServer } from '../support/server-database';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const BOT = path.join(ROOT, 'examples', 'python-bot', 'bot.py');
-const SERVER = path.join(ROOT, 'test', 'support', 'api-server-process.ts');
 const ADMIN = { email: `admin-${randomBytes(3).toString('hex')}@example.test`, password: 'correct horse battery staple 42' };
 
-const python = spawnSync('python3', ['-c', 'import sys; print(sys.version_info >= (3, 9))'], { encoding: 'utf8' });
-const noPython =
-  python.error || python.stdout.trim() !== 'True' ? 'python3 (3.9 or later) is not installed: the Python example bot cannot run' : false;
-
-type Proc = { child: ChildProcess; lines: string[]; exited: Promise<number | null> };
-
-function run(command: string, args: string[], extraEnv: Record<string, string>): Proc {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (l) => l && lines.push(l));
-  readline.createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (l) => l && lines.push(l));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, lines, exited };
-}
+const noPython = pythonMissing();
 
 /** The bot's JSON log lines (anything else it printed is left out). */
 function botLog(bot: Proc): { msg: string; [field: string]: unknown }[] {
@@ -58,23 +42,15 @@ describe('the example bots in pull mode against a real server', () => {
   let dropDatabase = async () => {};
   const bots: Proc[] = [];
 
-  async function admin(method: string, p: string, body?: unknown) {
-    const res = await fetch(`${base}/api/admin${p}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const envelope = (await res.json()) as { response: never; description: string };
-    assert.ok(res.status < 300, `${method} ${p}: ${res.status} ${envelope.description}`);
-    return envelope.response as Record<string, unknown> & { id: number };
-  }
+  const admin = (method: string, p: string, body?: unknown) =>
+    adminCall<Record<string, unknown> & { id: number }>(base, cookie, method, p, body);
 
   before(async () => {
     const databaseEnv = await databaseForServer(dir, 'pybot');
     dropDatabase = databaseEnv.drop;
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    server = run(process.execPath, ['--import', 'tsx', SERVER], {
+    server = startProcess(process.execPath, ['--import', 'tsx', SERVER_PROCESS], {
       ...databaseEnv.env,
       PORT: String(port),
       NEXT_RUNTIME: 'nodejs',
@@ -89,16 +65,7 @@ describe('the example bots in pull mode against a real server', () => {
       if (!base.endsWith('/stopped')) console.log(`server exited (${code}):\n${server.lines.join('\n')}`);
     });
     await until('the server listens', () => server.lines.some((l) => l.includes('"listening"')), 120_000);
-    const login = await fetch(`${base}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(ADMIN),
-    });
-    assert.equal(login.status, 200, await login.clone().text());
-    cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    cookie = await adminSignIn(base, ADMIN);
     botTeam = await admin('POST', '/teams', { name: 'Bots', auto_assign: false });
     people = await admin('POST', '/teams', { name: 'People', auto_assign: false });
     asset = await admin('POST', '/assets', { channel: 'livechat', name: 'Widget' });
@@ -173,7 +140,7 @@ describe('the example bots in pull mode against a real server', () => {
       DEMO_LOGIN_FILE: path.join(dir, 'no-such-file'),
     };
     const startBot = async (extra: Record<string, string> = {}) => {
-      const bot = run('python3', [BOT], { ...botEnv, ...extra });
+      const bot = startProcess('python3', [BOT], { ...botEnv, ...extra });
       bots.push(bot);
       return bot;
     };
@@ -258,7 +225,7 @@ describe('the example bots in pull mode against a real server', () => {
     const va = await createPullVa('TypeScript Bot');
     const token = await authorize(va.api_key);
     const start = () => {
-      const bot = run(process.execPath, ['--import', 'tsx', path.join('examples', 'bot', 'main.ts'), '--pull'], {
+      const bot = startProcess(process.execPath, ['--import', 'tsx', path.join('examples', 'bot', 'main.ts'), '--pull'], {
         VA_BASE_URL: base,
         VA_API_KEY: va.api_key,
         VA_SIGNING_SECRET: va.signing_secret,
@@ -305,7 +272,7 @@ describe('the example bots in pull mode against a real server', () => {
   it('npm run demo:bot -- --pull --ai: streamText on the AI SDK mock model, its UI message stream sent as is, reaches the customer whole', async () => {
     const va = await createPullVa('AI SDK Bot');
     const token = await authorize(va.api_key);
-    const bot = run(process.execPath, ['--import', 'tsx', path.join('examples', 'bot', 'main.ts'), '--pull', '--ai'], {
+    const bot = startProcess(process.execPath, ['--import', 'tsx', path.join('examples', 'bot', 'main.ts'), '--pull', '--ai'], {
       VA_BASE_URL: base,
       VA_API_KEY: va.api_key,
       VA_SIGNING_SECRET: va.signing_secret,

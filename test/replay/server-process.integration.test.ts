@@ -8,36 +8,22 @@
  *   `running` is marked `interrupted`, with a reason, by the next server.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import type { RecordingLineInput } from '@/contracts/admin/schemas/recording';
 import { until } from '../delivery/helpers';
+import { adminCall, adminSignIn, type Proc, pythonMissing, ROOT, SERVER_PROCESS, startProcess } from '../support/child-process';
 import { freePort } from '../support/private-cluster';
 import { databaseForServer } from '../support/server-database';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const SERVER = path.join(ROOT, 'test', 'support', 'api-server-process.ts');
 const PYTHON_BOT = path.join(ROOT, 'examples', 'python-bot', 'bot.py');
 const ADMIN = { email: `replay-${randomBytes(3).toString('hex')}@example.test`, password: 'correct horse battery staple 46' };
-const python = spawnSync('python3', ['-c', 'import sys; print(sys.version_info >= (3, 9))'], { encoding: 'utf8' });
-const noPython = python.error || python.stdout.trim() !== 'True' ? 'python3 (3.9 or later) is not installed' : false;
-
-type Proc = { child: ChildProcess; lines: string[]; exited: Promise<number | null> };
-function start(command: string, args: string[], extraEnv: Record<string, string>): Proc {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (l) => l && lines.push(l));
-  readline.createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (l) => l && lines.push(l));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, lines, exited };
-}
+const noPython = pythonMissing();
 
 const line = (id: string, turns: string[]): RecordingLineInput => ({
   format: 'va-chat-recording',
@@ -73,30 +59,12 @@ describe('replay against a real server process', () => {
   const children: Proc[] = [];
 
   async function startServer() {
-    server = start(process.execPath, ['--import', 'tsx', SERVER], serverEnv);
+    server = startProcess(process.execPath, ['--import', 'tsx', SERVER_PROCESS], serverEnv);
     await until('the server listens', () => server.lines.some((l) => l.includes('"listening"')), 120_000);
-    const login = await fetch(`${base}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(ADMIN),
-    });
-    assert.equal(login.status, 200, await login.clone().text());
-    cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    cookie = await adminSignIn(base, ADMIN);
   }
 
-  async function admin<T>(method: string, p: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${base}/api/admin${p}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const envelope = (await res.json()) as { response: T; description: string };
-    assert.ok(res.status < 300, `${method} ${p}: ${res.status} ${envelope.description}`);
-    return envelope.response;
-  }
+  const admin = <T>(method: string, p: string, body?: unknown) => adminCall<T>(base, cookie, method, p, body);
 
   async function replay(vaId: number, label: string, options: Record<string, number> = {}): Promise<string> {
     const { run_id } = await admin<Run>('POST', '/replays', { virtual_agent_id: vaId, label, settle_ms: 300, concurrency: 4, ...options });
@@ -154,7 +122,7 @@ describe('replay against a real server process', () => {
       name,
       delivery_mode: 'pull',
     });
-    const bot = start('python3', [PYTHON_BOT], {
+    const bot = startProcess('python3', [PYTHON_BOT], {
       VA_BASE_URL: base,
       VA_API_KEY: va.api_key,
       VA_SIGNING_SECRET: va.signing_secret,
