@@ -9,9 +9,14 @@
  *   (b) sustained deliveries/s: a backlog over 100 chats drained by the engine, receiver answering at once;
  *   (c) the same with a receiver that takes 200 ms per request;
  *   (e) latency as (a) while another tenant's VA has 300 chats' events at an endpoint that never answers;
- *   (d) ceiling: the same backlog as (b) drained by a bare loop (postgres.js, batched claims with
- *       FOR UPDATE SKIP LOCKED, node:http keep-alive POSTs, mark delivered), with no ordering,
- *       signing, address check or attempt records. (b) and (d) alternate over three rounds.
+ *   (d) ceiling: the same backlog as (b) drained by a bare loop doing the work the engine must do in
+ *       the engine's shape (postgres.js, claims of up to 32 with FOR UPDATE SKIP LOCKED, the app's
+ *       body and Standard Webhooks signature, node:http keep-alive POSTs, the attempt rows and the
+ *       events' state written by one writer in batches of up to 200, as the engine records them),
+ *       with no per-chat order, chaining, address check, retries or circuit (see bareLoop);
+ *   (d0) the bare loop without signing or attempt rows (claim, POST, mark delivered): not a ceiling,
+ *       it skips required work; (d0) vs (d) is what that work costs. (b), (d) and (d0) alternate
+ *       over three rounds.
  *   (f) one VA's backlog over BENCH_BACKLOG_CHATS chats (2,000) × 10 events, drained whole by the
  *       engine, by graphile-worker 0.18 doing the same job (bench/events-backlog.ts; one run per
  *       concurrency in BENCH_PEER_CONCURRENCY, default `24,64`) and by the bare loop of (d), in
@@ -28,6 +33,7 @@
  * Knobs: BENCH_WRITE=0 (don't touch BENCHMARKS.md), BENCH_LATENCY_RATE (msg/s, default 50),
  * BENCH_LATENCY_SECONDS (default 20), BENCH_WINDOW_SECONDS (throughput window per round, default 6),
  * BENCH_PARTS=backlog ((f) and (g) only, no server build, printed and not written),
+ * BENCH_PARTS=throughput ((b), (c), (d), (d0) only, no server build, printed and not written),
  * BENCH_BACKLOG_CASES (which drains of (f) and (g) run, of `ours,peer,bare,share`; all by default,
  * and with fewer the report shows rates and checks only), BENCH_PEER_OPTIONS (JSON of the peer's
  * PeerOptions other than its concurrency, e.g. `{"localQueueSize":-1}`, to measure its tuning).
@@ -126,7 +132,10 @@ const BACKLOG_PER_CHAT = 10;
 const BACKLOG_ROUNDS = Number(process.env.BENCH_BACKLOG_ROUNDS ?? 3);
 const PEER_CONCURRENCY = (process.env.BENCH_PEER_CONCURRENCY ?? '24,64').split(',').map(Number);
 const PEER_OPTIONS = JSON.parse(process.env.BENCH_PEER_OPTIONS ?? '{}') as Partial<import('./events-backlog').PeerOptions>;
-/** Which drains of (f) and (g) run: `ours`, `peer`, `bare`, `share` ((g)); all by default. For tuning one of them. */
+/**
+ * Which drains of (f) and (g) run: `ours`, `peer`, `bare`, `share` ((g)) by default; `transport` (the bare
+ * loop without signing or attempt rows) on request. For tuning one of them.
+ */
 const BACKLOG_CASES = new Set((process.env.BENCH_BACKLOG_CASES ?? 'ours,peer,bare,share').split(',').map((c) => c.trim()));
 const SHARE_VAS = 4;
 const SHARE_CHATS = BACKLOG_CHATS / SHARE_VAS;
@@ -138,6 +147,8 @@ const TARGET_SHARE_SPREAD = 0.2;
 const TARGET_AFTER_P99_MS = 10;
 /** `backlog`: the backlog cases alone (no server build, nothing written). */
 const ONLY_BACKLOG = process.env.BENCH_PARTS === 'backlog';
+/** `throughput`: (b), (c), (d) and (d0) alone (no server build, nothing written). */
+const ONLY_THROUGHPUT = process.env.BENCH_PARTS === 'throughput';
 const TARGET_RATIO = 0.5;
 const TARGET_P50_MS = 20;
 const TARGET_P99_MS = 100;
@@ -191,6 +202,7 @@ type Results = {
   engineFastRounds: Throughput[];
   engineSlow: Throughput;
   ceilingRounds: Throughput[];
+  transportRounds: Throughput[];
   rounds: BacklogRound[];
   share: BacklogResults['share'];
 };
@@ -200,10 +212,10 @@ type Case = { name: string; runs: () => boolean; run: (s: Setup) => Promise<Part
 
 /** The cases, in the order they run. */
 const CASES: Case[] = [
-  { name: '(a) latency, and (e) beside a hanging neighbour', runs: () => !ONLY_BACKLOG, run: latencyCases },
-  { name: '(b), (c), (d) throughput: one backlog drained three ways', runs: () => !ONLY_BACKLOG, run: throughputCases },
-  { name: "(f) one VA's backlog: ours, the peer, the bare loop", runs: () => true, run: backlogRounds },
-  { name: '(g) several VAs at once', runs: () => BACKLOG_CASES.has('share'), run: shareCase },
+  { name: '(a) latency, and (e) beside a hanging neighbour', runs: () => !ONLY_BACKLOG && !ONLY_THROUGHPUT, run: latencyCases },
+  { name: '(b), (c), (d), (d0) throughput: one backlog drained four ways', runs: () => !ONLY_BACKLOG, run: throughputCases },
+  { name: "(f) one VA's backlog: ours, the peer, the bare loop", runs: () => !ONLY_THROUGHPUT, run: backlogRounds },
+  { name: '(g) several VAs at once', runs: () => !ONLY_THROUGHPUT && BACKLOG_CASES.has('share'), run: shareCase },
 ];
 
 async function main() {
@@ -225,6 +237,10 @@ async function main() {
   // Report.
   if (ONLY_BACKLOG) {
     console.log(`\n${renderBacklog(backlog)}`);
+    return;
+  }
+  if (ONLY_THROUGHPUT) {
+    console.log(`\n${renderThroughput(r as Results)}`);
     return;
   }
   const report = await renderReport({ ...(r as Results), backlog });
@@ -379,17 +395,32 @@ async function throughputCases({ db, sql, t, chatIds, arrivals, webhookUrl, setD
   const fastBacklog = 400;
   const engineFastRounds: Throughput[] = [];
   const ceilingRounds: Throughput[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    let total = await backlog(fastBacklog);
-    const engine = await measureDrain(`(b) embedded engine, round ${round}`, total, arrivals, async () => {
-      await startEmbeddedEngine({ db });
-      return stopEmbeddedEngine;
-    });
-    await checkAllDelivered(sql, engine);
-    engineFastRounds.push(engine);
-    total = await backlog(fastBacklog);
-    ceilingRounds.push(await measureDrain(`(d) ceiling, round ${round}`, total, arrivals, async () => bareLoop(sql, webhookUrl)));
-  }
+  const transportRounds: Throughput[] = [];
+  const sides = [
+    async (round: number) => {
+      const total = await backlog(fastBacklog);
+      const engine = await measureDrain(`(b) embedded engine, round ${round}`, total, arrivals, async () => {
+        await startEmbeddedEngine({ db });
+        return stopEmbeddedEngine;
+      });
+      await checkAllDelivered(sql, engine);
+      engineFastRounds.push(engine);
+    },
+    async (round: number) => {
+      const total = await backlog(fastBacklog);
+      const ceiling = await measureDrain(`(d) ceiling, round ${round}`, total, arrivals, async () => bareLoop(sql, 'full'));
+      await checkAttempts(sql, ceiling);
+      ceilingRounds.push(ceiling);
+    },
+    async (round: number) => {
+      const total = await backlog(fastBacklog);
+      transportRounds.push(
+        await measureDrain(`(d0) transport only, round ${round}`, total, arrivals, async () => bareLoop(sql, 'transport', webhookUrl)),
+      );
+    },
+  ];
+  // The order alternates too (b d d0, d0 d b, ...): no side always runs first after a fresh backlog.
+  for (let round = 1; round <= ROUNDS; round++) for (const side of round % 2 ? sides : [...sides].reverse()) await side(round);
 
   setDelay(200);
   const slowTotal = await backlog(60);
@@ -398,7 +429,7 @@ async function throughputCases({ db, sql, t, chatIds, arrivals, webhookUrl, setD
     return stopEmbeddedEngine;
   });
   setDelay(0);
-  return { engineFastRounds, engineSlow, ceilingRounds };
+  return { engineFastRounds, engineSlow, ceilingRounds, transportRounds };
 }
 
 /**
@@ -411,10 +442,11 @@ async function backlogRounds(s: Setup): Promise<Partial<Results>> {
   const { startEmbeddedEngine, stopEmbeddedEngine } = s.app;
   const clones = await cloneChats(sql, { templateChatId: chatIds[0], n: BACKLOG_CHATS, prefix: 'bench-backlog-' });
   const single = [{ accountId: t.account.id, vaId: t.bot.user.id, chatIds: clones }];
-  const allCases: { name: string; kind: 'ours' | 'peer' | 'bare'; concurrency?: number; perVa?: number }[] = [
+  const allCases: { name: string; kind: 'ours' | 'peer' | 'bare' | 'transport'; concurrency?: number; perVa?: number }[] = [
     { name: 'ours', kind: 'ours' },
     ...PEER_CONCURRENCY.map((c) => ({ name: `graphile-worker c${c}`, kind: 'peer' as const, concurrency: c })),
     { name: 'bare loop', kind: 'bare' },
+    { name: 'bare transport only', kind: 'transport' },
   ];
   const cases = allCases.filter((c) => BACKLOG_CASES.has(c.kind));
   const rounds: BacklogRound[] = [];
@@ -444,10 +476,11 @@ async function backlogRounds(s: Setup): Promise<Partial<Results>> {
             peerStats = peer.stats;
           };
         }
-        return bareLoop(sql, `http://127.0.0.1:${port}/bare`);
+        if (c.kind === 'bare') return bareLoop(sql, 'full');
+        return bareLoop(sql, 'transport', `http://127.0.0.1:${port}/bare`);
       });
       drain.check = checkArrivals(arrivals, total);
-      if (c.kind !== 'bare') drain.db = await checkDatabase(sql);
+      if (c.kind !== 'transport') drain.db = await checkDatabase(sql);
       drain.claims = claims;
       drain.overlaps = overlaps;
       drain.peerStats = peerStats;
@@ -793,6 +826,16 @@ async function measureDrain(
   return result;
 }
 
+/** The ceiling's drain did the engine's writes: one attempt row per event it delivered, none failed. */
+async function checkAttempts(sql: import('postgres').Sql, r: Throughput) {
+  const [row] = await sql<{ failed: number; wrong: number }[]>`
+    select count(*) filter (where e.status = 'failed')::int as failed,
+      count(*) filter (where e.status = 'delivered' and (e.attempt_count <> 1
+        or (select count(*) from delivery_attempts a where a.event_id = e.id) <> 1))::int as wrong
+    from events e`;
+  if (row.failed || row.wrong) throw new Error(`${r.label}: ${row.failed} failed, ${row.wrong} delivered without exactly one attempt`);
+}
+
 async function checkAllDelivered(sql: import('postgres').Sql, r: Throughput) {
   const [row] =
     await sql`select count(*) filter (where status = 'failed')::int as failed, count(*) filter (where status = 'delivered')::int as delivered from events`;
@@ -805,28 +848,51 @@ async function checkAllDelivered(sql: import('postgres').Sql, r: Throughput) {
 }
 
 /**
- * The ceiling: the least work per delivery with the engine's shape. Claims batches of pending rows
- * (FOR UPDATE SKIP LOCKED, lease committed without waiting for the flush, as the engine does),
- * keeps up to CEILING_IN_FLIGHT POSTs going, and marks the delivered ones as the engine records its
- * attempts: one writer at a time, up to 200 finished deliveries per statement, a slot freed once its
- * row is written. No per-chat order, no signature, no address check, no attempt rows.
+ * What a bare loop does per delivery. `full` (the ceiling): the work the engine must do, in its
+ * shape and no more: claim, sign, POST, record the attempt row and the event's state, the records
+ * batched as the engine batches them. `transport`: claim, POST and mark delivered, unsigned and
+ * with no attempt row; not a ceiling (it skips required work), kept to show what that work costs.
  */
-async function bareLoop(sql: import('postgres').Sql, webhookUrl: string): Promise<() => Promise<void>> {
+type BareWork = 'full' | 'transport';
+
+/** The attempt batch of the engine (embedded-engine.ts: `finished.splice(0, 200)`); the bare loop's is the same. */
+const RECORD_BATCH = 200;
+
+/**
+ * The bare loop, in the engine's shape with the least code around it. Claims batches of up to
+ * CEILING_BATCH pending rows (FOR UPDATE SKIP LOCKED, lease committed without waiting for the
+ * flush, as the engine does; with `full`, joined to the VA for its address and secret), keeps up
+ * to CEILING_IN_FLIGHT POSTs going over keep-alive node:http, and writes what finished as the engine
+ * records its attempts: one writer at a time, up to RECORD_BATCH per statement, a slot freed once
+ * its row is written.
+ *
+ * `full` signs each POST (the app's signWebhook over the app's serializeEvent body, Standard
+ * Webhooks headers) to the VA's own address, and writes in one statement per batch the attempt rows
+ * (delivery_attempts, with the rollup trigger the engine's rows fire too) and each event's state
+ * (status, attempt count, delivered_at, last error, lease cleared). What it still leaves out, so it
+ * stays a ceiling: per-chat order (any pending row is claimed, not only a chat's head), chaining a
+ * chat's next event, the address check and DNS pinning, retries and their schedule, circuit
+ * breaking and per-VA limits, the lease check on record, logs and metrics.
+ * `transport` is the earlier bare loop: POSTs the stored body unsigned to `transportUrl` and marks
+ * the delivered rows, nothing else.
+ */
+async function bareLoop(sql: import('postgres').Sql, work: BareWork, transportUrl?: string): Promise<() => Promise<void>> {
+  const { signWebhook } = await import('@/lib/events/sign-webhook');
+  const { serializeEvent } = await import('@/lib/events/serialize-event');
   const agent = new http.Agent({ keepAlive: true });
-  const url = new URL(webhookUrl);
   let running = true;
   let inFlight = 0;
   let slotFreed: () => void = () => {};
-  const post = (id: string, body: string) =>
+  const post = (target: URL, headers: Record<string, string>, body: string) =>
     new Promise<number>((resolve, reject) => {
       const req = http.request(
         {
           method: 'POST',
-          hostname: url.hostname,
-          port: url.port,
-          path: url.pathname,
+          hostname: target.hostname,
+          port: target.port,
+          path: target.pathname,
           agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'webhook-id': id },
+          headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
         },
         (res) => {
           res.resume();
@@ -836,18 +902,53 @@ async function bareLoop(sql: import('postgres').Sql, webhookUrl: string): Promis
       req.on('error', reject);
       req.end(body);
     });
-  const finished: { id: string; ok: boolean }[] = [];
+  type Row = {
+    id: string;
+    transaction_id: string;
+    body: Record<string, unknown>;
+    attempt_count: number;
+    webhook_url: string | null;
+    signing_secret: string | null;
+  };
+  type Finished = {
+    event_id: string;
+    attempt_number: number;
+    started_at: string;
+    duration_ms: number;
+    http_status: number | null;
+    error: string | null;
+    ok: boolean;
+  };
+  const finished: Finished[] = [];
   let writing = false;
   const write = async () => {
     if (writing) return;
     writing = true;
     try {
       while (finished.length) {
-        const batch = finished.splice(0, 200);
-        const ids = batch.filter((b) => b.ok).map((b) => b.id);
+        const batch = finished.splice(0, RECORD_BATCH);
         try {
-          if (ids.length)
-            await sql`update events set status = 'delivered', delivered_at = now(), locked_until = null where id = any(${ids}::bigint[])`;
+          if (work === 'full') {
+            await sql`
+              with input as (
+                select * from jsonb_to_recordset(${JSON.stringify(batch)}::text::jsonb) as x(
+                  event_id bigint, attempt_number int, started_at timestamptz, duration_ms int, http_status int, error text, ok boolean)),
+              attempt as (
+                insert into delivery_attempts (event_id, attempt_number, started_at, duration_ms, http_status, error)
+                select event_id, attempt_number, started_at, duration_ms, http_status, error from input)
+              update events e set
+                status = case when input.ok then 'delivered'::event_status else e.status end,
+                attempt_count = e.attempt_count + 1,
+                locked_until = null,
+                last_error = case when input.ok then null else coalesce(input.error, 'HTTP ' || input.http_status) end,
+                delivered_at = case when input.ok then now() end,
+                updated_at = now()
+              from input where e.id = input.event_id`;
+          } else {
+            const ids = batch.filter((b) => b.ok).map((b) => b.event_id);
+            if (ids.length)
+              await sql`update events set status = 'delivered', delivered_at = now(), locked_until = null where id = any(${ids}::bigint[])`;
+          }
         } finally {
           inFlight -= batch.length;
           slotFreed();
@@ -857,12 +958,35 @@ async function bareLoop(sql: import('postgres').Sql, webhookUrl: string): Promis
       writing = false;
     }
   };
-  const deliver = async (row: { id: string; transaction_id: string; body: unknown }) => {
-    let ok = false;
+  const deliver = async (row: Row) => {
+    const startedAt = new Date();
+    const t0 = nowMs();
+    let status: number | null = null;
+    let error: string | null = null;
     try {
-      ok = (await post(row.transaction_id, JSON.stringify(row.body))) === 200;
+      if (work === 'full') {
+        const payload = serializeEvent(row.body, startedAt);
+        const headers = {
+          'webhook-id': row.transaction_id,
+          'webhook-timestamp': String(Math.floor(startedAt.getTime() / 1000)),
+          'webhook-signature': signWebhook({ transactionId: row.transaction_id, at: startedAt, payload, secrets: [row.signing_secret] }),
+        };
+        status = await post(new URL(row.webhook_url ?? ''), headers, payload);
+      } else {
+        status = await post(new URL(transportUrl ?? ''), { 'webhook-id': row.transaction_id }, JSON.stringify(row.body));
+      }
+    } catch (err) {
+      error = (err as Error).message;
     } finally {
-      finished.push({ id: row.id, ok });
+      finished.push({
+        event_id: row.id,
+        attempt_number: row.attempt_count + 1,
+        started_at: startedAt.toISOString(),
+        duration_ms: Math.round(nowMs() - t0),
+        http_status: status,
+        error,
+        ok: status === 200,
+      });
       void write();
     }
   };
@@ -873,12 +997,16 @@ async function bareLoop(sql: import('postgres').Sql, webhookUrl: string): Promis
         await new Promise<void>((r) => (slotFreed = r));
         continue;
       }
-      const rows = await sql<{ id: string; transaction_id: string; body: unknown }[]>`
-        update events set locked_until = now() + interval '30 seconds'
-        where id in (select id from events where status = 'pending' and (locked_until is null or locked_until < now())
-                     order by next_attempt_at limit ${Math.min(free, CEILING_BATCH)} for update skip locked)
-          and (select set_config('synchronous_commit', 'off', true)) is not null
-        returning id, transaction_id, body`;
+      const rows = await sql<Row[]>`
+        with claimed as (
+          update events set locked_until = now() + interval '30 seconds'
+          where id in (select id from events where status = 'pending' and (locked_until is null or locked_until < now())
+                       order by next_attempt_at limit ${Math.min(free, CEILING_BATCH)} for update skip locked)
+            and (select set_config('synchronous_commit', 'off', true)) is not null
+          returning id, transaction_id, body, attempt_count, virtual_agent_id)
+        select c.id, c.transaction_id, c.body, c.attempt_count,
+          ${work === 'full' ? sql`va.webhook_url, va.signing_secret` : sql`null::text as webhook_url, null::text as signing_secret`}
+        from claimed c ${work === 'full' ? sql`join virtual_agents va on va.user_id = c.virtual_agent_id` : sql``}`;
       if (!rows.length) {
         await new Promise((r) => setTimeout(r, 2));
         continue;
@@ -904,34 +1032,13 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const pct = (n: number) => `${(n * 100).toFixed(0)} %`;
 const ms = (n: number) => n.toFixed(1);
 
-async function renderReport({
-  latency,
-  withNeighbour,
-  engineFastRounds,
-  engineSlow,
-  ceilingRounds,
-  backlog,
-}: {
-  latency: Latency;
-  withNeighbour: Latency;
-  engineFastRounds: Throughput[];
-  engineSlow: Throughput;
-  ceilingRounds: Throughput[];
-  backlog: BacklogResults;
-}) {
+async function renderReport({ latency, withNeighbour, backlog, ...throughput }: Results & { backlog: BacklogResults }) {
   const cpuModel = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1] ?? os.cpus()[0]?.model ?? '?').trim();
   const [{ version: pgVersion }] = await adminSql!`select version()`;
-  const median = (xs: number[]) => quantile(xs, 0.5);
-  const engineFast = median(engineFastRounds.map((r) => r.perSecond));
-  const ceiling = median(ceilingRounds.map((r) => r.perSecond));
-  const ratios = engineFastRounds.map((r, i) => r.perSecond / ceilingRounds[i].perSecond);
-  const ratio = median(ratios);
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  const rounds = (rs: Throughput[]) => rs.map((r) => fmt(r.perSecond)).join(' / ');
-  const cpu = (rs: Throughput[]) => median(rs.map((r) => r.cpuMsPerDelivery)).toFixed(2);
   return [
     MARK_START,
-    '## bench:events: webhook delivery, embedded engine against a bare claim-and-POST loop',
+    '## bench:events: webhook delivery, embedded engine against a bare loop doing the same work',
     '',
     `Run ${new Date().toISOString()} with \`${knobs()}npm run bench:events\` (\`tsx bench/events.ts\`) on PostgreSQL (a fresh database, dropped afterwards), \`DATABASE_POOL_SIZE=${POOL_SIZE}\`, the default retry schedule and timeout; the receiver is a node:http server in a child process on 127.0.0.1 answering 200.`,
     '',
@@ -950,23 +1057,45 @@ async function renderReport({
     `| (a) alone | ${ms(latency.p50)} | ${ms(latency.p99)} | ${ms(latency.max)} |`,
     `| (e) beside a hanging neighbour | ${ms(withNeighbour.p50)} | ${ms(withNeighbour.p99)} | ${ms(withNeighbour.max)} |`,
     '',
-    `**Throughput**: a backlog of \`message.received\` rows over ${CHATS} chats (per-chat order, round-robin arrival), counted at the receiver over ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s of warm-up (or until the backlog was gone). (b) and (d) alternate for ${ROUNDS} rounds. The engine runs with its defaults (${CONCURRENCY} calls in flight, at most ${PER_VA} of them to one VA, claims of up to 32, attempts recorded in batches); the ceiling claims the same way (up to ${CEILING_BATCH} rows per statement with FOR UPDATE SKIP LOCKED, ${CEILING_IN_FLIGHT} node:http POSTs in flight) and marks the delivered rows as the engine records its attempts (one writer, up to 200 rows per statement), on a pool of ${POOL_SIZE}, with no per-chat order, signature, address check or attempt rows.`,
+    renderThroughput(throughput),
+    `- (a) after the answer p99 = **${ms(latency.afterP99)} ms** (target < ${TARGET_AFTER_P99_MS} ms: **${met(latency.afterP99 < TARGET_AFTER_P99_MS)}**).`,
+    `- (a) end to end p50 = **${ms(latency.p50)} ms** (target < ${TARGET_P50_MS} ms: **${met(latency.p50 < TARGET_P50_MS)}**); p99 = **${ms(latency.p99)} ms** (target < ${TARGET_P99_MS} ms: **${met(latency.p99 < TARGET_P99_MS)}**).`,
+    `- (e) healthy p99 beside the hanging neighbour = **${pct(withNeighbour.p99 / latency.p99)}** of (a)'s (target ≤ 200 %: **${met(withNeighbour.p99 <= 2 * latency.p99)}**).`,
+    '',
+    renderBacklog(backlog),
+    MARK_END,
+  ].join('\n');
+}
+
+/** (b), (c), (d) and (d0): the table and the ratio to the ceiling. */
+function renderThroughput({
+  engineFastRounds,
+  engineSlow,
+  ceilingRounds,
+  transportRounds,
+}: Pick<Results, 'engineFastRounds' | 'engineSlow' | 'ceilingRounds' | 'transportRounds'>): string {
+  const median = (xs: number[]) => quantile(xs, 0.5);
+  const engineFast = median(engineFastRounds.map((r) => r.perSecond));
+  const ceiling = median(ceilingRounds.map((r) => r.perSecond));
+  const transport = median(transportRounds.map((r) => r.perSecond));
+  const ratios = engineFastRounds.map((r, i) => r.perSecond / ceilingRounds[i].perSecond);
+  const ratio = median(ratios);
+  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  const rounds = (rs: Throughput[]) => rs.map((r) => fmt(r.perSecond)).join(' / ');
+  const cpu = (rs: Throughput[]) => median(rs.map((r) => r.cpuMsPerDelivery)).toFixed(2);
+  return [
+    `**Throughput**: a backlog of \`message.received\` rows over ${CHATS} chats (per-chat order, round-robin arrival), counted at the receiver over ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s of warm-up (or until the backlog was gone). (b), (d) and (d0) alternate for ${ROUNDS} rounds, their order reversed every other round. The engine runs with its defaults (${CONCURRENCY} calls in flight, at most ${PER_VA} of them to one VA, claims of up to 32, attempts recorded in batches of up to ${RECORD_BATCH}). The ceiling (d) is a bare loop doing the work the engine must do, in the engine's shape: it claims the same way (up to ${CEILING_BATCH} rows per statement with FOR UPDATE SKIP LOCKED, the lease committed without waiting for the flush, joined to the VA for its address and secret), keeps ${CEILING_IN_FLIGHT} node:http keep-alive POSTs in flight, each the app's body signed with Standard Webhooks headers (the app's \`serializeEvent\` and \`signWebhook\`), and writes the attempt rows and the events' state (delivered, attempt count, last error, lease cleared) from one writer, up to ${RECORD_BATCH} per statement, as the engine records its attempts; pool of ${POOL_SIZE}. It does not keep per-chat order, chain a chat's next event, check the address, retry, break circuits or log, which is what the engine adds on top. (d0) is the bare loop without signing or attempt rows (claim, POST, mark delivered): not a ceiling, as it skips required work; (d) against (d0) is what that work costs a bare loop. After each (d) round the database was checked: one attempt row per delivered event, none failed.`,
     '',
     '| case | deliveries/s (median) | rounds | bench process CPU ms per delivery |',
     '|---|---:|---:|---:|',
     `| (b) embedded engine, receiver answers at once | ${fmt(engineFast)} | ${rounds(engineFastRounds)} | ${cpu(engineFastRounds)} |`,
     `| (c) embedded engine, receiver takes 200 ms | ${fmt(engineSlow.perSecond)} | 1 | ${cpu([engineSlow])} |`,
-    `| (d) ceiling: bare claim + POST loop | ${fmt(ceiling)} | ${rounds(ceilingRounds)} | ${cpu(ceilingRounds)} |`,
+    `| (d) ceiling: bare loop, same work (claim, sign, POST, attempt rows and state in batches of ${RECORD_BATCH}) | ${fmt(ceiling)} | ${rounds(ceilingRounds)} | ${cpu(ceilingRounds)} |`,
+    `| (d0) not a ceiling: bare claim + POST + mark delivered (no signature, no attempt rows) | ${fmt(transport)} | ${rounds(transportRounds)} | ${cpu(transportRounds)} |`,
     '',
-    `- (b)/(d) = **${pct(ratio)}** of the ceiling (median of the rounds' ratios ${ratios.map(pct).join(' / ')}; target ≥ ${pct(TARGET_RATIO)}: **${met(ratio >= TARGET_RATIO)}**).`,
-    `- (a) after the answer p99 = **${ms(latency.afterP99)} ms** (target < ${TARGET_AFTER_P99_MS} ms: **${met(latency.afterP99 < TARGET_AFTER_P99_MS)}**).`,
-    `- (a) end to end p50 = **${ms(latency.p50)} ms** (target < ${TARGET_P50_MS} ms: **${met(latency.p50 < TARGET_P50_MS)}**); p99 = **${ms(latency.p99)} ms** (target < ${TARGET_P99_MS} ms: **${met(latency.p99 < TARGET_P99_MS)}**).`,
-    `- (e) healthy p99 beside the hanging neighbour = **${pct(withNeighbour.p99 / latency.p99)}** of (a)'s (target ≤ 200 %: **${met(withNeighbour.p99 <= 2 * latency.p99)}**).`,
+    `- (b)/(d) = **${pct(ratio)}** of the ceiling (median of the rounds' ratios ${ratios.map(pct).join(' / ')}; target ≥ ${pct(TARGET_RATIO)}: **${met(ratio >= TARGET_RATIO)}**). (d)/(d0) = ${pct(ceiling / transport)}: the share of the bare transport's rate left once signing and attempt rows are done.`,
     `- (c) is bounded by one call in flight per chat and by the VA's share of ${PER_VA} calls: min(${CHATS}, ${PER_VA}) / 0.2 s = ${fmt(Math.min(CHATS, PER_VA) / 0.2)}/s at most; it reached ${pct(engineSlow.perSecond / (Math.min(CHATS, PER_VA) / 0.2))} of that.`,
     '- After each (b) round the database was checked: no event failed and none was delivered before an earlier event of its chat.',
-    '',
-    renderBacklog(backlog),
-    MARK_END,
   ].join('\n');
 }
 
@@ -1031,7 +1160,7 @@ function renderBacklog({ rounds, share }: BacklogResults): string {
   const spread = Math.max(...share.shares.map((s) => Math.abs(s - equal) / equal));
   const total = rounds[0].results.ours.delivered;
   return [
-    `**(f) One VA's backlog**: ${fmt(total)} \`message.received\` rows over ${fmt(BACKLOG_CHATS)} chats (${BACKLOG_PER_CHAT} per chat, arriving round-robin), drained whole; the rate is the events arrived (each once) over the time from the drain's start to its last arrival. Ours is the engine with its defaults (${CONCURRENCY} calls in flight, at most ${PER_VA} to one VA, as many as the bare loop's). The peer is graphile-worker 0.18 in the bench process doing the same job (\`bench/events-backlog.ts\`): one job per event in a named queue per chat (job key = transaction id, run_at = the event's time, so a chat's jobs run one at a time in order), a task that reads the event and its VA, signs with Standard Webhooks, POSTs over keep-alive node:http and records the attempt row and the event's state, an answer other than 200 failing the job for graphile-worker to retry. Tuned per its performance page and by measuring (\`startPeer\` says why): \`concurrentJobs\` ${PEER_CONCURRENCY.join(' and ')}${process.env.BENCH_PEER_CONCURRENCY ? '' : " (its page's 24, and 64: 32, 96 and 128 drained no faster here)"}, its local queue of 500 (the pool fetches jobs in batches, at most one per named queue), completions batched, one pool of \`concurrentJobs + 2\` connections up to ${PEER_POOL_MAX} that the task shares (\`helpers.withPgClient\`), and the attempt rows of tasks that finish together written in one statement, each task waiting for its commit (one statement per task queues on the rollup trigger's row for the VA and minute)${Object.keys(PEER_OPTIONS).length ? `; this run changed that with \`BENCH_PEER_OPTIONS=${JSON.stringify(PEER_OPTIONS)}\`` : ''}. The bare loop is (d) on this backlog (${CEILING_IN_FLIGHT} in flight, its delivered marks batched as the engine's attempts are, no order, no signature, no attempt rows). The cases run in each round in alternating order; the receiver verifies every signature and each chat's order at arrival.`,
+    `**(f) One VA's backlog**: ${fmt(total)} \`message.received\` rows over ${fmt(BACKLOG_CHATS)} chats (${BACKLOG_PER_CHAT} per chat, arriving round-robin), drained whole; the rate is the events arrived (each once) over the time from the drain's start to its last arrival. Ours is the engine with its defaults (${CONCURRENCY} calls in flight, at most ${PER_VA} to one VA, as many as the bare loop's). The peer is graphile-worker 0.18 in the bench process doing the same job (\`bench/events-backlog.ts\`): one job per event in a named queue per chat (job key = transaction id, run_at = the event's time, so a chat's jobs run one at a time in order), a task that reads the event and its VA, signs with Standard Webhooks, POSTs over keep-alive node:http and records the attempt row and the event's state, an answer other than 200 failing the job for graphile-worker to retry. Tuned per its performance page and by measuring (\`startPeer\` says why): \`concurrentJobs\` ${PEER_CONCURRENCY.join(' and ')}${process.env.BENCH_PEER_CONCURRENCY ? '' : " (its page's 24, and 64: 32, 96 and 128 drained no faster here)"}, its local queue of 500 (the pool fetches jobs in batches, at most one per named queue), completions batched, one pool of \`concurrentJobs + 2\` connections up to ${PEER_POOL_MAX} that the task shares (\`helpers.withPgClient\`), and the attempt rows of tasks that finish together written in one statement, each task waiting for its commit (one statement per task queues on the rollup trigger's row for the VA and minute)${Object.keys(PEER_OPTIONS).length ? `; this run changed that with \`BENCH_PEER_OPTIONS=${JSON.stringify(PEER_OPTIONS)}\`` : ''}. The bare loop is (d) on this backlog: the same work (claim, sign, POST, attempt row and state written in batches of up to ${RECORD_BATCH} as the engine's are, ${CEILING_IN_FLIGHT} in flight), without per-chat order or the engine's other duties; its checks show its signatures verified and its attempt rows, and the order it does not keep. The cases run in each round in alternating order; the receiver verifies every signature and each chat's order at arrival.`,
     '',
     `| round | ${names.map((n) => `${n} /s`).join(' | ')} | ours ÷ best peer | ours ÷ bare loop | ours: longest silence ms | ours: claims |`,
     `|---:|${names.map(() => '---:').join('|')}|---:|---:|---:|---:|`,
@@ -1042,7 +1171,9 @@ function renderBacklog({ rounds, share }: BacklogResults): string {
     '',
     '| round | case | checks |',
     '|---:|---|---|',
-    ...rounds.flatMap((r) => names.filter((n) => n !== 'bare loop').map((n) => `| ${r.round} | ${n} | ${checks(r.results[n])} |`)),
+    ...rounds.flatMap((r) =>
+      names.map((n) => `| ${r.round} | ${n} | ${checks(r.results[n])}${n === 'bare loop' ? ' (order not kept, by design)' : ''} |`),
+    ),
     '',
     `**(g) ${SHARE_VAS} VAs at once**: ${SHARE_VAS} tenants, each VA with ${fmt(SHARE_CHATS)} chats × ${BACKLOG_PER_CHAT} waiting at the same times (written in one transaction), drained by the engine with its defaults (${SHARE_VAS} × ${PER_VA} > ${CONCURRENCY}, so the VAs compete for the engine's calls): ${fmt(share.drain.perSecond)} deliveries/s overall. Shares of the deliveries in the first ${(share.window / 1000).toFixed(1)} s, while every VA still had events waiting: ${share.shares.map((s) => pct(s)).join(' / ')}. ${checks(share.drain)}.`,
     '',
