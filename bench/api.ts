@@ -4,7 +4,9 @@
  * `<!-- bench:api:start -->` and `<!-- bench:api:end -->` (nothing else in the file is touched; notes
  * on the figures live in dated sections of docs/benchmarks/notes.md, written by hand).
  *
- *   (a) bench/baseline-server.ts: node:http + postgres.js, same token lookup and UPDATE (the ceiling);
+ *   (a) bench/baseline-server.ts: node:http + postgres.js, same token lookup under the app's token
+ *       policy (a checked token remembered TOKEN_CACHE_SECONDS, 10 s by default, on both sides) and
+ *       the same UPDATE (the ceiling);
  *   (b) GET /api/health on `next start` of the build (an empty route handler: the framework's floor);
  *   (c) PATCH /api/v1/chats/{id} {"tags": [...]} on `next start`, authenticated, over 1,000 seeded chats;
  *   (d) the same PATCH on `npm start` (scripts/start.mjs): the node:http entry in front of Next;
@@ -18,8 +20,10 @@
  *   (i) (d) with every successful call recorded (BOT_REQUEST_LOG_SAMPLE_RATE=1), not only those about
  *       the default half of the chats: (i) vs (g) is what recording all of them costs;
  *   (j) (a)'s bare server answering what the contract asks, the whole chat, with the app's own
- *       statement and mapping (asked by the header x-bench-answer: chat): (j) vs (a) is what the answer costs any server,
- *       (d) vs (j) what our server adds to it.
+ *       statement and mapping (asked by the header x-bench-answer: chat), the same token policy, and
+ *       the same answer body as (d) (checked before the load, timestamps aside): (j) vs (a) is what
+ *       the answer costs any server, (d) vs (j) what our pipeline adds to it (rate limits, the
+ *       request log, schema validation, trace IDs, metrics, error mapping: none of which (j) does).
  *
  * Every server runs with bench/probe.mjs, which reports per round its event-loop delay (p99) and
  * its GC pauses (count, total).
@@ -70,6 +74,8 @@ const CHATS = 1000;
 process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
 // The app's pool size (DATABASE_POOL_SIZE or its default); the baseline gets the same.
 const POOL_SIZE = env().DATABASE_POOL_SIZE;
+// How long the app remembers a checked token (TOKEN_CACHE_SECONDS or its default, 10); the bare server the same.
+const TOKEN_CACHE_SECONDS = env().TOKEN_CACHE_SECONDS;
 const DEADLINE_MS = 600_000;
 // The log's cost, measured apart: (d) and (g) in adjacent short rounds, ordered d g g d d g g d ...
 const LOG_PAIRS = Number(process.env.BENCH_LOG_PAIRS ?? 24);
@@ -125,7 +131,7 @@ type Wal = { bytes: number; fpi: number; syncs: number };
 type Case = { key: Key; label: string; rounds: Round[] };
 
 const LABELS: Record<Key, string> = {
-  a: 'node:http + postgres.js: token lookup + UPDATE (ceiling)',
+  a: 'node:http + postgres.js: token lookup (remembered as the app does) + UPDATE (ceiling)',
   b: '`next start`: GET /api/health, empty route handler (floor)',
   c: '`next start`: PATCH /api/v1/chats/{id} {"tags": [...]}',
   d: '`npm start` (node:http entry): the same PATCH',
@@ -134,7 +140,7 @@ const LABELS: Record<Key, string> = {
   g: '(d) with the bot request log off',
   h: '(d) with rate limits counted in memory, not shared',
   i: '(d) with every successful call in the request log',
-  j: "node:http + postgres.js answering the whole chat: token lookup + the app's UPDATE with its chat view (the contract's floor)",
+  j: "node:http + postgres.js answering the whole chat: token lookup (remembered as the app does) + the app's UPDATE with its chat view, the same answer body as (d) (the contract's floor)",
 };
 
 /** The cases that run `npm start` and the one setting each changes. */
@@ -189,6 +195,8 @@ async function main() {
       PORT: String(port),
       DATABASE_URL: dbUrl.toString(),
       DATABASE_POOL_SIZE: String(POOL_SIZE),
+      // The app's token policy, read from the same setting the app reads.
+      TOKEN_CACHE_SECONDS: String(TOKEN_CACHE_SECONDS),
       LOG_LEVEL: 'warn',
     });
     await waitReady(`http://127.0.0.1:${port}/health`, baseline);
@@ -244,6 +252,9 @@ async function main() {
     targets.push({ key, label: LABELS[key], server, opts: patchRequests(port, seed) });
   }
   targets.sort((x, y) => ALL_KEYS.indexOf(x.key) - ALL_KEYS.indexOf(y.key));
+  const dTarget = targets.find((t) => t.key === 'd');
+  const jTarget = targets.find((t) => t.key === 'j');
+  if (dTarget && jTarget) await checkSameAnswer(dTarget, jTarget, seed);
 
   // 4. Warm-up, then rounds alternating the cases.
   for (const t of targets) {
@@ -284,6 +295,10 @@ async function main() {
       writeSection(path.join(ROOT, 'BENCHMARKS.md'), report, { start: MARK_START, end: MARK_END });
       log('wrote the bench:api section of BENCHMARKS.md');
     }
+  } else {
+    console.log(
+      `\nBENCH_CASES=${[...only].join('')} (a partial run: the cases' table only, nothing written)\n\n${renderTable(cases).join('\n')}`,
+    );
   }
   if (failed.length) {
     throw new Error(
@@ -565,6 +580,39 @@ async function checkPatch(port: number, seed: Seed, fullView: boolean, extraHead
 }
 
 /**
+ * (d) and (j) give the same answer body for the same PATCH (the bare server is a fair floor only if
+ * it answers what the contract asks): one PATCH of one chat through each, compared whole, with the
+ * timestamps that the second write moves (any ISO date-time string) left out.
+ */
+async function checkSameAnswer(d: Target, j: Target, seed: Seed) {
+  const chatId = seed.chatIds[0];
+  const answer = async (t: Target, extraHeaders: Record<string, string>) => {
+    const res = await fetch(`${t.opts.url}/api/v1/chats/${chatId}`, {
+      method: 'PATCH',
+      headers: { access_token: seed.token, team_id: String(seed.teamId), 'content-type': 'application/json', ...extraHeaders },
+      body: JSON.stringify({ tags: ['same', 'answer'] }),
+    });
+    return { status: res.status, body: JSON.parse(await res.text()) as unknown };
+  };
+  const fromJ = await answer(j, CHAT_ANSWER_HEADER);
+  const fromD = await answer(d, {});
+  const differences: string[] = [];
+  const compare = (x: unknown, y: unknown, at: string) => {
+    const isTime = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(v);
+    if (isTime(x) && isTime(y)) return;
+    if (typeof x === 'object' && x !== null && typeof y === 'object' && y !== null) {
+      const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
+      for (const k of keys) compare((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k], `${at}.${k}`);
+      return;
+    }
+    if (JSON.stringify(x) !== JSON.stringify(y)) differences.push(`${at}: (d) ${JSON.stringify(x)}, (j) ${JSON.stringify(y)}`);
+  };
+  compare({ status: fromD.status, ...(fromD.body as object) }, { status: fromJ.status, ...(fromJ.body as object) }, 'answer');
+  if (differences.length) throw new Error(`(d) and (j) answer the same PATCH differently: ${differences.slice(0, 5).join('; ')}`);
+  log('(d) and (j) gave the same answer body (timestamps aside)');
+}
+
+/**
  * Before each measured round: the previous case's buffered request-log rows land (they are written
  * within 250 ms), then a VACUUM, so no round inherits the dead row versions of the rounds before it
  * (autovacuum may be off, as on the machines here). Not timed. No CHECKPOINT: one before every
@@ -824,15 +872,25 @@ function logCpu(d: Summary, g: Summary): string {
   return `server + PostgreSQL CPU ${on.toFixed(3)} ms/req with it, ${off.toFixed(3)} without (${on >= off ? '+' : ''}${(((on - off) / off) * 100).toFixed(1)} %)`;
 }
 
+const ms = (n: number | null, digits = 2) => (n === null ? 'n/a' : n.toFixed(digits));
+
+/** The table of the cases run, one row each in the order of ALL_KEYS. */
+function renderTable(cases: Case[]): string[] {
+  const row = (c: Case) => {
+    const x = summarise(c);
+    return `| (${c.key}) ${LABELS[c.key]} | **${fmt(x.rps)}** | ${fmt(x.minRps)}–${fmt(x.maxRps)} | ${x.p50} | ${x.p99} | ${x.worstP99} | ${x.non2xx} | ${fmt(x.requests)} | ${ms(x.serverCpu)} | ${ms(x.pgCpu)} | ${ms(x.eldP99, 1)} / ${ms(x.eldMax, 0)} | ${x.gcCount ?? 'n/a'} (${x.gcMajor ?? 'n/a'} major) | ${ms(x.gcMsPerSecond, 1)} / ${ms(x.gcMaxMs, 1)} | ${x.otherCores.toFixed(2)} |`;
+  };
+  return [
+    '| case | req/s | rounds | p50 ms | p99 ms | worst p99 | non-2xx | requests | server CPU ms/req | PostgreSQL CPU ms/req | event-loop delay p99 / max ms | GC pauses | GC ms per s / longest ms | other load (cores) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...[...cases].sort((x, y) => ALL_KEYS.indexOf(x.key) - ALL_KEYS.indexOf(y.key)).map(row),
+  ];
+}
+
 async function renderReport(cases: Case[], logPairs: LogPairs | null): Promise<string> {
   const s = Object.fromEntries(cases.map((c) => [c.key, summarise(c)])) as Record<Key, Summary>;
   const cpuModel = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1] ?? os.cpus()[0]?.model ?? '?').trim();
   const [{ version: pgVersion }] = await (admin as postgres.Sql)`select version()`;
-  const ms = (n: number | null, digits = 2) => (n === null ? 'n/a' : n.toFixed(digits));
-  const row = (k: Key) => {
-    const x = s[k];
-    return `| (${k}) ${LABELS[k]} | **${fmt(x.rps)}** | ${fmt(x.minRps)}–${fmt(x.maxRps)} | ${x.p50} | ${x.p99} | ${x.worstP99} | ${x.non2xx} | ${fmt(x.requests)} | ${ms(x.serverCpu)} | ${ms(x.pgCpu)} | ${ms(x.eldP99, 1)} / ${ms(x.eldMax, 0)} | ${x.gcCount ?? 'n/a'} (${x.gcMajor ?? 'n/a'} major) | ${ms(x.gcMsPerSecond, 1)} / ${ms(x.gcMaxMs, 1)} | ${x.otherCores.toFixed(2)} |`;
-  };
   const ratio = (k: Key) => s[k].rps / s.a.rps;
   const met = ratio('d') >= TARGET_RATIO_A && s.d.p99 < TARGET_P99_MS;
   const maxOther = Math.max(...ALL_KEYS.map((k) => s[k].otherCores));
@@ -842,19 +900,17 @@ async function renderReport(cases: Case[], logPairs: LogPairs | null): Promise<s
     MARK_START,
     '## bench:api: PATCH /api/v1/chats/{chat_id}: ceiling, framework floor, both entries, both pipelines',
     '',
-    `Run ${new Date().toISOString()} with \`npm run bench:api\` (\`tsx bench/api.ts\`): autocannon 8, ${CONNECTIONS} connections, all on 127.0.0.1; each case warmed up ${WARMUP} s, then measured ${ROUNDS} × ${ROUND_SECONDS} s in rounds alternating (a) to (j), each round starting one case later and preceded by an untimed VACUUM. A fresh PostgreSQL database (migrated; 1 tenant; ${fmt(CHATS)} chats held by the VA in its team, 3 messages each; requests spread over them) is dropped afterwards. Servers: \`DELIVERY_ENGINE=off LOG_LEVEL=warn\`, a rate limit too high to trip, \`DATABASE_POOL_SIZE=${POOL_SIZE}\`${process.env.DATABASE_POOL_SIZE ? '' : ' (the default)'}, the baseline's pool the same size; no extra node flags; otherwise the defaults (the bot request log records failures and the successful calls about half the chats, limits counted in PostgreSQL, a checked token remembered ${process.env.TOKEN_CACHE_SECONDS ?? 10} s). The baseline looks its token up on every call.`,
+    `Run ${new Date().toISOString()} with \`npm run bench:api\` (\`tsx bench/api.ts\`): autocannon 8, ${CONNECTIONS} connections, all on 127.0.0.1; each case warmed up ${WARMUP} s, then measured ${ROUNDS} × ${ROUND_SECONDS} s in rounds alternating (a) to (j), each round starting one case later and preceded by an untimed VACUUM. A fresh PostgreSQL database (migrated; 1 tenant; ${fmt(CHATS)} chats held by the VA in its team, 3 messages each; requests spread over them) is dropped afterwards. Servers: \`DELIVERY_ENGINE=off LOG_LEVEL=warn\`, a rate limit too high to trip, \`DATABASE_POOL_SIZE=${POOL_SIZE}\`${process.env.DATABASE_POOL_SIZE ? '' : ' (the default)'}, the baseline's pool the same size; no extra node flags; otherwise the defaults (the bot request log records failures and the successful calls about half the chats, limits counted in PostgreSQL, a checked token remembered ${TOKEN_CACHE_SECONDS} s). The bare server of (a) and (j) follows the same token policy (a checked token remembered ${TOKEN_CACHE_SECONDS} s, its expiry checked on every use), and (j) gives the same answer body as (d) (checked before the load, timestamps aside).`,
     '',
     `Machine: ${os.cpus().length} CPUs (\`nproc\`), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${cpuModel}; Node ${process.version}; ${String(pgVersion).split(' on ')[0]} on the same machine, over TCP. The servers, PostgreSQL and autocannon share the cores. Load average at the end of the run: ${load}.`,
     '',
-    '| case | req/s | rounds | p50 ms | p99 ms | worst p99 | non-2xx | requests | server CPU ms/req | PostgreSQL CPU ms/req | event-loop delay p99 / max ms | GC pauses | GC ms per s / longest ms | other load (cores) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...ALL_KEYS.map(row),
+    ...renderTable(cases),
     '',
     "req/s over all rounds, with the slowest and fastest round; p50, p99 and event-loop delay p99 the median of the rounds'; CPU per request from /proc (server: the one server process; PostgreSQL: the backends on the benchmark database and the server's background processes); event-loop delay and GC pauses from the server's own perf_hooks (bench/probe.mjs), GC summed over the rounds; (b) and (c) share one server; other load: busy CPU of the machine not used by these nor autocannon.",
     '',
     `- (c)/(a) = **${pct(ratio('c'))}**, (d)/(a) = **${pct(ratio('d'))}**; (c)/(b) = ${pct(s.c.rps / s.b.rps)}, (d)/(b) = ${pct(s.d.rps / s.b.rps)}.`,
     `- Target, (d) ≥ ${pct(TARGET_RATIO_A)} of (a) with p99 < ${TARGET_P99_MS} ms: **${met ? 'met' : 'not met'}**: ${pct(ratio('d'))}, p99 ${s.d.p99} ms (worst round ${s.d.worstP99} ms).`,
-    `- The contract's answer on the bare server: (j)/(a) = **${pct(ratio('j'))}** (${ms(s.j.serverCpu)} + ${ms(s.j.pgCpu)} ms server + PostgreSQL CPU per request against (a)'s ${ms(s.a.serverCpu)} + ${ms(s.a.pgCpu)}); our server against that floor: (d)/(j) = **${pct(s.d.rps / s.j.rps)}** (${ms(s.d.serverCpu)} + ${ms(s.d.pgCpu)}).`,
+    `- The contract's answer on the bare server: (j)/(a) = **${pct(ratio('j'))}** (${ms(s.j.serverCpu)} + ${ms(s.j.pgCpu)} ms server + PostgreSQL CPU per request against (a)'s ${ms(s.a.serverCpu)} + ${ms(s.a.pgCpu)}); what our pipeline adds to that floor: (d)/(j) = **${pct(s.d.rps / s.j.rps)}** (${ms(s.d.serverCpu)} + ${ms(s.d.pgCpu)}). Same token policy, lookup, UPDATE and answer body on both sides; what (j) still does not do, and (d) does: rate limits (counted in PostgreSQL), the bot request log, schema validation of the request, trace IDs, metrics and the error envelope's mapping.`,
     `- Pipelines on the same server: our pipeline (f) ${fmt(s.f.rps)} req/s at ${ms(s.f.serverCpu)} ms CPU/req, ts-rest's own handler (e) ${fmt(s.e.rps)} req/s at ${ms(s.e.serverCpu)} ms CPU/req: (f)/(e) = **${pct(s.f.rps / s.e.rps)}**.`,
     `- What the bot request log costs (failures and the successes about half the chats recorded, the default; budget: at least 95 % of the throughput with the log off): in the rounds above, (d)/(g) = ${pct(s.d.rps / s.g.rps)}, p99 ${s.d.p99} ms with it, ${s.g.p99} ms without, ${logCpu(s.d, s.g)}; measured in adjacent pairs of rounds, ${logPairs ? describeLogPairs(logPairs) : 'not run'}.`,
     `- Recording every successful call instead (BOT_REQUEST_LOG_SAMPLE_RATE=1): (i)/(g) = **${pct(s.i.rps / s.g.rps)}**, p99 ${s.i.p99} ms, ${logCpu(s.i, s.g)}.`,
