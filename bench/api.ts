@@ -41,7 +41,7 @@
  * (g) back to back (see measureLogPairs).
  *
  * Knobs: BENCH_ROUNDS (3), BENCH_ROUND_SECONDS (5), BENCH_WARMUP (5 s), BENCH_BUILD=auto|always|never,
- * BENCH_CASES (e.g. `cd`: a partial run prints but writes nothing), BENCH_PROFILE=1 (a --cpu-prof of
+ * BENCH_CASES (ids of CASES, e.g. `cd`: a partial run prints its cases' table and writes nothing), BENCH_PROFILE=1 (a --cpu-prof of
  * the Next servers in $TMPDIR/va-bench-profiles/), BENCH_WRITE=0 (leave BENCHMARKS.md alone),
  * BENCH_NODE_FLAGS (extra node flags for (d), e.g. `--max-semi-space-size=32`; a run with it writes nothing),
  * BENCH_SHOW=1 (print the servers' own output, not only their errors), BENCH_KEEP_DB=1 (leave the
@@ -130,26 +130,160 @@ type Round = {
 type Wal = { bytes: number; fpi: number; syncs: number };
 type Case = { key: Key; label: string; rounds: Round[] };
 
-const LABELS: Record<Key, string> = {
-  a: 'node:http + postgres.js: token lookup (remembered as the app does) + UPDATE (ceiling)',
-  b: '`next start`: GET /api/health, empty route handler (floor)',
-  c: '`next start`: PATCH /api/v1/chats/{id} {"tags": [...]}',
-  d: '`npm start` (node:http entry): the same PATCH',
-  e: "ts-rest's own fetch handler on node:http: the same PATCH",
-  f: 'our pipeline on that same node:http server: the same PATCH',
-  g: '(d) with the bot request log off',
-  h: '(d) with rate limits counted in memory, not shared',
-  i: '(d) with every successful call in the request log',
-  j: "node:http + postgres.js answering the whole chat: token lookup (remembered as the app does) + the app's UPDATE with its chat view, the same answer body as (d) (the contract's floor)",
+/** What the cases start their servers with. */
+type Setup = {
+  dbUrl: URL;
+  seed: Seed;
+  /** The app's settings for every server of ours. */
+  appEnv: Record<string, string>;
+  probeFlags: string[];
+  profileFlags: string[];
+  /** Servers that several cases share, started once: by name, its process and port. */
+  shared: Map<string, Promise<{ server: ChildProcess; port: number }>>;
 };
 
-/** The cases that run `npm start` and the one setting each changes. */
-const ENTRY_VARIANTS: [Key, Record<string, string>][] = [
-  ['d', {}],
-  ['g', { BOT_REQUEST_LOG: 'off' }],
-  ['h', { RATE_LIMIT_STORE: 'memory' }],
-  ['i', { BOT_REQUEST_LOG_SAMPLE_RATE: '1' }],
+/**
+ * A case: its id (BENCH_CASES takes ids), its title in the report, and its run function, which
+ * starts its server (or joins one it shares), checks it with one real PATCH, and answers what the
+ * rounds load it with.
+ */
+type ApiCase = { id: Key; title: string; run: (s: Setup) => Promise<Omit<Target, 'key' | 'label'>> };
+
+/** `npm start` (scripts/start.mjs) with one setting changed from the defaults. */
+const entryCase = (id: Key, title: string, variant: Record<string, string>): ApiCase => ({
+  id,
+  title,
+  run: async (s) => {
+    const port = await freePort();
+    const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    const server = startChild(
+      `npm-start-${id}`,
+      process.execPath,
+      [...s.probeFlags, ...s.profileFlags, ...extra, path.join(ROOT, 'scripts/start.mjs'), '-H', '127.0.0.1'],
+      { ...s.appEnv, ...variant, PORT: String(port) },
+    );
+    await waitReady(`http://127.0.0.1:${port}/api/health`, server);
+    await checkPatch(port, s.seed, true);
+    return { server, opts: patchRequests(port, s.seed) };
+  },
+});
+
+/** bench/pipeline-server.ts with one pipeline on it. */
+const pipelineCase = (id: Key, title: string, pipeline: 'tsrest' | 'ours'): ApiCase => ({
+  id,
+  title,
+  run: async (s) => {
+    const port = await freePort();
+    const server = startChild(`pipeline-${pipeline}`, process.execPath, [...s.probeFlags, '--import', 'tsx', 'bench/pipeline-server.ts'], {
+      ...s.appEnv,
+      PORT: String(port),
+      PIPELINE: pipeline,
+    });
+    await waitReady(`http://127.0.0.1:${port}/health`, server);
+    await checkPatch(port, s.seed, true);
+    return { server, opts: patchRequests(port, s.seed) };
+  },
+});
+
+/** A server several cases share, started by the first of them. */
+function sharedServer(s: Setup, name: string, start: () => Promise<{ server: ChildProcess; port: number }>) {
+  let server = s.shared.get(name);
+  if (!server) {
+    server = start();
+    s.shared.set(name, server);
+  }
+  return server;
+}
+
+/**
+ * (a) and (j) are one process, which answers the whole chat when asked by a header: one pool of
+ * connections for both (with every case up at once, a second would pass max_connections 100).
+ */
+const bareServer = (s: Setup) =>
+  sharedServer(s, 'baseline', async () => {
+    const port = await freePort();
+    const server = startChild('baseline', process.execPath, [...s.probeFlags, '--import', 'tsx', 'bench/baseline-server.ts'], {
+      PORT: String(port),
+      DATABASE_URL: s.dbUrl.toString(),
+      DATABASE_POOL_SIZE: String(POOL_SIZE),
+      // The app's token policy, read from the same setting the app reads.
+      TOKEN_CACHE_SECONDS: String(TOKEN_CACHE_SECONDS),
+      LOG_LEVEL: 'warn',
+    });
+    await waitReady(`http://127.0.0.1:${port}/health`, server);
+    return { server, port };
+  });
+
+/** (b) and (c): one `next start`. */
+const nextServer = (s: Setup) =>
+  sharedServer(s, 'next', async () => {
+    const port = await freePort();
+    const server = startChild(
+      'next',
+      process.execPath,
+      [
+        ...s.probeFlags,
+        ...s.profileFlags,
+        path.join(ROOT, 'node_modules/next/dist/bin/next'),
+        'start',
+        '-p',
+        String(port),
+        '-H',
+        '127.0.0.1',
+      ],
+      s.appEnv,
+    );
+    await waitReady(`http://127.0.0.1:${port}/api/health`, server);
+    await checkPatch(port, s.seed, true);
+    return { server, port };
+  });
+
+/** The cases, in the order of the report. */
+const CASES: ApiCase[] = [
+  {
+    id: 'a',
+    title: 'node:http + postgres.js: token lookup (remembered as the app does) + UPDATE (ceiling)',
+    run: async (s) => {
+      const { server, port } = await bareServer(s);
+      await checkPatch(port, s.seed, false);
+      return { server, opts: patchRequests(port, s.seed) };
+    },
+  },
+  {
+    id: 'b',
+    title: '`next start`: GET /api/health, empty route handler (floor)',
+    run: async (s) => {
+      const { server, port } = await nextServer(s);
+      return { server, opts: { url: `http://127.0.0.1:${port}/api/health` } };
+    },
+  },
+  {
+    id: 'c',
+    title: '`next start`: PATCH /api/v1/chats/{id} {"tags": [...]}',
+    run: async (s) => {
+      const { server, port } = await nextServer(s);
+      return { server, opts: patchRequests(port, s.seed) };
+    },
+  },
+  entryCase('d', '`npm start` (node:http entry): the same PATCH', {}),
+  pipelineCase('e', "ts-rest's own fetch handler on node:http: the same PATCH", 'tsrest'),
+  pipelineCase('f', 'our pipeline on that same node:http server: the same PATCH', 'ours'),
+  entryCase('g', '(d) with the bot request log off', { BOT_REQUEST_LOG: 'off' }),
+  entryCase('h', '(d) with rate limits counted in memory, not shared', { RATE_LIMIT_STORE: 'memory' }),
+  entryCase('i', '(d) with every successful call in the request log', { BOT_REQUEST_LOG_SAMPLE_RATE: '1' }),
+  {
+    id: 'j',
+    title:
+      "node:http + postgres.js answering the whole chat: token lookup (remembered as the app does) + the app's UPDATE with its chat view, the same answer body as (d) (the contract's floor)",
+    run: async (s) => {
+      const { server, port } = await bareServer(s);
+      await checkPatch(port, s.seed, true, CHAT_ANSWER_HEADER);
+      return { server, opts: patchRequests(port, s.seed, CHAT_ANSWER_HEADER) };
+    },
+  },
 ];
+
+const LABELS = Object.fromEntries(CASES.map((c) => [c.id, c.title])) as Record<Key, string>;
 
 async function main() {
   const dbHost = new URL(baseUrl).hostname;
@@ -175,82 +309,23 @@ async function main() {
 
   // 3. The servers up (an idle one costs nothing), each checked with one real request.
   const only = new Set((process.env.BENCH_CASES ?? ALL_KEYS.join('')).split(''));
-  const targets: Target[] = [];
-  const probeFlags = ['--import', pathToFileURL(PROBE).href];
-  const profileFlags =
-    process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(os.tmpdir(), 'va-bench-profiles')}`] : [];
-  const appEnv = {
-    NODE_ENV: 'production',
-    DATABASE_URL: dbUrl.toString(),
-    DATABASE_POOL_SIZE: String(POOL_SIZE),
-    DELIVERY_ENGINE: 'off',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-  };
-  if (only.has('a') || only.has('j')) {
-    // (a) and (j) are one process, which answers the whole chat when asked by a header: one pool
-    // of connections for both (with every case up at once, a second would pass max_connections 100).
-    const port = await freePort();
-    const baseline = startChild('baseline', process.execPath, [...probeFlags, '--import', 'tsx', 'bench/baseline-server.ts'], {
-      PORT: String(port),
+  const setup: Setup = {
+    dbUrl,
+    seed,
+    appEnv: {
+      NODE_ENV: 'production',
       DATABASE_URL: dbUrl.toString(),
       DATABASE_POOL_SIZE: String(POOL_SIZE),
-      // The app's token policy, read from the same setting the app reads.
-      TOKEN_CACHE_SECONDS: String(TOKEN_CACHE_SECONDS),
+      DELIVERY_ENGINE: 'off',
       LOG_LEVEL: 'warn',
-    });
-    await waitReady(`http://127.0.0.1:${port}/health`, baseline);
-    if (only.has('a')) {
-      await checkPatch(port, seed, false);
-      targets.push({ key: 'a', label: LABELS.a, server: baseline, opts: patchRequests(port, seed) });
-    }
-    if (only.has('j')) {
-      await checkPatch(port, seed, true, CHAT_ANSWER_HEADER);
-      targets.push({ key: 'j', label: LABELS.j, server: baseline, opts: patchRequests(port, seed, CHAT_ANSWER_HEADER) });
-    }
-  }
-  if (only.has('b') || only.has('c')) {
-    const port = await freePort();
-    const next = startChild(
-      'next',
-      process.execPath,
-      [...probeFlags, ...profileFlags, path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'],
-      appEnv,
-    );
-    await waitReady(`http://127.0.0.1:${port}/api/health`, next);
-    await checkPatch(port, seed, true);
-    if (only.has('b')) targets.push({ key: 'b', label: LABELS.b, server: next, opts: { url: `http://127.0.0.1:${port}/api/health` } });
-    if (only.has('c')) targets.push({ key: 'c', label: LABELS.c, server: next, opts: patchRequests(port, seed) });
-  }
-  for (const [key, variant] of ENTRY_VARIANTS) {
-    if (!only.has(key)) continue;
-    const port = await freePort();
-    const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    const adapter = startChild(
-      `npm-start-${key}`,
-      process.execPath,
-      [...probeFlags, ...profileFlags, ...extra, path.join(ROOT, 'scripts/start.mjs'), '-H', '127.0.0.1'],
-      { ...appEnv, ...variant, PORT: String(port) },
-    );
-    await waitReady(`http://127.0.0.1:${port}/api/health`, adapter);
-    await checkPatch(port, seed, true);
-    targets.push({ key, label: LABELS[key], server: adapter, opts: patchRequests(port, seed) });
-  }
-  for (const [key, pipeline] of [
-    ['e', 'tsrest'],
-    ['f', 'ours'],
-  ] as const) {
-    if (!only.has(key)) continue;
-    const port = await freePort();
-    const server = startChild(`pipeline-${pipeline}`, process.execPath, [...probeFlags, '--import', 'tsx', 'bench/pipeline-server.ts'], {
-      ...appEnv,
-      PORT: String(port),
-      PIPELINE: pipeline,
-    });
-    await waitReady(`http://127.0.0.1:${port}/health`, server);
-    await checkPatch(port, seed, true);
-    targets.push({ key, label: LABELS[key], server, opts: patchRequests(port, seed) });
-  }
+      RATE_LIMIT_PER_MINUTE: '100000000',
+    },
+    probeFlags: ['--import', pathToFileURL(PROBE).href],
+    profileFlags: process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(os.tmpdir(), 'va-bench-profiles')}`] : [],
+    shared: new Map(),
+  };
+  const targets: Target[] = [];
+  for (const c of CASES) if (only.has(c.id)) targets.push({ key: c.id, label: c.title, ...(await c.run(setup)) });
   targets.sort((x, y) => ALL_KEYS.indexOf(x.key) - ALL_KEYS.indexOf(y.key));
   const dTarget = targets.find((t) => t.key === 'd');
   const jTarget = targets.find((t) => t.key === 'j');
