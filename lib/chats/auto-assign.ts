@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, not, or, sql } from 'drizzle-orm';
 import { chats, customers, skills, teamMemberships, teams, userSkills, users, virtualAgents } from '@/db/schema';
 import { assignedCause } from '@/lib/chats/assignment';
 import { startReplyClockOnAssign } from '@/lib/chats/reply-clock';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { noteChatChange, type OutboxTx } from '@/lib/events/with-outbox';
+import { handedToPeople } from '@/lib/handovers/handed-to-people';
 import { underLoopLimit } from '@/lib/handovers/loop-limit';
 
 type Candidate = { id: number; loginId: string; kind: 'agent' | 'manager' | 'virtual_agent'; capacity: number };
@@ -27,8 +28,9 @@ const isReady = and(eq(users.enabled, true), or(eq(users.kind, 'virtual_agent'),
  * Auto-assign for one queued, unassigned chat of a team whose toggle is on: the ready member who
  * has the chat's skill (if any) and the fewest open chats below their capacity, a VA whose webhook
  * is down (`webhookDown`) only when nobody else can; ties go to the lowest user id, so the outcome
- * is deterministic. Returns the new assignee, or null when nobody
- * can take the chat (it stays queued).
+ * is deterministic. A chat a VA handed to people (its latest handover, not handed back:
+ * `handedToPeople`) goes to people only, never to a VA. Returns the new assignee, or null when
+ * nobody can take the chat (it stays queued).
  *
  * Seats are counted under lock: every candidate's row is locked first, in one statement and in id
  * order, then the loads are read. Two assignments therefore cannot both take a user's last seat,
@@ -67,6 +69,7 @@ export async function assignQueuedChat(
     isReady,
     withSkill,
     underLoopLimit(chatId, users.id),
+    or(ne(users.kind, 'virtual_agent'), not(handedToPeople(chatId))),
   );
   const locked = await tx
     .select({
@@ -110,6 +113,7 @@ export async function assignQueuedChat(
 /**
  * Gives a user who has free seats the oldest queued chats they can take, in the auto-assign
  * teams they belong to (after they become available, or a chat of theirs is released/closed).
+ * A VA is not given a chat handed to people (`handedToPeople`): that chat waits for a person.
  * Queued chats another transaction is assigning are skipped, not waited for.
  */
 export async function fillFreeSeats(tx: OutboxTx, { accountId, userId }: { accountId: number; userId: number }): Promise<void> {
@@ -143,7 +147,7 @@ export async function fillFreeSeats(tx: OutboxTx, { accountId, userId }: { accou
         eq(teams.autoAssign, true),
         inArray(chats.teamId, myTeams),
         or(isNull(chats.skill), inArray(chats.skill, mySkills)),
-        user.kind === 'virtual_agent' ? underLoopLimit(chats.id, user.id) : undefined,
+        user.kind === 'virtual_agent' ? and(underLoopLimit(chats.id, user.id), not(handedToPeople(chats.id))) : undefined,
       ),
     )
     .orderBy(asc(chats.createdAt), asc(chats.id))

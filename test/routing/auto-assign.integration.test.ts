@@ -200,12 +200,11 @@ describe('routes to a VA each emit exactly one chat.assigned', () => {
   });
 
   it('by a transfer to a skill of an auto-assign team', async () => {
-    const chat = await newChat(t, { assignee: t.bot.user.loginId });
-    const res = await botApi('PATCH', `/internal/chats/${chat.chat_id}`, {
-      token: t.token,
-      body: { transfer: { teamid: vaTeam.id, skill_name: 'faq' } },
-    });
-    assert.equal(res.status, 202);
+    // An administrator's transfer of a waiting chat. A chat a bot transfers is handed to people,
+    // and auto-assign gives it to no VA (test/routing/auto-assign-handover.integration.test.ts).
+    const chat = await newChat(t, { team_id: t.humanTeam.id });
+    assert.equal(chat.assignee, null);
+    await transferChat(ctx.db, { accountId: t.account.id, chatId: chat.chat_id, teamId: vaTeam.id, skillName: 'faq', actorUserId: null });
     assert.equal((await assignedEvents(chat.chat_id)).length, 1);
   });
 
