@@ -149,8 +149,8 @@ export async function updateChat(
     }
 
     // What the change tells the VAs, as transitionChat decided it. Lost control is told before
-    // auto-assign runs: a chat re-queued and handed straight back to the same VA then reads
-    // "unassigned, assigned", the order things happened, not the reverse.
+    // auto-assign runs, so the chat's events read "unassigned, assigned", the order things
+    // happened, whoever auto-assign picks (a chat a VA lets go goes to people only: handed-to-people.ts).
     await emitChatEvents(tx, {
       accountId,
       chat: eventChatOf({ ...chat, teamId: next.teamId }),

@@ -399,7 +399,8 @@ describe('every event kind on every channel, as a bot receives it', () => {
       assert.equal(created.body.response.assignee, deskVa.user.loginId, 'auto-assign gives it to the desk VA');
       await delivered(chatId, '/hook/desk');
 
-      // Someone else re-queues it; auto-assign hands it straight back.
+      // Someone else re-queues it: handed to people, it waits for one (auto-assign gives it to no
+      // VA), and the VA takes it back itself.
       const requeued = await updateChat(ctx.db, {
         accountId: t.account.id,
         chatId,
@@ -407,12 +408,20 @@ describe('every event kind on every channel, as a bot receives it', () => {
         patch: { status: 'queued' },
         actorUserId: null,
       });
-      assert.equal(requeued.assignee, deskVa.user.loginId);
+      assert.deepEqual([requeued.status, requeued.assignee], ['queued', null]);
       await delivered(chatId, '/hook/desk');
-      // The VA re-queues it itself, through the API: back again.
+      const takenBack = await patch(chatId, desk.id, { assignee: deskVa.user.loginId }, deskToken);
+      assert.equal(takenBack.body.response.assignee, deskVa.user.loginId, JSON.stringify(takenBack.body));
+      await delivered(chatId, '/hook/desk');
+      // The VA re-queues it itself, through the API: it waits for people again; the VA takes it back.
       const own = await patch(chatId, desk.id, { status: 'queued' }, deskToken);
       assert.equal(own.status, 200, JSON.stringify(own.body));
-      assert.equal(own.body.response.assignee, deskVa.user.loginId);
+      assert.equal(own.body.response.assignee, null);
+      await delivered(chatId, '/hook/desk');
+      assert.equal(
+        (await patch(chatId, desk.id, { assignee: deskVa.user.loginId }, deskToken)).body.response.assignee,
+        deskVa.user.loginId,
+      );
       await delivered(chatId, '/hook/desk');
       // Reassigned to an agent by someone else, given back, then closed by someone else.
       // (Delivered between the steps: an event still waiting when the VA loses the chat is superseded.)

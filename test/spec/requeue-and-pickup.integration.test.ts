@@ -39,7 +39,9 @@ describe('re-queue order and auto-assign pickup', () => {
     });
   });
 
-  it('re-queued by someone else and handed straight back, the VA hears unassigned then assigned', async () => {
+  // A chat that leaves its VA for a queue is handed to people: auto-assign gives it to no VA, not
+  // even the one that held it and has the seat (test/routing/auto-assign-handover).
+  it('re-queued by someone else, the VA hears unassigned and the chat waits for people, not handed back', async () => {
     const chat = await newChat(t, { team_id: desk.id });
     assert.equal(chat.assignee, va.user.loginId);
     await receivedFor(chat.chat_id); // delivered before the change (one still waiting would be superseded)
@@ -50,44 +52,44 @@ describe('re-queue order and auto-assign pickup', () => {
       patch: { status: 'queued' },
       actorUserId: null,
     });
-    assert.equal(view.assignee, va.user.loginId);
-    assert.equal(view.status, 'picked');
+    assert.deepEqual([view.status, view.assignee], ['queued', null]);
 
     const got = await receivedFor(chat.chat_id);
     assert.deepEqual(
       got.map((b) => b.event_type),
-      ['chat.assigned', 'chat.unassigned', 'chat.assigned'],
+      ['chat.assigned', 'chat.unassigned'],
     );
     assert.equal(got[1].payload.reason, 'requeued');
     assert.equal(got[1].payload.assignee, null);
   });
 
-  it('transferred by an administrator into its own team and given back, the VA hears unassigned then assigned', async () => {
+  it('transferred by an administrator into its own team, the VA hears unassigned and the chat waits for people', async () => {
     const chat = await newChat(t, { team_id: desk.id });
     await receivedFor(chat.chat_id);
     await transferChat(ctx.db, { accountId: t.account.id, chatId: chat.chat_id, teamId: desk.id, actorUserId: null });
     const got = await receivedFor(chat.chat_id);
     assert.deepEqual(
       got.map((b) => b.event_type),
-      ['chat.assigned', 'chat.unassigned', 'chat.assigned'],
+      ['chat.assigned', 'chat.unassigned'],
     );
     assert.equal(got[1].payload.reason, 'transferred');
   });
 
-  it('re-queued by the VA itself and handed back, it hears unassigned then assigned too', async () => {
+  it('re-queued by the VA itself, it hears unassigned and is not given the chat back', async () => {
     const chat = await newChat(t, { team_id: desk.id });
     await receivedFor(chat.chat_id);
-    await updateChat(ctx.db, {
+    const view = await updateChat(ctx.db, {
       accountId: t.account.id,
       chatId: chat.chat_id,
       teamId: desk.id,
       patch: { status: 'queued' },
       actorUserId: va.user.id,
     });
+    assert.deepEqual([view.status, view.assignee], ['queued', null]);
     const got = await receivedFor(chat.chat_id);
     assert.deepEqual(
       got.map((b) => b.event_type),
-      ['chat.assigned', 'chat.unassigned', 'chat.assigned'],
+      ['chat.assigned', 'chat.unassigned'],
     );
   });
 
