@@ -4,7 +4,7 @@ import { assignedCause } from '@/lib/chats/assignment';
 import { startReplyClockOnAssign } from '@/lib/chats/reply-clock';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { noteChatChange, type OutboxTx } from '@/lib/events/with-outbox';
-import { handedToPeople } from '@/lib/handovers/handed-to-people';
+import { closedToVa } from '@/lib/handovers/closed-to-va';
 import { underLoopLimit } from '@/lib/handovers/loop-limit';
 
 type Candidate = { id: number; loginId: string; kind: 'agent' | 'manager' | 'virtual_agent'; capacity: number };
@@ -28,8 +28,8 @@ const isReady = and(eq(users.enabled, true), or(eq(users.kind, 'virtual_agent'),
  * Auto-assign for one queued, unassigned chat of a team whose toggle is on: the ready member who
  * has the chat's skill (if any) and the fewest open chats below their capacity, a VA whose webhook
  * is down (`webhookDown`) only when nobody else can; ties go to the lowest user id, so the outcome
- * is deterministic. A chat a VA handed to people (its latest handover, not handed back:
- * `handedToPeople`) goes to people only, never to a VA. Returns the new assignee, or null when
+ * is deterministic. A chat handed to people (its latest handover, not handed back: `closedToVa`)
+ * goes to people only, and a chat a VA transferred away never straight back to that VA. Returns the new assignee, or null when
  * nobody can take the chat (it stays queued).
  *
  * Seats are counted under lock: every candidate's row is locked first, in one statement and in id
@@ -69,7 +69,7 @@ export async function assignQueuedChat(
     isReady,
     withSkill,
     underLoopLimit(chatId, users.id),
-    or(ne(users.kind, 'virtual_agent'), not(handedToPeople(chatId))),
+    or(ne(users.kind, 'virtual_agent'), not(closedToVa(chatId, users.id))),
   );
   const locked = await tx
     .select({
@@ -113,7 +113,7 @@ export async function assignQueuedChat(
 /**
  * Gives a user who has free seats the oldest queued chats they can take, in the auto-assign
  * teams they belong to (after they become available, or a chat of theirs is released/closed).
- * A VA is not given a chat handed to people (`handedToPeople`): that chat waits for a person.
+ * A VA is not given a chat handed to people, nor one it transferred away (`closedToVa`).
  * Queued chats another transaction is assigning are skipped, not waited for.
  */
 export async function fillFreeSeats(tx: OutboxTx, { accountId, userId }: { accountId: number; userId: number }): Promise<void> {
@@ -147,7 +147,7 @@ export async function fillFreeSeats(tx: OutboxTx, { accountId, userId }: { accou
         eq(teams.autoAssign, true),
         inArray(chats.teamId, myTeams),
         or(isNull(chats.skill), inArray(chats.skill, mySkills)),
-        user.kind === 'virtual_agent' ? and(underLoopLimit(chats.id, user.id), not(handedToPeople(chats.id))) : undefined,
+        user.kind === 'virtual_agent' ? and(underLoopLimit(chats.id, user.id), not(closedToVa(chats.id, user.id))) : undefined,
       ),
     )
     .orderBy(asc(chats.createdAt), asc(chats.id))

@@ -150,7 +150,7 @@ export async function updateChat(
 
     // What the change tells the VAs, as transitionChat decided it. Lost control is told before
     // auto-assign runs, so the chat's events read "unassigned, assigned", the order things
-    // happened, whoever auto-assign picks (a chat a VA lets go goes to people only: handed-to-people.ts).
+    // happened, whoever auto-assign picks (never the VA the chat just left: closed-to-va.ts).
     await emitChatEvents(tx, {
       accountId,
       chat: eventChatOf({ ...chat, teamId: next.teamId }),

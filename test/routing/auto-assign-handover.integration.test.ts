@@ -13,9 +13,10 @@ import { newSignedInAgent, newVisitor, signedInAdminOf } from '../support/people
 import type { Tenant } from '../support/tenant';
 
 /**
- * A chat a bot handed to people (the customer's "Talk to a person", the bot's own transfer) goes
- * to people only: auto-assign and seat filling pass every VA over, even the team's only ready
- * member, until a person hands the chat back. The demo's shape: the VA team's Demo Bot is ready
+ * A chat handed to people (the customer's "Talk to a person", the bot-down fallback, the reply
+ * budget) goes to people only: auto-assign and seat filling pass every VA over, even the team's
+ * only ready member, until a person hands the chat back. A VA's own transfer never comes straight
+ * back to that VA; another VA of the team may take it (bot to bot). The demo's shape: the VA team's Demo Bot is ready
  * with seats, its only person is away.
  */
 describe('auto-assign after a handover to people', () => {
@@ -107,29 +108,41 @@ describe('auto-assign after a handover to people', () => {
     assert.equal((await assignedTo(a.chatId, t.bot.user.id)).length, 1);
   });
 
-  it("a VA's transfer to its own team goes neither back to it nor to another VA of the team, nor into a VA's freed seat", async () => {
-    const other = await secondVa();
+  it("a VA's transfer to its own team never comes straight back to it, by auto-assign or its freed seat; another VA of the team may take it", async () => {
+    await ctx.db.update(users).set({ capacity: 1 }).where(eq(users.id, t.bot.user.id));
     const held = await newChat(t, { assignee: t.bot.user.loginId });
     const moved = await botTransfer(held.chat_id);
     assert.equal(moved.status, 202, JSON.stringify(moved.body));
     const queued = await chatRow(held.chat_id);
-    assert.deepEqual([queued.status, queued.assigneeId], ['queued', null]);
+    assert.deepEqual([queued.status, queued.assigneeId], ['queued', null], 'the VA had the only seat, and is passed over');
 
-    // The other VA frees a seat (it closes a chat it holds): the handed-over chat is not filled into it.
-    const own = await newChat(t, { assignee: other.user.loginId }, t.token);
-    assert.equal(own.assignee, other.user.loginId);
-    const otherToken = (await authorize(ctx.db, { apiKey: other.apiKey })).accessToken;
-    assert.equal((await patchChat(t, own.chat_id, { status: 'closed' }, t.botTeam.id, otherToken)).status, 200);
+    // The VA's seat is free (the transfer released it): a new chat takes it, the transferred one waits.
+    const next = await newChat(t, { team_id: t.botTeam.id });
+    assert.equal(next.assignee, t.bot.user.loginId);
+    assert.equal((await patchChat(t, next.chat_id, { status: 'closed' })).status, 200);
     assert.deepEqual([(await chatRow(held.chat_id)).status, (await chatRow(held.chat_id)).assigneeId], ['queued', null]);
-    assert.equal((await assignedTo(held.chat_id, other.user.id)).length, 0);
     assert.equal((await assignedTo(held.chat_id, t.bot.user.id)).length, 1, 'only its creation');
 
+    // Bot to bot: another VA of the team is given it as soon as it has a seat.
+    const other = await secondVa();
+    const again = await newChat(t, { assignee: t.bot.user.loginId });
+    assert.equal((await botTransfer(again.chat_id)).status, 202);
+    assert.equal((await chatRow(again.chat_id)).assigneeId, other.user.id, 'a transfer between bots still reaches a bot');
+    assert.equal((await assignedTo(again.chat_id, other.user.id)).length, 1);
+  });
+
+  it('a person request goes to no VA at all, even with another VA of the team ready', async () => {
+    const other = await secondVa();
+    const a = await customerChat('let me talk to someone');
+    const asked = await widgetApi('POST', `/chats/${a.chatId}/person-request`, { token: a.token, body: {} });
+    assert.equal(asked.body.response.handled_by, 'waiting', JSON.stringify(asked.body));
+    assert.deepEqual([(await chatRow(a.chatId)).status, (await chatRow(a.chatId)).assigneeId], ['queued', null]);
+    assert.equal((await assignedTo(a.chatId, other.user.id)).length, 0);
     assert.equal((await person.put('/availability', { availability: 'available' })).status, 200);
-    assert.equal((await chatRow(held.chat_id)).assigneeId, personId);
+    assert.equal((await chatRow(a.chatId)).assigneeId, personId);
   });
 
   it('a person re-queuing keeps the chat with people; their hand-back gives it to the VA, and from then VAs may take it again', async () => {
-    const other = await secondVa();
     const held = await newChat(t, { assignee: t.bot.user.loginId });
     assert.equal((await botTransfer(held.chat_id)).status, 202);
     assert.equal((await person.put('/availability', { availability: 'available' })).status, 200);
@@ -153,6 +166,7 @@ describe('auto-assign after a handover to people', () => {
 
     // The hand-back ended the handover: when the VA is disabled, its chat goes back to the queue
     // and auto-assign may give it to another VA (nobody handed it to people since).
+    const other = await secondVa();
     assert.equal((await admin.patch(`/virtual-agents/${t.bot.user.id}`, { enabled: false })).status, 200);
     assert.equal((await chatRow(held.chat_id)).assigneeId, other.user.id);
     assert.equal((await assignedTo(held.chat_id, other.user.id)).length, 1);
