@@ -1,4 +1,3 @@
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import { env } from '@/env';
 import { addressKey } from '@/platform/auth/client-address';
 import { consumeOne, isRejection, limiterFor, msUntilAllowed, tooManyRequests } from '@/platform/limits/limiters';

@@ -1,4 +1,4 @@
-import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { env } from '@/env';
 import { ApiError } from '@/platform/errors';
 import { isRejection, limiterFor, limitStore } from '@/platform/limits/limiters';

@@ -1,4 +1,4 @@
-import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { isRejection } from '@/platform/limits/limiters';
 import { processStore } from '@/platform/util/process-store';
 

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { accounts, chats, events, teams, users } from '@/db/schema';
-import { authorize } from '@/lib/bot-auth/authorize';
 import { createVirtualAgent } from '@/lib/virtual-agents/create-virtual-agent';
 import { tenantWithReceiverEach } from '../delivery/helpers';
 import type { Receiver } from '../delivery/receiver';
