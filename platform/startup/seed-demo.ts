@@ -69,6 +69,9 @@ export async function seedDemo(
     description: 'Greets customers and hands over to Support',
     webhookUrl,
     teamId: vaTeam.id,
+    // "Talk to a person", and a bot that stays down, reach Support (Alex): the Virtual Agents team's
+    // only person is away, and a chat handed to people never goes back to a bot by auto-assign.
+    fallbackTeamId: support.id,
     subscriptions: ['chat.assigned', 'message.received', 'chat.closed', 'chat.unassigned'],
   });
   await createChat(db, {

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { createAccount } from '@/lib/accounts/create-account';
 import { authorize } from '@/lib/bot-auth/authorize';
 import { DEMO_AGENT_EMAIL, seedDemo } from '@/platform/startup/seed-demo';
-import { ApiClient, botApi } from '../support/api-client';
+import { ApiClient, botApi, widgetApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
 
 describe('demo data', () => {
@@ -45,6 +45,19 @@ describe('demo data', () => {
     assert.equal(handover.status, 202);
     const after = await botApi('GET', `/chats/${fresh.body.response.chat_id}`, { token });
     assert.equal(after.body.response.assignee, 'alex.agent');
+
+    // A widget customer's "Talk to a person" reaches Support's Alex, not the bot again (the
+    // Virtual Agents team's only person is away): the demo bot's fallback team is Support.
+    const visitor = await widgetApi('POST', `/apps/${demo.livechatAssetId}/visitors`, { body: {} });
+    const customer = visitor.body.response.token as string;
+    const started = await widgetApi('POST', '/chats', { token: customer, body: { text: 'Hello' } });
+    assert.equal(started.status, 201, JSON.stringify(started.body));
+    const chatId = started.body.response.chat_id as string;
+    const asked = await widgetApi('POST', `/chats/${chatId}/person-request`, { token: customer, body: {} });
+    assert.equal(asked.status, 200, JSON.stringify(asked.body));
+    assert.equal(asked.body.response.handled_by, 'person');
+    const taken = await botApi('GET', `/chats/${chatId}`, { token });
+    assert.deepEqual([taken.body.response.team_name, taken.body.response.assignee], ['Support', 'alex.agent']);
   });
 
   it('creates one agent who signs in to the workspace with the printed password and sees the handed-over chat', async () => {
