@@ -47,6 +47,36 @@ const SECURITY_HEADERS = [...Object.entries(COMMON_SECURITY_HEADERS), ['Content-
 const FRAMABLE_HEADERS = Object.entries(COMMON_SECURITY_HEADERS).filter(([name]) => name !== 'X-Frame-Options');
 
 /**
+ * A request Next serves (pages, the admin, agent and widget APIs) gets BODY_TIMEOUT_MS for its body,
+ * as the pipeline's own routes do (collectBody): the server's request time limit is longer, for the
+ * bot API's reply sent as one event stream (REPLY_STREAM_MAX_SECONDS), and would otherwise let a
+ * slow body hold a connection for that long. Past the limit with the body still arriving: 2015/408
+ * if nothing was answered yet, and the connection ends either way.
+ */
+function limitNextBody(req: IncomingMessage, res: ServerResponse, bodyTimeoutMs: number, tls: boolean): void {
+  const length = req.headers['content-length'];
+  if (!req.headers['transfer-encoding'] && (length === undefined || length === '0')) return;
+  const timer = setTimeout(() => {
+    if (req.complete || res.writableEnded || res.destroyed) return;
+    // Next still holds the answer: whatever it tries to write after this is dropped, not thrown.
+    res.on('error', () => {});
+    req.on('error', () => {});
+    if (!res.headersSent) {
+      const answer = errorAnswer(new ApiError(2015, { detail: `the request body did not arrive within ${bodyTimeoutMs} ms` }));
+      answer.headers.set('trxid', newTraceId());
+      answer.headers.set('connection', 'close');
+      answerNode(req, res, answer, tls);
+      res.once('finish', () => req.socket.destroy());
+    } else {
+      req.socket.destroy();
+    }
+  }, bodyTimeoutMs);
+  const clear = () => clearTimeout(timer);
+  req.once('end', clear);
+  res.once('close', clear);
+}
+
+/**
  * Reads what the client still sends of a refused body and drops it, so that the answer reaches it
  * and the connection ends cleanly: closing a socket with unread data resets it, and the client
  * saw a reset instead of the 413. The server's request time limit bounds how long this lasts.
@@ -273,11 +303,13 @@ export function exposeNodeEntries(
       // the widget's chat page, framed by its asset's origins, gets neither policy nor X-Frame-Options here.
       for (const [name, value] of path.startsWith('/chat/') ? FRAMABLE_HEADERS : SECURITY_HEADERS) res.setHeader(name, value);
       if (isTls(req) || req.headers['x-forwarded-proto'] === 'https') res.setHeader('Strict-Transport-Security', HSTS);
+      limitNextBody(req, res, limits.bodyTimeoutMs, isTls(req));
       return false;
     }
     const odd = oddMethod || !isWellFormedPath(path);
     if (!odd && !(api.served && api.owns(path))) {
       for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+      limitNextBody(req, res, limits.bodyTimeoutMs, isTls(req));
       return false;
     }
     serveNode(api.core, req, res).catch((err) => {
@@ -292,7 +324,8 @@ export function exposeNodeEntries(
     serverOptions: {
       headersTimeout: limits.headersTimeoutMs,
       // A reply sent as one event stream lasts up to REPLY_STREAM_MAX_SECONDS (the route cuts it then);
-      // every other body is still refused after BODY_TIMEOUT_MS by the pipeline (collectBody).
+      // every other body is still refused after BODY_TIMEOUT_MS: by the pipeline (collectBody) on its
+      // routes, by limitNextBody on what Next serves.
       requestTimeout: limits.headersTimeoutMs + Math.max(limits.bodyTimeoutMs, limits.streamMs ?? 0),
       // How often node:http checks those limits (30 s by default, which let a slow client stay up to 30 s longer).
       connectionsCheckingInterval: 1_000,
