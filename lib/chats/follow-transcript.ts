@@ -56,7 +56,9 @@ export async function requireCursorWithin(db: Db, { chatId, after }: { chatId: s
     .limit(1);
   if (!newest || after > newest.id)
     throw new ApiError(2087, {
-      detail: newest ? `the cursor ${after} is past this chat's newest message (${newest.id})` : `the cursor ${after} is given, but this chat has no message yet`,
+      detail: newest
+        ? `the cursor ${after} is past this chat's newest message (${newest.id})`
+        : `the cursor ${after} is given, but this chat has no message yet`,
     });
 }
 
