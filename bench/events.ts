@@ -51,6 +51,7 @@ import { readBody } from '@/test/support/api-client';
 import { nowMs } from '@/test/support/clock';
 import { startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import { quantile } from '@/test/support/stats';
+import type { Tenant } from '@/test/support/tenant';
 import {
   type Arrival,
   type ArrivalCheck,
@@ -293,20 +294,7 @@ async function setUp(): Promise<Setup> {
   const webhookUrl = `http://127.0.0.1:${port}/hook`;
 
   const t = await createTenant(db, { webhookUrl });
-  const chatIds: string[] = [];
-  for (let i = 0; i < CHATS; i++) {
-    const r = await botApi('POST', '/chats', {
-      token: t.token,
-      body: {
-        channel: 'sms',
-        asset_id: t.assets.sms.id,
-        customer: { destination_id: `+1555${String(i).padStart(7, '0')}` },
-        assignee: t.bot.user.loginId,
-      },
-    });
-    if (r.status !== 201) throw new Error(`POST /chats: ${r.status} ${JSON.stringify(r.body)}`);
-    chatIds.push(r.body.response.chat_id);
-  }
+  const chatIds = await openSmsChats(t, CHATS, '+1555');
   log(`database ${benchDb}: migrated, 1 tenant, ${CHATS} chats assigned to its VA; receiver on 127.0.0.1:${port}`);
 
   const [{ signing_secret: secret }] = await sql<{ signing_secret: string }[]>`
@@ -327,7 +315,7 @@ async function setUp(): Promise<Setup> {
 }
 
 /** (a) Latency at a steady rate through the production server; (e) the same beside a neighbour whose endpoint hangs. */
-async function latencyCases({ db, dbUrl, t, chatIds, arrivals, app: { createTenant, botApi } }: Setup): Promise<Partial<Results>> {
+async function latencyCases({ db, dbUrl, t, chatIds, arrivals, app: { createTenant } }: Setup): Promise<Partial<Results>> {
   // 2. (a) Latency at a steady rate through the production server: HTTP in, its engine out.
   const server = await startServer(dbUrl.toString());
   const httpApi = serverApi(server.base);
@@ -354,18 +342,7 @@ async function latencyCases({ db, dbUrl, t, chatIds, arrivals, app: { createTena
     await new Promise<void>((resolve) => hanging.close(() => resolve()));
   });
   const neighbour = await createTenant(db, { webhookUrl: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hook` });
-  for (let i = 0; i < HANGING_CHATS; i++) {
-    const r = await botApi('POST', '/chats', {
-      token: neighbour.token,
-      body: {
-        channel: 'sms',
-        asset_id: neighbour.assets.sms.id,
-        customer: { destination_id: `+1666${String(i).padStart(7, '0')}` },
-        assignee: neighbour.bot.user.loginId,
-      },
-    });
-    if (r.status !== 201) throw new Error(`POST /chats: ${r.status} ${JSON.stringify(r.body)}`);
-  }
+  await openSmsChats(neighbour, HANGING_CHATS, '+1666');
   arrivals.length = 0;
   await waitFor('calls hanging at the neighbour', () => hangingConnections.size > 0, 30_000);
   const withNeighbour = await measureLatency(httpApi, t.token, chatIds, arrivals);
@@ -1195,4 +1172,25 @@ else {
       await cleanup();
       process.exit(1);
     });
+}
+
+/** `n` sms chats of the tenant held by its VA, customers numbered from `prefix`; answers their ids. */
+async function openSmsChats(t: Tenant, n: number, prefix: string): Promise<string[]> {
+  // Imported when called, as main's imports are: the environment is set first.
+  const { botApi } = await import('@/test/support/api-client');
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await botApi('POST', '/chats', {
+      token: t.token,
+      body: {
+        channel: 'sms',
+        asset_id: t.assets.sms.id,
+        customer: { destination_id: `${prefix}${String(i).padStart(7, '0')}` },
+        assignee: t.bot.user.loginId,
+      },
+    });
+    if (r.status !== 201) throw new Error(`POST /chats: ${r.status} ${JSON.stringify(r.body)}`);
+    ids.push(r.body.response.chat_id);
+  }
+  return ids;
 }
