@@ -16,7 +16,7 @@
  *   one: one instance holds every stream and takes every POST;
  *   two: two instances on the one PostgreSQL, the streams and the POSTs spread over both.
  * BENCH_CASES=one (or two) runs one of them; BENCH_HOLD_SECONDS shortens the hold; BENCH_WRITE=0
- * prints only. Needs the build (`npm run build`) and a PostgreSQL (DATABASE_URL, default local).
+ * prints only; BENCH_NODE_ARGS passes flags to the servers' node (a CPU profile). Needs the build (`npm run build`) and a PostgreSQL (DATABASE_URL, default local).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -227,7 +227,8 @@ async function startInstance(port: number, dbUrl: string): Promise<ProductionSer
       WEBHOOK_ALLOW_PRIVATE: 'true',
     },
     (line) => console.log(line),
-    { keepOutput: false },
+    // BENCH_NODE_ARGS: flags for the servers' node (a profile: `--cpu-prof --cpu-prof-dir=/tmp/p`).
+    { keepOutput: false, nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean) },
   );
   await waitForServer(server, 240_000, '/api/health/ready');
   return server;

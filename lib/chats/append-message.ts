@@ -1,4 +1,4 @@
-import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { eq, getTableColumns, type Placeholder, sql } from 'drizzle-orm';
 import type { Message, MessageInput } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
@@ -13,6 +13,7 @@ import { pokeTurnCloser } from '@/lib/turns/turn-closer';
 import { ApiError, describeFields, type FieldError } from '@/platform/errors';
 import { type Idempotency, withIdempotency } from '@/platform/idempotency/with-idempotency';
 import { newTraceId } from '@/platform/util/ids';
+import { preparedInTransaction } from '@/platform/util/prepared';
 import { fillQuickReplyPayloads } from './fill-quick-reply-payloads';
 import { toMessageView } from './message-view';
 import { normalizeMessage } from './normalize-message';
@@ -65,7 +66,6 @@ export async function appendMessage(
       const now = new Date();
       // The reply clock rides on the chat row's own update: a customer message starts it (when a
       // VA holds the chat), any outbound message stops it and clears typing (reply-clock.ts).
-      const clock = input.type === 'inbound' ? replyClockStart(now) : input.type === 'outbound' ? replyClockStop : {};
       // Independent writes under the chat's lock, sent together: one round trip instead of two
       // (postgres.js pipelines statements given to the transaction's connection at once).
       // A message the livechat customer sees also returns the last one before it (read under the
@@ -73,29 +73,25 @@ export async function appendMessage(
       // process's widget streams can send it on without a read (ChatChange in chat-changes.ts).
       const hinted = chat.channel === 'livechat' && !stream && input.type !== 'announcement';
       const [[row]] = await Promise.all([
-        tx
-          .insert(messages)
-          .values({
-            chatId,
-            accountId,
-            transid: newTraceId(),
-            type: input.type,
-            body,
-            authorLoginId: input.type === 'inbound' ? null : actorLoginId,
-            sentAt: input.timestamp ? new Date(input.timestamp) : now,
-            ...turnCols,
-            ...(stream
-              ? { streamState: 'open' as const, streamSeq: 0, streamEnds: [String(body.text ?? '').length], streamTouchedAt: now }
-              : {}),
-          })
-          .returning({
-            ...getTableColumns(messages),
-            prevId: hinted ? lastCustomerMessageId(chatId) : sql<number>`0`,
-          }),
-        tx
-          .update(chats)
-          .set({ updatedAt: now, ...clock })
-          .where(eq(chats.id, chatId)),
+        insertMessage[hinted ? 1 : 0](tx).execute({
+          chatId,
+          accountId,
+          transid: newTraceId(),
+          type: input.type,
+          body,
+          authorLoginId: input.type === 'inbound' ? null : actorLoginId,
+          sentAt: input.timestamp ? new Date(input.timestamp) : now,
+          turnId: turnCols.turnId ?? null,
+          stale: turnCols.stale ?? null,
+          streamState: stream ? 'open' : null,
+          streamSeq: stream ? 0 : null,
+          streamEnds: stream ? `{${String(body.text ?? '').length}}` : null,
+          streamTouchedAt: stream ? now.toISOString() : null,
+        }),
+        touchChat[input.type === 'inbound' ? 'inbound' : input.type === 'outbound' ? 'outbound' : 'other'](tx).execute({
+          chatId,
+          at: now.toISOString(),
+        }),
       ]);
       const { prevId, ...stored } = row;
       const message = toMessageView(stored);
@@ -141,8 +137,61 @@ export async function appendMessage(
  * The chat's last message the customer sees (0 for none), from the transcript index read backwards;
  * in the insert's RETURNING, the one before the new message.
  */
-export const lastCustomerMessageId = (chatId: string) =>
+export const lastCustomerMessageId = (chatId: string | Placeholder) =>
   sql<number>`(select coalesce(max(prev.id), 0) from ${messages} prev where prev.chat_id = ${chatId} and prev.type in ('inbound', 'outbound'))`;
+
+const p = sql.placeholder;
+
+/**
+ * The message's insert, built once (a Drizzle insert of every column cost about as much CPU to
+ * build as to run): every column given, null where the message has none. The hinted form also
+ * returns the last customer-visible message before it (see `hinted` above).
+ */
+const insertMessage = [false, true].map((hinted) =>
+  preparedInTransaction(hinted ? 'append_message_hinted' : 'append_message', (tx) =>
+    tx
+      .insert(messages)
+      .values({
+        chatId: p('chatId'),
+        accountId: p('accountId'),
+        transid: p('transid'),
+        type: p('type'),
+        body: p('body'),
+        authorLoginId: p('authorLoginId'),
+        sentAt: p('sentAt'),
+        turnId: p('turnId'),
+        stale: p('stale'),
+        streamState: p('streamState'),
+        streamSeq: p('streamSeq'),
+        // Nullable columns whose own encoders do not take null: cast from the value as sent.
+        streamEnds: sql`${p('streamEnds')}::integer[]`,
+        streamTouchedAt: sql`${p('streamTouchedAt')}::timestamptz`,
+      })
+      .returning({ ...getTableColumns(messages), prevId: hinted ? lastCustomerMessageId(p('chatId')) : sql<number>`0` }),
+  ),
+);
+
+/** The chat row's update beside the insert, one per kind of message (reply-clock.ts): a customer message starts the clock, an outbound one stops it. */
+const touchChat = {
+  inbound: preparedInTransaction('append_message_inbound_chat', (tx) =>
+    tx
+      .update(chats)
+      .set({ updatedAt: sql`${p('at')}::timestamptz`, ...replyClockStart(p('at')) })
+      .where(eq(chats.id, p('chatId'))),
+  ),
+  outbound: preparedInTransaction('append_message_outbound_chat', (tx) =>
+    tx
+      .update(chats)
+      .set({ updatedAt: sql`${p('at')}::timestamptz`, ...replyClockStop })
+      .where(eq(chats.id, p('chatId'))),
+  ),
+  other: preparedInTransaction('append_message_other_chat', (tx) =>
+    tx
+      .update(chats)
+      .set({ updatedAt: sql`${p('at')}::timestamptz` })
+      .where(eq(chats.id, p('chatId'))),
+  ),
+};
 
 /** A streamed reply is an outbound text message: `text` (optional, the first words) and nothing else. */
 function checkStreamOpening(input: Omit<MessageInput, 'stream'>): void {

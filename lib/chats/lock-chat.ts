@@ -4,27 +4,29 @@ import { assets, chats, customers, teams } from '@/db/schema';
 import type { EventChat } from '@/lib/events/event-body';
 import { noteChatChange, type OutboxTx } from '@/lib/events/with-outbox';
 import { ApiError } from '@/platform/errors';
+import { preparedInTransaction } from '@/platform/util/prepared';
 
 /**
  * Locks the account's chat for the rest of the transaction; 2031 when there is none. Every chat
  * change starts here, in a `withOutbox` transaction (the type asks for one), which publishes the
- * change to the chat's live views after the commit, so the statement is prepared: PostgreSQL parses and plans it once per
- * connection rather than per call (a transaction is a new handle each time, so the per-handle
- * cache of platform/util/prepared.ts would not hold it).
+ * change to the chat's live views after the commit, so the statement is built once per process and
+ * prepared: PostgreSQL parses and plans it once per connection rather than per call.
  */
 export async function lockChat(tx: OutboxTx, { accountId, chatId }: { accountId: number; chatId: string }) {
-  const [row] = await tx
-    .select({ chat: chats, destinationId: customers.destinationId })
-    .from(chats)
-    .innerJoin(customers, eq(customers.id, chats.customerId))
-    .where(and(eq(chats.id, sql.placeholder('chatId')), eq(chats.accountId, sql.placeholder('accountId'))))
-    .for('update', { of: chats })
-    .prepare('lock_chat')
-    .execute({ chatId, accountId });
+  const [row] = await lockStatement(tx).execute({ chatId, accountId });
   if (!row) throw new ApiError(2031);
   noteChatChange(tx, chatId, accountId);
   return { ...row.chat, destinationId: row.destinationId };
 }
+
+const lockStatement = preparedInTransaction('lock_chat', (tx) =>
+  tx
+    .select({ chat: chats, destinationId: customers.destinationId })
+    .from(chats)
+    .innerJoin(customers, eq(customers.id, chats.customerId))
+    .where(and(eq(chats.id, sql.placeholder('chatId')), eq(chats.accountId, sql.placeholder('accountId'))))
+    .for('update', { of: chats }),
+);
 
 export type LockedChat = Awaited<ReturnType<typeof lockChat>>;
 

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, type Placeholder, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, virtualAgents } from '@/db/schema';
 
@@ -15,8 +15,9 @@ import { chats, virtualAgents } from '@/db/schema';
  */
 
 /** Set when a customer message arrives: the clock starts unless it already runs, counting typing still on as paused. */
-export function replyClockStart(now: Date) {
-  const at = now.toISOString();
+export function replyClockStart(now: Date | Placeholder) {
+  // A placeholder (a statement prepared once) is given the time as an ISO string when it runs.
+  const at = now instanceof Date ? now.toISOString() : now;
   return {
     awaitingReplySince: sql`coalesce(${chats.awaitingReplySince}, case when exists (select 1 from ${virtualAgents} where ${virtualAgents.userId} = ${chats.assigneeId}) then ${at}::timestamptz end)`,
     replyDueAt: sql`coalesce(${chats.replyDueAt}, (select ${at}::timestamptz + ${virtualAgents.replyTimeoutSeconds} * interval '1 second' + greatest(coalesce(${chats.typingUntil}, ${at}::timestamptz) - ${at}::timestamptz, interval '0')

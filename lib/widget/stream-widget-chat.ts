@@ -58,6 +58,8 @@ export async function streamWidgetChat(
     }
   };
 
+  const queue = whileWaiting(visitor.accountId, isWaiting(state));
+
   return liveStream({
     what: 'widget',
     // The client going away cancels the stream; a signal, where given, closes it too.
@@ -90,10 +92,9 @@ export async function streamWidgetChat(
       }),
       // While the chat waits, its place in the queue moves when any chat of the account changes
       // (one leaves the queue, is picked or moved): the same wake the workspace's lists follow,
-      // on every instance. Read only while waiting; the read coalesces a burst of wakes.
-      subscribeAccountChats(visitor.accountId, () => {
-        if (state.handled_by === 'waiting' && state.status === 'open') wake();
-      }),
+      // on every instance. Followed only while it waits (a read notices the change of state), so
+      // the account's busy chats do not call every other open widget; the read coalesces a burst.
+      ...queue.start(wake),
     ],
     opening: (send) => {
       send('chat', state satisfies WidgetChat);
@@ -122,6 +123,7 @@ export async function streamWidgetChat(
       if (!sameWidgetChat(now.chat, state)) {
         state = now.chat;
         send('chat', now.chat);
+        queue.follow(isWaiting(state));
       }
       if (now.typing.on !== typing.on || now.typing.expires_at !== typing.expires_at || now.typing.status_text !== typing.status_text) {
         // Sent when it goes on, changes or goes off; one that ran out goes off on the page by `seconds_left`.
@@ -130,4 +132,36 @@ export async function streamWidgetChat(
       }
     },
   });
+}
+
+const isWaiting = (chat: WidgetChat) => chat.handled_by === 'waiting' && chat.status === 'open';
+
+/**
+ * The account's chat wakes, heard only while `follow(true)` holds: `start` subscribes if the chat
+ * waits now and returns the stream's cleanup, after which nothing subscribes again.
+ */
+function whileWaiting(accountId: number, waiting: boolean) {
+  let wake: (() => void) | undefined;
+  let unsubscribe: (() => void) | undefined;
+  let ended = false;
+  const follow = (on: boolean) => {
+    if (on && !unsubscribe && wake && !ended) unsubscribe = subscribeAccountChats(accountId, wake);
+    else if (!on && unsubscribe) {
+      unsubscribe();
+      unsubscribe = undefined;
+    }
+  };
+  return {
+    follow,
+    start: (w: () => void) => {
+      wake = w;
+      follow(waiting);
+      return [
+        () => {
+          ended = true;
+          follow(false);
+        },
+      ];
+    },
+  };
 }

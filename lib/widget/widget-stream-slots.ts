@@ -71,10 +71,8 @@ export async function refreshWidgetStreams(): Promise<void> {
   const ids = [...shared.open];
   await db
     .execute(
-      sql`update widget_streams set seen_at = now() where id in (${sql.join(
-        ids.map((i) => sql`${i}`),
-        sql`, `,
-      )})`,
+      // One array parameter: a list of as many parameters costs a statement of that size to build and parse.
+      sql`update widget_streams set seen_at = now() where id = any(${`{${ids.join(',')}}`}::text[])`,
     )
     .then(() => db.execute(sql`delete from widget_streams where seen_at < now() - ${STALE_SECONDS} * interval '1 second'`))
     .catch((err) => logger.warn('open widget streams not refreshed', { err }));
