@@ -8,7 +8,8 @@
  * sources; the widget's limits stay at their defaults). The streams are then held BENCH_HOLD_SECONDS
  * (600), every frame timed, and a bot POSTs outbound messages at BENCH_FANOUT_RATE (500/s) for
  * BENCH_FANOUT_SECONDS (10) to chats picked at random, timed to their arrival in the widget from the
- * POST's start (an upper bound) and from its answer (a lower bound). In the same run, a bare
+ * POST's start (an upper bound) and from its answer (a lower bound). The servers are restarted
+ * between the arrival and the streams, so the memory read is the streams'. In the same run, a bare
  * node:http server (bench/bare-sse-server.mjs) holds as many streams the same way: the ceiling for
  * resident memory.
  *
@@ -255,7 +256,7 @@ async function runCase(k: Case, dbUrl: string, prior: { customers: Customer[]; c
   const servers: ProductionServer[] = [];
   for (const p of ports) servers.push(await startInstance(p, dbUrl));
   const bases = servers.map((s) => s.base);
-  const pids = servers.map((s) => s.child.pid as number);
+  let pids = servers.map((s) => s.child.pid as number);
   const barePort = await freePort();
   const bare = await startBare(barePort);
   const stop = async () => {
@@ -267,6 +268,14 @@ async function runCase(k: Case, dbUrl: string, prior: { customers: Customer[]; c
     const load0 = loadNow();
     log(`${k.key}: ${WIDGETS} customers arrive at ${OPEN_RATE}/s from ${ADDRESSES} addresses`);
     const list = prior?.customers ?? (await arrive(bases[0], ctx.appId));
+    // The streams' memory is read on fresh processes: the arrival's garbage would otherwise hide
+    // them in a heap it had already grown. 50 streams opened and closed first load their code.
+    for (let i = 0; i < servers.length; i++) {
+      await stopProductionServer(servers[i]);
+      servers[i] = await startInstance(ports[i], dbUrl);
+    }
+    pids = servers.map((s) => s.child.pid as number);
+    for (const h of await openAll(bases, list.slice(0, 50), () => {})) await h.close();
     await sleep(3_000);
     const rssBefore = pids.map(rssMiB);
     const arrivals = new Map<string, (at: number) => void>();
@@ -336,7 +345,7 @@ function report(results: Result[], started: Date, pg: string): string {
     '<!-- bench:open-widgets:start -->',
     "## bench:open-widgets: a busy website's open widgets",
     '',
-    `Run ${started.toISOString()} with \`npm run bench:open-widgets\` (\`tsx bench/open-widgets.ts\`): ${f0(WIDGETS)} customers arriving at ${OPEN_RATE}/s (visitor, chat, then the widget's stream) from ${f0(ADDRESSES)} loopback addresses (127.1.x.y as the sockets' source; the widget's per-address and per-customer limits at their defaults, the bot tenant's limit raised for 30,000 messages a minute), held ${HOLD_SECONDS} s, then a bot POSTing outbound messages at ${FANOUT_RATE}/s for ${FANOUT_SECONDS} s to chats at random. Production servers (\`npm start\` of the build), a fresh PostgreSQL database; the bench process (every stream, node:http) and a bare node:http server holding as many streams the same way (\`bench/bare-sse-server.mjs\`: the memory ceiling) run beside them. Latency from the POST's start (upper bound) and from its answer (lower bound) to the message read from the widget's stream.`,
+    `Run ${started.toISOString()} with \`npm run bench:open-widgets\` (\`tsx bench/open-widgets.ts\`): ${f0(WIDGETS)} customers arriving at ${OPEN_RATE}/s (visitor, chat, then the widget's stream) from ${f0(ADDRESSES)} loopback addresses (127.1.x.y as the sockets' source; the widget's per-address and per-customer limits at their defaults, the bot tenant's limit raised for 30,000 messages a minute), held ${HOLD_SECONDS} s, then a bot POSTing outbound messages at ${FANOUT_RATE}/s for ${FANOUT_SECONDS} s to chats at random. Production servers (\`npm start\` of the build), restarted after the customers' arrival (the streams' memory is read on fresh processes, after 50 streams opened and closed), a fresh PostgreSQL database; the bench process (every stream, node:http) and a bare node:http server holding as many streams the same way (\`bench/bare-sse-server.mjs\`: the memory ceiling) run beside them. Latency from the POST's start (upper bound) and from its answer (lower bound) to the message read from the widget's stream.`,
     '',
     `Machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.cpus()[0]?.model ?? ''}; Node ${process.version}; ${pg}, on the same machine. Load average (1, 5, 15 min) at each case's start and end: ${results.map((r) => `${r.k.key} ${r.load}`).join('; ')} (2.0 is a full machine).`,
     '',
