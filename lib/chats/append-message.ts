@@ -64,8 +64,6 @@ export async function appendMessage(
       });
       if (stream) body.text ??= '';
       const now = new Date();
-      // The reply clock rides on the chat row's own update: a customer message starts it (when a
-      // VA holds the chat), any outbound message stops it and clears typing (reply-clock.ts).
       // Independent writes under the chat's lock, sent together: one round trip instead of two
       // (postgres.js pipelines statements given to the transaction's connection at once).
       // A message the livechat customer sees also returns the last one before it (read under the
@@ -171,7 +169,11 @@ const insertMessage = [false, true].map((hinted) =>
   ),
 );
 
-/** The chat row's update beside the insert, one per kind of message (reply-clock.ts): a customer message starts the clock, an outbound one stops it. */
+/**
+ * The chat row's update beside the insert, one per kind of message. The reply clock rides on it
+ * (reply-clock.ts): a customer message starts it (when a VA holds the chat), any outbound message
+ * stops it and clears typing.
+ */
 const touchChat = {
   inbound: preparedInTransaction('append_message_inbound_chat', (tx) =>
     tx
