@@ -733,7 +733,11 @@ async function main() {
   const receiver = await webhookReceiver(() => webhookBot as Bot);
   const results: Result[] = [];
   try {
-    server = startProductionServer(PORT, serverEnv(url.toString()), (line) => console.log(line), { keepOutput: false });
+    server = startProductionServer(PORT, serverEnv(url.toString()), (line) => console.log(line), {
+      keepOutput: false,
+      // BENCH_NODE_ARGS: flags for the server's node (a profile: `--cpu-prof --cpu-prof-dir=/tmp/p`).
+      nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    });
     await waitForServer(server, 600_000, '/api/health/ready');
     if ((await admin.post('/login', ADMIN, { headers: { origin: BASE } })).status !== 200) throw new Error('admin login failed');
     webhookBot = await setUpBot('webhook', receiver.url);

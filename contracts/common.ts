@@ -68,12 +68,22 @@ export const named = <T extends z.ZodTypeAny>(title: string, schema: T, example?
 export const example = <T extends z.ZodTypeAny>(schema: T, value: z.input<T>): T => withOpenApi(schema, { example: value });
 
 /**
+ * A streamed answer's body as a route returns it (platform/realtime's EventStream): each entry
+ * takes it its own way, the Next route as a web ReadableStream.
+ */
+export interface StreamedBody {
+  toWeb(): ReadableStream<Uint8Array>;
+}
+
+const isStreamedBody = (v: unknown): v is StreamedBody => typeof (v as Partial<StreamedBody> | null)?.toWeb === 'function';
+
+/**
  * A Server-Sent Events answer (the body of a `c.otherResponse`): `exampleText` is what the
  * documents show it sending, and `events` the named schema of each `event:`'s data, which they list
  * as `x-sse-events` (OpenAPI 3.0 cannot say what a stream carries).
  */
 export const eventStream = (exampleText: string, events?: Record<string, z.ZodTypeAny>) =>
-  withOpenApi(z.custom<ReadableStream<Uint8Array>>((v) => v instanceof ReadableStream).describe('Server-Sent Events, streamed'), {
+  withOpenApi(z.custom<StreamedBody>(isStreamedBody).describe('Server-Sent Events, streamed'), {
     example: exampleText,
     events,
   });

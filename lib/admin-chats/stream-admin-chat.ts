@@ -2,6 +2,7 @@ import type { Db } from '@/db/client';
 import { followTranscript, requireCursorWithin } from '@/lib/chats/follow-transcript';
 import { subscribeChatChanges } from '@/lib/events/chat-changes';
 import { liveStream } from '@/platform/realtime/live-stream';
+import type { EventStream } from '@/platform/realtime/sse-stream';
 import { inspectChatDetails, readChatInspection } from './inspect-chat';
 
 /** Least time between two reads of one chat for one page: changes other than chunks are read at most 10 times a second. */
@@ -22,7 +23,7 @@ const MIN_GAP_MS = 100;
 export async function streamAdminChat(
   db: Db,
   { accountId, chatId, after, signal }: { accountId: number; chatId: string; after?: number; signal?: AbortSignal },
-): Promise<ReadableStream<Uint8Array>> {
+): Promise<EventStream> {
   const first = after === undefined ? await readChatInspection(db, { accountId, chatId }) : undefined;
   const transcript = followTranscript(db, { chatId, after: after ?? 0 });
   let lastDetails = '';

@@ -4,6 +4,7 @@ import { followTranscript, requireCursorWithin } from '@/lib/chats/follow-transc
 import { subscribeAccountChats, subscribeChatChanges } from '@/lib/events/chat-changes';
 import { ApiError } from '@/platform/errors';
 import { liveStream } from '@/platform/realtime/live-stream';
+import type { EventStream } from '@/platform/realtime/sse-stream';
 import { requireTeamChat } from './agent-scope';
 import { listWorkspace } from './list-workspace';
 import { type AgentChatDetails, agentChatDetails, readAgentChat } from './open-agent-chat';
@@ -34,7 +35,7 @@ const detailsOf = ({ chat: { messages: _latest, ...chat }, ...rest }: AgentChatD
 export async function streamWorkspace(
   db: Db,
   { agent, chatId, after, signal }: { agent: AgentAuth; chatId: string | null; after?: number; signal?: AbortSignal },
-): Promise<ReadableStream<Uint8Array>> {
+): Promise<EventStream> {
   let snapshot: Awaited<ReturnType<typeof readAgentChat>> | undefined;
   if (chatId !== null && after === undefined) snapshot = await readAgentChat(db, { agent, chatId });
   else if (chatId !== null) {

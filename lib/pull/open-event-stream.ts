@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { sseStream } from '@/platform/realtime/sse-stream';
+import { type EventStream, sseStream } from '@/platform/realtime/sse-stream';
 import { logger } from '@/platform/util/logger';
 import { noteRead } from './ack-events';
 import type { Position } from './cursor';
@@ -24,7 +24,7 @@ const STALLED_MS = 60_000;
 export async function openEventStream(
   db: Db,
   { accountId, vaUserId, cursor, field }: { accountId: number; vaUserId: number; cursor: string | undefined; field: string },
-): Promise<ReadableStream<Uint8Array>> {
+): Promise<EventStream> {
   const state = await readPullState(db, { accountId, vaUserId });
   let position: Position = await startOf(db, state, { accountId, vaUserId, cursor, field });
   const slot = await takeStreamSlot(db, { vaUserId });

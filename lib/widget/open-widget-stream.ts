@@ -1,9 +1,10 @@
 import type { Db } from '@/db/client';
 import { env } from '@/env';
+import type { EventStream } from '@/platform/realtime/sse-stream';
 import { streamWidgetChat } from './stream-widget-chat';
 import type { WidgetVisitorAuth } from './types';
 import { customerKey } from './widget-guard';
-import { releaseWidgetStreamSlot, takeWidgetStreamSlot, untilEnd } from './widget-stream-slots';
+import { releaseWidgetStreamSlot, takeWidgetStreamSlot } from './widget-stream-slots';
 
 /**
  * Admits a customer's stream of their chat: a slot under the caps per customer and per chat
@@ -13,7 +14,7 @@ import { releaseWidgetStreamSlot, takeWidgetStreamSlot, untilEnd } from './widge
 export async function openWidgetStream(
   db: Db,
   { visitor, chatId, after }: { visitor: WidgetVisitorAuth; chatId: string; after: number },
-): Promise<ReadableStream<Uint8Array>> {
+): Promise<EventStream> {
   const e = env();
   const slot = await takeWidgetStreamSlot(db, {
     customer: customerKey(visitor),
@@ -23,7 +24,7 @@ export async function openWidgetStream(
   });
   try {
     const stream = await streamWidgetChat(db, { visitor, chatId, after });
-    return untilEnd(stream, () => void releaseWidgetStreamSlot(db, slot));
+    return stream.onEnd(() => void releaseWidgetStreamSlot(db, slot));
   } catch (err) {
     await releaseWidgetStreamSlot(db, slot);
     throw err;

@@ -3,6 +3,7 @@ import type { Db } from '@/db/client';
 import { requireCursorWithin } from '@/lib/chats/follow-transcript';
 import { subscribeAccountChats, subscribeChatChanges } from '@/lib/events/chat-changes';
 import { liveStream, type SendEvent } from '@/platform/realtime/live-stream';
+import type { EventStream } from '@/platform/realtime/sse-stream';
 import { widgetMessagesAfter } from './list-widget-messages';
 import type { WidgetVisitorAuth } from './types';
 import { loadOwnChatLive, sameWidgetChat, TYPING_OFF, toWidgetMessage } from './widget-chat-view';
@@ -37,7 +38,7 @@ export function widgetStreamReads(): number {
 export async function streamWidgetChat(
   db: Db,
   { visitor, chatId, after, signal }: { visitor: WidgetVisitorAuth; chatId: string; after: number; signal?: AbortSignal },
-): Promise<ReadableStream<Uint8Array>> {
+): Promise<EventStream> {
   let { chat: state, typing } = await loadOwnChatLive(db, { visitor, chatId });
   await requireCursorWithin(db, { chatId, after });
   let cursor = after;

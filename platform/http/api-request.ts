@@ -1,3 +1,5 @@
+import type { EventStream } from '@/platform/realtime/sse-stream';
+
 /**
  * The small request and answer types the API pipeline works on, so that one pipeline serves both
  * entries: Next's route handler (a `NextRequest`) and the node:http adapter of `npm start` (an
@@ -27,8 +29,11 @@ export type ApiRequest = {
 export type ApiAnswer = {
   status: number;
   headers: PlainHeaders;
-  /** A JSON text or raw bytes; a stream (Server-Sent Events), which each entry pipes as it comes; `null` for no body. */
-  body: string | Uint8Array | ReadableStream<Uint8Array> | null;
+  /**
+   * A JSON text or raw bytes; a stream, which each entry pipes as it comes (JSON Lines as a web
+   * stream; Server-Sent Events as an EventStream, taken natively by the node:http entry); `null` for no body.
+   */
+  body: string | Uint8Array | ReadableStream<Uint8Array> | EventStream | null;
 };
 
 type Raw = Record<string, string | string[] | undefined>;

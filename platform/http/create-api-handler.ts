@@ -13,6 +13,7 @@ import type { NextRequest } from 'next/server';
 import { env } from '@/env';
 import { ApiError } from '@/platform/errors';
 import { recordHttp } from '@/platform/metrics/registry';
+import { EventStream } from '@/platform/realtime/sse-stream';
 import { newTraceId } from '@/platform/util/ids';
 import { type ApiAnswer, type ApiRequest, PlainHeaders } from './api-request';
 import { explainBodyIssues } from './explain-issues';
@@ -185,7 +186,8 @@ function toResponse(answer: ApiAnswer): Response {
     if (Array.isArray(v)) for (const one of v) headers.append(k, one);
     else if (v !== undefined) headers.set(k, v);
   }
-  return new Response(answer.body as BodyInit | null, { status: answer.status, headers });
+  const body = answer.body instanceof EventStream ? answer.body.toWeb() : answer.body;
+  return new Response(body as BodyInit | null, { status: answer.status, headers });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -309,7 +311,7 @@ async function dispatch(req: ApiRequest, route: AppRoute, impl: Implementation, 
   if (isAppRouteNoBody(responseType)) return { status, headers, body: null };
   if (isAppRouteOtherResponse(responseType)) {
     const body = result.body;
-    if (body instanceof ReadableStream) {
+    if (body instanceof ReadableStream || body instanceof EventStream) {
       headers.set('content-type', responseType.contentType);
       // Through proxies and Next's compression untouched (no-transform), and never cached.
       headers.set('cache-control', 'no-cache, no-transform');

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { isTrustedPeer } from '@/platform/auth/client-address';
 import { ApiError } from '@/platform/errors';
+import { EventStream } from '@/platform/realtime/sse-stream';
 import { API_CSP, COMMON_SECURITY_HEADERS, HSTS } from '@/platform/security/headers';
 import { newTraceId } from '@/platform/util/ids';
 import { logger } from '@/platform/util/logger';
@@ -202,6 +203,12 @@ function isWellFormedPath(path: string): boolean {
 function writeAnswer(res: ServerResponse, answer: ApiAnswer): void {
   const raw = answer.headers.raw;
   const body = answer.body;
+  if (body instanceof EventStream) {
+    res.writeHead(answer.status, raw);
+    res.flushHeaders();
+    body.toNode(res);
+    return;
+  }
   if (body instanceof ReadableStream) {
     res.writeHead(answer.status, raw);
     res.flushHeaders();

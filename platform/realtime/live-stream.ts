@@ -1,6 +1,6 @@
 import { logger } from '@/platform/util/logger';
 
-import { type SseWriter, sseStream } from './sse-stream';
+import { type EventStream, type SseWriter, sseStream } from './sse-stream';
 
 /** Writes one Server-Sent Event (`data` as JSON; `id` becomes the client's Last-Event-ID). */
 export type SendEvent = SseWriter['send'];
@@ -32,7 +32,7 @@ export function liveStream({
   opening?: (send: SendEvent) => void;
   signal?: AbortSignal;
   minGapMs?: number;
-}): ReadableStream<Uint8Array> {
+}): EventStream {
   return sseStream({
     what,
     signal,

@@ -22,7 +22,7 @@ export const chatsRouter = tsr.routerWithMiddleware(adminContract.chats)<{ admin
       chatId: params.chat_id,
       after: resume === undefined ? undefined : Number(resume),
     });
-    // A ReadableStream body is streamed by the pipeline; the contract documents it as text/event-stream.
+    // An EventStream body is streamed by both entries (platform/http); the contract documents it as text/event-stream.
     return { status: 200 as const, body: stream };
   },
   postMessage: async ({ params, body }, { request }) => {

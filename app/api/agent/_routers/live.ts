@@ -12,7 +12,7 @@ export const liveRouter = tsr.routerWithMiddleware(agentContract.live)<{ agent: 
       chatId: query.chat ?? null,
       after: resume === undefined ? undefined : Number(resume),
     });
-    // A ReadableStream body is streamed by the pipeline; the contract documents it as text/event-stream.
+    // An EventStream body is streamed by both entries (platform/http); the contract documents it as text/event-stream.
     return { status: 200 as const, body: stream };
   },
 });

@@ -30,7 +30,7 @@ export const eventsRouter = tsr.routerWithMiddleware(botContract.events)<{ bot: 
       cursor: resume ?? query.after,
       field: resume !== undefined ? 'header.last-event-id' : 'query.after',
     });
-    // A ReadableStream body is streamed by both entries (platform/http); the contract documents it as text/event-stream.
+    // An EventStream body is streamed by both entries (platform/http); the contract documents it as text/event-stream.
     return { status: 200 as const, body: stream };
   },
   ackEvents: async ({ body }, { request }) => {

@@ -41,7 +41,7 @@ const widgetRouter = tsr.routerWithMiddleware(widgetContract)<{ widget: WidgetVi
     const resume = headers['last-event-id'];
     const after = resume !== undefined ? cursorOf(resume, 'header.last-event-id') : (query.after ?? 0);
     const stream = await openWidgetStream(await getDb(), { visitor: request.widget, chatId: params.chat_id, after });
-    // A ReadableStream body is streamed by the pipeline; the contract documents it as text/event-stream.
+    // An EventStream body is streamed by both entries (platform/http); the contract documents it as text/event-stream.
     return { status: 200 as const, body: stream };
   },
 });
