@@ -31,7 +31,7 @@ import { nowMs } from '@/test/support/clock';
 import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import { spread } from '@/test/support/stats';
 import { writeSection } from './report';
-import { freePort, processCpuMs } from './servers';
+import { freePort, paced, processCpuMs } from './servers';
 import { createWidgetTenant } from './widget-tenant';
 
 const WIDGETS = Number(process.env.BENCH_WIDGETS ?? 15_000);
@@ -59,20 +59,6 @@ const addressOf = (i: number) => `127.1.${Math.floor((i % ADDRESSES) / 250)}.${(
 
 type Customer = { token: string; chatId: string; address: string };
 type Held = { close: () => Promise<void>; ended: () => boolean; maxGapMs: () => number };
-
-/** Runs `task(i)` for i < n, started at `rate` a second, at most `inFlight` at once. */
-async function paced(n: number, rate: number, task: (i: number) => Promise<void>, inFlight = 500) {
-  const t0 = nowMs();
-  const running = new Set<Promise<void>>();
-  for (let i = 0; i < n; i++) {
-    const wait = t0 + (i * 1000) / rate - nowMs();
-    if (wait > 1) await sleep(wait);
-    const p = task(i).finally(() => running.delete(p));
-    running.add(p);
-    if (running.size >= inFlight) await Promise.race(running);
-  }
-  await Promise.all(running);
-}
 
 /** A tenant whose livechat chats go to one pull VA; answers the app and the VA's token. */
 async function setUp(base: string) {

@@ -46,7 +46,7 @@ import { nowMs } from '@/test/support/clock';
 import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import { spread } from '@/test/support/stats';
 import { writeSection } from './report';
-import { freePort, processCpuMs } from './servers';
+import { freePort, paced, processCpuMs } from './servers';
 import { createWidgetTenant } from './widget-tenant';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3331);
@@ -484,20 +484,6 @@ function within<T>(p: Promise<T>, ms: number): Promise<T | null> {
   return Promise.race([p.catch(() => null), late]).finally(() => clearTimeout(timer));
 }
 
-/** Runs `task(i)` for i < n, started `rate` a second, at most `inFlight` at once. */
-async function paced(n: number, rate: number, inFlight: number, task: (i: number) => Promise<void>) {
-  const t0 = nowMs();
-  const running = new Set<Promise<void>>();
-  for (let i = 0; i < n; i++) {
-    const wait = t0 + (i * 1000) / rate - nowMs();
-    if (wait > 1) await sleep(wait);
-    const p = task(i).finally(() => running.delete(p));
-    running.add(p);
-    if (running.size >= inFlight) await Promise.race(running);
-  }
-  await Promise.all(running);
-}
-
 /** The turn a reply's text names (`[turn_...] ...`). */
 const turnNamed = (text: unknown) => (typeof text === 'string' ? /^\[([^\]]+)\]/.exec(text)?.[1] : undefined);
 
@@ -549,17 +535,22 @@ async function loadCase(bot: Bot, server: ProductionServer): Promise<Record<stri
   const loadStart = os.loadavg()[0];
   try {
     let openFailed = 0;
-    await paced(LOAD_CONVERSATIONS, LOAD_OPEN_RATE, 100, async () => {
-      const opening = newCustomer(appIdOf(bot), hearFrame);
-      opening.catch((err) => openFailed < 5 && console.error('customer:', (err as Error).message));
-      const c = await within(opening, LOST_AFTER_MS);
-      if (c) customers.push(c);
-      else {
-        openFailed++;
-        // One that opens after all is closed then.
-        opening.then((late) => late.close()).catch(() => undefined);
-      }
-    });
+    await paced(
+      LOAD_CONVERSATIONS,
+      LOAD_OPEN_RATE,
+      async () => {
+        const opening = newCustomer(appIdOf(bot), hearFrame);
+        opening.catch((err) => openFailed < 5 && console.error('customer:', (err as Error).message));
+        const c = await within(opening, LOST_AFTER_MS);
+        if (c) customers.push(c);
+        else {
+          openFailed++;
+          // One that opens after all is closed then.
+          opening.then((late) => late.close()).catch(() => undefined);
+        }
+      },
+      100,
+    );
     console.log(`load (${bot.kind} bot): ${customers.length} customers open; steady state for ${LOAD_SECONDS} s`);
     const m: LoadTally = {
       toBotStart: [],
