@@ -35,8 +35,9 @@ describeOrSkip('realtime across instances (PostgreSQL)', needsPostgres, () => {
   before(async () => {
     await connectRealtime(t.db);
     // Another instance's ear: the same channel, on the same database.
-    const client = (t.db as unknown as { $client: { listen: (c: string, fn: (p: string) => void) => Promise<{ unlisten: () => Promise<void> }> } })
-      .$client;
+    const client = (
+      t.db as unknown as { $client: { listen: (c: string, fn: (p: string) => void) => Promise<{ unlisten: () => Promise<void> }> } }
+    ).$client;
     unlisten = (await client.listen('va_outbox', (payload) => heard.push(payload))).unlisten;
   });
   after(async () => {
