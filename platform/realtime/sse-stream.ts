@@ -153,17 +153,22 @@ export function sseStream({
     sink?.end();
   };
   // One shape for every stream (a literal with a getter would be a dictionary object per stream).
-  const sse = new Writer(write, close, onClose, async () => {
-    const since = Date.now();
-    while (!closed && sink?.full()) {
-      if (Date.now() - since > stalledMs) throw new Error('client stopped reading');
-      await new Promise<void>((resolve) => {
-        room = resolve;
-        setTimeout(resolve, 1_000).unref?.();
-      });
-    }
-  });
-  sse.isClosed = () => closed;
+  const sse = new Writer(
+    write,
+    close,
+    onClose,
+    () => closed,
+    async () => {
+      const since = Date.now();
+      while (!closed && sink?.full()) {
+        if (Date.now() - since > stalledMs) throw new Error('client stopped reading');
+        await new Promise<void>((resolve) => {
+          room = resolve;
+          setTimeout(resolve, 1_000).unref?.();
+        });
+      }
+    },
+  );
   const begin = (s: Sink) => {
     sink = s;
     const heartbeat = setInterval(() => write(': keep-alive\n\n'), heartbeatMs);
@@ -183,11 +188,11 @@ export function sseStream({
 }
 
 class Writer implements SseWriter {
-  isClosed: () => boolean = () => false;
   constructor(
     private readonly write: (text: string) => void,
     readonly close: () => void,
     readonly onClose: (fn: () => void) => void,
+    private readonly isClosed: () => boolean,
     readonly room: () => Promise<void>,
   ) {}
 

@@ -13,6 +13,15 @@ const EVENTS = 4_000;
 const PAYLOAD = 'x'.repeat(8_192);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** `p`, or a failure naming `what` after `ms`: a lost answer or end fails the test instead of hanging it. */
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not come within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
 type Run = { sent: number; ended: boolean };
 
 /** A stream that sends EVENTS events as fast as the client takes them, each after `room()`. */
@@ -64,7 +73,7 @@ for (const entry of ['node', 'web'] as const) {
     after(() => new Promise<void>((r) => server.close(() => r())));
 
     it('stops writing while the client does not read, then sends every event in order once it does', async () => {
-      const res = await new Promise<http.IncomingMessage>((resolve) => http.get(base, resolve));
+      const res = await within(new Promise<http.IncomingMessage>((resolve) => http.get(base, resolve)), 10_000, 'the answer');
       res.pause();
       await sleep(1_000);
       const whilePaused = current.sent;
@@ -79,7 +88,7 @@ for (const entry of ['node', 'web'] as const) {
       });
       const ended = new Promise((r) => res.once('end', r));
       res.resume();
-      await ended;
+      await within(ended, 30_000, 'the end of the stream');
       const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
       assert.equal(ids.length, EVENTS);
       assert.ok(
@@ -91,7 +100,7 @@ for (const entry of ['node', 'web'] as const) {
 
     it('ends the stream and runs its cleanups when the client leaves', async () => {
       const req = http.get(base);
-      const res = await new Promise<http.IncomingMessage>((resolve) => req.once('response', resolve));
+      const res = await within(new Promise<http.IncomingMessage>((resolve) => req.once('response', resolve)), 10_000, 'the answer');
       res.pause();
       await sleep(300);
       assert.equal(current.ended, false);
