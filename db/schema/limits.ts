@@ -20,10 +20,21 @@ export const rateLimits = pgTable(
 );
 
 /**
+ * The server instances holding open widget streams: one row per process, its `seen_at` refreshed
+ * every 15 s while it holds any. An instance not seen for a minute has died; deleting its row
+ * deletes its streams' rows with it (the foreign key below cascades).
+ */
+export const widgetStreamInstances = pgTable('widget_stream_instances', {
+  id: text('id').primaryKey(),
+  seenAt: tstz('seen_at').notNull().defaultNow(),
+});
+
+/**
  * Open chat-widget streams, so the caps per customer and per chat (WIDGET_STREAMS_PER_CUSTOMER,
  * WIDGET_STREAMS_PER_CHAT) hold across instances. A row is written when a stream is admitted and
- * deleted when it ends; each instance refreshes its rows' `seen_at` every 15 s, and any row not
- * refreshed for a minute (its instance died) is deleted by that refresh on every other instance.
+ * deleted when it ends. A row counts while its instance is alive (`widget_stream_instances`): one
+ * row per instance is refreshed, not one per stream. Rows without an instance were written by the
+ * release before, which refreshed each row's `seen_at`; they count while that is under a minute old.
  */
 export const widgetStreams = pgTable(
   'widget_streams',
@@ -32,11 +43,14 @@ export const widgetStreams = pgTable(
     /** `<asset id>:<livechat id>`: the customer the credential names. */
     customer: text('customer').notNull(),
     chatId: text('chat_id').notNull(),
+    /** When the stream opened; the release before refreshed it every 15 s (rows without an instance). */
     seenAt: tstz('seen_at').notNull().defaultNow(),
+    instanceId: text('instance_id').references(() => widgetStreamInstances.id, { onDelete: 'cascade' }),
   },
   (t) => [
     index('widget_streams_customer_idx').on(t.customer),
     index('widget_streams_chat_idx').on(t.chatId),
     index('widget_streams_seen_idx').on(t.seenAt),
+    index('widget_streams_instance_idx').on(t.instanceId),
   ],
 );

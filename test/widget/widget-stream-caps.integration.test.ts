@@ -2,7 +2,7 @@
  * The caps on open widget streams (WIDGET_STREAMS_PER_CUSTOMER, WIDGET_STREAMS_PER_CHAT): refused
  * with 2066 in the envelope past either, given back when a stream ends, counted from the shared
  * table (rows another instance holds count; rows of a dead instance lapse), and exact under
- * concurrent opens.
+ * concurrent opens. Instances are rows of `widget_stream_instances`, one refreshed per instance.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -82,26 +82,75 @@ describe('caps on open chat widget streams', () => {
     await untilRows(`chat_id in ('${first}', '${second}')`, 0);
   });
 
-  it('counts streams held by other instances, and not those of an instance that stopped refreshing them', async () => {
+  it('counts streams held by other live instances, and not those of an instance that stopped marking itself alive', async () => {
     const v = await newVisitor(t.assets.livechat.id);
     const chatId = await startChat(v.token, 'counted everywhere');
     const customer = `${t.assets.livechat.id}:${v.livechatId}`;
-    // Another instance holds one, fresh; a dead one left one two minutes old.
-    await ctx.db.execute(sql`insert into widget_streams (id, customer, chat_id) values ('other-instance', ${customer}, ${chatId})`);
+    // Another instance, alive, holds one; a dead one (not seen for two minutes) left two.
+    await ctx.db.execute(sql`insert into widget_stream_instances (id) values ('other-instance')`);
+    await ctx.db.execute(sql`insert into widget_stream_instances (id, seen_at) values ('dead-instance', now() - interval '2 minutes')`);
     await ctx.db.execute(
-      sql`insert into widget_streams (id, customer, chat_id, seen_at) values ('dead-instance', ${customer}, ${chatId}, now() - interval '2 minutes')`,
+      sql`insert into widget_streams (id, customer, chat_id, instance_id) values ('other-1', ${customer}, ${chatId}, 'other-instance'),
+        ('dead-1', ${customer}, ${chatId}, 'dead-instance'), ('dead-2', ${customer}, ${chatId}, 'dead-instance')`,
     );
     const mine = await open(chatId, v.token);
     assert.equal(mine.status, 200);
     const over = await open(chatId, v.token);
-    assert.equal(over.status, 429, "the other instance's stream counts; the dead one does not");
+    assert.equal(over.status, 429, "the other instance's stream counts; the dead one's do not");
     assert.equal(over.refusal.status_code, 2066);
-    // This instance's refresh keeps its own row alive and deletes the dead instance's.
+    // One row per instance is refreshed, not one per stream: this stream's row keeps the time it opened.
+    const mineSeen = async () =>
+      rowsOf(await ctx.db.execute(sql`select seen_at from widget_streams where chat_id = ${chatId} and id not like '%-_'`));
+    const before = await mineSeen();
+    assert.equal(before.length, 1);
     await refreshWidgetStreams();
-    assert.equal(await rows(`id = 'dead-instance'`), 0);
-    assert.equal(await rows(`id = 'other-instance'`), 1);
+    assert.deepEqual(await mineSeen(), before);
+    // The refresh deleted the dead instance and its streams' rows with it; the live one's stay.
+    assert.equal(await rows(`instance_id = 'dead-instance' or id like 'dead-%'`), 0);
+    assert.equal(rowsOf(await ctx.db.execute(sql`select 1 from widget_stream_instances where id = 'dead-instance'`)).length, 0);
+    assert.equal(await rows(`id = 'other-1'`), 1);
+    // The other instance dies too: its stream no longer counts, so a second stream here is admitted.
+    await ctx.db.execute(sql`update widget_stream_instances set seen_at = now() - interval '2 minutes' where id = 'other-instance'`);
+    const second = await open(chatId, v.token);
+    assert.equal(second.status, 200);
+    await second.sse!.close();
     await mine.sse!.close();
-    await ctx.db.execute(sql`delete from widget_streams where id = 'other-instance'`);
+    await ctx.db.execute(sql`delete from widget_stream_instances where id = 'other-instance'`);
+    await untilRows(`chat_id = '${chatId}'`, 0);
+  });
+
+  it("counts the release before's rows (no instance) while their own seen_at is fresh, and deletes them once stale", async () => {
+    const v = await newVisitor(t.assets.livechat.id);
+    const chatId = await startChat(v.token, 'from the release before');
+    const customer = `${t.assets.livechat.id}:${v.livechatId}`;
+    await ctx.db.execute(sql`insert into widget_streams (id, customer, chat_id) values ('old-fresh', ${customer}, ${chatId})`);
+    await ctx.db.execute(
+      sql`insert into widget_streams (id, customer, chat_id, seen_at) values ('old-stale', ${customer}, ${chatId}, now() - interval '2 minutes')`,
+    );
+    const mine = await open(chatId, v.token);
+    assert.equal(mine.status, 200);
+    const over = await open(chatId, v.token);
+    assert.equal(over.status, 429, 'the fresh row counts; the stale one does not');
+    await refreshWidgetStreams();
+    assert.equal(await rows(`id = 'old-stale'`), 0);
+    assert.equal(await rows(`id = 'old-fresh'`), 1);
+    await mine.sse!.close();
+    await ctx.db.execute(sql`delete from widget_streams where id = 'old-fresh'`);
+  });
+
+  it('marks itself alive again when it was taken for dead (its row deleted) and admits the stream', async () => {
+    const v = await newVisitor(t.assets.livechat.id);
+    const chatId = await startChat(v.token, 'after a long pause');
+    const first = await open(chatId, v.token);
+    assert.equal(first.status, 200);
+    // Another instance deleted this one's row (a pause of over a minute): its streams' rows went with it.
+    await ctx.db.execute(sql`delete from widget_stream_instances`);
+    assert.equal(await rows(`chat_id = '${chatId}'`), 0);
+    const again = await open(chatId, v.token);
+    assert.equal(again.status, 200);
+    assert.equal(await rows(`chat_id = '${chatId}' and instance_id is not null`), 1);
+    for (const s of [first, again]) await s.sse!.close();
+    await untilRows(`chat_id = '${chatId}'`, 0);
   });
 
   it('admits exactly the cap under concurrent opens', async () => {
