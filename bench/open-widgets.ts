@@ -16,7 +16,7 @@
  * The cases, each on fresh server processes over the same database and customers:
  *   one: one instance holds every stream and takes every POST;
  *   two: two instances on the one PostgreSQL, the streams and the POSTs spread over both.
- * BENCH_CASES=one (or two) runs one of them; BENCH_HOLD_SECONDS shortens the hold; BENCH_SAMPLES=<file> writes each message's timing; BENCH_WRITE=0
+ * BENCH_CASES=one (or two) runs one of them; BENCH_HOLD_SECONDS shortens the hold; BENCH_SAMPLES=<file> writes each message's timing (to <file>.<instances>); BENCH_WRITE=0
  * prints only; BENCH_NODE_ARGS passes flags to the servers' node (a CPU profile). Needs the build (`npm run build`) and a PostgreSQL (DATABASE_URL, default local).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -194,7 +194,8 @@ async function fanOut(
   await Promise.all(waits);
   const cpuMs = pids.reduce((sum, p, k) => sum + ((processCpuMs(p) ?? Number.NaN) - cpu0[k]), 0);
   // BENCH_SAMPLES=<file>: every message's timing, to see when in the run a tail happened.
-  if (process.env.BENCH_SAMPLES) fs.writeFileSync(process.env.BENCH_SAMPLES, JSON.stringify(samples.sort((a, b) => a[0] - b[0])));
+  if (process.env.BENCH_SAMPLES)
+    fs.writeFileSync(`${process.env.BENCH_SAMPLES}.${bases.length}`, JSON.stringify(samples.sort((a, b) => a[0] - b[0])));
   return {
     total,
     rate: total / seconds,
