@@ -6,6 +6,7 @@ import { notHeld } from '@/lib/chats/require-held';
 import { noteChatChange, withOutbox } from '@/lib/events/with-outbox';
 import { supersededStream } from '@/lib/turns/reply-turn';
 import { ApiError } from '@/platform/errors';
+import { lastCustomerMessageId } from './append-message';
 import { toMessageView } from './message-view';
 import { heldBy, lookAtStream, streamReturning } from './stream-text';
 
@@ -43,10 +44,17 @@ export async function closeStream(
             heldBy(chatId, actorUserId),
           ),
         )
-        .returning({ id: messages.id, ...streamReturning });
-      // The live views send the finished message now.
-      if (closed) noteChatChange(tx, chatId, accountId, { kind: 'stream-closed', messageId: closed.id });
-      return closed;
+        .returning({ id: messages.id, ...streamReturning, lastId: lastCustomerMessageId(chatId) });
+      if (!closed) return undefined;
+      const { lastId, ...message } = closed;
+      // The live views send the finished message now (a widget with nothing after it, from this change).
+      noteChatChange(tx, chatId, accountId, {
+        kind: 'stream-closed',
+        messageId: message.id,
+        message: { id: message.id, type: message.type, body: message.body, sentAt: message.sentAt },
+        lastId: Number(lastId),
+      });
+      return message;
     },
     { oneStatement: true },
   );

@@ -26,15 +26,20 @@ export const accountChatsTopic = (accountId: number) => `chats:${accountId}`;
  *    chat, with `prevId`, the last such message before it (0 for none), read under the chat's lock:
  *    a view whose cursor is `prevId` has seen everything before it. Adding it changed nothing else
  *    the customer sees but the VA's typing, which an outbound message turns off (`typingOff`).
+ *  - `stream-opened`: a streamed reply the customer sees opened in a livechat chat, `message` its
+ *    opening (seq 0), with `prevId` and `typingOff` as for `message`.
  *  - `typing`: the VA's typing indicator as it now stands.
- *  - `stream-closed`: the streamed reply `messageId` was closed (its whole text is final).
+ *  - `stream-closed`: the streamed reply `messageId` was closed (its whole text is final):
+ *    `message` as it now stands, and `lastId`, the last message the customer sees in the chat as the
+ *    close read it (the reply's own id when nothing follows it).
  *  - `streams-cut`: the chat's open streamed replies were cut short (idle, or the chat left the VA).
  */
 export type ChatChange =
   | { kind: 'chunk'; messageId: number; seq: number; text: string }
   | { kind: 'message'; message: ChatChangeMessage; prevId: number; typingOff: boolean }
+  | { kind: 'stream-opened'; message: ChatChangeMessage; prevId: number; typingOff: boolean }
   | { kind: 'typing'; on: boolean; statusText: string | null; expiresAt: Date | null }
-  | { kind: 'stream-closed'; messageId: number }
+  | { kind: 'stream-closed'; messageId: number; message: ChatChangeMessage; lastId: number }
   | { kind: 'streams-cut' };
 type ChatChangeMessage = { id: number; type: string; body: Record<string, unknown>; sentAt: Date };
 

@@ -6,7 +6,7 @@ import { liveStream, type SendEvent } from '@/platform/realtime/live-stream';
 import type { EventStream } from '@/platform/realtime/sse-stream';
 import { widgetMessagesAfter } from './list-widget-messages';
 import type { WidgetVisitorAuth } from './types';
-import { loadOwnChatLive, sameWidgetChat, TYPING_OFF, toWidgetMessage } from './widget-chat-view';
+import { loadOwnChatLive, sameWidgetChat, TYPING_OFF, toWidgetMessage, typingView } from './widget-chat-view';
 
 const BATCH = 100;
 
@@ -25,9 +25,11 @@ export function widgetStreamReads(): number {
  * message, a typing call, a chunk, a close or cut) re-reads from the database after the last id
  * sent; the wake carries nothing that must arrive, so a missed one is made up by the next and a
  * doubled one sends nothing twice. The exceptions to the read, for changes made in this process:
- * a chunk that is the next of a stream this connection follows, and a message whose predecessor
- * is the last message sent, are sent on from the wake itself (two reads per chunk or message were
- * most of its cost at 20 chunks a second per chat, or 500 messages a second over 5,000 widgets).
+ * a chunk that is the next of a stream this connection follows, a message or a streamed reply's
+ * opening whose predecessor is the last message sent, and the close of the first reply it follows
+ * when nothing came after it, are sent on from the wake itself (two reads per chunk or message were
+ * most of its cost at 20 chunks a second per chat, or 500 messages a second over 5,000 widgets; the
+ * opening's and the close's reads, a third of a bot's turn's statements).
  *
  * An open streamed reply holds the cursor: its chunks go out as `chunk` events (each seq once per
  * connection, in order), and it and the messages after it go out as `message` events once it is
@@ -59,6 +61,25 @@ export async function streamWidgetChat(
     }
   };
 
+  /** Sent when it goes on, changes or goes off; one that ran out goes off on the page by `seconds_left`. */
+  const showTyping = (send: SendEvent, next: WidgetTyping) => {
+    if (next.on === typing.on && next.expires_at === typing.expires_at && next.status_text === typing.status_text) return;
+    typing = next;
+    send('typing', typing);
+  };
+  /**
+   * Whether the last read held a finished message behind an open reply. The close's `lastId` is read
+   * at its statement's start, so it can miss a message committed meanwhile; that message's own wake
+   * brings it, unless a read already held it before the close arrived: then the close reads too.
+   */
+  let heldBehind = false;
+  /** The first open reply this connection follows (the one holding the cursor), if any. */
+  const firstFollowed = () => {
+    let first: number | undefined;
+    for (const id of sentSeq.keys()) if (first === undefined || id < first) first = id;
+    return first;
+  };
+
   const queue = whileWaiting(visitor.accountId, isWaiting(state));
 
   return liveStream({
@@ -74,18 +95,35 @@ export async function streamWidgetChat(
           sentSeq.set(change.messageId, change.seq);
           return;
         }
-        // A message added in this process right after the last one sent: sent on. A read running
-        // meanwhile skips it (it is at the cursor); one could also hold the typing from before it, so
-        // a message that turned typing off then reads once more after it.
-        if (change?.kind === 'message' && change.prevId === cursor) {
-          send('message', toWidgetMessage(change.message), change.message.id);
-          cursor = change.message.id;
+        // The VA's typing set in this process, no read under way (it could hold the typing from
+        // before): shown as the read would show it.
+        if (change?.kind === 'typing' && !busy()) {
+          showTyping(send, typingView(state, change.expiresAt, change.statusText));
+          return;
+        }
+        // A streamed reply closed in this process, the first open one this connection follows,
+        // with nothing after it: the whole message goes out, as the read would send it.
+        if (change?.kind === 'stream-closed' && change.lastId === change.messageId && firstFollowed() === change.messageId && !heldBehind) {
+          send('message', toWidgetMessage(change.message), change.messageId);
+          sentSeq.delete(change.messageId);
+          cursor = change.messageId;
+          return;
+        }
+        // A message added in this process right after the last one sent: sent on (a streamed reply's
+        // opening as its first chunk: it holds the cursor until it closes). A read running meanwhile
+        // skips it (it is at the cursor, or its seq was sent); one could also hold the typing from
+        // before it, so a message that turned typing off then reads once more after it.
+        if ((change?.kind === 'message' || change?.kind === 'stream-opened') && change.prevId === cursor) {
+          if (change.kind === 'message') {
+            send('message', toWidgetMessage(change.message), change.message.id);
+            cursor = change.message.id;
+          } else {
+            const text = String(change.message.body.text ?? '');
+            sendChunks(send, { id: change.message.id, body: change.message.body, streamSeq: 0, streamEnds: [text.length] });
+          }
           if (!change.typingOff) return;
           if (!busy()) {
-            if (typing.on) {
-              typing = TYPING_OFF;
-              send('typing', typing);
-            }
+            showTyping(send, TYPING_OFF);
             return;
           }
         }
@@ -103,6 +141,7 @@ export async function streamWidgetChat(
     },
     read: async (send) => {
       reads++;
+      heldBehind = false;
       for (;;) {
         const rows = await widgetMessagesAfter(db, { chatId, after: cursor, limit: BATCH });
         let held = false;
@@ -116,7 +155,7 @@ export async function streamWidgetChat(
             send('message', toWidgetMessage(row), row.id);
             sentSeq.delete(row.id);
             cursor = row.id;
-          }
+          } else heldBehind = true;
         }
         if (rows.length < BATCH || held) break;
       }
@@ -126,11 +165,7 @@ export async function streamWidgetChat(
         send('chat', now.chat);
         queue.follow(isWaiting(state));
       }
-      if (now.typing.on !== typing.on || now.typing.expires_at !== typing.expires_at || now.typing.status_text !== typing.status_text) {
-        // Sent when it goes on, changes or goes off; one that ran out goes off on the page by `seconds_left`.
-        send('typing', now.typing);
-        typing = now.typing;
-      }
+      showTyping(send, now.typing);
     },
   });
 }

@@ -60,22 +60,21 @@ export async function loadOwnChatLive(
   const [row] = await widgetChatQuery(db, { visitor, chatId });
   if (!row) throw new ApiError(2031, { detail: 'no such chat for this customer' });
   const chat = toWidgetChat(row);
-  const until = row.typingUntil ? new Date(row.typingUntil) : null;
-  const on = chat.status === 'open' && until !== null && until.getTime() > now.getTime();
-  return {
-    chat,
-    typing: on
-      ? {
-          on: true,
-          status_text: row.typingStatus ?? null,
-          expires_at: until.toISOString(),
-          seconds_left: Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000)),
-        }
-      : TYPING_OFF,
-  };
+  return { chat, typing: typingView(chat, row.typingUntil ? new Date(row.typingUntil) : null, row.typingStatus ?? null, now) };
 }
 
 export const TYPING_OFF: WidgetTyping = { on: false, status_text: null, expires_at: null, seconds_left: 0 };
+
+/** The VA's typing as the customer sees it: on only while the chat is open and its time has not run out. */
+export function typingView(chat: WidgetChat, until: Date | null, statusText: string | null, now = new Date()): WidgetTyping {
+  if (chat.status !== 'open' || until === null || until.getTime() <= now.getTime()) return TYPING_OFF;
+  return {
+    on: true,
+    status_text: statusText,
+    expires_at: until.toISOString(),
+    seconds_left: Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000)),
+  };
+}
 
 /** Two views of a chat differ in something the customer sees (the stream sends `chat` again). */
 export function sameWidgetChat(a: WidgetChat, b: WidgetChat): boolean {

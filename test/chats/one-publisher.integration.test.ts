@@ -77,7 +77,28 @@ describe('one publisher for chat changes (withOutbox)', () => {
       { kind: 'chunk', messageId: row.id, seq: 1, text: 'order' },
       `changes heard: ${JSON.stringify(kinds)}`,
     );
-    assert.deepEqual(heard.at(-1), { kind: 'stream-closed', messageId: row.id }, `changes heard: ${JSON.stringify(kinds)}`);
+    const opening = heard.find((c) => c?.kind === 'stream-opened');
+    assert.deepEqual(
+      opening && { ...opening, message: { ...opening.message, sentAt: null } },
+      {
+        kind: 'stream-opened',
+        message: { id: row.id, type: 'outbound', body: { text: 'Your ' }, sentAt: null },
+        prevId: 0,
+        typingOff: true,
+      },
+      `changes heard: ${JSON.stringify(kinds)}`,
+    );
+    const close = heard.at(-1);
+    assert.deepEqual(
+      close?.kind === 'stream-closed' ? { ...close, message: { ...close.message, sentAt: null } } : close,
+      {
+        kind: 'stream-closed',
+        messageId: row.id,
+        message: { id: row.id, type: 'outbound', body: { text: 'Your order' }, sentAt: null },
+        lastId: row.id,
+      },
+      `changes heard: ${JSON.stringify(kinds)}`,
+    );
   });
 
   it('does not compile a change noted, or a chat locked, outside a withOutbox transaction', async () => {

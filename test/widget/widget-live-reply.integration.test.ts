@@ -123,6 +123,48 @@ describe('chat widget live stream: typing and streamed replies', () => {
     await again.close();
   });
 
+  it("sends a bot's whole turn made in this process (typing, the reply's opening, its chunks, its close) from the wakes, without reading", async () => {
+    const { v, chatId, s } = await customerChat('is my parcel late?');
+    const readsBefore = widgetStreamReads();
+    assert.equal((await typing(chatId, { on: true, status_text: 'Checking…' })).status, 200);
+    const [on] = await s.next(1);
+    assert.deepEqual([on.event, on.json.on, on.json.status_text], ['typing', true, 'Checking…']);
+    const transid = await openReply(chatId, 'It');
+    const [opening, off] = await s.next(2);
+    assert.deepEqual([opening.event, opening.json.seq, opening.json.text], ['chunk', 0, 'It']);
+    assert.deepEqual([off.event, off.json.on], ['typing', false], 'the opening turns typing off, as a message does');
+    const messageId = opening.json.message_id as number;
+    for (const [i, piece] of [' left', ' today', '.'].entries()) assert.equal((await chunk(chatId, transid, i + 1, piece)).status, 200);
+    const chunks = await s.next(3);
+    assert.deepEqual(
+      chunks.map((c) => [c.event, c.json.seq, c.json.text]),
+      [
+        ['chunk', 1, ' left'],
+        ['chunk', 2, ' today'],
+        ['chunk', 3, '.'],
+      ],
+    );
+    const closed = await botApi('PATCH', `/chats/${chatId}/messages/${transid}`, { token: t.token, body: { stream_state: 'closed' } });
+    assert.equal(closed.status, 200, JSON.stringify(closed.body));
+    const [whole] = await s.next(1);
+    assert.deepEqual([whole.event, whole.id, whole.json.text], ['message', String(messageId), 'It left today.']);
+    // The customer answers: it follows the closed reply from its wake too.
+    assert.equal((await widgetApi('POST', `/chats/${chatId}/messages`, { token: v.token, body: { text: 'thanks!' } })).status, 201);
+    const [mine] = await s.next(1);
+    assert.deepEqual([mine.event, mine.json.text], ['message', 'thanks!']);
+    // Without the changes' details this is a read per wake: six.
+    assert.ok(widgetStreamReads() - readsBefore <= 1, `${widgetStreamReads() - readsBefore} reads for a turn`);
+    // A reconnect after the last one has nothing to resend.
+    await s.close();
+    const again = await openWidgetStream(chatId, v.token, { after: mine.json.id });
+    const [state] = await again.next(1);
+    assert.equal(state.event, 'chat');
+    await say(chatId, 'after the reconnect');
+    const [next] = await again.next(1);
+    assert.deepEqual([next.event, next.json.text], ['message', 'after the reconnect']);
+    await again.close();
+  });
+
   it('sends every chunk once and in order, holds what follows the open reply, then sends the reply whole', async () => {
     const { v, chatId, s } = await customerChat('what happened to my order?');
     const transid = await openReply(chatId, 'Let me');
