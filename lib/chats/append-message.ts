@@ -46,10 +46,12 @@ export type AppendMessageInput = {
 export async function appendMessage(
   db: Db,
   { accountId, chatId, actorLoginId, actorUserId = null, input, idempotency, customerTyping }: AppendMessageInput,
-): Promise<{ message: Message; replayed: boolean }> {
+): Promise<{ message: Message; replayed: boolean; stored?: StoredMessage }> {
   let held = false;
+  let written: StoredMessage | undefined;
   const out = await withOutbox(db, (tx) =>
     withIdempotency(tx, { accountId, idempotency }, async () => {
+      written = undefined;
       const chat = await lockChat(tx, { accountId, chatId });
       if (chat.status === 'closed' && input.type !== 'announcement') {
         throw new ApiError(2040, { detail: 'only announcements can be added to a closed chat' });
@@ -92,6 +94,7 @@ export async function appendMessage(
         }),
       ]);
       const { prevId, ...stored } = row;
+      written = { id: stored.id, type: stored.type, body: stored.body, sentAt: stored.sentAt };
       const message = toMessageView(stored);
       if (hinted) {
         noteChatChange(tx, chatId, accountId, {
@@ -128,8 +131,11 @@ export async function appendMessage(
   );
   // The turn's window closes on time in this process (another instance's closer sees it too).
   if (held) pokeTurnCloser();
-  return { message: out.result, replayed: out.replayed };
+  return { message: out.result, replayed: out.replayed, stored: out.replayed ? undefined : written };
 }
+
+/** The row a message was written as (what the widget's view of it needs); absent for a replay. */
+type StoredMessage = { id: number; type: string; body: Record<string, unknown>; sentAt: Date };
 
 /**
  * The chat's last message the customer sees (0 for none), from the transcript index read backwards;

@@ -1,5 +1,6 @@
 import type { Db } from '@/db/client';
 import { ApiError } from '@/platform/errors';
+import { processStore } from '@/platform/util/process-store';
 import { readCredential, signatureMatches } from './credential';
 import { findWidgetAsset } from './find-widget-asset';
 import type { WidgetVisitorAuth } from './types';
@@ -13,13 +14,43 @@ export async function authenticateVisitor(db: Db, { authorization }: { authoriza
   if (!token) throw new ApiError(2070, { detail: 'send the credential as Authorization: Bearer <token>' });
   const claims = readCredential(token);
   if (!claims) throw new ApiError(2070);
-  // Only "no such app" reads as a bad credential: a database that cannot answer is the 503 every
-  // route gives then, so the widget keeps the credential and tries again.
-  const asset = await findWidgetAsset(db, { appId: claims.assetId }).catch((err) => {
+  const asset = await signerOf(db, claims.assetId);
+  if (!asset || !signatureMatches(asset.widgetKey, claims.payload, claims.signature)) throw new ApiError(2070);
+  if (claims.expiresAt.getTime() <= Date.now()) throw new ApiError(2070, { detail: 'the credential has expired' });
+  return { accountId: asset.accountId, assetId: claims.assetId, livechatId: claims.livechatId };
+}
+
+type Signer = { accountId: number; widgetKey: string };
+type Kept = Signer & { until: number };
+/** How long a process keeps an app's signer, and how many it keeps (past it, the oldest go first). */
+const SIGNER_TTL_MS = 60_000;
+const MAX_SIGNERS = 10_000;
+const store = processStore<{ __vaWidgetSigners?: Map<number, Kept> }>();
+
+/**
+ * The account and the key that sign an app's credentials. Both are fixed when the asset is created
+ * and assets are never deleted, so a process keeps them a minute rather than reading them on every
+ * widget request (a customer's message, each stream). What can change (disabled, allowed origins)
+ * is not read here. Only "no such app" reads as a bad credential: a database that cannot answer is
+ * the 503 every route gives then, so the widget keeps the credential and tries again.
+ */
+async function signerOf(db: Db, appId: number): Promise<Signer | null> {
+  store.__vaWidgetSigners ??= new Map();
+  const kept = store.__vaWidgetSigners;
+  const now = Date.now();
+  const hit = kept.get(appId);
+  if (hit && hit.until > now) return hit;
+  const asset = await findWidgetAsset(db, { appId }).catch((err) => {
     if (err instanceof ApiError && err.code === 2071) return null;
     throw err;
   });
-  if (!asset || !signatureMatches(asset.widgetKey, claims.payload, claims.signature)) throw new ApiError(2070);
-  if (claims.expiresAt.getTime() <= Date.now()) throw new ApiError(2070, { detail: 'the credential has expired' });
-  return { accountId: asset.accountId, assetId: asset.id, livechatId: claims.livechatId };
+  if (!asset) return null;
+  kept.delete(appId);
+  if (kept.size >= MAX_SIGNERS) {
+    const oldest = kept.keys().next().value;
+    if (oldest !== undefined) kept.delete(oldest);
+  }
+  const signer = { accountId: asset.accountId, widgetKey: asset.widgetKey };
+  kept.set(appId, { ...signer, until: now + SIGNER_TTL_MS });
+  return signer;
 }

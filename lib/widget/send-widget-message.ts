@@ -30,7 +30,7 @@ export async function sendWidgetMessage(
   const chat = await loadOwnChat(db, { visitor, chatId });
   if (chat.status === 'closed') throw new ApiError(2040, { detail: 'this chat has ended: start a new one' });
   if (body.quick_reply_response) await checkOffered(db, { chatId, answer: body.quick_reply_response });
-  const { message } = await appendMessage(db, {
+  const { message, stored } = await appendMessage(db, {
     accountId: visitor.accountId,
     chatId,
     actorLoginId: null,
@@ -40,10 +40,12 @@ export async function sendWidgetMessage(
       ? { type: 'inbound', livechat_sub_type: 'quick_reply_response', quick_reply_response: body.quick_reply_response }
       : { type: 'inbound', text: body.text },
   });
-  const [row] = await db
-    .select({ id: messages.id, type: messages.type, body: messages.body, sentAt: messages.sentAt })
-    .from(messages)
-    .where(and(eq(messages.transid, message.transid), eq(messages.chatId, chatId)));
+  const [row] = stored
+    ? [stored]
+    : await db
+        .select({ id: messages.id, type: messages.type, body: messages.body, sentAt: messages.sentAt })
+        .from(messages)
+        .where(and(eq(messages.transid, message.transid), eq(messages.chatId, chatId)));
   return toWidgetMessage(row);
 }
 
