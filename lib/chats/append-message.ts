@@ -68,9 +68,10 @@ export async function appendMessage(
       const now = new Date();
       // Independent writes under the chat's lock, sent together: one round trip instead of two
       // (postgres.js pipelines statements given to the transaction's connection at once).
-      // A message the livechat customer sees (a streamed reply's opening too) also returns the last one before it (read under the
-      // lock, before this insert: a statement's subqueries do not see its own rows), so this
-      // process's widget streams can send it on without a read (ChatChange in chat-changes.ts).
+      // A message the livechat customer sees (a streamed reply's opening too) also returns the
+      // last one before it (read under the lock, before this insert: a statement's subqueries do
+      // not see its own rows), so this process's widget streams can send it on without a read
+      // (ChatChange in chat-changes.ts).
       const hinted = chat.channel === 'livechat' && input.type !== 'announcement';
       const [[row]] = await Promise.all([
         insertMessage[hinted ? 1 : 0](tx).execute({
