@@ -12,7 +12,8 @@ import { processStore } from '@/platform/util/process-store';
  * it skips the read); other instances get the bare wake.
  *
  * - `publish(topics, detail?)` after the commit that changed them: local listeners run at once; the topics
- *   go to the other instances in the next NOTIFY. One send is in flight at a time: topics
+ *   go to the other instances in the next NOTIFY, sent once the current synchronous work is done
+ *   (a microtask), so the publishes of one commit share it. One send is in flight at a time: topics
  *   published meanwhile are batched into the next one, split over as many notifications as
  *   NOTIFY's 8000-byte payload needs and sent together, so a burst costs a few notifications. A
  *   batch is never widened to `*` (every topic): on a busy instance the batches grow, and each
@@ -44,6 +45,8 @@ type Shared = {
   unlisten?: () => Promise<void>;
   listens: number;
   inFlight: boolean;
+  /** A flush is due at the end of the current turn of the event loop. */
+  flushQueued?: boolean;
   queued: Set<string>;
   notifications: number;
 };
@@ -83,7 +86,21 @@ export function publish(topics: Iterable<string>, detail?: unknown): void {
     wakeLocal(topic, detail);
     if (shared.pg) shared.queued.add(topic);
   }
-  if (any && shared.pg) flush();
+  if (any && shared.pg) flushSoon();
+}
+
+/**
+ * Sends at the end of this turn of the event loop: a commit publishes its events' and its chats'
+ * topics in separate calls, and each call sent at once made the second wait for the first's
+ * round trip, then go in a NOTIFY of its own.
+ */
+function flushSoon(): void {
+  if (shared.flushQueued) return;
+  shared.flushQueued = true;
+  queueMicrotask(() => {
+    shared.flushQueued = false;
+    flush();
+  });
 }
 
 function wakeLocal(topic: string, detail?: unknown): void {

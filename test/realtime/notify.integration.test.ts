@@ -47,7 +47,7 @@ describeOrSkip('realtime across instances (PostgreSQL)', needsPostgres, () => {
 
   it('delivers every topic of a burst too large for one notification, and no wake of everything', async () => {
     const sent = topics(3_000);
-    // One publish per topic, all in one tick: the first goes alone, the rest queue behind it.
+    // One publish per topic, all in one tick: they go together, split over as many payloads as they need.
     for (const topic of sent) publish([topic]);
     const got = new Set<string>();
     for (let i = 0; i < 100 && got.size < sent.length; i++) {
@@ -56,5 +56,23 @@ describeOrSkip('realtime across instances (PostgreSQL)', needsPostgres, () => {
     }
     assert.ok(!got.has('*'), 'a batch went out as a wake of everything');
     assert.equal(got.size, sent.length);
+  });
+
+  it("sends the publishes of one tick (a commit's events and its chats) in one notification", async () => {
+    heard.length = 0;
+    publish(['events:1']);
+    publish(['chat:one', 'chats:1']);
+    let got: string[] = [];
+    for (let i = 0; i < 50 && !got.length; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      got = heard.splice(0);
+    }
+    // Anything else would have arrived with it: the two were sent in one NOTIFY, or not at all.
+    await new Promise((r) => setTimeout(r, 200));
+    got.push(...heard.splice(0));
+    assert.deepEqual(
+      got.map((p) => p.split(' ').slice(1)),
+      [['events:1', 'chat:one', 'chats:1']],
+    );
   });
 });
