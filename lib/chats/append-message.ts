@@ -95,12 +95,13 @@ export async function appendMessage(
         }),
       ]);
       const { prevId, ...stored } = row;
-      written = { id: stored.id, type: stored.type, body: stored.body, sentAt: stored.sentAt };
+      const visible = { id: stored.id, type: stored.type, body: stored.body, sentAt: stored.sentAt };
+      written = visible;
       const message = toMessageView(stored);
       if (hinted) {
         noteChatChange(tx, chatId, accountId, {
           kind: stream ? 'stream-opened' : 'message',
-          message: { id: stored.id, type: stored.type, body: stored.body, sentAt: stored.sentAt },
+          message: visible,
           prevId: Number(prevId),
           typingOff: input.type === 'outbound' && chat.typingUntil !== null && new Date(chat.typingUntil) > now,
         });
