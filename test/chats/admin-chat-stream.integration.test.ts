@@ -67,6 +67,9 @@ describe('admin chat page live stream (SSE)', () => {
 
     const opened = await botApi('POST', `/chats/${chat.chat_id}/messages`, { token: t.token, body: { type: 'outbound', stream: true } });
     const transid = opened.body.response.transid;
+    // The page holds the opened reply before its chunks are written: reads are at least 100 ms
+    // apart, and a read after the chunks would send the reply whole (correct, but not what this checks).
+    await until((c) => c.messages.some((m: any) => m.transid === transid));
     for (const [i, piece] of ['The ', 'answer ', 'is 42.'].entries()) {
       const res = await botApi('POST', `/chats/${chat.chat_id}/messages/${transid}/chunks`, {
         token: t.token,
