@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '@/db/client';
 import { env } from '@/env';
 import { logger } from '@/platform/util/logger';
@@ -13,43 +14,39 @@ import type { BotAuth } from './types';
  * sent by the revoking transaction (so it arrives when the revocation commits). Should that
  * notification be lost (a listener reconnecting), the entry still ends after TOKEN_CACHE_SECONDS.
  */
-type Entry = { auth: BotAuth; expiresAt: number; until: number };
-type Shared = { entries: Map<string, Entry>; unlisten?: () => Promise<void> };
+type Entry = { auth: BotAuth; expiresAt: number };
+type Shared = { entries: LRUCache<string, Entry>; unlisten?: () => Promise<void> };
 
 const CHANNEL = 'va_tokens_revoked';
-/** Entries kept at most; past it the oldest go first (Map keeps insertion order). */
+/** Entries kept at most; past it the least recently used go first. */
 const MAX_ENTRIES = 10_000;
 
 const store = processStore<{ __vaTokenCache?: Shared }>();
-store.__vaTokenCache ??= { entries: new Map() };
+store.__vaTokenCache ??= { entries: new LRUCache({ max: MAX_ENTRIES }) };
 const shared = store.__vaTokenCache;
 
 /** The VA a cached token stands for, or null when it is not cached (or no longer valid). */
 export function cachedToken(hash: string): BotAuth | null {
   const entry = shared.entries.get(hash);
   if (!entry) return null;
-  const now = Date.now();
-  if (entry.until <= now || entry.expiresAt <= now) {
+  if (entry.expiresAt <= Date.now()) {
     shared.entries.delete(hash);
     return null;
   }
   return entry.auth;
 }
 
-/** Keeps a token just checked against the database. */
+/** Keeps a token just checked against the database, for TOKEN_CACHE_SECONDS. */
 export function cacheToken(hash: string, auth: BotAuth, expiresAt: Date): void {
   const ttl = env().TOKEN_CACHE_SECONDS;
   if (ttl <= 0) return;
-  if (shared.entries.size >= MAX_ENTRIES) {
-    const oldest = shared.entries.keys().next().value;
-    if (oldest !== undefined) shared.entries.delete(oldest);
-  }
-  shared.entries.set(hash, { auth, expiresAt: expiresAt.getTime(), until: Date.now() + ttl * 1000 });
+  shared.entries.set(hash, { auth, expiresAt: expiresAt.getTime() }, { ttl: ttl * 1000 });
 }
 
 /** Forgets this process's cached tokens of one VA. */
 export function forgetTokensOf(userId: number): void {
-  for (const [hash, entry] of shared.entries) if (entry.auth.userId === userId) shared.entries.delete(hash);
+  const hashes = [...shared.entries.entries()].filter(([, entry]) => entry.auth.userId === userId).map(([hash]) => hash);
+  for (const hash of hashes) shared.entries.delete(hash);
 }
 
 /** Forgets every cached token of this process (tests that change tokens behind the API's back). */

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Db } from '@/db/client';
 import { ApiError } from '@/platform/errors';
 import { processStore } from '@/platform/util/process-store';
@@ -21,11 +22,10 @@ export async function authenticateVisitor(db: Db, { authorization }: { authoriza
 }
 
 type Signer = { accountId: number; widgetKey: string };
-type Kept = Signer & { until: number };
-/** How long a process keeps an app's signer, and how many it keeps (past it, the oldest go first). */
+/** How long a process keeps an app's signer, and how many it keeps (past it, the least recently used go first). */
 const SIGNER_TTL_MS = 60_000;
 const MAX_SIGNERS = 10_000;
-const store = processStore<{ __vaWidgetSigners?: Map<number, Kept> }>();
+const store = processStore<{ __vaWidgetSigners?: LRUCache<number, Signer> }>();
 
 /**
  * The account and the key that sign an app's credentials. Both are fixed when the asset is created
@@ -35,22 +35,16 @@ const store = processStore<{ __vaWidgetSigners?: Map<number, Kept> }>();
  * the 503 every route gives then, so the widget keeps the credential and tries again.
  */
 async function signerOf(db: Db, appId: number): Promise<Signer | null> {
-  store.__vaWidgetSigners ??= new Map();
+  store.__vaWidgetSigners ??= new LRUCache({ max: MAX_SIGNERS, ttl: SIGNER_TTL_MS });
   const kept = store.__vaWidgetSigners;
-  const now = Date.now();
   const hit = kept.get(appId);
-  if (hit && hit.until > now) return hit;
+  if (hit) return hit;
   const asset = await findWidgetAsset(db, { appId }).catch((err) => {
     if (err instanceof ApiError && err.code === 2071) return null;
     throw err;
   });
   if (!asset) return null;
-  kept.delete(appId);
-  if (kept.size >= MAX_SIGNERS) {
-    const oldest = kept.keys().next().value;
-    if (oldest !== undefined) kept.delete(oldest);
-  }
   const signer = { accountId: asset.accountId, widgetKey: asset.widgetKey };
-  kept.set(appId, { ...signer, until: now + SIGNER_TTL_MS });
+  kept.set(appId, signer);
   return signer;
 }
