@@ -296,7 +296,7 @@ async function runCase(k: Case, dbUrl: string, prior: { customers: Customer[]; c
     }
     const ended = held.filter((h) => h.ended()).length;
     const gaps = spread(held.map((h) => h.maxGapMs()));
-    log(`${k.key}: fan-out at ${FANOUT_RATE}/s for ${FANOUT_SECONDS} s`);
+    log(`${k.key}: fan-out at ${FANOUT_RATE}/s for ${FANOUT_SECONDS} s; server pids ${pids.join(' ')}`);
     const fan = await fanOut(bases, ctx.vaToken, list, arrivals, pids);
     const rssEnd = pids.map(rssMiB);
     for (const h of held) await h.close();
