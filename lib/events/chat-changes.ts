@@ -1,4 +1,4 @@
-import { subscribe } from '@/platform/realtime/realtime';
+import { SharedDetail, subscribe } from '@/platform/realtime/realtime';
 
 /**
  * "This chat changed" (a message, a chunk, typing, a stream closed or cut, its status or assignee),
@@ -17,10 +17,11 @@ export const chatTopic = (chatId: string) => `chat:${chatId}`;
 export const accountChatsTopic = (accountId: number) => `chats:${accountId}`;
 
 /**
- * What changed in a chat, as its wake carries it to the live views of this process (other instances
- * get the bare wake and read from their cursor). A view that cannot use it (it has not seen what
- * came before, or the kind is not one it sends on) reads as on any wake, so it is an optimisation
- * that never costs an item. Noted in the writer's `withOutbox` transaction (`noteChatChange`).
+ * What changed in a chat, as its wake carries it to the live views of this process and, for the
+ * kinds in SHARED_KINDS, of the other instances (the rest get the bare wake there and read from
+ * their cursor). A view that cannot use it (it has not seen what came before, or the kind is not
+ * one it sends on) reads as on any wake, so it is an optimisation that never costs an item. Noted
+ * in the writer's `withOutbox` transaction (`noteChatChange`).
  *  - `chunk`: chunk `seq` appended to the open streamed reply `messageId`.
  *  - `message`: a message the customer sees (inbound or outbound, not streamed) added to a livechat
  *    chat, with `prevId`, the last such message before it (0 for none), read under the chat's lock:
@@ -43,6 +44,50 @@ export type ChatChange =
   | { kind: 'streams-cut' };
 type ChatChangeMessage = { id: number; type: string; body: Record<string, unknown>; sentAt: Date };
 
+/**
+ * The kinds another instance's views act on as this one's do. Each is guarded by order where it is
+ * used (a chunk by its seq, a message or an opening by `prevId`), so one that comes late, early or
+ * twice (notifications of two instances are not ordered) costs a read, never a wrong view. Typing
+ * and a close are not: an older state arriving last would be shown.
+ */
+const SHARED_KINDS: ReadonlySet<ChatChange['kind']> = new Set(['chunk', 'message', 'stream-opened']);
+/** A change shared with the other instances is small (a NOTIFY holds under 8000 bytes); a larger one goes as the bare wake. */
+const SHARED_MAX = 2_000;
+
+/** The text form of a change for the other instances (`publish`'s `share`), when its kind is shared and it is small. */
+export function shareChatChange(chatId: string, change: ChatChange | null | undefined): { topic: string; text: string } | undefined {
+  if (!change || !SHARED_KINDS.has(change.kind)) return undefined;
+  const text = JSON.stringify(change);
+  return text.length <= SHARED_MAX ? { topic: chatTopic(chatId), text } : undefined;
+}
+
+const decoded = new WeakMap<SharedDetail, ChatChange | undefined>();
+
+/** A change shared by another instance, decoded once for all of this process's views of the chat; undefined (a read) when it is not one this release knows. */
+function sharedChange(detail: SharedDetail): ChatChange | undefined {
+  if (decoded.has(detail)) return decoded.get(detail);
+  let change: ChatChange | undefined;
+  try {
+    const c = JSON.parse(detail.text);
+    const message = c?.message;
+    if (c?.kind === 'chunk' && Number.isInteger(c.messageId) && Number.isInteger(c.seq) && typeof c.text === 'string') change = c;
+    else if (
+      (c?.kind === 'message' || c?.kind === 'stream-opened') &&
+      Number.isInteger(c.prevId) &&
+      typeof c.typingOff === 'boolean' &&
+      Number.isInteger(message?.id) &&
+      typeof message.type === 'string' &&
+      typeof message.body === 'object' &&
+      message.body !== null
+    )
+      change = { ...c, message: { ...message, sentAt: new Date(message.sentAt) } };
+  } catch {
+    change = undefined;
+  }
+  decoded.set(detail, change);
+  return change;
+}
+
 /** Calls `listener` after each change of any chat of the account, on any instance. */
 export function subscribeAccountChats(accountId: number, listener: () => void): () => void {
   return subscribe(accountChatsTopic(accountId), () => listener());
@@ -50,8 +95,11 @@ export function subscribeAccountChats(accountId: number, listener: () => void): 
 
 /**
  * Calls `listener` after each change of the chat, on any instance, with what changed when the
- * change was made in this process and says so (a chunk); returns the unsubscribe.
+ * writer said so (made in this process, or shared by another: see SHARED_KINDS); returns the
+ * unsubscribe.
  */
 export function subscribeChatChanges(chatId: string, listener: (change?: ChatChange) => void): () => void {
-  return subscribe(chatTopic(chatId), (_topic, detail) => listener(detail as ChatChange | undefined));
+  return subscribe(chatTopic(chatId), (_topic, detail) =>
+    listener(detail instanceof SharedDetail ? sharedChange(detail) : (detail as ChatChange | undefined)),
+  );
 }

@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { publish } from '@/platform/realtime/realtime';
-import { accountChatsTopic, type ChatChange, chatTopic } from './chat-changes';
+import { accountChatsTopic, type ChatChange, chatTopic, shareChatChange } from './chat-changes';
 import { signalOutbox } from './signal';
 
 const written = Symbol('events written in this transaction');
@@ -77,8 +77,12 @@ function publishChatChanges(noted: ReadonlyMap<string, Noted>): void {
   if (!noted.size) return;
   const topics = [...noted.keys()].map(chatTopic);
   for (const accountId of new Set([...noted.values()].map((n) => n.accountId))) topics.push(accountChatsTopic(accountId));
-  const [only] = noted.values();
-  publish(topics, noted.size === 1 ? (only.change ?? undefined) : undefined);
+  if (noted.size !== 1) {
+    publish(topics);
+    return;
+  }
+  const [[chatId, only]] = noted;
+  publish(topics, only.change ?? undefined, shareChatChange(chatId, only.change));
 }
 
 /** The chat's live views must read it again after this transaction (it changed in more ways than a detail said). */

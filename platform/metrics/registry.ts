@@ -59,6 +59,12 @@ function create() {
       help: 'Streamed replies closed for the VA because no chunk came for STREAM_IDLE_SECONDS',
       registers: [registry],
     }),
+    liveViewReads: new Counter({
+      name: 'vachat_live_view_reads_total',
+      help: 'Reads of the database by live views (widget, workspace, console chat page, pulled events) after a wake they could not serve from the change it carried, by view',
+      labelNames: ['view'] as const,
+      registers: [registry],
+    }),
     databaseUnavailable: new Counter({
       name: 'vachat_database_unavailable_total',
       help: 'Requests answered 2050/503 because the database could not be reached',

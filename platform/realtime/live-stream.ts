@@ -1,3 +1,4 @@
+import { metrics } from '@/platform/metrics/registry';
 import { logger } from '@/platform/util/logger';
 
 import { type EventStream, type SseWriter, sseStream } from './sse-stream';
@@ -33,6 +34,7 @@ export function liveStream({
   signal?: AbortSignal;
   minGapMs?: number;
 }): EventStream {
+  const reads = metrics().liveViewReads;
   return sseStream({
     what,
     signal,
@@ -50,6 +52,7 @@ export function liveStream({
           do {
             again = false;
             const started = Date.now();
+            reads.inc({ view: what });
             await read(send);
             const wait = minGapMs - (Date.now() - started);
             if (again && wait > 0 && !sse.closed) await new Promise((r) => setTimeout(r, wait));

@@ -8,10 +8,12 @@ import { processStore } from '@/platform/util/process-store';
  * (LISTEN/NOTIFY on the outbox channel the delivery engine already listens on). A wake carries no
  * data that matters: a listener re-reads what it follows from the database (a stream from its
  * cursor), so a lost, late or repeated wake costs at most a read, never an item. A publisher may
- * add a `detail` that only this process's listeners get (what changed, so a listener that can use
- * it skips the read); other instances get the bare wake.
+ * add a `detail` that this process's listeners get (what changed, so a listener that can use it
+ * skips the read), and `share` a text form of it for one topic, which the other instances'
+ * listeners of that topic get as a `SharedDetail` (a listener decodes it, and reads when it cannot
+ * use it); without `share`, other instances get the bare wake.
  *
- * - `publish(topics, detail?)` after the commit that changed them: local listeners run at once; the topics
+ * - `publish(topics, detail?, share?)` after the commit that changed them: local listeners run at once; the topics
  *   go to the other instances in the next NOTIFY, sent once the current synchronous work is done
  *   (a microtask), so the publishes of one commit share it. One send is in flight at a time: topics
  *   published meanwhile are batched into the next one, split over as many notifications as
@@ -19,6 +21,10 @@ import { processStore } from '@/platform/util/process-store';
  *   batch is never widened to `*` (every topic): on a busy instance the batches grow, and each
  *   `*` made every stream of the other instances read at once, which made them busier still
  *   (bench:open-widgets on two instances fell to 88 of 500 messages/s, 12 ms of CPU each).
+ *   A shared detail rides after its topic (` =<base64url>`, one per publish, in order); a topic
+ *   also published bare in the batch goes bare, and details that do not fit a payload are dropped
+ *   (the topic goes bare). A sender of the release before ignores them and reads the `=` tokens as
+ *   topics nobody follows, so a rolling upgrade loses no wake.
  * - `subscribe(topic, listener)` returns the function that removes it. `*` as a topic hears all.
  * - After the listening connection comes back from an outage, every local topic is woken, since
  *   notifications sent meanwhile were lost.
@@ -32,6 +38,11 @@ const PAYLOAD_LIMIT = 7_800;
 const ALL = '*';
 
 type Listener = (topic: string, detail?: unknown) => void;
+
+/** A detail another instance shared with its wake: the text its publisher gave as `share`. */
+export class SharedDetail {
+  constructor(readonly text: string) {}
+}
 type PostgresClient = {
   notify: (channel: string, payload: string) => Promise<unknown>;
   listen: (channel: string, fn: (payload: string) => void, onlisten?: () => void) => Promise<{ unlisten: () => Promise<void> }>;
@@ -47,11 +58,12 @@ type Shared = {
   inFlight: boolean;
   /** A flush is due at the end of the current turn of the event loop. */
   flushQueued?: boolean;
-  queued: Set<string>;
+  /** Topics to send, each with the shared details published for it in order (null: a bare wake). */
+  queued: Map<string, string[] | null>;
   notifications: number;
 };
 const store = processStore<{ __vaRealtime?: Shared }>();
-store.__vaRealtime ??= { topics: new Map(), remote: new Set(), listens: 0, inFlight: false, queued: new Set(), notifications: 0 };
+store.__vaRealtime ??= { topics: new Map(), remote: new Set(), listens: 0, inFlight: false, queued: new Map(), notifications: 0 };
 const shared = store.__vaRealtime;
 
 /** This process's id in its notifications, so it does not wake itself twice. */
@@ -78,15 +90,27 @@ export function onRemoteWake(listener: () => void): () => void {
   return () => shared.remote.delete(listener);
 }
 
-/** Call after the commit that changed what the topics follow; `detail` reaches local listeners only. */
-export function publish(topics: Iterable<string>, detail?: unknown): void {
+/**
+ * Call after the commit that changed what the topics follow. `detail` reaches local listeners;
+ * `share` (a text form of it, for one of the topics) reaches that topic's listeners on the other
+ * instances, which must treat it as a hint (it can arrive late, early or twice).
+ */
+export function publish(topics: Iterable<string>, detail?: unknown, share?: { topic: string; text: string }): void {
   let any = false;
   for (const topic of topics) {
     any = true;
     wakeLocal(topic, detail);
-    if (shared.pg) shared.queued.add(topic);
+    if (shared.pg) queue(topic, share?.topic === topic ? share.text : undefined);
   }
   if (any && shared.pg) flushSoon();
+}
+
+/** Queues a topic for the next NOTIFY, with a shared detail or bare (a bare wake makes the details moot). */
+function queue(topic: string, text: string | undefined): void {
+  const details = shared.queued.get(topic);
+  if (text === undefined) shared.queued.set(topic, null);
+  else if (details === undefined) shared.queued.set(topic, [text]);
+  else details?.push(text);
 }
 
 /**
@@ -128,7 +152,7 @@ function flush(): void {
   shared.inFlight = true;
   const sending = shared.queued;
   const payloads = payloadsOf(sending);
-  shared.queued = new Set();
+  shared.queued = new Map();
   shared.notifications += payloads.length;
   Promise.all(payloads.map((payload) => pg.notify(REALTIME_CHANNEL, payload))).then(
     () => {
@@ -140,7 +164,7 @@ function flush(): void {
       // after a pause, with whatever is published meanwhile, so another instance's reader is not
       // left waiting for a wake that was dropped.
       logger.debug('realtime notification not sent; sending it again shortly', { err });
-      for (const topic of sending) shared.queued.add(topic);
+      for (const topic of sending.keys()) shared.queued.set(topic, null);
       setTimeout(() => {
         shared.inFlight = false;
         flush();
@@ -150,31 +174,58 @@ function flush(): void {
 }
 
 /**
- * `<sender> <topic> <topic>…`, as many as the topics need under PAYLOAD_LIMIT each; `<sender> *`
- * alone when `*` itself was published or a topic cannot be written (it holds a space, or is longer
- * than a payload).
+ * `<sender> <topic> [=<detail>…] <topic>…`, as many as the topics need under PAYLOAD_LIMIT each
+ * (a topic's details in the same payload as the topic, or none of them); `<sender> *` alone when
+ * `*` itself was published or a topic cannot be written (it holds a space, starts with `=`, or is
+ * longer than a payload).
  */
-export function payloadsOf(topics: Iterable<string>, sender: string = SELF): string[] {
+export function payloadsOf(batch: Iterable<string> | ReadonlyMap<string, readonly string[] | null>, sender: string = SELF): string[] {
+  const entries: [string, readonly string[] | null][] =
+    batch instanceof Map
+      ? [...(batch as ReadonlyMap<string, readonly string[] | null>)]
+      : [...(batch as Iterable<string>)].map((t) => [t, null]);
+  const room = PAYLOAD_LIMIT - sender.length;
   const payloads: string[] = [];
   let payload = sender;
-  for (const topic of topics) {
-    if (topic === ALL || /\s/.test(topic) || sender.length + topic.length + 1 > PAYLOAD_LIMIT) return [`${sender} ${ALL}`];
-    if (payload.length + topic.length + 1 > PAYLOAD_LIMIT) {
+  for (const [topic, details] of entries) {
+    if (topic === ALL || /\s/.test(topic) || topic.startsWith('=') || topic.length + 1 > room) return [`${sender} ${ALL}`];
+    let part = ` ${topic}`;
+    if (details?.length) {
+      const withDetails = part + details.map((d) => ` =${Buffer.from(d).toString('base64url')}`).join('');
+      if (withDetails.length <= room) part = withDetails;
+    }
+    if (payload.length + part.length > PAYLOAD_LIMIT) {
       payloads.push(payload);
       payload = sender;
     }
-    payload += ` ${topic}`;
+    payload += part;
   }
   payloads.push(payload);
   return payloads;
 }
 
+/** What a payload wakes: each topic, once bare or once per shared detail (in the order published). */
+export function wakesOf(tokens: readonly string[]): [string, SharedDetail?][] {
+  const wakes: [string, SharedDetail?][] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const topic = tokens[i];
+    if (topic.startsWith('=')) continue;
+    let n = 0;
+    while (tokens[i + 1 + n]?.startsWith('=')) n++;
+    if (!n) wakes.push([topic]);
+    for (let k = 1; k <= n; k++) wakes.push([topic, new SharedDetail(Buffer.from(tokens[i + k].slice(1), 'base64url').toString())]);
+    i += n;
+  }
+  return wakes;
+}
+
 function onNotification(payload: string): void {
-  const [sender, ...topics] = payload.split(' ');
+  const [sender, ...tokens] = payload.split(' ');
   if (sender === SELF) return;
   for (const listener of [...shared.remote]) listener();
   // A sender of an older version names no topic: treat it as a wake of everything.
-  for (const topic of topics.length ? topics : [ALL]) wakeLocal(topic);
+  if (!tokens.length) wakeLocal(ALL);
+  for (const [topic, detail] of wakesOf(tokens)) wakeLocal(topic, detail);
 }
 
 /**

@@ -20,7 +20,8 @@ describe('chat widget across two instances', { skip: needsPostgres }, () => {
   let a: ProductionServer;
   let b: ProductionServer;
 
-  const two = setupTwoInstances('widget2', { WIDGET_STREAMS_PER_CHAT: '3' }, { portOffset: 3 });
+  const METRICS_TOKEN = 'two-instance-widget-metrics';
+  const two = setupTwoInstances('widget2', { WIDGET_STREAMS_PER_CHAT: '3', METRICS_TOKEN }, { portOffset: 3 });
   before(() => {
     ({ db, a, b } = two);
   });
@@ -92,6 +93,49 @@ describe('chat widget across two instances', { skip: needsPostgres }, () => {
     );
     if (chunks.length) assert.equal(messages[0].id, chunks[0].message_id);
     assert.equal(events.length, typing.length + chunks.length + messages.length, `nothing else: ${JSON.stringify(events)}`);
+    await sse.close();
+  });
+
+  it("sends messages and chunks written on the other instance from the change each one's wake shares, without a read each", async () => {
+    const t = await createTenant(db);
+    await db.update(teams).set({ autoAssign: true }).where(eq(teams.id, t.botTeam.id));
+    await db.execute(`update accounts set default_team_id = ${t.botTeam.id} where id = ${t.account.id}`);
+    const visitor = (await (await fetch(`${a.base}/api/widget/apps/${t.assets.livechat.id}/visitors`, { method: 'POST' })).json()) as {
+      response: { token: string };
+    };
+    const customer = { authorization: `Bearer ${visitor.response.token}`, 'content-type': 'application/json' };
+    const started = (await (
+      await fetch(`${a.base}/api/widget/chats`, { method: 'POST', headers: customer, body: JSON.stringify({ text: 'hello' }) })
+    ).json()) as { response: { chat_id: string } };
+    const chatId = started.response.chat_id;
+    const readsOnB = async () => {
+      const text = await (await fetch(`${b.base}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      return Number(/vachat_live_view_reads_total\{view="widget"\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    const res = await fetch(`${b.base}/api/widget/chats/${chatId}/stream`, { headers: customer });
+    assert.equal(res.status, 200);
+    const sse = readSse(res.body!);
+    await sse.events(2); // the chat, then the customer's message
+    const before = await readsOnB();
+    const bot = (method: string, path: string, body: unknown) =>
+      fetch(`${a.base}/api/v1/chats/${chatId}${path}`, {
+        method,
+        headers: { access_token: t.token, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    for (let i = 1; i <= 10; i++) {
+      assert.equal((await bot('POST', '/messages', { type: 'outbound', text: `answer ${i}` })).status, 201);
+      await sse.until((e) => e.event === 'message' && JSON.parse(e.data).text === `answer ${i}`, { what: `answer ${i} on B` });
+    }
+    const opened = (await (await bot('POST', '/messages', { type: 'outbound', stream: true })).json()) as { response: { transid: string } };
+    for (let seq = 1; seq <= 10; seq++) {
+      assert.equal((await bot('POST', `/messages/${opened.response.transid}/chunks`, { seq, text: ` w${seq}` })).status, 200);
+      await sse.until((e) => e.event === 'chunk' && JSON.parse(e.data).seq === seq, { what: `chunk ${seq} on B` });
+    }
+    // Ten messages and ten chunks from A: each sent on from its shared change (a bare wake would
+    // have read once each). Typing and the close are not shared: a read or two is allowed for them.
+    const reads = (await readsOnB()) - before;
+    assert.ok(reads <= 2, `${reads} reads on B for 10 messages and 10 chunks written on A`);
     await sse.close();
   });
 
