@@ -12,7 +12,7 @@ import type { Db } from '@/db/client';
 import { teams } from '@/db/schema';
 import type { ProductionServer } from '../support/production-server';
 import { readSse } from '../support/sse';
-import { createTenant } from '../support/tenant';
+import { createTenant, type Tenant } from '../support/tenant';
 import { needsPostgres, setupTwoInstances } from '../support/two-instances';
 
 describe('chat widget across two instances', { skip: needsPostgres }, () => {
@@ -25,6 +25,18 @@ describe('chat widget across two instances', { skip: needsPostgres }, () => {
   before(() => {
     ({ db, a, b } = two);
   });
+
+  /** A new customer of the tenant's livechat app (on A) who starts a chat with "hello". */
+  const customerSaysHello = async (t: Tenant) => {
+    const visitor = (await (await fetch(`${a.base}/api/widget/apps/${t.assets.livechat.id}/visitors`, { method: 'POST' })).json()) as {
+      response: { token: string };
+    };
+    const customer = { authorization: `Bearer ${visitor.response.token}`, 'content-type': 'application/json' };
+    const started = (await (
+      await fetch(`${a.base}/api/widget/chats`, { method: 'POST', headers: customer, body: JSON.stringify({ text: 'hello' }) })
+    ).json()) as { response: { chat_id: string } };
+    return { customer, chatId: started.response.chat_id };
+  };
 
   it('typing, each chunk once and in order (or the whole reply when the stream fell behind), and the whole reply reach a widget stream held by the other instance', async () => {
     const t = await createTenant(db);
@@ -100,14 +112,7 @@ describe('chat widget across two instances', { skip: needsPostgres }, () => {
     const t = await createTenant(db);
     await db.update(teams).set({ autoAssign: true }).where(eq(teams.id, t.botTeam.id));
     await db.execute(`update accounts set default_team_id = ${t.botTeam.id} where id = ${t.account.id}`);
-    const visitor = (await (await fetch(`${a.base}/api/widget/apps/${t.assets.livechat.id}/visitors`, { method: 'POST' })).json()) as {
-      response: { token: string };
-    };
-    const customer = { authorization: `Bearer ${visitor.response.token}`, 'content-type': 'application/json' };
-    const started = (await (
-      await fetch(`${a.base}/api/widget/chats`, { method: 'POST', headers: customer, body: JSON.stringify({ text: 'hello' }) })
-    ).json()) as { response: { chat_id: string } };
-    const chatId = started.response.chat_id;
+    const { customer, chatId } = await customerSaysHello(t);
     const readsOnB = async () => {
       const text = await (await fetch(`${b.base}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
       return Number(/vachat_live_view_reads_total\{view="widget"\} (\d+)/.exec(text)?.[1] ?? 0);
@@ -141,15 +146,8 @@ describe('chat widget across two instances', { skip: needsPostgres }, () => {
 
   it('caps the streams on one chat over both instances (2066), and admits again once one ends', async () => {
     const t = await createTenant(db);
-    const visitor = (await (await fetch(`${a.base}/api/widget/apps/${t.assets.livechat.id}/visitors`, { method: 'POST' })).json()) as {
-      response: { token: string };
-    };
-    const customer = { authorization: `Bearer ${visitor.response.token}`, 'content-type': 'application/json' };
-    const started = (await (
-      await fetch(`${a.base}/api/widget/chats`, { method: 'POST', headers: customer, body: JSON.stringify({ text: 'hello' }) })
-    ).json()) as { response: { chat_id: string } };
-    const open = (server: ProductionServer) =>
-      fetch(`${server.base}/api/widget/chats/${started.response.chat_id}/stream`, { headers: customer });
+    const { customer, chatId } = await customerSaysHello(t);
+    const open = (server: ProductionServer) => fetch(`${server.base}/api/widget/chats/${chatId}/stream`, { headers: customer });
     // 2 on A and 1 on B: the cap of 3 is reached over the two; the 4th is refused on either.
     const held = [await open(a), await open(b), await open(a)];
     assert.deepEqual(
