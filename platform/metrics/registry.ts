@@ -61,7 +61,7 @@ function create() {
     }),
     liveViewReads: new Counter({
       name: 'vachat_live_view_reads_total',
-      help: 'Reads of the database by live views (widget, workspace, console chat page, pulled events) after a wake they could not serve from the change it carried, by view',
+      help: "Reads of the database by live views (widget, workspace, console chat page, pulled events), by view: one at each stream's start, then one for each wake a view could not serve from the change it carried",
       labelNames: ['view'] as const,
       registers: [registry],
     }),

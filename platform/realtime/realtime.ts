@@ -110,7 +110,7 @@ function queue(topic: string, text: string | undefined): void {
   const details = shared.queued.get(topic);
   if (text === undefined) shared.queued.set(topic, null);
   else if (details === undefined) shared.queued.set(topic, [text]);
-  else details?.push(text);
+  else if (details !== null) details.push(text);
 }
 
 /**
@@ -179,15 +179,11 @@ function flush(): void {
  * `*` itself was published or a topic cannot be written (it holds a space, starts with `=`, or is
  * longer than a payload).
  */
-export function payloadsOf(batch: Iterable<string> | ReadonlyMap<string, readonly string[] | null>, sender: string = SELF): string[] {
-  const entries: [string, readonly string[] | null][] =
-    batch instanceof Map
-      ? [...(batch as ReadonlyMap<string, readonly string[] | null>)]
-      : [...(batch as Iterable<string>)].map((t) => [t, null]);
+export function payloadsOf(batch: ReadonlyMap<string, readonly string[] | null>, sender: string = SELF): string[] {
   const room = PAYLOAD_LIMIT - sender.length;
   const payloads: string[] = [];
   let payload = sender;
-  for (const [topic, details] of entries) {
+  for (const [topic, details] of batch) {
     if (topic === ALL || /\s/.test(topic) || topic.startsWith('=') || topic.length + 1 > room) return [`${sender} ${ALL}`];
     let part = ` ${topic}`;
     if (details?.length) {
