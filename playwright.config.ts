@@ -1,27 +1,29 @@
 import { defineConfig } from '@playwright/test';
+import { E2E_PORT, E2E_SERVERS, serverUrl } from './e2e/servers';
 
-const PORT = Number(process.env.E2E_PORT ?? 3100);
 // `npm start` (node:http entry in front of Next) by default; E2E_ENTRY=next runs the same build
 // under `next start` alone, so both entries pass the same suites.
 const START = process.env.E2E_ENTRY === 'next' ? 'node scripts/start.mjs --next' : 'node scripts/start.mjs';
 export const E2E_ADMIN = { email: 'e2e-admin@example.test', password: 'e2e-password-123' };
 
 /**
- * Two projects against one real server (`npm start`, or `next start` with E2E_ENTRY=next, on a
- * fresh embedded database):
- * `api` drives the HTTP API without a browser, `admin` drives the pages in Debian's Chromium, `security` the security headers, `widget` the chat widget and `agent` the agent workspace, all in Chromium too.
+ * Projects against real servers (`npm start`, or `next start` with E2E_ENTRY=next, each on a fresh
+ * embedded database of its own): `api` drives the HTTP API without a browser, `admin` drives the
+ * pages in Debian's Chromium, `security` the security headers, `widget` the chat widget and `agent`
+ * the agent workspace, all in Chromium too. Two workers by default (E2E_WORKERS), each with its own
+ * server (e2e/servers.ts): a spec file runs whole on one, in order, and the files are shared out.
  */
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_SERVERS,
   retries: 0,
   timeout: 60_000,
   // The machines that run this are shared and slow; waits are on conditions, so a longer limit costs nothing when things are fast.
   expect: { timeout: 15_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
-  use: { baseURL: `http://127.0.0.1:${PORT}`, trace: 'retain-on-failure' },
+  use: { baseURL: serverUrl(0), trace: 'retain-on-failure' },
   projects: [
     { name: 'api', testDir: './e2e/api' },
     ...['admin', 'security', 'widget', 'agent'].map((name) => ({
@@ -44,15 +46,15 @@ export default defineConfig({
       },
     })),
   ],
-  webServer: {
-    command: `rm -rf .data/e2e && ${START}`,
-    url: `http://127.0.0.1:${PORT}/api/health`,
+  webServer: Array.from({ length: E2E_SERVERS }, (_, n) => ({
+    command: `rm -rf .data/e2e/${n} && ${START}`,
+    url: `${serverUrl(n)}/api/health`,
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: 'pipe',
     env: {
-      PORT: String(PORT),
-      DATA_DIR: '.data/e2e/pglite',
+      PORT: String(E2E_PORT + n),
+      DATA_DIR: `.data/e2e/${n}/pglite`,
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -64,5 +66,5 @@ export default defineConfig({
       // The pages are checked with every call of the test bots in the request log.
       BOT_REQUEST_LOG_SAMPLE_RATE: '1',
     },
-  },
+  })),
 });

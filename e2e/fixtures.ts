@@ -1,6 +1,7 @@
-import { type APIRequestContext, type APIResponse, test as base, expect, type Request } from '@playwright/test';
+import { type APIRequestContext, type APIResponse, expect, type Request } from '@playwright/test';
 import { buildOpenApiDocument } from '@/platform/openapi/build-document';
 import { DocumentValidator } from '../test/contract/document-validator';
+import { test as base } from './servers';
 
 /**
  * `test` for every spec: each API call a spec makes through `request`, and each call the admin pages

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../servers';
 import { startReceiver } from '../support';
 import { screens, setUpBot, signIn, uniqueSuffix } from './helpers';
 

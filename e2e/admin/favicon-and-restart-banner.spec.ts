@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
 import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '../../test/support/production-server';
+import { E2E_PORT, expect, test } from '../servers';
 
 test('every page has the icon: the head names /favicon.ico and it answers an SVG, never a 404', async ({ page }) => {
   const missing: string[] = [];
@@ -33,7 +33,7 @@ test('every page has the icon: the head names /favicon.ico and it answers an SVG
  */
 test('after the Demo Bot is disabled in the console, the restart banner stops telling to start it', async ({ page }) => {
   test.setTimeout(300_000);
-  const port = Number(process.env.E2E_PORT ?? 3100) + 17;
+  const port = E2E_PORT + 17;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-banner-'));
   const env = {
     DATA_DIR: path.join(dir, 'pglite'),

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../servers';
 import { startReceiver } from '../support';
 import { screens, setUpBot, signIn, uniqueSuffix } from './helpers';
 

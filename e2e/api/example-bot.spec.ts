@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { startBot } from '../../examples/bot/bot';
+import { expect, test } from '../servers';
 import { adminLogin } from '../support';
 
 type Message = { type: string; text?: string; author: string | null };

@@ -10,6 +10,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import { openPglite, openPostgres } from '@/db/client';
 import { deliveryAttempts, events } from '@/db/schema';
 import { env } from '@/env';
+import { INHERITED_NODE_FLAGS } from '../support/child-process';
 import { until } from './helpers';
 import { startReceiver } from './receiver';
 
@@ -19,7 +20,7 @@ type Line = Record<string, any>;
 
 /** Starts the engine in a child process; `lines` collects its JSON output. */
 function spawnEngine(options: Record<string, unknown>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(options)], {
+  const child = spawn(process.execPath, [...INHERITED_NODE_FLAGS, '--import', 'tsx', CHILD, JSON.stringify(options)], {
     cwd: process.cwd(),
     env: { ...process.env, DELIVERY_RETRY_DELAYS_MS: '100,200,400,800,1600,3200,6400,12800', DELIVERY_TIMEOUT_MS: '500' },
     stdio: ['ignore', 'pipe', 'inherit'],

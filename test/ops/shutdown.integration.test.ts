@@ -11,6 +11,7 @@ import { deliveryAttempts, events } from '@/db/schema';
 import { env } from '@/env';
 import { createBotChat, until } from '../delivery/helpers';
 import { startReceiver } from '../delivery/receiver';
+import { INHERITED_NODE_FLAGS } from '../support/child-process';
 import { freePort } from '../support/private-cluster';
 import { startProductionServer } from '../support/production-server';
 import { createTenant } from '../support/tenant';
@@ -75,7 +76,7 @@ async function assertDrained(db: Db, inFlightAtSignal: number, serverOutput: str
 }
 
 function startChild(env: Record<string, string>, options: Record<string, unknown> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(options)], {
+  const child = spawn(process.execPath, [...INHERITED_NODE_FLAGS, '--import', 'tsx', CHILD, JSON.stringify(options)], {
     env: { ...process.env, NEXT_RUNTIME: 'nodejs', NODE_ENV: 'production', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -9,6 +9,12 @@ export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 /** The test API server as its own process (`node --import tsx` of this file). */
 export const SERVER_PROCESS = path.join(ROOT, 'test', 'support', 'api-server-process.ts');
 
+/**
+ * Flags of this process's node that its node children take too: `--liftoff-only`, which `npm test`
+ * gives the PGlite pass (scripts/test.mjs says why).
+ */
+export const INHERITED_NODE_FLAGS = process.execArgv.filter((flag) => flag === '--liftoff-only');
+
 /** A skip reason when python3 3.9 or later is missing (the Python example bot cannot run), else false. */
 export function pythonMissing(): string | false {
   const python = spawnSync('python3', ['-c', 'import sys; print(sys.version_info >= (3, 9))'], { encoding: 'utf8' });
@@ -22,7 +28,8 @@ export type Proc = { child: ChildProcess; lines: string[]; exited: Promise<numbe
 
 /** Starts `command` in the repository's root with the test process's environment and `extraEnv`. */
 export function startProcess(command: string, args: string[], extraEnv: Record<string, string>): Proc {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const flags = command === process.execPath ? INHERITED_NODE_FLAGS : [];
+  const child = spawn(command, [...flags, ...args], { cwd: ROOT, env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (l) => l && lines.push(l));
   readline.createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (l) => l && lines.push(l));
