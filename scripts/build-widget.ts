@@ -3,7 +3,7 @@
 // to dist/widget/loader.js (served by app/widget.js/route.ts with one app's configuration written
 // in). Run by `npm run build`, `npm run dev` and `npm start` before Next builds; both outputs are
 // build products, not committed. The types are checked by `npm run typecheck`, not here.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
@@ -34,8 +34,8 @@ export async function buildWidget({ outRoot = ROOT, write = true } = {}): Promis
   if (write) {
     mkdirSync(path.join(outRoot, 'public/widget'), { recursive: true });
     mkdirSync(path.join(outRoot, 'dist/widget'), { recursive: true });
-    writeFileSync(path.join(outRoot, 'public/widget/chat.js'), chatJs);
-    writeFileSync(path.join(outRoot, 'dist/widget/loader.js'), loaderJs);
+    writeIfChanged(path.join(outRoot, 'public/widget/chat.js'), chatJs);
+    writeIfChanged(path.join(outRoot, 'dist/widget/loader.js'), loaderJs);
   }
   return { chatJs, loaderJs };
 }
@@ -43,4 +43,14 @@ export async function buildWidget({ outRoot = ROOT, write = true } = {}): Promis
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { chatJs, loaderJs } = await buildWidget();
   console.log(`widget: public/widget/chat.js ${chatJs.length} B, dist/widget/loader.js ${loaderJs.length} B`);
+}
+
+/**
+ * Leaves a file that already holds `text` untouched: `npm start` rebuilds when a source is newer
+ * than the last build (scripts/start.mjs), and the same output written again (by a test that
+ * builds the widget) would make two servers started together both rebuild, and collide.
+ */
+function writeIfChanged(file: string, text: string): void {
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return;
+  writeFileSync(file, text);
 }
