@@ -10,8 +10,8 @@ export const E2E_ADMIN = { email: 'e2e-admin@example.test', password: 'e2e-passw
  * Projects against real servers (`npm start`, or `next start` with E2E_ENTRY=next, each on a fresh
  * embedded database of its own): `api` drives the HTTP API without a browser, `admin` drives the
  * pages in Debian's Chromium, `security` the security headers, `widget` the chat widget and `agent`
- * the agent workspace, all in Chromium too. Two workers by default (E2E_WORKERS), each with its own
- * server (e2e/servers.ts): a spec file runs whole on one, in order, and the files are shared out.
+ * the agent workspace, all in Chromium too. One worker by default; with E2E_WORKERS=2 each worker
+ * has a server of its own (e2e/servers.ts): a spec file runs whole on one, and the files are shared out.
  */
 export default defineConfig({
   testDir: './e2e',

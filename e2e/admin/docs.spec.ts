@@ -16,7 +16,11 @@ function watchErrors(page: Page): string[] {
     if (r.status() >= 400) errors.push(`${r.status()}: ${r.url()}`);
   });
   page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('requestfailed', (r) => errors.push(`failed: ${r.url()}`));
+  // A request the page's own navigation cut short (net::ERR_ABORTED: the next `goto` while a
+  // prefetch was on its way) is no fault of the page; a broken link answers an error status above.
+  page.on('requestfailed', (r) => {
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED') errors.push(`failed: ${r.url()}`);
+  });
   return errors;
 }
 
