@@ -19,7 +19,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: E2E_SERVERS,
   retries: 0,
-  timeout: 60_000,
+  timeout: 120_000,
   // The machines that run this are shared and slow; waits are on conditions, so a longer limit costs nothing when things are fast.
   expect: { timeout: 15_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],

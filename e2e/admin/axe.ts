@@ -28,8 +28,20 @@ function describe(violations: Violation[]): string {
 
 type Found = Violation & { tags: string[] };
 
-/** One axe run over the standard and best practice (axe is the slow part of the walk), split after. */
-async function scan(page: Page): Promise<{ violations: Found[]; advice: Found[] }> {
+/** axe's WCAG 2.2 target-size rule, which the console walk checks at phone width (e2e/admin/reflow.ts). */
+export const TARGET_SIZE_RULE = 'target-size';
+
+/** What the target-size rule found, one line per node. */
+export function describeTargets(found: Violation[]): string[] {
+  return found.flatMap((v) => v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`));
+}
+
+/**
+ * One axe run over the standard and best practice (axe is the slow part of the walk), split after;
+ * with `targets`, the target-size rule runs in the same pass (each run costs about a second and a
+ * half on its own, most of it axe reading the page before any rule).
+ */
+async function scan(page: Page, targets: boolean): Promise<{ violations: Found[]; advice: Found[]; small: Found[] }> {
   // Colours are read as drawn: a bubble still fading in (the widget's 0.15 s appear) read as a
   // contrast failure in CI. The page's running animations end first (an endless one is not waited on).
   await page.evaluate(() =>
@@ -40,33 +52,38 @@ async function scan(page: Page): Promise<{ violations: Found[]; advice: Found[] 
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
-  let builder = new AxeBuilder({ page }).withTags([...WCAG_TAGS, 'best-practice']);
-  const excluded = EXCEPTIONS.map((e) => e.rule);
-  if (excluded.length) {
-    // Rules with exceptions run separately so the exception covers only its own selector.
-    builder = builder.disableRules(excluded);
-  }
-  const main = (await builder.analyze()).violations as Found[];
+  // Rules with exceptions run separately so the exception covers only its own selector; a rule
+  // outside the tags is added by enabling it (axe runs the tags' rules plus those enabled).
+  const rules: Record<string, { enabled: boolean }> = {};
+  for (const e of EXCEPTIONS) rules[e.rule] = { enabled: false };
+  if (targets) rules[TARGET_SIZE_RULE] = { enabled: true };
+  const main = (
+    await new AxeBuilder({ page }).options({ runOnly: { type: 'tag', values: [...WCAG_TAGS, 'best-practice'] }, rules }).analyze()
+  ).violations as Found[];
   const extra: Found[] = [];
   for (const e of EXCEPTIONS) {
     const res = await new AxeBuilder({ page }).withRules([e.rule]).exclude(e.selector).analyze();
     extra.push(...(res.violations as Found[]));
   }
   const all = [...main, ...extra];
+  const small = all.filter((v) => v.id === TARGET_SIZE_RULE);
+  const rest = all.filter((v) => v.id !== TARGET_SIZE_RULE);
   const counts = (v: Found) => v.tags.some((t) => WCAG_TAGS.includes(t));
-  return { violations: all.filter(counts), advice: all.filter((v) => !counts(v)) };
+  return { violations: rest.filter(counts), advice: rest.filter((v) => !counts(v)), small };
 }
 
 /**
  * Runs axe on the page as it is now, at the current viewport: any WCAG 2.1 A/AA violation fails
- * the test; best-practice findings are attached to the report without failing it.
+ * the test; best-practice findings are attached to the report without failing it. With `targets`
+ * the same run checks pointer target sizes too (`expectTargetSizes` in reflow.ts says what counts).
  */
-export async function expectAccessible(page: Page, state: string, info: TestInfo = test.info(), soft = false) {
+export async function expectAccessible(page: Page, state: string, info: TestInfo = test.info(), soft = false, targets = false) {
   const size = page.viewportSize();
   const label = `${state} @${size?.width ?? '?'}px`;
-  const { violations, advice } = await scan(page);
+  const { violations, advice, small } = await scan(page, targets);
   if (advice.length) await info.attach(`best-practice ${label}`, { body: describe(advice), contentType: 'text/plain' });
   (soft ? expect.soft : expect)(violations, `axe WCAG 2.1 A/AA violations on ${label}:\n${describe(violations)}`).toEqual([]);
+  if (targets) expect.soft(describeTargets(small), `${label}: targets smaller than 24x24`).toEqual([]);
 }
 
 /**

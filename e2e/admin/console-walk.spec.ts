@@ -35,15 +35,19 @@ async function checkState(
     if (phoneOnly && size === DESKTOP) continue;
     await page.setViewportSize(size);
     await ready();
-    if (axe && (size === DESKTOP || size === PHONE)) await expectAccessible(page, state, test.info(), true);
+    // At phone width, one axe run checks the standard and the target sizes.
+    if (axe && (size === DESKTOP || size === PHONE)) await expectAccessible(page, state, test.info(), true, size === PHONE);
     if (size !== DESKTOP) await expectReflows(page, state);
-    if (size === PHONE) await expectTargetSizes(page, state);
+    if (size === PHONE && !axe) await expectTargetSizes(page, state);
     if (size === PHONE || size === DESKTOP) {
       await page.screenshot({ path: `test-results/screens/walk/${state}-${label}.png`, fullPage: true, style: hideToasts });
     }
   }
   await page.setViewportSize(DESKTOP);
 }
+
+// The two walks share nothing, so they may run on two workers side by side (E2E_WORKERS=2).
+test.describe.configure({ mode: 'parallel' });
 
 test('every console page and state a user reaches passes axe at laptop and phone widths, fits the screen down to 320 px, and has large enough targets', async ({
   page,
@@ -52,6 +56,11 @@ test('every console page and state a user reaches passes axe at laptop and phone
   test.setTimeout(900_000);
   await page.setViewportSize(DESKTOP);
   await walkConsoleStates(page, request, (state, ready, options) => checkState(page, state, ready, options));
+});
+
+test('every page of the guide fits the screen down to 320 px and has large enough targets (axe: docs.spec.ts)', async ({ page }) => {
+  test.setTimeout(600_000);
+  await page.setViewportSize(DESKTOP);
   for (const { slug, title } of GUIDE_PAGES) {
     await page.goto(guideHref(slug));
     await checkState(page, `docs-${slug}`, () => expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible(), {
