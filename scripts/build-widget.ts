@@ -47,8 +47,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 
 /**
  * Leaves a file that already holds `text` untouched: `npm start` rebuilds when a source is newer
- * than the last build (scripts/start.mjs), and the same output written again (by a test that
- * builds the widget) would make two servers started together both rebuild, and collide.
+ * than the last build (scripts/start.mjs), so the same output written again would look like a
+ * change and make the next start rebuild for nothing.
  */
 function writeIfChanged(file: string, text: string): void {
   if (existsSync(file) && readFileSync(file, 'utf8') === text) return;
