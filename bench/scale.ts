@@ -33,6 +33,7 @@ import { retentionJobs } from '@/lib/retention/jobs';
 import { runRetention } from '@/lib/retention/run-retention';
 import { hashPassword } from '@/platform/auth/passwords';
 import { startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
+import { quantile } from '@/test/support/stats';
 import { writeSection } from './report';
 import { BULK_TABLES, buildDataSet, type DataShape, type IndexBuild, noteBuildSeconds, readDataSet, type ScaleMeta } from './scale-data';
 import { saveRun, size, writeGrowth } from './scale-growth';
@@ -310,7 +311,6 @@ async function requestPaths(base: string, meta: ScaleMeta, url: string): Promise
   ];
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 async function time(base: string, p: Path): Promise<Timing> {
@@ -338,7 +338,7 @@ async function time(base: string, p: Path): Promise<Timing> {
     label: p.label,
     group: p.group,
     target: p.target,
-    single: { p50: round1(pct(single, 0.5)), p95: round1(pct(single, 0.95)), p99: round1(pct(single, 0.99)) },
+    single: { p50: round1(quantile(single, 0.5)), p95: round1(quantile(single, 0.95)), p99: round1(quantile(single, 0.99)) },
     conc: { p50: result.latency.p50, p99: result.latency.p99, rps: Math.round(result.requests.average) },
   };
 }

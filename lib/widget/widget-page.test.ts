@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildWidget } from '@/scripts/build-widget';
+import { buildWidget, gzippedBytes, WIDGET_BUDGET } from '@/scripts/build-widget';
 import { loaderScript } from './loader-script';
 import { widgetMissingHtml, widgetPageHtml } from './widget-page';
 
@@ -26,5 +26,12 @@ describe('widget page and embed script', () => {
     assert.ok(
       script.includes('{"base":"https://chat.example.com","appId":7,"origins":["https://shop.example.com"],"name":"\\u003c/script>"}'),
     );
+  });
+
+  it('keeps both scripts within their gzipped budget (the build refuses a script over it)', async () => {
+    const { chatJs, loaderJs } = await buildWidget({ write: false });
+    assert.ok(gzippedBytes(chatJs) <= WIDGET_BUDGET.chatJs, `page script ${gzippedBytes(chatJs)} B`);
+    assert.ok(gzippedBytes(loaderJs) <= WIDGET_BUDGET.loaderJs, `embed script ${gzippedBytes(loaderJs)} B`);
+    assert.ok(gzippedBytes(chatJs) > 1_000, 'the page script was built');
   });
 });
