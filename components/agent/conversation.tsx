@@ -396,6 +396,7 @@ export function Conversation({
                 void act(
                   () => tsr.chats.handBack.mutate({ params, body: note ? { note } : {} }),
                   () => onLeft(`Chat handed back to ${data.handover?.from ?? 'the bot'}.`),
+                  { leaves: true },
                 )
               }
             />

@@ -20,7 +20,7 @@ function install(cfg: LoaderConfig): void {
   if (cfg.origins.indexOf(window.location.origin) === -1) {
     // The site owner's one clue: nothing appears, so the console says why and where to fix it.
     console.warn(
-      `VA Chat widget: this page's origin ${window.location.origin} is not among the allowed origins of chat widget ${cfg.appId} (${cfg.origins.join(', ') || 'none'}), so no chat button is shown. Add it under "Allowed websites" on the asset's page in the admin pages.`,
+      `VA Chat widget: this page's origin ${window.location.origin} is not among the allowed origins of chat widget ${cfg.appId} (${cfg.origins.join(', ') || 'none'}), so no chat button is shown. Add it under "Allowed websites" in the asset's chat widget settings (admin pages, Channel assets).`,
     );
     return;
   }

@@ -125,6 +125,9 @@ test("a livechat asset's widget settings say where the widget's address comes fr
   const id = (await created.textContent())?.match(/ID (\d+)/)?.[1];
   const row = page.getByTestId('asset-row').filter({ has: page.getByRole('form', { name: `Asset ${id}` }) });
   await row.getByText('Chat widget: embed code and allowed websites').click();
+  // The field the guide (docs/guide/widget.md) and the widget's console warning name.
+  await expect(row.getByRole('textbox', { name: 'Allowed websites' })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Save websites' })).toBeVisible();
   // The test server runs without PUBLIC_URL: the addresses are the one this page was opened at.
   const origin = row.getByTestId('widget-origin');
   await expect(origin).toContainText('PUBLIC_URL is not set');

@@ -39,6 +39,13 @@ test('the guide renders from docs/guide, with the contract filled in and working
   // The example bodies come from the OpenAPI document's examples, not from the Markdown.
   await expect(page.locator('pre').filter({ hasText: '"event_type": "chat.unassigned"' })).toBeVisible();
 
+  // The website owner's page: in the guide's side list, with the embed snippet and the hosted page.
+  await page.getByRole('navigation', { name: 'Guide' }).getByRole('link', { name: 'The chat widget on a website', exact: true }).click();
+  await expect(page).toHaveURL(/\/docs\/guide\/widget$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'The chat widget on a website' })).toBeVisible();
+  await expect(page.locator('pre').filter({ hasText: '/widget.js?app=' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'The hosted page' })).toBeVisible();
+
   await page.goto('/docs/guide/limits-and-codes');
   const codes = page.getByRole('table').filter({ hasText: 'status_code' }).last();
   await expect(codes.getByRole('row').filter({ hasText: '2013' })).toContainText('Idempotency-Key');

@@ -296,9 +296,17 @@ test('"Talk to a person": the place in the queue live, the person by their chose
     await ws.getByRole('button', { name: 'Pick this chat' }).click();
     await expect(b.getByText('Robin is answering', { exact: true })).toBeVisible();
     await ws.getByLabel(/Note for/).fill('Parcel found, tell them');
+    // Handed back, the chat is in the bot's team, outside the person's: the page does not ask for
+    // it again (it would get 2085).
+    const refused: string[] = [];
+    ws.on('response', (r) => {
+      if (r.status() === 404 && r.url().includes('/api/agent/')) refused.push(r.url());
+    });
     await ws.getByRole('button', { name: 'Hand back to bot' }).click();
+    await expect(ws.getByRole('status').filter({ hasText: /^Chat handed back to / })).toBeFocused();
     await expect(b.getByRole('log')).toContainText('Bot is back. Note: Parcel found, tell them');
     await expect(b.getByText('automated assistant')).toBeVisible();
+    expect(refused, 'workspace requests refused after the hand-back').toEqual([]);
   } finally {
     await Promise.all([first.close(), second.close(), agent.context.close()]);
     await bot.close();

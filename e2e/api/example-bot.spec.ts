@@ -91,3 +91,105 @@ test('the example bot catches up on start, answers a customer once and hands ove
     await bot.close();
   }
 });
+
+/**
+ * `npm run demo:bot -- --ai` (the example bot on the AI SDK's mock model) with a webhook: the
+ * model's answer takes longer than a delivery may, so every delivery is answered 200 at once, and
+ * a customer message reached both by the start-up catch-up and by its (redelivered) event gets
+ * one streamed reply, not two.
+ */
+test('the example bot on the AI SDK answers each delivery at once and each customer message once', async ({ request, baseURL }) => {
+  const suffix = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  await adminLogin(request);
+  const post = async (path: string, data: unknown) => {
+    const res = await request.post(`/api/admin${path}`, { data });
+    expect(res.status(), `${path}: ${await res.text()}`).toBe(201);
+    return (await res.json()).response;
+  };
+  const bots = await post('/teams', { name: `AI bots ${suffix}`, auto_assign: false });
+  const people = await post('/teams', { name: `AI people ${suffix}`, auto_assign: false });
+  const asset = await post('/assets', { channel: 'livechat', name: `AI widget ${suffix}` });
+  const va = await post('/virtual-agents', {
+    name: `AI Bot ${suffix}`,
+    description: 'examples/bot --ai under test',
+    webhook_url: 'http://127.0.0.1:9/webhook',
+    subscriptions: ['chat.assigned', 'message.received', 'chat.closed', 'chat.unassigned'],
+    team_id: bots.id,
+  });
+  const token = (await (await request.post('/api/v1/authorize', { data: { api_key: va.api_key } })).json()).response.access_token;
+  const openChat = async (visitor: string, text: string) => {
+    const res = await request.post('/api/v1/chats', {
+      headers: { access_token: token },
+      data: {
+        channel: 'livechat',
+        asset_id: asset.id,
+        customer: { destination_id: visitor },
+        assignee: va.login_id,
+        messages: [{ type: 'inbound', text }],
+      },
+    });
+    expect(res.status()).toBe(201);
+    return (await res.json()).response.chat_id as string;
+  };
+  type AdminEvent = { id: number; event_type: string; status: string; attempts: { http_status: number | null; error: string | null }[] };
+  const chatOf = async (chatId: string) => (await (await request.get(`/api/admin/chats/${chatId}`)).json()).response;
+  const botReplies = async (chatId: string) =>
+    ((await chatOf(chatId)).messages as (Message & { stream_state?: string })[]).filter(
+      (m) => m.type === 'outbound' && m.author === va.login_id,
+    );
+  const eventsOf = async (chatId: string) => (await chatOf(chatId)).events as AdminEvent[];
+
+  // A chat from before the bot starts: its chat.assigned fails (nothing listens on port 9).
+  const earlier = await openChat(`early-ai-${suffix}`, 'Where is my order?');
+  await expect.poll(async () => (await eventsOf(earlier)).find((e) => e.event_type === 'chat.assigned')?.status).toBe('failed');
+
+  const bot = await startBot({
+    baseUrl: baseURL!,
+    apiKey: va.api_key,
+    signingSecret: va.signing_secret,
+    loginId: va.login_id,
+    port: 0,
+    handoverTeam: people.name,
+    aiSdk: true,
+    log: () => {},
+  });
+  try {
+    // The catch-up answered it as the bot started; its event, delivered again, is not answered twice.
+    expect(await botReplies(earlier)).toHaveLength(1);
+    const patched = await request.patch(`/api/admin/virtual-agents/${va.id}`, { data: { webhook_url: bot.url } });
+    expect(patched.status()).toBe(200);
+    const assigned = (await eventsOf(earlier)).find((e) => e.event_type === 'chat.assigned')!;
+    const again = await request.post(`/api/admin/events/${assigned.id}/redeliver`);
+    expect(again.status(), await again.text()).toBe(200);
+    await expect.poll(async () => (await eventsOf(earlier)).find((e) => e.id === assigned.id)?.status).toBe('delivered');
+    await new Promise((r) => setTimeout(r, 6000)); // a second reply, if any, would be streaming by now
+    expect(await botReplies(earlier)).toHaveLength(1);
+
+    // A new chat: its delivery is answered within the service's timeout (2 s here), at the first
+    // attempt, and the model's reply arrives streamed, then closed.
+    const chatId = await openChat(`visitor-ai-${suffix}`, 'Hello, where is my parcel?');
+    await expect.poll(async () => (await botReplies(chatId)).map((m) => m.stream_state), { timeout: 30_000 }).toEqual(['closed']);
+    expect((await botReplies(chatId))[0].text).toMatch(/^I looked up your order 1042/);
+    const first = (await eventsOf(chatId)).find((e) => e.event_type === 'chat.assigned')!;
+    expect(first.status).toBe('delivered');
+    expect(first.attempts.map((a) => a.http_status)).toEqual([200]);
+
+    // "agent": one reply, then the chat is with the people.
+    const asked = await request.post(`/api/admin/chats/${chatId}/messages`, {
+      data: { type: 'inbound', text: 'Can I talk to a human agent?' },
+    });
+    expect(asked.status()).toBe(201);
+    await expect.poll(async () => (await chatOf(chatId)).team_id, { timeout: 30_000 }).toBe(people.id);
+    expect((await botReplies(chatId)).map((m) => m.text)).toEqual([
+      expect.stringMatching(/^I looked up/),
+      expect.stringContaining('Connecting you'),
+    ]);
+    for (const e of await eventsOf(chatId))
+      expect(
+        e.attempts.map((a) => a.error),
+        `${e.event_type} attempts`,
+      ).not.toContainEqual(expect.stringContaining('timed out'));
+  } finally {
+    await bot.close();
+  }
+});

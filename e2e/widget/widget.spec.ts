@@ -173,6 +173,8 @@ test('on a website that is not allowed the script does nothing, and the chat pag
     await page.goto(`${other.origin}/`);
     // The site owner learns why nothing appears, and where to fix it.
     expect((await warned).text()).toContain(`origin ${other.origin} is not among the allowed origins`);
+    // It names the field as the console labels it (docs/guide/widget.md quotes the same words).
+    expect((await warned).text()).toContain('under "Allowed websites" in the asset\'s chat widget settings (admin pages, Channel assets)');
     expect((await scriptLoaded).status()).toBe(200);
     await page.waitForLoadState('load');
     await expect(page.getByRole('button', { name: 'Open chat' })).toHaveCount(0);

@@ -37,7 +37,8 @@ export type BotOptions = {
   /**
    * Demo of a bot on the AI SDK: each answer comes from `streamText(...)` on the SDK's mock model
    * (no API key), which calls a tool and writes its answer; its UI message stream is sent to the
-   * service as it is, in one call (`sendReplyStream`).
+   * service as it is, in one call (`sendReplyStream`). A model takes longer than the 5 s a delivery
+   * may, so its webhook answers 200 at once and replies after.
    */
   aiSdk?: boolean;
   /** With `streamReplies`: a word at a time, slowly, so a turn superseding the reply can be seen in the demo. */
@@ -83,6 +84,8 @@ const SEEN_LIMIT = 10_000;
  * - Acts before it answers 200, so a failure (500) makes the service deliver the event again;
  *   replies carry an `Idempotency-Key` made from the event's `webhook-id`, so that second try never
  *   sends the customer a second copy, and handled `webhook-id`s are answered 200 at once.
+ *   With `aiSdk` (a model's answer outlasts the 5 s a delivery may) it answers 200 first, then
+ *   acts, and remembers the messages it answered, since a reply sent as one stream has no key.
  * - Keeps the chats it holds: it stops writing into a chat on `chat.unassigned` or `chat.closed`.
  * - On start, lists the chats assigned to it and (with a webhook) answers any whose last message is
  *   the customer's, so nothing asked while it was down goes unanswered.
@@ -102,6 +105,12 @@ export async function startBot(options: BotOptions) {
   /** Chats this bot handed to people, and those of them a person has handed back since. */
   const handedOver = new Set<string>();
   const handedBack = new Set<string>();
+  /**
+   * AI SDK mode: the replies sent or being sent, by their Idempotency-Key. A reply sent as one
+   * event stream is not idempotent on the service, so the bot itself makes sure that a customer
+   * message reached by the start-up catch-up and again by its event is answered once.
+   */
+  const modelReplies = new Set<string>();
 
   async function handoverTeamId(): Promise<number> {
     const teams = responseOf(await api.teams.listTeams());
@@ -119,12 +128,22 @@ export async function startBot(options: BotOptions) {
     turnId?: string,
   ) {
     if (options.aiSdk && !choices) {
-      const result = answerWithModel(question, text);
-      const sent = await sendReplyStream(api, chatId, result.toUIMessageStreamResponse(), {
-        statusText: 'Thinking…',
-        statusLabels: { lookupOrder: 'Looking up your order…' },
-      });
-      log('replied (AI SDK stream)', { chat_id: chatId, transid: sent.transid, chunks: sent.stream_seq });
+      if (modelReplies.has(idempotencyKey)) {
+        log('already answered (AI SDK stream)', { chat_id: chatId, key: idempotencyKey });
+        return;
+      }
+      modelReplies.add(idempotencyKey);
+      try {
+        const result = answerWithModel(question, text);
+        const sent = await sendReplyStream(api, chatId, result.toUIMessageStreamResponse(), {
+          statusText: 'Thinking…',
+          statusLabels: { lookupOrder: 'Looking up your order…' },
+        });
+        log('replied (AI SDK stream)', { chat_id: chatId, transid: sent.transid, chunks: sent.stream_seq });
+      } catch (err) {
+        modelReplies.delete(idempotencyKey);
+        throw err;
+      }
       return;
     }
     // Streamed answers (demo mode) are plain text; quick replies are sent whole.
@@ -311,6 +330,15 @@ export async function startBot(options: BotOptions) {
         res.writeHead(200).end();
         return;
       }
+      if (options.aiSdk) {
+        // A model's answer takes longer than the 5 s a delivery may: 200 at once, then act, one
+        // event of a chat after the other. A failure is logged; the customer's next message (or
+        // the catch-up at the next start) is answered as usual.
+        remember(id);
+        res.writeHead(200).end();
+        inOrder(event.chat_id, () => handle(id, event), id);
+        return;
+      }
       try {
         await handle(id, event);
         remember(id);
@@ -321,6 +349,18 @@ export async function startBot(options: BotOptions) {
       }
     });
   });
+
+  /** Chains a chat's work after the work already queued for it (AI SDK mode's webhook). */
+  const chains = new Map<string, Promise<void>>();
+  function inOrder(chatId: string, work: () => Promise<void>, webhookId: string) {
+    const next = (chains.get(chatId) ?? Promise.resolve())
+      .then(work)
+      .catch((err) => log('could not handle the event', { webhook_id: webhookId, chat_id: chatId, ...errorFields(err) }))
+      .finally(() => {
+        if (chains.get(chatId) === next) chains.delete(chatId);
+      });
+    chains.set(chatId, next);
+  }
 
   function remember(id: string) {
     seen.add(id);

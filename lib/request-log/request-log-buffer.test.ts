@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BATCH_ROWS, type BotRequestRow, copyLine, RequestLogBuffer } from './request-log-buffer';
+import { divertLogs, type LogLine } from '@/platform/util/logger';
+import { expectingErrors } from '@/test/support/logs';
+import { BATCH_ROWS, type BotRequestRow, copyLine, DatabaseClosedError, RequestLogBuffer } from './request-log-buffer';
 
 const row = (n: number): BotRequestRow => ({
   accountId: 1,
@@ -92,11 +94,40 @@ describe('request log buffer', () => {
       },
       () => 10_000,
     );
-    buffer.push(row(1));
-    await buffer.flush();
+    // A refusal that is no outage is a fault: logged as an error, here checked rather than printed.
+    const { logged } = await expectingErrors(['bot request log rows not written'], async () => {
+      buffer.push(row(1));
+      await buffer.flush();
+    });
+    assert.deepEqual(
+      logged.map((l) => l.fields.rows),
+      [1],
+    );
     buffer.push(row(2));
     await buffer.flush();
     assert.deepEqual(buffer.counts(), { buffered: 0, written: 1, dropped: 0, lost: 1 });
+  });
+
+  it('counts rows left after the database was closed on purpose as lost, with a warning, not an error', async () => {
+    const buffer = new RequestLogBuffer(
+      async () => {
+        throw new DatabaseClosedError();
+      },
+      () => 10_000,
+    );
+    const lines: LogLine[] = [];
+    const end = divertLogs((line) => line.msg.startsWith('bot request log rows not written') && lines.push(line) > 0);
+    try {
+      buffer.push(row(1));
+      await buffer.flush();
+    } finally {
+      end();
+    }
+    assert.deepEqual(
+      lines.map((l) => [l.level, l.fields.reason]),
+      [['warn', 'closed']],
+    );
+    assert.equal(buffer.counts().lost, 1);
   });
 
   it('encodes a row as one line of COPY text, escaping what COPY would read as structure', () => {

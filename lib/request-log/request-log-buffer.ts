@@ -16,6 +16,17 @@ export const COPY_TARGET =
   'bot_requests (account_id, virtual_agent_id, at, operation, method, path, chat_id, http_status, status_code, description, trxid, latency_ms, idempotency_key)';
 
 export type BufferStats = { buffered: number; written: number; dropped: number; lost: number };
+
+/**
+ * A write after the process closed its database on purpose (at the end of a shutdown or of a
+ * test): the rows still buffered are lost, as expected, and not a fault.
+ */
+export class DatabaseClosedError extends Error {
+  constructor() {
+    super('the database is closed');
+    this.name = 'DatabaseClosedError';
+  }
+}
 type Batch = { data: Buffer; rows: number };
 
 /**
@@ -119,8 +130,9 @@ export class RequestLogBuffer {
       } catch (err) {
         this.stats.lost += batch.rows;
         // The database out of reach is an outage, logged and answered (503) where it is met; rows
-        // lost to it are its consequence, a warning with its reason. Anything else is a fault.
-        const unreachable = databaseErrorCode(err);
+        // lost to it are its consequence, a warning with its reason; so are rows left when the
+        // database was closed on purpose. Anything else is a fault.
+        const unreachable = err instanceof DatabaseClosedError ? 'closed' : databaseErrorCode(err);
         if (unreachable) logger.warn('bot request log rows not written: database unavailable', { rows: batch.rows, reason: unreachable });
         else logger.error('bot request log rows not written', { rows: batch.rows, err });
       } finally {

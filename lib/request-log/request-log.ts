@@ -1,7 +1,7 @@
 import { openedHandle } from '@/db/client';
 import { env } from '@/env';
 import { processStore } from '@/platform/util/process-store';
-import { COPY_TARGET, RequestLogBuffer } from './request-log-buffer';
+import { COPY_TARGET, DatabaseClosedError, RequestLogBuffer } from './request-log-buffer';
 
 // One buffer per process: route bundles and the instrumentation hook share it through globalThis.
 const store = processStore<{ __vaRequestLog?: RequestLogBuffer }>();
@@ -13,7 +13,7 @@ export function requestLog(): RequestLogBuffer {
       // After closeDb() (shutdown, the end of a test) rows still buffered are lost, not written to a
       // database opened again for them: that connection would keep the process alive.
       const handle = openedHandle();
-      if (!handle) throw new Error('the database is closed');
+      if (!handle) throw new DatabaseClosedError();
       await (await handle).copyIn(COPY_TARGET, data);
     },
     () => env().BOT_REQUEST_LOG_MAX_BUFFER,

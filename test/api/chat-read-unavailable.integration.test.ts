@@ -4,6 +4,7 @@ import { openPostgres } from '@/db/client';
 import { loadChatOrFail } from '@/lib/chats/chat-view';
 import { ApiError } from '@/platform/errors';
 import { toApiError } from '@/platform/http/respond';
+import { expectingErrors } from '../support/logs';
 import { freePort } from '../support/private-cluster';
 
 // GET /chats/{id} while the database cannot be reached: the 503 2050 with Retry-After that every
@@ -26,10 +27,16 @@ describe('reading a chat while the database cannot be reached', async () => {
     assert.equal(answer.headers?.['Retry-After'], '5');
   });
 
-  it('the read after a committed change stays 4108 (the change is done; a 503 would invite a retry)', async () => {
-    await assert.rejects(
-      loadChatOrFail(handle.db, where, { afterWrite: true }),
-      (err: unknown) => err instanceof ApiError && err.code === 4108,
+  it('the read after a committed change stays 4108 (the change is done; a 503 would invite a retry), and is logged', async () => {
+    const { logged } = await expectingErrors(['chat read failed'], () =>
+      assert.rejects(
+        loadChatOrFail(handle.db, where, { afterWrite: true }),
+        (err: unknown) => err instanceof ApiError && err.code === 4108,
+      ),
+    );
+    assert.deepEqual(
+      logged.map((l) => l.fields.chatId),
+      [where.chatId],
     );
   });
 });

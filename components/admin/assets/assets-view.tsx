@@ -172,7 +172,7 @@ function WidgetInstall({ asset, widget }: { asset: AdminAsset; widget: NonNullab
       >
         <Field
           id={`${idp}-origins`}
-          label="Websites allowed to embed it"
+          label="Allowed websites"
           hint="One origin per line, such as https://shop.example (scheme, host and port; no path). On other websites the script does nothing."
           error={originsError}
         >
