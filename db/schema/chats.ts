@@ -55,10 +55,18 @@ export const chats = pgTable(
     /**
      * Since when the chat waits in its team's queue (set whenever it becomes queued; the agent
      * workspace's queue is read oldest first by it), and why it is there: `new`, `transfer` (by
-     * a bot, an agent or an administrator), `requeued`, `reply_timeout`, `bot_down`.
+     * a bot, an agent or an administrator), `requeued`, `reply_timeout`, `bot_down`, `rerouted`
+     * (taken from a VA whose webhook failed before it heard of the chat, and given to another VA
+     * of the team in the same change: lib/chats/reroute-chat.ts).
      */
     queuedAt: tstz('queued_at').notNull().defaultNow(),
     queueReason: text('queue_reason'),
+    /**
+     * The assignee was given the chat by auto-assign, and has not changed it through the API since
+     * (a PATCH by the assignee clears it, as does any other assignment). One of the conditions of
+     * a re-route away from a VA whose webhook failed (lib/chats/reroute-chat.ts).
+     */
+    autoAssigned: boolean('auto_assigned').notNull().default(false),
     /** The replay run that made this chat (lib/replay), in a sandbox account; null for every live chat. Its events carry `replay`. */
     replayRunId: text('replay_run_id'),
     /** The latest turn of the customer for the VA holding the chat (lib/turns); null before the first. */

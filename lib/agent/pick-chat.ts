@@ -57,7 +57,14 @@ export async function pickChat(db: Db, { agent, chatId }: { agent: AgentAuth; ch
       const now = new Date();
       await tx
         .update(chats)
-        .set({ status: next.status, assigneeId: next.assigneeId, teamId: next.teamId, outcome: next.outcome, updatedAt: now })
+        .set({
+          status: next.status,
+          assigneeId: next.assigneeId,
+          teamId: next.teamId,
+          outcome: next.outcome,
+          autoAssigned: false,
+          updatedAt: now,
+        })
         .where(eq(chats.id, chat.id));
       await announceHandover(tx, { accountId: agent.accountId, chatId: chat.id, text: `Picked by ${agent.loginId}.`, at: now });
       await recordHandover(tx, { accountId: agent.accountId, chat, previousAssigneeId: chat.assigneeId, source: 'taken_over', at: now });

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, ne, not, or, sql } from 'drizzle-orm';
-import { chats, customers, skills, teamMemberships, teams, userSkills, users, virtualAgents } from '@/db/schema';
+import { chats, customers, events, skills, teamMemberships, teams, userSkills, users, virtualAgents } from '@/db/schema';
 import { assignedCause } from '@/lib/chats/assignment';
 import { startReplyClockOnAssign } from '@/lib/chats/reply-clock';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
@@ -47,7 +47,16 @@ export async function assignQueuedChat(
     teamId,
     skill,
     releasingUserId = null,
-  }: { accountId: number; chatId: string; teamId: number; skill: string | null; releasingUserId?: number | null },
+    onlyVirtualAgentsNewToChat = false,
+  }: {
+    accountId: number;
+    chatId: string;
+    teamId: number;
+    skill: string | null;
+    releasingUserId?: number | null;
+    /** A re-route (reroute-chat.ts): VAs only, and none that was ever given the chat (none with events of it). */
+    onlyVirtualAgentsNewToChat?: boolean;
+  },
 ): Promise<Candidate | null> {
   const [team] = await tx
     .select({ autoAssign: teams.autoAssign })
@@ -70,6 +79,12 @@ export async function assignQueuedChat(
     withSkill,
     underLoopLimit(chatId, users.id),
     or(ne(users.kind, 'virtual_agent'), not(closedToVa(chatId, users.id))),
+    onlyVirtualAgentsNewToChat
+      ? and(
+          eq(users.kind, 'virtual_agent'),
+          sql`not exists (select 1 from ${events} where ${events.chatId} = ${chatId} and ${events.virtualAgentId} = ${users.id})`,
+        )
+      : undefined,
   );
   const locked = await tx
     .select({
@@ -162,7 +177,7 @@ async function assignChat(
 ): Promise<void> {
   const [chat] = await tx
     .update(chats)
-    .set({ assigneeId: user.id, status: 'picked', updatedAt: new Date() })
+    .set({ assigneeId: user.id, status: 'picked', autoAssigned: true, updatedAt: new Date() })
     .where(eq(chats.id, chatId))
     .returning();
   noteChatChange(tx, chatId, accountId);

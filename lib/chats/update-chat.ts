@@ -119,6 +119,9 @@ export async function updateChat(
       teamId: next.teamId,
       outcome: next.outcome,
     };
+    // Auto-assign's mark goes with any other assignment, and once the assignee changes the chat
+    // itself (it heard of the chat: no re-route away from it, reroute-chat.ts).
+    if (next.assigneeId !== chat.assigneeId || (actorUserId != null && actorUserId === chat.assigneeId)) set.autoAssigned = false;
     if (next.closedAt !== 'keep') set.closedAt = next.closedAt === 'set' ? now : null;
     if (next.offerToQueue && !(chat.status === 'queued' && chat.assigneeId === null)) {
       set.queuedAt = now;
@@ -217,7 +220,12 @@ const setTagsQuery = (db: Db) =>
       db
         .update(chats)
         // Placeholders in `set` go through the column's encoder (text[] literal, ISO timestamp).
-        .set({ tags: sql.placeholder('tags') as unknown as string[], updatedAt: sql.placeholder('now') as unknown as Date })
+        // A VA tagging its chat heard of it: auto-assign's mark goes (reroute-chat.ts).
+        .set({
+          tags: sql.placeholder('tags') as unknown as string[],
+          updatedAt: sql.placeholder('now') as unknown as Date,
+          autoAssigned: sql`${chats.autoAssigned} and ${sql.placeholder('actorUserId')}::int is null`,
+        })
         .where(
           and(
             eq(chats.id, sql.placeholder('chatId')),

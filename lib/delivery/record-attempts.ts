@@ -3,6 +3,7 @@ import type { EventStatus } from '@/contracts/enums';
 import type { Db } from '@/db/client';
 import { events, virtualAgents } from '@/db/schema';
 import { applyBotDownFallback } from '@/lib/chats/apply-bot-down-fallback';
+import { rerouteFromFailingVa } from '@/lib/chats/reroute-chat';
 import { clampRetryAfter, leaseMs as defaultLeaseMs, retryDelayAfter, retryDelaysMs } from '@/lib/events/schedule';
 import { logger } from '@/platform/util/logger';
 import { prepared } from '@/platform/util/prepared';
@@ -223,6 +224,8 @@ export async function recordAttempts(
       const retryInMs = status === 'pending' ? plannedRetryInMs : null;
       const hasNext = recorded?.hasNext ?? true;
       if (status === 'pending' && recorded && hasNext) await parkLaterEvents(db, { eventId: attempts[i].event.id });
+      // Before the bot-down fallback: a chat another VA can take now does not go to people.
+      if (recorded && status !== 'superseded' && reroutes(attempts[i].outcome)) await rerouteFrom(db, attempts[i]);
       if (status === 'failed' && recorded) await fallBackFrom(db, attempts[i].event);
       if (attempts[i].outcome.httpStatus === 410 && recorded) await stopWebhook(db, attempts[i].event);
       if (recorded) await noteOutcome(db, attempts[i]);
@@ -284,6 +287,29 @@ async function noteOutcome(db: Db, { event, outcome }: FinishedAttempt): Promise
     await noteWebhookOutcome(db, { virtualAgentId: event.virtualAgentId, ok: outcome.ok });
   } catch (err) {
     logger.error('could not note the webhook state', { virtualAgentId: event.virtualAgentId, err });
+  }
+}
+
+/**
+ * The failures after which a chat the VA never heard of moves to another VA (reroute-chat.ts): no
+ * answer (connection refused, a timeout, a refused address), a 5xx, a 410 (the webhook stops), any
+ * other answer but 200. Not a 429: the receiver is up and asks to slow down (Retry-After), so the
+ * event will reach it.
+ */
+function reroutes(outcome: SendOutcome): boolean {
+  return !outcome.ok && outcome.httpStatus !== 429;
+}
+
+/**
+ * A failed attempt to a VA that never heard of the chat moves the chat to another VA of its team
+ * when one can take it (lib/chats). Its failure must not undo the record.
+ */
+async function rerouteFrom(db: Db, { event, outcome }: FinishedAttempt): Promise<void> {
+  try {
+    const moved = await rerouteFromFailingVa(db, { eventId: event.id, error: outcome.error ?? `HTTP ${outcome.httpStatus}` });
+    if (moved) logger.info('chat re-routed from a failing webhook', { eventId: event.id, chatId: event.chatId });
+  } catch (err) {
+    logger.error('re-route from a failing webhook failed', { eventId: event.id, chatId: event.chatId, err });
   }
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "chats" ADD COLUMN "auto_assigned" boolean DEFAULT false NOT NULL;
