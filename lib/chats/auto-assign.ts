@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, ne, not, or, sql } from 'drizzle-orm';
-import { chats, customers, events, skills, teamMemberships, teams, userSkills, users, virtualAgents } from '@/db/schema';
+import { chats, customers, skills, teamMemberships, teams, userSkills, users, virtualAgents } from '@/db/schema';
 import { assignedCause } from '@/lib/chats/assignment';
 import { startReplyClockOnAssign } from '@/lib/chats/reply-clock';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
@@ -82,7 +82,8 @@ export async function assignQueuedChat(
     onlyVirtualAgentsNewToChat
       ? and(
           eq(users.kind, 'virtual_agent'),
-          sql`not exists (select 1 from ${events} where ${events.chatId} = ${chatId} and ${events.virtualAgentId} = ${users.id})`,
+          // Qualified by hand: drizzle writes bare column names in a select list, where this runs too.
+          sql`not exists (select 1 from "events" as "ev" where "ev"."chat_id" = ${chatId} and "ev"."virtual_agent_id" = "users"."id")`,
         )
       : undefined,
   );

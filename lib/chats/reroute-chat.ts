@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { approvals, chats, deliveryAttempts, events, messages, users } from '@/db/schema';
+import { chats, events, messages, users } from '@/db/schema';
 import { assignQueuedChat } from '@/lib/chats/auto-assign';
 import { eventChatOf, lockChat } from '@/lib/chats/lock-chat';
 import { withOutbox } from '@/lib/events/with-outbox';
@@ -97,10 +97,10 @@ export async function rerouteFromFailingVa(db: Db, { eventId, error }: { eventId
 async function heardOf(tx: Db, { chatId, vaId, loginId }: { chatId: string; vaId: number; loginId: string }): Promise<boolean> {
   const [row] = await tx
     .select({
-      delivered: sql<boolean>`exists (select 1 from ${deliveryAttempts} join ${events} on ${events.id} = ${deliveryAttempts.eventId}
-        where ${events.chatId} = ${chatId} and ${events.virtualAgentId} = ${vaId} and ${deliveryAttempts.httpStatus} = 200)`,
-      wrote: sql<boolean>`exists (select 1 from ${messages} where ${messages.chatId} = ${chatId} and ${messages.authorLoginId} = ${loginId})`,
-      asked: sql<boolean>`exists (select 1 from ${approvals} where ${approvals.chatId} = ${chatId} and ${approvals.vaUserId} = ${vaId})`,
+      delivered: sql<boolean>`exists (select 1 from "delivery_attempts" as "a" join "events" as "e" on "e"."id" = "a"."event_id"
+        where "e"."chat_id" = ${chatId} and "e"."virtual_agent_id" = ${vaId} and "a"."http_status" = 200)`,
+      wrote: sql<boolean>`exists (select 1 from "messages" as "m" where "m"."chat_id" = ${chatId} and "m"."author_login_id" = ${loginId})`,
+      asked: sql<boolean>`exists (select 1 from "approvals" as "p" where "p"."chat_id" = ${chatId} and "p"."va_user_id" = ${vaId})`,
     })
     .from(users)
     .where(eq(users.id, vaId));
