@@ -100,7 +100,9 @@ export function ChatDetail({ chatId, focus }: { chatId: string; focus?: string }
     // the chat: while an event is still being delivered they are read every 3 s, then not at all.
     refetchInterval: (q) => (q.state.data?.body.response.events.some((e) => e.status === 'pending') ? 3_000 : false),
   });
-  const loaded = query.isSuccess;
+  // Held, not "the last read succeeded": a read that failed for a moment (503 in an outage, a
+  // refetch when the window regains focus) must not close the live stream the page follows.
+  const loaded = query.data !== undefined;
   useEffect(() => {
     if (!loaded) return;
     // The stream sends the chat's changes (the whole chat first), applied to the cached answer
