@@ -27,11 +27,13 @@ function waited(seconds: number): string {
 
 /** /agent: sign-in, or the workspace of the signed-in person. */
 export function AgentApp() {
-  const me = tsr.session.me.useQuery({ queryKey: keys.me });
+  // While its last read failed (503 in an outage), it is read again every 5 s.
+  const me = tsr.session.me.useQuery({ queryKey: keys.me, refetchInterval: (q) => (q.state.error ? 5_000 : false) });
   if (me.isPending) return <p className="agent-loading">Loading…</p>;
   if (me.error && isSignedOut(me.error)) return <SignInForm />;
-  if (me.error) return <p role="alert">The workspace could not load: {failureOf(me.error)?.description}</p>;
-  return <Workspace me={me.data.body.response} />;
+  // A read that failed for a moment keeps the workspace it showed, and its live view.
+  if (me.data) return <Workspace me={me.data.body.response} />;
+  return <p role="alert">The workspace could not load: {failureOf(me.error)?.description} Trying again…</p>;
 }
 
 function Workspace({ me }: { me: Profile }) {

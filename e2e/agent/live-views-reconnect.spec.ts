@@ -1,8 +1,10 @@
 /**
  * The console's chat page and the agent workspace through a restart: a server of this test's own
- * is stopped under both pages and started again; without a reload, each page's live view comes
- * back and shows what was written after the restart.
+ * is stopped under both pages, their reads fail meanwhile and their streams' retries are answered
+ * 503 (as in a database outage), and it is started again; without a reload, each page's live view
+ * comes back and shows what was written after the restart.
  */
+import type { Route } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config';
 import { expect, test } from '../fixtures';
 import { ownServer } from '../own-server';
@@ -69,7 +71,41 @@ test("the console's chat page and the workspace reconnect after the server resta
     // The server stops: the workspace says it is reconnecting.
     await server.stop();
     await expect(reconnecting).toBeVisible();
+    // The pages read again meanwhile (the browser back online, as after a network drop) and every
+    // try fails: they keep what they show and their live views (the workspace was replaced by
+    // "could not load", the console's chat page closed its stream, both for good).
+    const failedReads = { console: 0, workspace: 0 };
+    adminPage.on('requestfailed', (r) => {
+      if (new URL(r.url()).pathname === `/api/admin/chats/${first.chatId}`) failedReads.console += 1;
+    });
+    agentPage.on('requestfailed', (r) => {
+      if (new URL(r.url()).pathname === '/api/agent/me') failedReads.workspace += 1;
+    });
+    for (const context of [admin, agent]) {
+      await context.setOffline(true);
+      await context.setOffline(false);
+    }
+    // The first try and both retries.
+    await expect.poll(() => Math.min(failedReads.console, failedReads.workspace), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    // Meanwhile the streams' retries are answered 503 2050, as while the database cannot be reached:
+    // an answer that is no event stream makes the browser's EventSource give up for good, so the
+    // pages must open their streams again themselves.
+    const refused = { console: 0, workspace: 0 };
+    const unavailable = (page: keyof typeof refused) => (route: Route) => {
+      refused[page] += 1;
+      return route.fulfill({
+        status: 503,
+        headers: { 'content-type': 'application/json', 'retry-after': '5' },
+        body: JSON.stringify({ status_code: 2050, description: 'Service temporarily unavailable', response: null }),
+      });
+    };
+    const consoleStream = '**/api/admin/chats/*/stream';
+    const workspaceStream = '**/api/agent/stream*';
+    await adminPage.route(consoleStream, unavailable('console'));
+    await agentPage.route(workspaceStream, unavailable('workspace'));
+    await expect.poll(() => Math.min(refused.console, refused.workspace), { timeout: 30_000 }).toBeGreaterThan(0);
     await server.start();
+    await Promise.all([adminPage.unroute(consoleStream), agentPage.unroute(workspaceStream)]);
     await expect(reconnecting).toBeHidden({ timeout: 60_000 });
 
     // Written after the restart, shown live on both pages without a reload.
@@ -80,6 +116,7 @@ test("the console's chat page and the workspace reconnect after the server resta
       { timeout: 30_000 },
     );
     await expect(agentPage.getByRole('heading', { name: 'Queue (2)' })).toBeVisible({ timeout: 30_000 });
+    await expect(agentPage.getByText('The workspace could not load')).toHaveCount(0);
   } finally {
     await request.dispose();
     await Promise.all([admin.close(), agent.close()]);

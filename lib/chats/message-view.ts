@@ -1,4 +1,4 @@
-import type { Message } from '@/contracts/bot/schemas/message';
+import { type Message, messageSchema } from '@/contracts/bot/schemas/message';
 import type { MessageType, StreamState } from '@/contracts/enums';
 
 export type MessageRow = {
@@ -20,7 +20,7 @@ export function toMessageView(row: MessageRow): Message {
   const view: Message = {
     transid: row.transid,
     type: row.type,
-    ...(row.body as Omit<Message, 'transid' | 'type' | 'author' | 'timestamp'>),
+    ...(wellFormedBody(row.body) as Omit<Message, 'transid' | 'type' | 'author' | 'timestamp'>),
     author: row.authorLoginId,
     timestamp: sentAt.toISOString(),
   };
@@ -36,4 +36,28 @@ export function toMessageView(row: MessageRow): Message {
     }
   }
   return view;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The parts the pages read, each checked against its schema in the contract's message. */
+const READ_PARTS = (['attachment', 'quick_replies', 'quick_reply_response'] as const).map(
+  (key) => [key, messageSchema.shape[key]] as const,
+);
+
+/**
+ * A stored body as every view gives it (the APIs, and through them the console, the workspace and
+ * the widget). Rows are written through the contract, but one written before a rule existed, by
+ * hand or by a bug must neither take a page down nor leave the contract: the parts the pages read
+ * (the text, the attachment, the quick replies and their answer) are given only in the contract's
+ * shape, and left out otherwise; the rest passes as stored. A well-formed body is returned as it is.
+ */
+export function wellFormedBody(body: unknown): Record<string, unknown> {
+  if (!isRecord(body)) return {};
+  const odd: string[] = [];
+  if (body.text !== undefined && typeof body.text !== 'string') odd.push('text');
+  for (const [key, schema] of READ_PARTS) if (body[key] !== undefined && !schema.safeParse(body[key]).success) odd.push(key);
+  if (!odd.length) return body;
+  const kept = { ...body };
+  for (const key of odd) delete kept[key];
+  return kept;
 }

@@ -3,6 +3,7 @@ import type { WidgetChat, WidgetMessage, WidgetTyping } from '@/contracts/widget
 import type { Db } from '@/db/client';
 import { approvals, chats, customers, users } from '@/db/schema';
 import { displayNameOf } from '@/lib/agent/display-name';
+import { wellFormedBody } from '@/lib/chats/message-view';
 import { ApiError } from '@/platform/errors';
 import type { WidgetVisitorAuth } from './types';
 
@@ -136,7 +137,7 @@ export function toWidgetMessage(row: {
   if (row.streamState === 'superseded') {
     return { id: row.id, from: 'business', withdrawn: true, timestamp: new Date(row.sentAt).toISOString() };
   }
-  const body = row.body as {
+  const body = wellFormedBody(row.body) as {
     text?: string;
     attachment?: WidgetMessage['attachment'];
     quick_replies?: Choice;

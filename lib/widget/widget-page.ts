@@ -31,7 +31,7 @@ export function widgetPageCsp(allowedOrigins: string[], { https }: { https: bool
 }
 
 const pages = new Map<string, string>();
-function page(name: 'chat.html' | 'missing.html'): string {
+function page(name: 'chat.html' | 'missing.html' | 'unavailable.html'): string {
   let html = pages.get(name);
   if (html === undefined) {
     // Comments are for its readers (and the linter), not sent.
@@ -49,4 +49,9 @@ export function widgetPageHtml({ appId, name }: { appId: number; name: string })
 
 export function widgetMissingHtml(): string {
   return page('missing.html');
+}
+
+/** The page while the database cannot be reached: it says so and reloads itself (a meta refresh, no script). */
+export function widgetUnavailableHtml(): string {
+  return page('unavailable.html');
 }

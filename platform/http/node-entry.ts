@@ -276,8 +276,8 @@ const ALLOWED = [...NEXT_METHODS].join(', ');
 /**
  * Puts the node:http entry on globalThis for scripts/start.mjs, which runs the Next build in the
  * same process. On every path, before Next sees it: a method Next does not serve (TRACE, FOO) is
- * 2099/405 and a path with a dot segment (`..` or `.`, percent-encoded once or more) is 2016/400,
- * in the envelope; whatever Next answers carries the security headers (its redirects too).
+ * 2099/405 and a path with a dot segment (`..` or `.`, percent-encoded once or more) or one that is
+ * not valid percent-encoding is 2016/400, in the envelope; whatever Next answers carries the security headers (its redirects too).
  * `served` takes every path of its API's contract; `guarded` prefixes stay with Next except for
  * what Next would not answer in the envelope: a malformed path or an unknown method.
  */
@@ -292,11 +292,16 @@ export function exposeNodeEntries(
     const path = q === -1 ? target : target.slice(0, q);
     const api = apis.find((a) => target.startsWith(a.prefix));
     const oddMethod = !NEXT_METHODS.has(req.method ?? '');
-    if (hasDotSegment(path) || (!api && oddMethod)) {
+    // A page's path that does not decode (`%E0%A4%A`, `%ZZ`) made Next answer 500 on every page with
+    // a parameter (a chat, a guide page, the widget's page); an API's own pipeline refuses it too.
+    const malformed = !api && !isWellFormedPath(path);
+    if (hasDotSegment(path) || (!api && oddMethod) || malformed) {
       const answer = errorAnswer(
         oddMethod
           ? new ApiError(2099, { detail: `${req.method} is not supported; use ${ALLOWED}`, headers: { Allow: ALLOWED } })
-          : new ApiError(2016, { detail: 'the path holds a dot segment (. or .., encoded or not)' }),
+          : malformed
+            ? new ApiError(2016, { detail: 'the path is not valid percent-encoding' })
+            : new ApiError(2016, { detail: 'the path holds a dot segment (. or .., encoded or not)' }),
       );
       answer.headers.set('trxid', newTraceId());
       answer.headers.set('connection', 'close');

@@ -131,6 +131,22 @@ describe('npm start: the HTTP edges', { skip: noBuild || onPostgres }, () => {
     }
   });
 
+  it('a path that is not valid percent-encoding is 400 2016 on pages and assets as on the APIs, never a 500', async () => {
+    for (const p of [
+      '/admin/chats/%E0%A4%A',
+      '/admin/chats/%ZZ',
+      '/admin/virtual-agents/%E0%A4',
+      '/docs/guide/%FF',
+      '/chat/%E0%A4%A',
+      '/%',
+      '/widget/chat.js%',
+      '/api/v1/chats/%E0%A4%A',
+      '/api/admin/chats/%E0%A4%A',
+    ]) {
+      assertEnvelope(await raw(port, `GET ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`), 400, 2016);
+    }
+  });
+
   it('F4: headers sent slowly on any path, and a slow body to the admin API, are cut off with 408 2015', async () => {
     for (const target of ['/admin/login', '/api/health', '/api/v1/teams']) {
       const slow = await raw(

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { NextRequest } from 'next/server';
 import { GET as readyGET } from '@/app/api/health/ready/route';
 import { GET as metricsGET } from '@/app/api/metrics/route';
+import { GET as chatPageGET } from '@/app/chat/[appId]/route';
+import { GET as widgetScriptGET } from '@/app/widget.js/route';
 import { closeDb, openPostgres, setHandle } from '@/db/client';
 import { resetEnv } from '@/env';
 import { type ApiReply, botApi, widgetApi } from '../support/api-client';
@@ -134,6 +137,39 @@ describeOrSkip('database outage', unavailable ?? false, () => {
       start();
     }
     await waitForDatabase(t);
+  });
+
+  it("the widget's page and embed script answer 503 with Retry-After while the database is down, never 'not found' or a 500", async () => {
+    await waitForDatabase(t);
+    const appId = String(t.assets.livechat.id);
+    const page = () =>
+      chatPageGET(new NextRequest(`http://chat.example.test/chat/${appId}?embed=1`), { params: Promise.resolve({ appId }) }).catch(
+        (err: unknown) => ({ status: `threw ${err}` }) as unknown as Response,
+      );
+    const script = () =>
+      widgetScriptGET(new NextRequest(`http://chat.example.test/widget.js?app=${appId}`)).catch(
+        (err: unknown) => ({ status: `threw ${err}` }) as unknown as Response,
+      );
+    assert.deepEqual([(await page()).status, (await script()).status], [200, 200]);
+    stop();
+    try {
+      const [downPage, downScript] = [await page(), await script()];
+      assert.equal(downPage.status, 503, 'the chat page');
+      assert.equal(downPage.headers.get('retry-after'), '5');
+      assert.equal(downPage.headers.get('cache-control'), 'no-store');
+      // It says so and reloads itself (no script: a meta refresh), framed on the shop or not.
+      const html = await downPage.text();
+      assert.match(html, /<meta http-equiv="refresh" content="5">/);
+      assert.doesNotMatch(html, /not found/i);
+      assert.match(downPage.headers.get('content-security-policy') ?? '', /frame-ancestors \*/);
+      assert.equal(downScript.status, 503, 'the embed script');
+      assert.equal(downScript.headers.get('retry-after'), '5');
+      assert.equal(downScript.headers.get('cache-control'), 'no-store');
+    } finally {
+      start();
+    }
+    await waitForDatabase(t);
+    assert.deepEqual([(await page()).status, (await script()).status], [200, 200]);
   });
 
   it('never reads a storage failure as a bad credential: every surface answers 2050/503 with Retry-After and keeps its cookie', async () => {

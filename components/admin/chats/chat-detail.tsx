@@ -9,6 +9,7 @@ import { ChatRequests } from '@/components/admin/traces/chat-requests';
 import { CopyId } from '@/components/admin/traces/copy-id';
 // The card is the contract's handover card, drawn the same way for people in the workspace and here.
 import { HandoverCard } from '@/components/agent/handover-card';
+import { openLiveSource } from '@/components/live/live-source';
 import { applyInOrder, withChunk, withMessage } from '@/components/live/transcript';
 import { failureOf } from '@/components/shared/errors';
 import { focusWhenReady } from '@/components/shared/focus';
@@ -99,34 +100,37 @@ export function ChatDetail({ chatId, focus }: { chatId: string; focus?: string }
     // the chat: while an event is still being delivered they are read every 3 s, then not at all.
     refetchInterval: (q) => (q.state.data?.body.response.events.some((e) => e.status === 'pending') ? 3_000 : false),
   });
-  const loaded = query.isSuccess;
+  // Held, not "the last read succeeded": a read that failed for a moment (503 in an outage, a
+  // refetch when the window regains focus) must not close the live stream the page follows.
+  const loaded = query.data !== undefined;
   useEffect(() => {
     if (!loaded) return;
     // The stream sends the chat's changes (the whole chat first), applied to the cached answer
-    // without a read. EventSource reconnects by itself and resumes from the last id it got.
+    // without a read. EventSource reconnects by itself and resumes from the last id it got; one it
+    // gave up on (an answer that was no stream: 503 in an outage) is opened again, whole.
     type Cached = NonNullable<typeof query.data>;
     const change = applyInOrder<Cached>(qc, keys.chat(chatId));
     const onResponse = (update: (chat: AdminChatDetail) => AdminChatDetail) =>
       change((old) => ({ ...old, body: { ...old.body, response: update(old.body.response) } }));
-    const source = new EventSource(`/api/admin/chats/${encodeURIComponent(chatId)}/stream`);
     const parse = <T,>(e: Event) => JSON.parse((e as MessageEvent<string>).data) as T;
-    source.addEventListener('chat', (e) => {
-      const response = parse<AdminChatDetail>(e);
-      onResponse(() => response);
+    return openLiveSource(`/api/admin/chats/${encodeURIComponent(chatId)}/stream`, (source) => {
+      source.addEventListener('chat', (e) => {
+        const response = parse<AdminChatDetail>(e);
+        onResponse(() => response);
+      });
+      source.addEventListener('message', (e) => {
+        const message = parse<Message>(e);
+        onResponse((chat) => ({ ...chat, messages: withMessage(chat.messages, message) }));
+      });
+      source.addEventListener('chunk', (e) => {
+        const chunk = parse<TranscriptChunk>(e);
+        onResponse((chat) => ({ ...chat, messages: withChunk(chat.messages, chunk) }));
+      });
+      source.addEventListener('details', (e) => {
+        const details = parse<Omit<AdminChatDetail, 'messages'>>(e);
+        onResponse((chat) => ({ ...chat, ...details }));
+      });
     });
-    source.addEventListener('message', (e) => {
-      const message = parse<Message>(e);
-      onResponse((chat) => ({ ...chat, messages: withMessage(chat.messages, message) }));
-    });
-    source.addEventListener('chunk', (e) => {
-      const chunk = parse<TranscriptChunk>(e);
-      onResponse((chat) => ({ ...chat, messages: withChunk(chat.messages, chunk) }));
-    });
-    source.addEventListener('details', (e) => {
-      const details = parse<Omit<AdminChatDetail, 'messages'>>(e);
-      onResponse((chat) => ({ ...chat, ...details }));
-    });
-    return () => source.close();
   }, [chatId, loaded, qc]);
   const chat = query.data?.body.response;
   if (query.isPending) return <p className="muted">Loading…</p>;
