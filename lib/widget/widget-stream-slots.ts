@@ -10,6 +10,8 @@ import { rowsOf } from '@/platform/util/rows-of';
 /** How often an instance marks itself alive while it holds widget streams; one not seen for STALE_SECONDS has died. */
 const WIDGET_SEEN_EVERY_MS = 15_000;
 const STALE_SECONDS = 60;
+/** A refusal's hint: a stream whose instance died stops counting within STALE_SECONDS. */
+const RETRY_AFTER = { 'Retry-After': String(STALE_SECONDS) };
 
 type Shared = { instance: string; open: Set<string>; timer?: NodeJS.Timeout; db?: Db };
 const store = processStore<{ __widgetStreamSlots?: Shared }>();
@@ -45,10 +47,10 @@ export async function takeWidgetStreamSlot(
               where w.chat_id = ${chatId} and ${alive}) as by_chat`),
       );
       if (Number(row?.by_customer ?? 0) >= perCustomer) {
-        throw new ApiError(2066, { detail: `${perCustomer} are open for this customer (WIDGET_STREAMS_PER_CUSTOMER)` });
+        throw new ApiError(2066, { detail: `${perCustomer} are open for this customer (WIDGET_STREAMS_PER_CUSTOMER)`, headers: RETRY_AFTER });
       }
       if (Number(row?.by_chat ?? 0) >= perChat) {
-        throw new ApiError(2066, { detail: `${perChat} are open on this chat (WIDGET_STREAMS_PER_CHAT)` });
+        throw new ApiError(2066, { detail: `${perChat} are open on this chat (WIDGET_STREAMS_PER_CHAT)`, headers: RETRY_AFTER });
       }
       await tx.execute(
         sql`insert into widget_streams (id, customer, chat_id, instance_id) values (${id}, ${customer}, ${chatId}, ${shared.instance})`,

@@ -54,6 +54,7 @@ describe('caps on open chat widget streams', () => {
     assert.equal(a3.status, 429);
     assert.equal(a3.refusal.status_code, 2066);
     assert.match(a3.refusal.description, /Too many open chat streams/);
+    assert.equal(a3.headers.get('retry-after'), '60', 'a lost stream lapses within a minute');
 
     // A second chat of the same customer: its cap is free, the customer's has one left (3).
     await closeChat(first);
@@ -64,6 +65,7 @@ describe('caps on open chat widget streams', () => {
     const b2 = await open(second, v.token);
     assert.equal(b2.status, 429, 'the customer holds 3 streams');
     assert.equal(b2.refusal.status_code, 2066);
+    assert.equal(b2.headers.get('retry-after'), '60');
 
     // Another customer is not held back by this one.
     const w = await newVisitor(t.assets.livechat.id);
