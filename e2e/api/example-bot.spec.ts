@@ -4,12 +4,14 @@ import { adminLogin } from '../support';
 
 type Message = { type: string; text?: string; author: string | null };
 
+type Request = Parameters<Parameters<typeof test>[2]>[0]['request'];
+
 /**
- * The example bot (examples/bot, the one `npm run demo:bot` starts) against the real server: it
- * catches up on a chat from before it started, answers a customer message once, and hands the
- * chat to a team of people when asked; a chat closed elsewhere (`chat.closed`) it lets go.
+ * A bots' team, a people's team, a livechat asset and a VA of the example bot whose webhook points
+ * where nothing listens (port 9), so events before the bot starts are not delivered; with its
+ * token and a call that opens a chat assigned to it.
  */
-test('the example bot catches up on start, answers a customer once and hands over when asked', async ({ request, baseURL }) => {
+async function exampleBotTenant(request: Request, label: string) {
   const suffix = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
   await adminLogin(request);
   const post = async (path: string, data: unknown) => {
@@ -17,13 +19,12 @@ test('the example bot catches up on start, answers a customer once and hands ove
     expect(res.status(), `${path}: ${await res.text()}`).toBe(201);
     return (await res.json()).response;
   };
-  const bots = await post('/teams', { name: `Example bots ${suffix}`, auto_assign: false });
-  const people = await post('/teams', { name: `People ${suffix}`, auto_assign: false });
-  const asset = await post('/assets', { channel: 'livechat', name: `Example widget ${suffix}` });
-  // Nothing listens on port 9: events before the bot starts are not delivered.
+  const bots = await post('/teams', { name: `${label} bots ${suffix}`, auto_assign: false });
+  const people = await post('/teams', { name: `${label} people ${suffix}`, auto_assign: false });
+  const asset = await post('/assets', { channel: 'livechat', name: `${label} widget ${suffix}` });
   const va = await post('/virtual-agents', {
-    name: `Example Bot ${suffix}`,
-    description: 'examples/bot under test',
+    name: `${label} Bot ${suffix}`,
+    description: `examples/bot under test (${label})`,
     webhook_url: 'http://127.0.0.1:9/webhook',
     subscriptions: ['chat.assigned', 'message.received', 'chat.closed', 'chat.unassigned'],
     team_id: bots.id,
@@ -35,7 +36,7 @@ test('the example bot catches up on start, answers a customer once and hands ove
       data: {
         channel: 'livechat',
         asset_id: asset.id,
-        customer: { destination_id: visitor },
+        customer: { destination_id: `${visitor}-${suffix}` },
         assignee: va.login_id,
         messages: [{ type: 'inbound', text }],
       },
@@ -43,11 +44,21 @@ test('the example bot catches up on start, answers a customer once and hands ove
     expect(res.status()).toBe(201);
     return (await res.json()).response.chat_id as string;
   };
+  return { bots, people, va, token, openChat };
+}
+
+/**
+ * The example bot (examples/bot, the one `npm run demo:bot` starts) against the real server: it
+ * catches up on a chat from before it started, answers a customer message once, and hands the
+ * chat to a team of people when asked; a chat closed elsewhere (`chat.closed`) it lets go.
+ */
+test('the example bot catches up on start, answers a customer once and hands over when asked', async ({ request, baseURL }) => {
+  const { bots, people, va, token, openChat } = await exampleBotTenant(request, 'Example');
   const transcript = async (chatId: string) => (await (await request.get(`/api/admin/chats/${chatId}`)).json()).response;
   const botReplies = async (chatId: string) =>
     ((await transcript(chatId)).messages as Message[]).filter((m) => m.type === 'outbound' && m.author === va.login_id).map((m) => m.text);
 
-  const earlier = await openChat(`early-${suffix}`, 'Are you open on Sundays?');
+  const earlier = await openChat('early', 'Are you open on Sundays?');
 
   const bot = await startBot({
     baseUrl: baseURL!,
@@ -65,7 +76,7 @@ test('the example bot catches up on start, answers a customer once and hands ove
     // Catch-up: the chat from before the start is answered, once, even if its event also arrives.
     await expect.poll(() => botReplies(earlier)).toEqual([expect.stringContaining('Type "agent"')]);
 
-    const chatId = await openChat(`visitor-${suffix}`, 'Hello, where is my parcel?');
+    const chatId = await openChat('visitor', 'Hello, where is my parcel?');
     await expect.poll(() => botReplies(chatId)).toEqual([expect.stringContaining('Type "agent"')]);
 
     const asked = await request.post(`/api/admin/chats/${chatId}/messages`, {
@@ -99,38 +110,7 @@ test('the example bot catches up on start, answers a customer once and hands ove
  * one streamed reply, not two.
  */
 test('the example bot on the AI SDK answers each delivery at once and each customer message once', async ({ request, baseURL }) => {
-  const suffix = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  await adminLogin(request);
-  const post = async (path: string, data: unknown) => {
-    const res = await request.post(`/api/admin${path}`, { data });
-    expect(res.status(), `${path}: ${await res.text()}`).toBe(201);
-    return (await res.json()).response;
-  };
-  const bots = await post('/teams', { name: `AI bots ${suffix}`, auto_assign: false });
-  const people = await post('/teams', { name: `AI people ${suffix}`, auto_assign: false });
-  const asset = await post('/assets', { channel: 'livechat', name: `AI widget ${suffix}` });
-  const va = await post('/virtual-agents', {
-    name: `AI Bot ${suffix}`,
-    description: 'examples/bot --ai under test',
-    webhook_url: 'http://127.0.0.1:9/webhook',
-    subscriptions: ['chat.assigned', 'message.received', 'chat.closed', 'chat.unassigned'],
-    team_id: bots.id,
-  });
-  const token = (await (await request.post('/api/v1/authorize', { data: { api_key: va.api_key } })).json()).response.access_token;
-  const openChat = async (visitor: string, text: string) => {
-    const res = await request.post('/api/v1/chats', {
-      headers: { access_token: token },
-      data: {
-        channel: 'livechat',
-        asset_id: asset.id,
-        customer: { destination_id: visitor },
-        assignee: va.login_id,
-        messages: [{ type: 'inbound', text }],
-      },
-    });
-    expect(res.status()).toBe(201);
-    return (await res.json()).response.chat_id as string;
-  };
+  const { people, va, openChat } = await exampleBotTenant(request, 'AI');
   type AdminEvent = { id: number; event_type: string; status: string; attempts: { http_status: number | null; error: string | null }[] };
   const chatOf = async (chatId: string) => (await (await request.get(`/api/admin/chats/${chatId}`)).json()).response;
   const botReplies = async (chatId: string) =>
@@ -140,7 +120,7 @@ test('the example bot on the AI SDK answers each delivery at once and each custo
   const eventsOf = async (chatId: string) => (await chatOf(chatId)).events as AdminEvent[];
 
   // A chat from before the bot starts: its chat.assigned fails (nothing listens on port 9).
-  const earlier = await openChat(`early-ai-${suffix}`, 'Where is my order?');
+  const earlier = await openChat('early-ai', 'Where is my order?');
   await expect.poll(async () => (await eventsOf(earlier)).find((e) => e.event_type === 'chat.assigned')?.status).toBe('failed');
 
   const bot = await startBot({
@@ -167,7 +147,7 @@ test('the example bot on the AI SDK answers each delivery at once and each custo
 
     // A new chat: its delivery is answered within the service's timeout (2 s here), at the first
     // attempt, and the model's reply arrives streamed, then closed.
-    const chatId = await openChat(`visitor-ai-${suffix}`, 'Hello, where is my parcel?');
+    const chatId = await openChat('visitor-ai', 'Hello, where is my parcel?');
     await expect.poll(async () => (await botReplies(chatId)).map((m) => m.stream_state), { timeout: 30_000 }).toEqual(['closed']);
     expect((await botReplies(chatId))[0].text).toMatch(/^I looked up your order 1042/);
     const first = (await eventsOf(chatId)).find((e) => e.event_type === 'chat.assigned')!;
