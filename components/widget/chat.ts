@@ -10,6 +10,8 @@ import { readStream, type StreamEvent } from './stream';
 type Saved = { token?: string; livechatId?: string };
 type Draft = { el: HTMLElement; body: HTMLElement; seq: number; text: string };
 
+const UNREACHABLE = 'The chat cannot be reached at the moment. Please try again in a moment.';
+
 function element<T extends HTMLElement>(id: string): T {
   return document.getElementById(id) as T;
 }
@@ -48,6 +50,8 @@ function main(appIdText: string): void {
   let failures = 0;
   /** What to try again when the service answers again (the opening, or the stream). */
   let retry: (() => void) | null = null;
+  /** Set while the page reads the chat until the service answers again (probeUntilBack). */
+  let probeTimer: ReturnType<typeof setTimeout> | undefined;
   let busy = false;
 
   function load(): Saved {
@@ -102,7 +106,40 @@ function main(appIdText: string): void {
 
   function connected(): void {
     failures = 0;
-    connection.hidden = true;
+    if (probeTimer === undefined) connection.hidden = true;
+  }
+
+  /**
+   * A call failed for a reason that passes (503 2050 while the database cannot be reached, or the
+   * network): the page says it is reconnecting until a read of the chat answers again. The live
+   * stream may stay open meanwhile (the service is up, its database is not), so it alone would not
+   * tell. The reads wait 1 s, doubling to 15 s.
+   */
+  function probeUntilBack(): void {
+    if (probeTimer !== undefined || !chat) return;
+    const chatId = chat.chat_id;
+    connection.hidden = false;
+    let tries = 0;
+    const back = () => {
+      probeTimer = undefined;
+      if (retry === null) connection.hidden = true;
+      if (error.textContent === UNREACHABLE) error.textContent = '';
+    };
+    const probe = () => {
+      probeTimer = setTimeout(
+        () => {
+          call('getChat', { params: { chat_id: chatId } }).then(back, (err: unknown) => {
+            if (definite(err)) back();
+            else {
+              tries += 1;
+              probe();
+            }
+          });
+        },
+        Math.min(15_000, 1_000 * 2 ** Math.min(tries, 4)),
+      );
+    };
+    probe();
   }
 
   async function ensureVisitor(): Promise<void> {
@@ -296,10 +333,13 @@ function main(appIdText: string): void {
       if (err.code === 2012) error.textContent = 'You are sending messages too quickly. Please wait a moment and try again.';
       else if (err.code === 2035) error.textContent = 'This chat is not available at the moment.';
       else if (err.code === 2040) error.textContent = 'This chat has ended. Start a new chat to write again.';
-      else if (!definite(err)) error.textContent = 'The chat cannot be reached at the moment. Please try again in a moment.';
-      else error.textContent = err.message;
+      else if (!definite(err)) {
+        error.textContent = UNREACHABLE;
+        probeUntilBack();
+      } else error.textContent = err.message;
     } else {
       error.textContent = 'The message could not be sent. Check your connection and try again.';
+      probeUntilBack();
     }
   }
 
@@ -489,7 +529,11 @@ function main(appIdText: string): void {
     composer.addEventListener('submit', submit);
     text.addEventListener('input', onInput);
     text.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) composer.requestSubmit();
+      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+        // Sends instead of adding a line (a message that could not be sent stays as it was written).
+        e.preventDefault();
+        composer.requestSubmit();
+      }
     });
     restart.addEventListener('click', newChat);
     personButton.addEventListener('click', () => void askForPerson());

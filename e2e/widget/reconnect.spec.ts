@@ -128,3 +128,75 @@ test('the widget keeps its chat through a restart and an outage: it says it is r
     await server.dispose();
   }
 });
+
+test('the widget says it is reconnecting while its calls answer 503 2050 with its stream still open, and stops once a read answers', async ({
+  page,
+  request,
+}) => {
+  expect((await request.post('/api/admin/login', { data: E2E_ADMIN })).status()).toBe(200);
+  const s = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  const post = async (path: string, data: unknown) => {
+    const res = await request.post(path, { data });
+    expect(res.status(), `${path}: ${await res.text()}`).toBe(201);
+    return (await res.json()).response;
+  };
+  const team = await post('/api/admin/teams', { name: `Outage bots ${s}`, auto_assign: true });
+  const asset = await post('/api/admin/assets', { channel: 'livechat', name: `Outage shop ${s}` });
+  await post('/api/admin/routing-rules', {
+    name: `Outage ${s}`,
+    position: 0,
+    conditions: [{ field: 'asset_id', op: 'equals', value: String(asset.id) }],
+    team_id: team.id,
+  });
+  const va = await post('/api/admin/virtual-agents', {
+    name: `Outage Bot ${s}`,
+    description: 'pulls its events; never answers here',
+    webhook_url: 'http://127.0.0.1:9/webhook',
+    subscriptions: ['chat.assigned', 'message.received'],
+    team_id: team.id,
+  });
+  expect((await request.patch(`/api/admin/virtual-agents/${va.id}`, { data: { delivery_mode: 'pull' } })).status()).toBe(200);
+
+  await page.goto(`/chat/${asset.id}`);
+  const box = page.getByRole('textbox', { name: 'Message' });
+  const mine = page.locator('.msg.customer');
+  const reconnecting = page.getByText('Reconnecting…');
+  const unreachable = page.getByText('The chat cannot be reached at the moment');
+  await box.fill('Hello');
+  await box.press('Enter');
+  await expect(mine).toHaveText(['You: Hello']);
+  await expect(reconnecting).toBeHidden();
+
+  // The database alone is out of reach: the server (and the open stream) stay up, every read and
+  // write answers 503 2050. The page must say so, not just refuse the one message.
+  let outage = true;
+  const streams: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/stream')) streams.push(r.url());
+  });
+  const unavailable = (route: Parameters<Parameters<typeof page.route>[1]>[0]) =>
+    outage
+      ? route.fulfill({
+          status: 503,
+          headers: { 'content-type': 'application/json', 'retry-after': '1' },
+          body: JSON.stringify({ status_code: 2050, description: 'Service temporarily unavailable', response: {} }),
+        })
+      : route.continue();
+  await page.route('**/api/widget/chats/*/messages', unavailable);
+  await page.route(/\/api\/widget\/chats\/[0-9a-f-]{36}$/, unavailable);
+  await box.fill('During the outage');
+  await box.press('Enter');
+  await expect(unreachable).toBeVisible();
+  await expect(reconnecting).toBeVisible();
+  await expect(box, 'the message stays in the box to send again').toHaveValue('During the outage');
+  // Reads of the chat keep failing: still reconnecting after more than one of them.
+  await page.waitForTimeout(3_500);
+  await expect(reconnecting).toBeVisible();
+
+  outage = false;
+  await expect(reconnecting).toBeHidden({ timeout: 30_000 });
+  await expect(unreachable).toBeHidden();
+  expect(streams, 'the live stream stayed open throughout').toEqual([]);
+  await box.press('Enter');
+  await expect(mine).toHaveText(['You: Hello', 'You: During the outage']);
+});
