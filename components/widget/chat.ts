@@ -167,6 +167,11 @@ function main(appIdText: string): void {
     return element('chat-title').textContent ?? '';
   }
 
+  /** Who is writing, as the line under the title names them (the bot or the person answering), else the business. */
+  function writer(): string {
+    return (chat?.status === 'open' && chat.responder?.name) || title();
+  }
+
   function setStatus(value: string): void {
     clearTimeout(typingTimer);
     if (status.textContent !== value) status.textContent = value;
@@ -182,8 +187,13 @@ function main(appIdText: string): void {
       }
       return;
     }
-    if (status.dataset.kind === 'stream') return;
-    setStatus(t.status_text || `${title()} is typing…`);
+    if (status.dataset.kind === 'stream') {
+      // A reply is being written: what the VA says it is doing now (a tool it called) shows until
+      // the reply ends; without a status text the line stays as it is.
+      if (t.status_text) setStatus(t.status_text);
+      return;
+    }
+    setStatus(t.status_text || `${writer()} is typing…`);
     status.dataset.kind = 'typing';
     typingTimer = setTimeout(() => {
       if (status.dataset.kind !== 'typing') return;
@@ -204,7 +214,7 @@ function main(appIdText: string): void {
       log.appendChild(el);
       d = { el, body, seq: -1, text: '' };
       drafts.set(c.message_id, d);
-      setStatus(`${title()} is typing…`);
+      setStatus(`${writer()} is typing…`);
       status.dataset.kind = 'stream';
     }
     // A reconnect sends the open reply again from its start: keep what is shown.

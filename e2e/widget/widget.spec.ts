@@ -271,16 +271,17 @@ test('an LLM bot typing and streaming: the status line shows typing, the reply g
     const status = page.getByRole('status');
     await expect(log).toContainText('How much is the answer?');
 
-    // Typing: the status line (a polite role=status region) says so, with the VA's status text when it gives one.
+    // Typing: the status line (a polite role=status region) names who writes (the bot the line under
+    // the title names), with the VA's status text when it gives one.
     await bot('put', `/chats/${chatId}/typing`, { on: true, ttl_seconds: 30 });
-    await expect(status).toHaveText(`${asset.name} is typing…`);
+    await expect(status).toHaveText(`${va.name} is typing…`);
     await bot('put', `/chats/${chatId}/typing`, { on: true, ttl_seconds: 30, status_text: 'Looking that up…' });
     await expect(status).toHaveText('Looking that up…');
     await bot('put', `/chats/${chatId}/typing`, { on: false });
     await expect(status).toHaveText('');
     // A short typing runs out by itself on the page.
     await bot('put', `/chats/${chatId}/typing`, { on: true, ttl_seconds: 1 });
-    await expect(status).toHaveText(`${asset.name} is typing…`);
+    await expect(status).toHaveText(`${va.name} is typing…`);
     await expect(status).toHaveText('', { timeout: 5_000 });
 
     // A streamed reply: the text grows in a draft bubble, hidden from the log's announcements.
@@ -288,11 +289,14 @@ test('an LLM bot typing and streaming: the status line shows typing, the reply g
     const draft = page.locator('.msg.draft');
     await expect(draft).toContainText('The answer');
     await expect(draft).toHaveAttribute('aria-hidden', 'true');
-    await expect(status).toHaveText(`${asset.name} is typing…`);
+    await expect(status).toHaveText(`${va.name} is typing…`);
     await bot('post', `/chats/${chatId}/messages/${opened.transid}/chunks`, { seq: 1, text: ' is' });
     await expect(draft).toContainText('The answer is');
     await bot('post', `/chats/${chatId}/messages/${opened.transid}/chunks`, { seq: 2, text: ' forty-two.' });
     await expect(draft).toContainText('The answer is forty-two.');
+    // A status text while the reply is written (a tool the bot called) shows until the reply ends.
+    await bot('put', `/chats/${chatId}/typing`, { on: true, ttl_seconds: 30, status_text: 'Checking the total…' });
+    await expect(status).toHaveText('Checking the total…');
     await expect(page.locator('.msg.business:not(.draft)')).toHaveCount(0);
     for (const size of [PHONE, DESKTOP]) {
       await page.setViewportSize(size);
