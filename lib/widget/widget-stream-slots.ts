@@ -47,7 +47,10 @@ export async function takeWidgetStreamSlot(
               where w.chat_id = ${chatId} and ${alive}) as by_chat`),
       );
       if (Number(row?.by_customer ?? 0) >= perCustomer) {
-        throw new ApiError(2066, { detail: `${perCustomer} are open for this customer (WIDGET_STREAMS_PER_CUSTOMER)`, headers: RETRY_AFTER });
+        throw new ApiError(2066, {
+          detail: `${perCustomer} are open for this customer (WIDGET_STREAMS_PER_CUSTOMER)`,
+          headers: RETRY_AFTER,
+        });
       }
       if (Number(row?.by_chat ?? 0) >= perChat) {
         throw new ApiError(2066, { detail: `${perChat} are open on this chat (WIDGET_STREAMS_PER_CHAT)`, headers: RETRY_AFTER });
