@@ -5,13 +5,43 @@
  * credential and their chat, sees that the page is reconnecting, and then sees every message once,
  * including a streamed reply whose chunks and close came while the page was away.
  */
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config';
 import { expect, test } from '../fixtures';
 import { ownServer } from '../own-server';
 
 const token = (page: Page, appId: number) =>
   page.evaluate((key) => JSON.parse(window.localStorage.getItem(key) || '{}').token as string | undefined, `va-chat:${appId}`);
+
+/**
+ * A livechat app routed to a team whose one VA pulls its events (no failing webhook hands a chat
+ * on mid-test), made by the signed-in administrator; names start with `label`.
+ */
+async function pullingBotApp(request: APIRequestContext, label: string) {
+  expect((await request.post('/api/admin/login', { data: E2E_ADMIN })).status()).toBe(200);
+  const post = async (path: string, data: unknown) => {
+    const res = await request.post(path, { data });
+    expect(res.status(), `${path}: ${await res.text()}`).toBe(201);
+    return (await res.json()).response;
+  };
+  const team = await post('/api/admin/teams', { name: `${label} bots`, auto_assign: true });
+  const asset = await post('/api/admin/assets', { channel: 'livechat', name: `${label} shop` });
+  await post('/api/admin/routing-rules', {
+    name: label,
+    position: 0,
+    conditions: [{ field: 'asset_id', op: 'equals', value: String(asset.id) }],
+    team_id: team.id,
+  });
+  const va = await post('/api/admin/virtual-agents', {
+    name: `${label} Bot`,
+    description: 'writes through the bot API',
+    webhook_url: 'http://127.0.0.1:9/webhook',
+    subscriptions: ['chat.assigned', 'message.received'],
+    team_id: team.id,
+  });
+  expect((await request.patch(`/api/admin/virtual-agents/${va.id}`, { data: { delivery_mode: 'pull' } })).status()).toBe(200);
+  return { asset, va };
+}
 
 test('the widget keeps its chat through a restart and an outage: it says it is reconnecting, then shows every message once', async ({
   browser,
@@ -27,24 +57,7 @@ test('the widget keeps its chat through a restart and an outage: it says it is r
       expect(res.status(), `${path}: ${await res.text()}`).toBe(status);
       return (await res.json()).response;
     };
-    expect((await request.post('/api/admin/login', { data: E2E_ADMIN })).status()).toBe(200);
-    const team = await post('/api/admin/teams', { name: 'Reconnect bots', auto_assign: true });
-    const asset = await post('/api/admin/assets', { channel: 'livechat', name: 'Reconnect shop' });
-    await post('/api/admin/routing-rules', {
-      name: 'Reconnect',
-      position: 0,
-      conditions: [{ field: 'asset_id', op: 'equals', value: String(asset.id) }],
-      team_id: team.id,
-    });
-    const va = await post('/api/admin/virtual-agents', {
-      name: 'Reconnect Bot',
-      description: 'writes through the bot API',
-      webhook_url: 'http://127.0.0.1:9/webhook',
-      subscriptions: ['chat.assigned', 'message.received'],
-      team_id: team.id,
-    });
-    // Events wait to be pulled: no failing webhook hands the chat on mid-test.
-    expect((await request.patch(`/api/admin/virtual-agents/${va.id}`, { data: { delivery_mode: 'pull' } })).status()).toBe(200);
+    const { asset, va } = await pullingBotApp(request, 'Reconnect');
     const accessToken = (await post('/api/v1/authorize', { api_key: va.api_key }, {}, 200)).access_token as string;
     const bot = (path: string, data: unknown, status = 201, method: 'post' | 'patch' = 'post') =>
       request[method](`/api/v1${path}`, { data, headers: { access_token: accessToken } }).then(async (res) => {
@@ -133,29 +146,7 @@ test('the widget says it is reconnecting while its calls answer 503 2050 with it
   page,
   request,
 }) => {
-  expect((await request.post('/api/admin/login', { data: E2E_ADMIN })).status()).toBe(200);
-  const s = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-  const post = async (path: string, data: unknown) => {
-    const res = await request.post(path, { data });
-    expect(res.status(), `${path}: ${await res.text()}`).toBe(201);
-    return (await res.json()).response;
-  };
-  const team = await post('/api/admin/teams', { name: `Outage bots ${s}`, auto_assign: true });
-  const asset = await post('/api/admin/assets', { channel: 'livechat', name: `Outage shop ${s}` });
-  await post('/api/admin/routing-rules', {
-    name: `Outage ${s}`,
-    position: 0,
-    conditions: [{ field: 'asset_id', op: 'equals', value: String(asset.id) }],
-    team_id: team.id,
-  });
-  const va = await post('/api/admin/virtual-agents', {
-    name: `Outage Bot ${s}`,
-    description: 'pulls its events; never answers here',
-    webhook_url: 'http://127.0.0.1:9/webhook',
-    subscriptions: ['chat.assigned', 'message.received'],
-    team_id: team.id,
-  });
-  expect((await request.patch(`/api/admin/virtual-agents/${va.id}`, { data: { delivery_mode: 'pull' } })).status()).toBe(200);
+  const { asset } = await pullingBotApp(request, `Outage ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`);
 
   await page.goto(`/chat/${asset.id}`);
   const box = page.getByRole('textbox', { name: 'Message' });
