@@ -61,7 +61,7 @@ import { chats, customers, messages } from '@/db/schema';
 import { env } from '@/env';
 import { createTenant } from '@/test/support/tenant';
 import { writeSection } from './report';
-import { freePort, processCpuMs, waitReady } from './servers';
+import { freePort, postgresCpu, processCpuMs, waitReady } from './servers';
 
 const ROOT = process.cwd();
 const CONNECTIONS = 50;
@@ -842,31 +842,6 @@ function logAndWalText(round: Round): string {
       ? ` (its backend ${((round.logBackendCpuMs * 1000) / round.logRows).toFixed(1)} µs CPU/row)`
       : '';
   return `log rows ${(round.logRows / n).toFixed(2)}/req${backend}, WAL ${(round.wal.bytes / n / 1024).toFixed(2)} kB/req (${(round.wal.fpi / n).toFixed(3)} page images/req), ${fmt(round.wal.syncs / round.seconds)} flushes/s`;
-}
-
-/**
- * CPU (ms) of the PostgreSQL processes working for this benchmark, by pid: the backends connected
- * to its database and the server's own background processes (WAL writer, checkpointer...), not
- * other sessions' backends.
- */
-function postgresCpu(dbUrl: URL): Map<number, number> {
-  const db = dbUrl.pathname.slice(1);
-  const out = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
-      const title = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      // A backend's title is "postgres: <cluster>: <user> <database> <client> <state>".
-      const backend = /^postgres: [^:]+: \S+ (\S+) /.exec(title);
-      if (backend && backend[1] !== db) continue;
-      const ms = processCpuMs(Number(entry));
-      if (ms !== null) out.set(Number(entry), ms);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return out;
 }
 
 function machineCpu(): { busy: number; total: number } {

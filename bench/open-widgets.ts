@@ -31,7 +31,7 @@ import { nowMs } from '@/test/support/clock';
 import { type ProductionServer, startProductionServer, stopProductionServer, waitForServer } from '@/test/support/production-server';
 import { spread } from '@/test/support/stats';
 import { writeSection } from './report';
-import { freePort, paced, processCpuMs } from './servers';
+import { freePort, paced, postgresCpu, postgresCpuSince, processCpuMs } from './servers';
 import { createWidgetTenant } from './widget-tenant';
 
 const WIDGETS = Number(process.env.BENCH_WIDGETS ?? 15_000);
@@ -297,7 +297,9 @@ async function runCase(k: Case, dbUrl: string, prior: { customers: Customer[]; c
     const ended = held.filter((h) => h.ended()).length;
     const gaps = spread(held.map((h) => h.maxGapMs()));
     log(`${k.key}: fan-out at ${FANOUT_RATE}/s for ${FANOUT_SECONDS} s; server pids ${pids.join(' ')}`);
+    const pg0 = postgresCpu(new URL(dbUrl));
     const fan = await fanOut(bases, ctx.vaToken, list, arrivals, pids);
+    const pgCpuPerMessage = postgresCpuSince(new URL(dbUrl), pg0) / fan.total;
     const rssEnd = pids.map(rssMiB);
     for (const h of held) await h.close();
     bareClients.kill('SIGTERM');
@@ -315,6 +317,7 @@ async function runCase(k: Case, dbUrl: string, prior: { customers: Customer[]; c
       ended,
       gaps,
       fan,
+      pgCpuPerMessage,
       load: `${load0} → ${loadNow()}`,
     };
   } finally {
@@ -340,11 +343,11 @@ function report(results: Result[], started: Date, pg: string): string {
     '',
     `Machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.cpus()[0]?.model ?? ''}; Node ${process.version}; ${pg}, on the same machine. Load average (1, 5, 15 min) at each case's start and end: ${results.map((r) => `${r.k.key} ${r.load}`).join('; ')} (2.0 is a full machine).`,
     '',
-    "| case | streams alive after the hold | longest silence on a stream s (p50 / max) | resident MiB: before → open (per stream KiB) | bare server MiB (per stream KiB) | ours ÷ bare, whole / per stream | messages/s (asked) | from the POST's start p50 / p99 ms | from its answer p50 / p99 ms | not received | server CPU ms per message |",
+    "| case | streams alive after the hold | longest silence on a stream s (p50 / max) | resident MiB: before → open (per stream KiB) | bare server MiB (per stream KiB) | ours ÷ bare, whole / per stream | messages/s (asked) | from the POST's start p50 / p99 ms | from its answer p50 / p99 ms | not received | CPU ms per message: server / PostgreSQL |",
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       ({ r, server, perStream, barePer, ratio, perRatio }) =>
-        `| ${r.k.label} | ${f0(WIDGETS - r.ended)} of ${f0(WIDGETS)} | ${f1(r.gaps.p50 / 1000)} / ${f1(r.gaps.max / 1000)} | ${f0(r.rssBefore.reduce((a, b) => a + b, 0))} → ${f0(server)} (${f1(perStream)}) | ${f0(r.bareRss)} (${f1(barePer)}) | ${ratio.toFixed(2)}x / ${perRatio.toFixed(2)}x | ${f0(r.fan.rate)} (${FANOUT_RATE}) | ${f1(r.fan.start.p50)} / **${f1(r.fan.start.p99)}** | ${f1(r.fan.answer.p50)} / ${f1(r.fan.answer.p99)} | ${r.fan.missing + r.fan.refused} | ${r.fan.cpuPerMessage.toFixed(2)} |`,
+        `| ${r.k.label} | ${f0(WIDGETS - r.ended)} of ${f0(WIDGETS)} | ${f1(r.gaps.p50 / 1000)} / ${f1(r.gaps.max / 1000)} | ${f0(r.rssBefore.reduce((a, b) => a + b, 0))} → ${f0(server)} (${f1(perStream)}) | ${f0(r.bareRss)} (${f1(barePer)}) | ${ratio.toFixed(2)}x / ${perRatio.toFixed(2)}x | ${f0(r.fan.rate)} (${FANOUT_RATE}) | ${f1(r.fan.start.p50)} / **${f1(r.fan.start.p99)}** | ${f1(r.fan.answer.p50)} / ${f1(r.fan.answer.p99)} | ${r.fan.missing + r.fan.refused} | ${r.fan.cpuPerMessage.toFixed(2)} / ${r.pgCpuPerMessage.toFixed(2)} |`,
     ),
     '',
     ...rows.map(({ r, ratio, perRatio }) =>

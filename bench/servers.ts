@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { Sql } from 'postgres';
 import { nowMs } from '@/test/support/clock';
 
 export { freePort } from '@/test/support/private-cluster';
@@ -29,4 +30,46 @@ export async function paced(n: number, rate: number, task: (i: number) => Promis
     if (running.size >= inFlight) await Promise.race(running);
   }
   await Promise.all(running);
+}
+
+/**
+ * CPU (ms) of the PostgreSQL processes working for this benchmark, by pid: the backends connected
+ * to its database and the server's own background processes (WAL writer, checkpointer...), not
+ * other sessions' backends.
+ */
+export function postgresCpu(dbUrl: URL): Map<number, number> {
+  const db = dbUrl.pathname.slice(1);
+  const out = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const title = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      // A backend's title is "postgres: <cluster>: <user> <database> <client> <state>".
+      const backend = /^postgres: [^:]+: \S+ (\S+) /.exec(title);
+      if (backend && backend[1] !== db) continue;
+      const ms = processCpuMs(Number(entry));
+      if (ms !== null) out.set(Number(entry), ms);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * The sum of `postgresCpu` over its processes, for a before and after: CPU (ms) that PostgreSQL
+ * spent for the benchmark's database between two readings (processes that started meanwhile count
+ * from zero).
+ */
+export function postgresCpuSince(dbUrl: URL, before: Map<number, number>): number {
+  let ms = 0;
+  for (const [pid, now] of postgresCpu(dbUrl)) ms += now - (before.get(pid) ?? 0);
+  return ms;
+}
+
+/** WAL bytes the cluster has written so far (pg_stat_wal), for a before and after. */
+export async function walBytes(sql: Sql): Promise<number> {
+  const [row] = await sql<{ bytes: string }[]>`select wal_bytes::text as bytes from pg_stat_wal`;
+  return Number(row.bytes);
 }

@@ -45,7 +45,7 @@ import { type ProductionServer, startProductionServer, stopProductionServer, wai
 import { readSse } from '@/test/support/sse';
 import { spread } from '@/test/support/stats';
 import { writeSection } from './report';
-import { processCpuMs } from './servers';
+import { postgresCpu, postgresCpuSince, processCpuMs, walBytes } from './servers';
 import { createWidgetTenant } from './widget-tenant';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3321);
@@ -266,7 +266,7 @@ async function caseB(ctx: Ctx, c: Customer) {
   return stats(lat, answer);
 }
 
-async function caseC(ctx: Ctx, customers: Customer[], serverPid: number) {
+async function caseC(ctx: Ctx, customers: Customer[], serverPid: number, dbUrl: string) {
   type Got = { seqs: number[]; text: string; final?: string; messageId?: number };
   const got = customers.map((): Got => ({ seqs: [], text: '' }));
   const arrivals = new Arrivals();
@@ -296,6 +296,10 @@ async function caseC(ctx: Ctx, customers: Customer[], serverPid: number) {
   const answer: number[] = [];
   const waits: Promise<void>[] = [];
   const sent: string[] = customers.map(() => '');
+  // What PostgreSQL spends on the chunks too: its CPU for this database and the WAL written.
+  const db = postgres(dbUrl, { max: 1, onnotice: () => {} });
+  const pg0 = postgresCpu(new URL(dbUrl));
+  const wal0 = await walBytes(db);
   const cpu0 = processCpuMs(serverPid) ?? Number.NaN;
   const t0 = nowMs();
   await Promise.all(
@@ -321,6 +325,9 @@ async function caseC(ctx: Ctx, customers: Customer[], serverPid: number) {
   const seconds = (nowMs() - t0) / 1000;
   await Promise.allSettled(waits);
   const cpuPerChunk = ((processCpuMs(serverPid) ?? Number.NaN) - cpu0) / (per * customers.length);
+  const pgCpuPerChunk = postgresCpuSince(new URL(dbUrl), pg0) / (per * customers.length);
+  const walPerChunk = ((await walBytes(db)) - wal0) / (per * customers.length);
+  await db.end();
   await Promise.all(
     customers.map((c, i) => ok('PATCH', `/api/v1/chats/${c.chatId}/messages/${transids[i]}`, { stream_state: 'closed' }, bot(ctx), 200)),
   );
@@ -343,6 +350,8 @@ async function caseC(ctx: Ctx, customers: Customer[], serverPid: number) {
     rate: (per * customers.length) / seconds,
     seconds,
     cpuPerChunk,
+    pgCpuPerChunk,
+    walPerChunk,
     lost,
     repeated,
     reordered,
@@ -481,7 +490,7 @@ const CASES: Case[] = [
   {
     id: 'c',
     title: `(c) ${STREAM_CHATS} chats streaming at once`,
-    run: async (s) => ({ c: await caseC(s.ctx, s.few.slice(2), s.server.child.pid!) }),
+    run: async (s) => ({ c: await caseC(s.ctx, s.few.slice(2), s.server.child.pid!, s.dbUrl) }),
   },
   {
     id: 'd',
@@ -576,7 +585,7 @@ Machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB R
 | (d) ${d.opened} idle widget streams; ${d.high.asked} messages/s (asked) spread over them | ${d.high.n} of ${d.high.total} | ${ms(d.high.p50)} | ${ms(d.high.p99)} | ${ms(d.high.max)} | ${lower(d.high)} | p99 < 100 ms | ${verdictAt(d.high.p99, 100, d.high.rate, d.high.asked)} |
 | (d') the same ${d.opened} streams; ${d.low.asked} messages/s | ${d.low.n} of ${d.low.total} | ${ms(d.low.p50)} | ${ms(d.low.p99)} | ${ms(d.low.max)} | ${lower(d.low)} | (none) | |
 
-- (c) chunks achieved: **${c.rate.toFixed(0)} chunks/s** over ${c.seconds.toFixed(1)} s (asked: ${STREAM_CHATS * CHUNK_RATE}/s; a chat's next chunk waits for the answer to its last), server CPU ${c.cpuPerChunk.toFixed(2)} ms per chunk (its POST and its push to the widget); lost ${c.lost}, repeated ${c.repeated}, out of order ${c.reordered}; chats whose chunks or final message differ from what was sent: ${c.wrongFinal}.
+- (c) chunks achieved: **${c.rate.toFixed(0)} chunks/s** over ${c.seconds.toFixed(1)} s (asked: ${STREAM_CHATS * CHUNK_RATE}/s; a chat's next chunk waits for the answer to its last), server CPU ${c.cpuPerChunk.toFixed(2)} ms per chunk (its POST and its push to the widget), PostgreSQL ${c.pgCpuPerChunk.toFixed(2)} ms CPU and ${(c.walPerChunk / 1024).toFixed(2)} KiB of WAL per chunk (the append's row update, in place of a row per chunk); lost ${c.lost}, repeated ${c.repeated}, out of order ${c.reordered}; chats whose chunks or final message differ from what was sent: ${c.wrongFinal}.
 - (d) streams opened: ${d.opened} of ${IDLE}${d.failure ? ` (stopped: ${d.failure})` : ''}; server (started afresh for (d)) resident memory ${(d.beforeKb / 1024).toFixed(0)} MiB before, ${(d.afterKb / 1024).toFixed(0)} MiB with them open: **${d.perConnKb.toFixed(1)} KiB per connection**. Messages achieved: **${d.high.rate.toFixed(0)}/s** of ${d.high.asked} asked (${d.high.total} sent, at most 200 in flight; ${d.high.errors} refused; ${d.high.missing} not received within 30 s), server CPU ${d.high.cpuPerMessage.toFixed(2)} ms per message; at ${d.low.asked}/s asked: ${d.low.rate.toFixed(0)}/s achieved, ${d.low.errors} refused, ${d.low.missing} not received, ${d.low.cpuPerMessage.toFixed(2)} ms server CPU per message.
 <!-- bench:widget:end -->`;
 }
