@@ -1,6 +1,8 @@
 import { and, asc, eq, inArray, isNull, ne, not, or, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
 import { chats, customers, skills, teamMemberships, teams, userSkills, users, virtualAgents } from '@/db/schema';
 import { assignedCause } from '@/lib/chats/assignment';
+import { isOpenChat } from '@/lib/chats/open-chats';
 import { startReplyClockOnAssign } from '@/lib/chats/reply-clock';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { noteChatChange, type OutboxTx } from '@/lib/events/with-outbox';
@@ -11,7 +13,7 @@ type Candidate = { id: number; loginId: string; kind: 'agent' | 'manager' | 'vir
 
 /** Chats a user holds: assigned and not closed (closing releases the seat). */
 const loadOf = (userId: number | typeof users.id) =>
-  sql<number>`(select count(*)::int from ${chats} where ${chats.assigneeId} = ${userId} and ${chats.status} <> 'closed')`;
+  sql<number>`(select count(*)::int from ${chats} where ${chats.assigneeId} = ${userId} and ${isOpenChat})`;
 
 /**
  * A webhook VA whose webhook is not answering: it failed since its last delivery
@@ -103,19 +105,10 @@ export async function assignQueuedChat(
   const candidates = locked.filter((u) => u.candidate);
   if (!candidates.length) return null;
   // Read after the locks are granted, so the loads include every assignment committed before.
-  const loads = await tx
-    .select({ id: chats.assigneeId, load: sql<number>`count(*)::int` })
-    .from(chats)
-    .where(
-      and(
-        inArray(
-          chats.assigneeId,
-          candidates.map((c) => c.id),
-        ),
-        ne(chats.status, 'closed'),
-      ),
-    )
-    .groupBy(chats.assigneeId);
+  const loads = await openChatLoads(
+    tx,
+    candidates.map((c) => c.id),
+  );
   const loadById = new Map(loads.map((l) => [l.id, l.load]));
   const chosen = candidates
     .filter((c) => (loadById.get(c.id) ?? 0) < c.capacity)
@@ -124,6 +117,15 @@ export async function assignQueuedChat(
   const assignee: Candidate = { id: chosen.id, loginId: chosen.loginId, kind: chosen.kind, capacity: chosen.capacity };
   await assignChat(tx, { accountId, chatId, user: assignee });
   return assignee;
+}
+
+/** The chats each of `userIds` holds open, for those who hold any: read from their open range of the assignee index (`isOpenChat`). */
+export function openChatLoads(db: Db, userIds: number[]) {
+  return db
+    .select({ id: chats.assigneeId, load: sql<number>`count(*)::int` })
+    .from(chats)
+    .where(and(inArray(chats.assigneeId, userIds), isOpenChat))
+    .groupBy(chats.assigneeId);
 }
 
 /**

@@ -1,9 +1,10 @@
-import { and, eq, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, events } from '@/db/schema';
 import { env } from '@/env';
 import { handOverToFallback } from '@/lib/chats/hand-over-to-fallback';
 import { lockChat } from '@/lib/chats/lock-chat';
+import { isOpenChat } from '@/lib/chats/open-chats';
 import { retryDelaysMs } from '@/lib/events/schedule';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { logger } from '@/platform/util/logger';
@@ -56,7 +57,7 @@ export function idlePullChatsQuery(
     .select({ id: chats.id, accountId: chats.accountId })
     .from(waiting)
     .innerJoin(chats, eq(chats.id, waiting.chatId))
-    .where(and(eq(chats.assigneeId, vaUserId), ne(chats.status, 'closed')))
+    .where(and(eq(chats.assigneeId, vaUserId), isOpenChat))
     .limit(limit);
 }
 

@@ -1,10 +1,11 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { accessTokens, chats, messages, teams, users } from '@/db/schema';
 import { revokeCachedTokens } from '@/lib/bot-auth/token-cache';
 import { assignQueuedChat } from '@/lib/chats/auto-assign';
 import { lockChat } from '@/lib/chats/lock-chat';
 import { notifyLostControl } from '@/lib/chats/notify-lost-control';
+import { isOpenChat } from '@/lib/chats/open-chats';
 import type { OutboxTx } from '@/lib/events/with-outbox';
 import { newTraceId } from '@/platform/util/ids';
 
@@ -30,7 +31,7 @@ export async function disableVirtualAgent(
   const held = await tx
     .select({ id: chats.id })
     .from(chats)
-    .where(and(eq(chats.accountId, accountId), eq(chats.assigneeId, vaId), ne(chats.status, 'closed')))
+    .where(and(eq(chats.accountId, accountId), eq(chats.assigneeId, vaId), isOpenChat))
     .orderBy(asc(chats.id));
 
   const now = new Date();

@@ -7,6 +7,7 @@ import type { ScaleMeta } from '@/bench/scale-data';
 import type { Db } from '@/db/client';
 import { env } from '@/env';
 import { lastCustomerMessageId } from '@/lib/chats/append-message';
+import { openChatLoads } from '@/lib/chats/auto-assign';
 import { idleStreamsQuery } from '@/lib/chats/cut-streams';
 import { dueReplyClocksQuery } from '@/lib/chats/sweep-reply-clocks';
 import { idlePullChatsQuery } from '@/lib/pull/hand-over-idle-pull';
@@ -87,6 +88,15 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
       assert.ok(plan.indexes.includes(index), `${index} not among ${plan.indexes.join(', ')}`);
     });
   }
+
+  it("counts a VA's open chats (the seats auto-assign reads under its lock on the VA) from their range of the assignee index, not its closed history", async () => {
+    const [{ closed }] = await raw<{ closed: number }[]>`select count(*)::int as closed from chats where assignee_id = ${vaId} and status = 'closed'`;
+    assert.ok(closed > 1_000, `the VA holds ${closed} closed chats`);
+    const plan = await p.explainAnalyze(openChatLoads(db, [vaId]).toSQL());
+    assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
+    assert.match(plan.text, /Index Cond: .*status = ANY/, plan.text);
+    assert.doesNotMatch(plan.text, /Rows Removed by Filter/, plan.text);
+  });
 
   it("reads a widget's wake (a chat's messages after its cursor, open streams included) from the transcript index", async () => {
     const [m] = await raw<{ chat_id: string; id: number }[]>`select chat_id, id from messages where stream_state = 'open' limit 1`;
