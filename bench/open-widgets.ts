@@ -91,8 +91,12 @@ async function withRetry(call: () => Promise<import('@/test/support/api-client')
   }
 }
 
+/** The customers' arrival rate achieved (visitor and chat each), for the report: a team's chat starts queue (auto-assign's lock). */
+let arrivedPerSecond = Number.NaN;
+
 /** Each customer arrives: its visitor and chat, from its own address. */
 async function arrive(base: string, appId: number): Promise<Customer[]> {
+  const t0 = nowMs();
   const agents = new Map<string, http.Agent>();
   const agentOf = (a: string) =>
     agents.get(a) ?? agents.set(a, new http.Agent({ keepAlive: true, maxSockets: 2, localAddress: a })).get(a)!;
@@ -107,6 +111,7 @@ async function arrive(base: string, appId: number): Promise<Customer[]> {
     if (chat.status !== 201) throw new Error(`chat ${i} from ${address}: ${chat.status} ${chat.raw.slice(0, 200)}`);
     out[i] = { token, chatId: chat.body.response.chat_id, address };
   });
+  arrivedPerSecond = WIDGETS / ((nowMs() - t0) / 1000);
   for (const a of agents.values()) a.destroy();
   return out;
 }
@@ -339,7 +344,7 @@ function report(results: Result[], started: Date, pg: string): string {
     '<!-- bench:open-widgets:start -->',
     "## bench:open-widgets: a busy website's open widgets",
     '',
-    `Run ${started.toISOString()} with \`npm run bench:open-widgets\` (\`tsx bench/open-widgets.ts\`): ${f0(WIDGETS)} customers arriving at ${OPEN_RATE}/s (visitor, chat, then the widget's stream) from ${f0(ADDRESSES)} loopback addresses (127.1.x.y as the sockets' source; the widget's per-address and per-customer limits at their defaults, the bot tenant's limit raised for 30,000 messages a minute), held ${HOLD_SECONDS} s, then a bot POSTing outbound messages at ${FANOUT_RATE}/s for ${FANOUT_SECONDS} s to chats at random. Production servers (\`npm start\` of the build), restarted after the customers' arrival (the streams' memory is read on fresh processes, after 50 streams opened and closed), a fresh PostgreSQL database; the bench process (every stream, node:http) and a bare node:http server holding as many streams the same way (\`bench/bare-sse-server.mjs\`: the memory ceiling) run beside them. Latency from the POST's start (upper bound) and from its answer (lower bound) to the message read from the widget's stream.`,
+    `Run ${started.toISOString()} with \`npm run bench:open-widgets\` (\`tsx bench/open-widgets.ts\`): ${f0(WIDGETS)} customers arriving at ${OPEN_RATE}/s asked (visitor and chat: ${f0(arrivedPerSecond)}/s achieved; then the widget's stream, opened at ${OPEN_RATE}/s asked) from ${f0(ADDRESSES)} loopback addresses (127.1.x.y as the sockets' source; the widget's per-address and per-customer limits at their defaults, the bot tenant's limit raised for 30,000 messages a minute), held ${HOLD_SECONDS} s, then a bot POSTing outbound messages at ${FANOUT_RATE}/s for ${FANOUT_SECONDS} s to chats at random. Production servers (\`npm start\` of the build), restarted after the customers' arrival (the streams' memory is read on fresh processes, after 50 streams opened and closed), a fresh PostgreSQL database; the bench process (every stream, node:http) and a bare node:http server holding as many streams the same way (\`bench/bare-sse-server.mjs\`: the memory ceiling) run beside them. Latency from the POST's start (upper bound) and from its answer (lower bound) to the message read from the widget's stream.`,
     '',
     `Machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.cpus()[0]?.model ?? ''}; Node ${process.version}; ${pg}, on the same machine. Load average (1, 5, 15 min) at each case's start and end: ${results.map((r) => `${r.k.key} ${r.load}`).join('; ')} (2.0 is a full machine).`,
     '',
