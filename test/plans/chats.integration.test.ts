@@ -90,7 +90,9 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
   }
 
   it("counts a VA's open chats (the seats auto-assign reads under its lock on the VA) from their range of the assignee index, not its closed history", async () => {
-    const [{ closed }] = await raw<{ closed: number }[]>`select count(*)::int as closed from chats where assignee_id = ${vaId} and status = 'closed'`;
+    const [{ closed }] = await raw<
+      { closed: number }[]
+    >`select count(*)::int as closed from chats where assignee_id = ${vaId} and status = 'closed'`;
     assert.ok(closed > 1_000, `the VA holds ${closed} closed chats`);
     const plan = await p.explainAnalyze(openChatLoads(db, [vaId]).toSQL());
     assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
