@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, users } from '@/db/schema';
 import type { AgentAuth } from '@/lib/agent-auth/types';
@@ -7,7 +7,7 @@ import { fillFreeSeats } from '@/lib/chats/auto-assign';
 import { transitionChat } from '@/lib/chats/chat-transition';
 import { emitChatEvents } from '@/lib/chats/emit-chat-events';
 import { eventChatOf, lockChat } from '@/lib/chats/lock-chat';
-import { isOpenChat } from '@/lib/chats/open-chats';
+import { openChatLoad } from '@/lib/chats/open-chats';
 import { withOutbox } from '@/lib/events/with-outbox';
 import { recordHandover } from '@/lib/handovers/record-handover';
 import { ApiError } from '@/platform/errors';
@@ -45,10 +45,7 @@ export async function pickChat(db: Db, { agent, chatId }: { agent: AgentAuth; ch
       if (!me) throw new ApiError(2080);
       // A statement of its own, after the lock is granted: its snapshot holds every pick committed
       // before (a sub-select of the locking statement would count with the snapshot taken before the wait).
-      const [{ load }] = await tx
-        .select({ load: sql<number>`count(*)::int` })
-        .from(chats)
-        .where(and(eq(chats.assigneeId, agent.userId), isOpenChat));
+      const load = await openChatLoad(tx, agent.userId);
       if (load >= me.capacity) throw new ApiError(2084, { detail: `you hold ${load} of ${me.capacity} chats` });
 
       const next = transitionChat(chat, {

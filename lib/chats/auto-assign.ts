@@ -1,8 +1,7 @@
 import { and, asc, eq, inArray, isNull, ne, not, or, sql } from 'drizzle-orm';
-import type { Db } from '@/db/client';
 import { chats, customers, skills, teamMemberships, teams, userSkills, users, virtualAgents } from '@/db/schema';
 import { assignedCause } from '@/lib/chats/assignment';
-import { isOpenChat } from '@/lib/chats/open-chats';
+import { openChatLoad, openChatLoads } from '@/lib/chats/open-chats';
 import { startReplyClockOnAssign } from '@/lib/chats/reply-clock';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { noteChatChange, type OutboxTx } from '@/lib/events/with-outbox';
@@ -10,10 +9,6 @@ import { closedToVa } from '@/lib/handovers/closed-to-va';
 import { underLoopLimit } from '@/lib/handovers/loop-limit';
 
 type Candidate = { id: number; loginId: string; kind: 'agent' | 'manager' | 'virtual_agent'; capacity: number };
-
-/** Chats a user holds: assigned and not closed (closing releases the seat). */
-const loadOf = (userId: number | typeof users.id) =>
-  sql<number>`(select count(*)::int from ${chats} where ${chats.assigneeId} = ${userId} and ${isOpenChat})`;
 
 /**
  * A webhook VA whose webhook is not answering: it failed since its last delivery
@@ -119,15 +114,6 @@ export async function assignQueuedChat(
   return assignee;
 }
 
-/** The chats each of `userIds` holds open, for those who hold any: read from their open range of the assignee index (`isOpenChat`). */
-export function openChatLoads(db: Db, userIds: number[]) {
-  return db
-    .select({ id: chats.assigneeId, load: sql<number>`count(*)::int` })
-    .from(chats)
-    .where(and(inArray(chats.assigneeId, userIds), isOpenChat))
-    .groupBy(chats.assigneeId);
-}
-
 /**
  * Gives a user who has free seats the oldest queued chats they can take, in the auto-assign
  * teams they belong to (after they become available, or a chat of theirs is released/closed).
@@ -141,11 +127,7 @@ export async function fillFreeSeats(tx: OutboxTx, { accountId, userId }: { accou
     .where(and(eq(users.id, userId), eq(users.accountId, accountId), isReady))
     .for('no key update');
   if (!user) return;
-  const [{ load }] = await tx
-    .select({ load: loadOf(user.id) })
-    .from(users)
-    .where(eq(users.id, user.id));
-  const free = user.capacity - load;
+  const free = user.capacity - (await openChatLoad(tx, user.id));
   if (free <= 0) return;
   const myTeams = tx.select({ id: teamMemberships.teamId }).from(teamMemberships).where(eq(teamMemberships.userId, user.id));
   const mySkills = tx

@@ -1,5 +1,6 @@
-import { inArray } from 'drizzle-orm';
+import { and, inArray, sql } from 'drizzle-orm';
 import { CHAT_STATUSES } from '@/contracts/enums';
+import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
 
 /** Every status but `closed`: a chat in one of them holds its assignee's seat. */
@@ -13,3 +14,18 @@ const OPEN_STATUSES = CHAT_STATUSES.filter((s) => s !== 'closed');
  * auto-assign's lock on the VA, which every new chat of its team waits for.
  */
 export const isOpenChat = inArray(chats.status, OPEN_STATUSES);
+
+/** The chats each of `userIds` holds open, for those who hold any: read from their open range of the assignee index. */
+export function openChatLoads(db: Db, userIds: number[]) {
+  return db
+    .select({ id: chats.assigneeId, load: sql<number>`count(*)::int` })
+    .from(chats)
+    .where(and(inArray(chats.assigneeId, userIds), isOpenChat))
+    .groupBy(chats.assigneeId);
+}
+
+/** The chats `userId` holds open (its seats taken), in a statement of its own. */
+export async function openChatLoad(db: Db, userId: number): Promise<number> {
+  const [row] = await openChatLoads(db, [userId]);
+  return row?.load ?? 0;
+}
