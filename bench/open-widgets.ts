@@ -157,9 +157,9 @@ async function openAll(streams: Stream[], rate: number, hear: (text: string, at:
 /**
  * What a holder process is told and answers. The customers' streams are held in BENCH_HOLDERS
  * child processes, not in the bench's own: 15,000 streams in one process grew its heap to 300-435
- * MiB, and its collections (743 and 939 ms pauses seen during a 500/s burst) showed up as the
- * server's latency. Each holder stamps a frame when it reads it (`nowMs`, comparable across
- * processes) and sends the stamp on; the IPC's own delay does not count.
+ * MiB, and its collections (743 and 939 ms pauses seen during a 500/s burst) were counted in the
+ * latency of the POSTs it timed. Each holder stamps a frame when it reads it (`nowMs`, comparable
+ * across processes) and sends the stamp on; the IPC's own delay does not count.
  */
 type ToHolder = { open: { streams: Stream[]; rate: number } } | { status: true } | { close: true };
 type FromHolder =
@@ -213,20 +213,26 @@ class Holders {
     return new Holders(children);
   }
 
-  get pids(): number[] {
-    return this.children.map((c) => c.pid as number);
-  }
-
+  /** Sends `message` and waits for the answer `pick` takes; a holder that fails or exits first rejects, naming what was asked. */
   private ask<T>(child: ChildProcess, message: ToHolder, pick: (m: FromHolder) => T | undefined): Promise<T> {
     return new Promise((resolve, reject) => {
-      const on = (m: FromHolder) => {
-        if ('failed' in m) reject(new Error(m.failed));
-        const got = pick(m);
-        if (got === undefined) return;
+      const done = () => {
         child.off('message', on);
-        resolve(got);
+        child.off('exit', exited);
+      };
+      const on = (m: FromHolder) => {
+        const got = 'failed' in m ? undefined : pick(m);
+        if ('failed' in m) reject(new Error(`holder ${child.pid}: ${m.failed}`));
+        else if (got === undefined) return;
+        else resolve(got);
+        done();
+      };
+      const exited = (code: number | null) => {
+        done();
+        reject(new Error(`holder ${child.pid} exited (${code}) before answering ${Object.keys(message)[0]}`));
       };
       child.on('message', on);
+      child.once('exit', exited);
       child.send(message);
     });
   }
@@ -264,7 +270,7 @@ async function fanOut(
   customers: Customer[],
   arrivals: Map<string, (at: number) => void>,
   pids: number[],
-  seconds: number = FANOUT_SECONDS,
+  { seconds, cold }: { seconds: number; cold: boolean } = { seconds: FANOUT_SECONDS, cold: false },
 ) {
   const bots = bases.map((base) => new ApiClient('bot', { base, token: vaToken }));
   const fromStart: number[] = [];
@@ -315,7 +321,7 @@ async function fanOut(
   // BENCH_SAMPLES=<file>: every message's timing, to see when in the run a tail happened.
   if (process.env.BENCH_SAMPLES)
     fs.writeFileSync(
-      `${process.env.BENCH_SAMPLES}.${bases.length}${seconds === FANOUT_SECONDS ? '' : '.cold'}`,
+      `${process.env.BENCH_SAMPLES}.${bases.length}${cold ? '.cold' : ''}`,
       JSON.stringify(samples.sort((a, b) => a[0] - b[0])),
     );
   return {
@@ -427,7 +433,10 @@ async function runCase(k: Case, dbUrl: string, prior: { customers: Customer[]; c
     // the first seconds of POSTs meet a cold process (its first calls to the route load its code,
     // and V8 has not yet optimised it). They run first, at the same rate, and are reported apart.
     log(`${k.key}: ${FANOUT_WARMUP_SECONDS} s of POSTs at ${FANOUT_RATE}/s on the cold servers first`);
-    const cold = FANOUT_WARMUP_SECONDS > 0 ? await fanOut(bases, ctx.vaToken, list, arrivals, pids, FANOUT_WARMUP_SECONDS) : null;
+    const cold =
+      FANOUT_WARMUP_SECONDS > 0
+        ? await fanOut(bases, ctx.vaToken, list, arrivals, pids, { seconds: FANOUT_WARMUP_SECONDS, cold: true })
+        : null;
     const pg0 = postgresCpu(new URL(dbUrl));
     const fan = await fanOut(bases, ctx.vaToken, list, arrivals, pids);
     const pgCpuPerMessage = postgresCpuSince(new URL(dbUrl), pg0) / fan.total;

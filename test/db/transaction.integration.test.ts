@@ -8,6 +8,8 @@ import { type Db, openPostgres } from '@/db/client';
 import { describeOrSkip } from '@/test/support/describe-or-skip';
 
 const url = process.env.DATABASE_URL;
+/** Each test fails, naming itself, rather than hanging when a transaction is never answered. */
+const BOUNDED = { timeout: 30_000 };
 
 /**
  * Transactions on PostgreSQL (Drizzle over postgres.js, with this project's patch to postgres.js's
@@ -70,7 +72,7 @@ describeOrSkip('transactions: BEGIN sent with the first statement', !url && 'nee
     return writes - before;
   };
 
-  it('sends BEGIN in the same write as the first statement: a transaction of one statement is two writes', async () => {
+  it('sends BEGIN in the same write as the first statement: a transaction of one statement is two writes', BOUNDED, async () => {
     // Unpatched, BEGIN, the insert and COMMIT each waited for the one before: three writes.
     assert.equal(await writesOf(() => db.transaction((tx) => tx.execute(sql`insert into t values (1, 'one')`))), 2);
     assert.equal(await count(1), 1);
@@ -87,7 +89,7 @@ describeOrSkip('transactions: BEGIN sent with the first statement', !url && 'nee
     assert.equal(await count(2), 1);
   });
 
-  it('rolls back when the work throws, and the connection serves the next transaction', async () => {
+  it('rolls back when the work throws, and the connection serves the next transaction', BOUNDED, async () => {
     await assert.rejects(
       db.transaction(async (tx) => {
         await tx.execute(sql`insert into t values (3, 'thrown')`);
@@ -100,7 +102,7 @@ describeOrSkip('transactions: BEGIN sent with the first statement', !url && 'nee
     assert.equal(await count(4), 1);
   });
 
-  it('fails the transaction when a statement failed and the work went on without it', async () => {
+  it('fails the transaction when a statement failed and the work went on without it', BOUNDED, async () => {
     await assert.rejects(
       db.transaction(async (tx) => {
         await tx.execute(sql`insert into t values (5, 'kept?')`);
@@ -112,7 +114,7 @@ describeOrSkip('transactions: BEGIN sent with the first statement', !url && 'nee
     assert.equal(await count(5), 0);
   });
 
-  it('a statement that fails with BEGIN fails the transaction like any other', async () => {
+  it('a statement that fails with BEGIN fails the transaction like any other', BOUNDED, async () => {
     await assert.rejects(
       db.transaction((tx) => tx.execute(sql`insert into no_such_table values (1)`)),
       (err: Error) => /no_such_table/.test(String((err.cause as Error | undefined)?.message)),
@@ -121,7 +123,7 @@ describeOrSkip('transactions: BEGIN sent with the first statement', !url && 'nee
     assert.equal(await count(6), 1);
   });
 
-  it('a connection lost mid-transaction is not handed out again: the next transactions are answered', async () => {
+  it('a connection lost mid-transaction is not handed out again: the next transactions are answered', BOUNDED, async () => {
     await assert.rejects(
       db.transaction(async (tx) => {
         const [{ pid }] = (await tx.execute(sql`select pg_backend_pid() as pid`)) as unknown as { pid: number }[];
