@@ -251,6 +251,12 @@ export const envSchema = z
     WIDGET_STREAMS_PER_CUSTOMER: z.coerce.number().int().min(1).max(1000).default(10),
     /** Chat widget: event streams open on one chat at once, over all instances (2066 past it). */
     WIDGET_STREAMS_PER_CHAT: z.coerce.number().int().min(1).max(1000).default(5),
+    /**
+     * Live streams (pulled events, widget, workspace, console chat page) one instance holds at once
+     * (2051/503 past it). Unset: the process's open-file limit less a tenth (at least 256) kept for
+     * the database pool, webhook calls and other requests.
+     */
+    EVENT_STREAMS_PER_INSTANCE: z.coerce.number().int().min(1).optional(),
     /** Chat widget: days a customer credential stays valid (the browser keeps it; a new one starts a new customer). */
     WIDGET_CREDENTIAL_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
     /** Bearer token for GET /api/metrics; unset: the endpoint is off (404). */

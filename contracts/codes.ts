@@ -71,6 +71,10 @@ export const CODES = {
   2047: { http: 409, description: 'The message is not an open stream' },
   2048: { http: 400, description: 'Message text too long: a message holds up to 4096 characters' },
   2050: { http: 503, description: 'Service temporarily unavailable: the database cannot be reached; retry after Retry-After seconds' },
+  2051: {
+    http: 503,
+    description: 'This instance holds as many live streams as it can: retry after Retry-After seconds (another instance may take it)',
+  },
   2060: { http: 400, description: 'Invalid event cursor: pass a cursor this service gave you' },
   2061: { http: 404, description: 'Event cursor not found: it belongs to another virtual agent' },
   2062: { http: 429, description: 'Too many open event streams for this virtual agent: close one first' },

@@ -71,7 +71,7 @@ export const chatsContract = c.router({
           details: adminChatDetailsSchema,
         }),
       }),
-      ...errors(...GET_CODES, 2002, 2087),
+      ...errors(...GET_CODES, 2002, 2087, 2051),
     },
   },
   postMessage: {

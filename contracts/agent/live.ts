@@ -54,7 +54,7 @@ export const liveContract = c.router({
           gone: z.object({ chat_id: z.string() }),
         }),
       }),
-      ...errors(...READ, 2001, 2002, 2085, 2087),
+      ...errors(...READ, 2001, 2002, 2085, 2087, 2051),
     },
   },
 });

@@ -59,7 +59,7 @@ export const eventsContract = c.router({
         contentType: 'text/event-stream',
         body: eventStream(STREAM_EXAMPLE),
       }),
-      ...errors(...AUTH_CODES, 2001, 2060, 2061, 2062, 2063, 2064),
+      ...errors(...AUTH_CODES, 2001, 2060, 2061, 2062, 2063, 2064, 2051),
     },
   },
   ackEvents: {

@@ -172,7 +172,7 @@ export const widgetContract = c.router(
             message: widgetMessageSchema,
           }),
         }),
-        ...errors(2001, 2014, 2070, 2031, 2012, 2066, 2087, 2099, 2007),
+        ...errors(2001, 2014, 2070, 2031, 2012, 2066, 2087, 2099, 2007, 2051),
       },
     },
   },

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { APPLICATION_NAME, getHandle } from '@/db/client';
 import { env } from '@/env';
 import { reportedEmbeddedEngine } from '@/lib/delivery/embedded-engine';
+import { streamSeats } from '@/platform/realtime/stream-seats';
 import { retryOnStaleConnection } from '@/platform/util/database-unavailable';
 import { logger } from '@/platform/util/logger';
 import { gauge } from './registry';
@@ -102,6 +103,16 @@ export function registerScrapeGauges(): void {
   gauge('vachat_delivery_in_flight', "Webhook calls in flight in this process's engine", [], (g) => {
     g.set(reportedEmbeddedEngine()?.inFlight ?? 0);
   });
+  gauge(
+    'vachat_live_streams',
+    'Live streams (pulled events, widget, workspace, console chat page) this instance holds, its capacity (EVENT_STREAMS_PER_INSTANCE; +Inf when unbounded) and those refused with 2051 since it started, by kind: held, capacity, refused',
+    ['kind'],
+    (g) => {
+      const { held, capacity } = streamSeats();
+      g.set({ kind: 'held' }, held);
+      g.set({ kind: 'capacity' }, capacity);
+    },
+  );
   gauge('vachat_database_pool_max', 'Most PostgreSQL connections this process opens (DATABASE_POOL_SIZE)', [], (g) => {
     g.set(env().DATABASE_URL ? env().DATABASE_POOL_SIZE : 1);
   });

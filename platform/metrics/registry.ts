@@ -65,6 +65,11 @@ function create() {
       labelNames: ['view'] as const,
       registers: [registry],
     }),
+    liveStreamRefusals: new Counter({
+      name: 'vachat_live_stream_refusals_total',
+      help: 'Live streams refused with 2051/503 because this instance held as many as it can (EVENT_STREAMS_PER_INSTANCE)',
+      registers: [registry],
+    }),
     databaseUnavailable: new Counter({
       name: 'vachat_database_unavailable_total',
       help: 'Requests answered 2050/503 because the database could not be reached',

@@ -68,6 +68,7 @@ const DETAILS: Partial<Record<Code, string | Detail | ((ctx: ErrorExampleContext
   2041: 'the chat is closed',
   2060: (ctx) => field(cursorField(ctx), 'not a cursor this service gave'),
   2061: (ctx) => field(cursorField(ctx), 'no such cursor for this virtual agent'),
+  2051: 'this instance holds 18000 live streams (EVENT_STREAMS_PER_INSTANCE: 18000)',
   2062: '5 are open',
   2063: (ctx) => ({
     detail: `read on from ${OLDEST_CURSOR}`,

@@ -80,6 +80,12 @@ export class EventStream implements StreamedBody {
   toNode(res: ServerResponse): void {
     const { begin, end, wakeRoom, bufferBytes } = this.state;
     this.take();
+    // The client left while the route prepared the stream: nothing to write, and its ends (a slot,
+    // a seat) are given back now rather than at the first heartbeat's failed write.
+    if (res.destroyed) {
+      end();
+      return;
+    }
     res.on('drain', wakeRoom);
     res.once('close', end);
     res.on('error', end);

@@ -14,9 +14,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { until } from '../delivery/helpers';
-import { adminCall, adminSignIn, type Proc, pythonMissing, ROOT, SERVER_PROCESS, startProcess } from '../support/child-process';
-import { freePort } from '../support/private-cluster';
-import { databaseForServer } from '../support/server-database';
+import {
+  type ApiServer,
+  adminCall,
+  adminSignIn,
+  botCreateChat,
+  type Proc,
+  pythonMissing,
+  ROOT,
+  startApiServer,
+  startProcess,
+} from '../support/child-process';
 
 const BOT = path.join(ROOT, 'examples', 'python-bot', 'bot.py');
 const ADMIN = { email: `admin-${randomBytes(3).toString('hex')}@example.test`, password: 'correct horse battery staple 42' };
@@ -36,35 +44,17 @@ function botLog(bot: Proc): { msg: string; [field: string]: unknown }[] {
 
 describe('the example bots in pull mode against a real server', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'va-python-bot-'));
-  let server: Proc;
+  let server: ApiServer | undefined;
   let base = '';
   let cookie = '';
-  let dropDatabase = async () => {};
   const bots: Proc[] = [];
 
   const admin = (method: string, p: string, body?: unknown) =>
     adminCall<Record<string, unknown> & { id: number }>(base, cookie, method, p, body);
 
   before(async () => {
-    const databaseEnv = await databaseForServer(dir, 'pybot');
-    dropDatabase = databaseEnv.drop;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = startProcess(process.execPath, ['--import', 'tsx', SERVER_PROCESS], {
-      ...databaseEnv.env,
-      PORT: String(port),
-      NEXT_RUNTIME: 'nodejs',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      DELIVERY_ENGINE: 'embedded',
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-    });
-    void server.exited.then((code) => {
-      if (!base.endsWith('/stopped')) console.log(`server exited (${code}):\n${server.lines.join('\n')}`);
-    });
-    await until('the server listens', () => server.lines.some((l) => l.includes('"listening"')), 120_000);
+    server = await startApiServer({ dir, tag: 'pybot', admin: ADMIN, extraEnv: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    base = server.base;
     cookie = await adminSignIn(base, ADMIN);
     botTeam = await admin('POST', '/teams', { name: 'Bots', auto_assign: false });
     people = await admin('POST', '/teams', { name: 'People', auto_assign: false });
@@ -91,21 +81,8 @@ describe('the example bots in pull mode against a real server', () => {
   }
 
   /** A customer writes on the channel: a chat routed to the VA with their first message. */
-  async function openChat(token: string, va: PullVa, visitor: string, text: string): Promise<string> {
-    const created = await fetch(`${base}/api/v1/chats`, {
-      method: 'POST',
-      headers: { access_token: token, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        channel: 'livechat',
-        asset_id: asset.id,
-        customer: { destination_id: visitor },
-        assignee: va.login_id,
-        messages: [{ type: 'inbound', text }],
-      }),
-    });
-    assert.equal(created.status, 201);
-    return ((await created.json()) as { response: { chat_id: string } }).response.chat_id;
-  }
+  const openChat = (token: string, va: PullVa, visitor: string, text: string) =>
+    botCreateChat(base, token, { assetId: asset.id, visitor, assignee: va.login_id, text });
 
   const transcript = async (chatId: string) =>
     (await admin('GET', `/chats/${chatId}`)) as unknown as { messages: Message[]; team_id: number; assignee: string | null };
@@ -114,14 +91,7 @@ describe('the example bots in pull mode against a real server', () => {
 
   after(async () => {
     for (const bot of bots) bot.child.kill('SIGKILL');
-    if (server) {
-      base += '/stopped';
-      server.child.kill('SIGTERM');
-      const timer = setTimeout(() => server.child.kill('SIGKILL'), 20_000);
-      await server.exited;
-      clearTimeout(timer);
-    }
-    await dropDatabase();
+    await server?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -17,7 +17,16 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { RecordingLineInput } from '@/contracts/admin/schemas/recording';
 import { until } from '../delivery/helpers';
-import { adminCall, adminSignIn, type Proc, pythonMissing, ROOT, SERVER_PROCESS, startProcess } from '../support/child-process';
+import {
+  adminCall,
+  adminSignIn,
+  apiServerEnv,
+  type Proc,
+  pythonMissing,
+  ROOT,
+  SERVER_PROCESS,
+  startProcess,
+} from '../support/child-process';
 import { freePort } from '../support/private-cluster';
 import { databaseForServer } from '../support/server-database';
 
@@ -91,15 +100,8 @@ describe('replay against a real server process', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     serverEnv = {
-      ...database.env,
-      PORT: String(port),
-      NEXT_RUNTIME: 'nodejs',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      DELIVERY_ENGINE: 'embedded',
+      ...apiServerEnv({ database: database.env, port, admin: ADMIN }),
       WEBHOOK_ALLOW_PRIVATE: 'true',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
       // A run shows a sign of life every half second; one silent for 2 s is marked interrupted.
       REPLAY_STALL_SECONDS: '2',
     };

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
+import { freePort } from './private-cluster';
+import { databaseForServer } from './server-database';
 
 /** The repository's root, where child processes run. */
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -61,4 +63,96 @@ export async function adminCall<T>(base: string, cookie: string, method: string,
   const envelope = (await res.json()) as { response: T; description: string };
   assert.ok(res.status < 300, `${method} ${p}: ${res.status} ${envelope.description}`);
   return envelope.response;
+}
+
+/** SERVER_PROCESS's environment: its database, port, first administrator, production mode, the embedded engine. */
+export function apiServerEnv({
+  database,
+  port,
+  admin,
+}: {
+  database: Record<string, string>;
+  port: number;
+  admin: { email: string; password: string };
+}): Record<string, string> {
+  return {
+    ...database,
+    PORT: String(port),
+    NEXT_RUNTIME: 'nodejs',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DELIVERY_ENGINE: 'embedded',
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+  };
+}
+
+/** A chat on livechat created by a bot (`token`) and assigned to `assignee`, with the customer's first message if `text` is given; answers its id. */
+export async function botCreateChat(
+  base: string,
+  token: string,
+  { assetId, visitor, assignee, text }: { assetId: number; visitor: string; assignee: string; text?: string },
+): Promise<string> {
+  const created = await fetch(`${base}/api/v1/chats`, {
+    method: 'POST',
+    headers: { access_token: token, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      channel: 'livechat',
+      asset_id: assetId,
+      customer: { destination_id: visitor },
+      assignee,
+      ...(text === undefined ? {} : { messages: [{ type: 'inbound', text }] }),
+    }),
+  });
+  assert.equal(created.status, 201, await created.clone().text());
+  return ((await created.json()) as { response: { chat_id: string } }).response.chat_id;
+}
+
+/** The test API server (SERVER_PROCESS) as its own process on a database of its own; `stop` ends both. */
+export type ApiServer = { proc: Proc; base: string; stop: () => Promise<void> };
+
+/**
+ * Starts SERVER_PROCESS on a free port over a database of its own (a PGlite directory under `dir`,
+ * or a database copied from the test template on PostgreSQL), with the embedded delivery engine,
+ * first administrator `admin` and `extraEnv`; resolves once it listens. Its output is printed if it
+ * exits before `stop`.
+ */
+export async function startApiServer({
+  dir,
+  tag,
+  admin,
+  extraEnv = {},
+}: {
+  dir: string;
+  tag: string;
+  admin: { email: string; password: string };
+  extraEnv?: Record<string, string>;
+}): Promise<ApiServer> {
+  const database = await databaseForServer(dir, tag);
+  const port = await freePort();
+  let stopping = false;
+  const proc = startProcess(process.execPath, ['--import', 'tsx', SERVER_PROCESS], {
+    ...apiServerEnv({ database: database.env, port, admin }),
+    ...extraEnv,
+  });
+  void proc.exited.then((code) => {
+    if (!stopping) console.log(`server exited (${code}):\n${proc.lines.join('\n')}`);
+  });
+  const deadline = Date.now() + 120_000;
+  while (!proc.lines.some((l) => l.includes('"listening"'))) {
+    if (Date.now() > deadline) assert.fail(`the server did not listen within 120 s:\n${proc.lines.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return {
+    proc,
+    base: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      stopping = true;
+      proc.child.kill('SIGTERM');
+      const timer = setTimeout(() => proc.child.kill('SIGKILL'), 20_000);
+      await proc.exited;
+      clearTimeout(timer);
+      await database.drop();
+    },
+  };
 }

@@ -7,6 +7,7 @@ import { searchChats } from '@/lib/admin-chats/search-chats';
 import { streamAdminChat } from '@/lib/admin-chats/stream-admin-chat';
 import type { AdminAuth } from '@/platform/http/request-context';
 import { ok } from '@/platform/http/respond';
+import { withStreamSeat } from '@/platform/realtime/stream-seats';
 
 export const chatsRouter = tsr.routerWithMiddleware(adminContract.chats)<{ admin: AdminAuth }>({
   listChats: async ({ query }, { request }) => {
@@ -17,11 +18,13 @@ export const chatsRouter = tsr.routerWithMiddleware(adminContract.chats)<{ admin
     ok(4400, await inspectChat(await getDb(), { accountId: request.admin.accountId, chatId: params.chat_id })),
   streamChat: async ({ params, headers }, { request }) => {
     const resume = headers['last-event-id'];
-    const stream = await streamAdminChat(await getDb(), {
-      accountId: request.admin.accountId,
-      chatId: params.chat_id,
-      after: resume === undefined ? undefined : Number(resume),
-    });
+    const stream = await withStreamSeat(async () =>
+      streamAdminChat(await getDb(), {
+        accountId: request.admin.accountId,
+        chatId: params.chat_id,
+        after: resume === undefined ? undefined : Number(resume),
+      }),
+    );
     // An EventStream body is streamed by both entries (platform/http); the contract documents it as text/event-stream.
     return { status: 200 as const, body: stream };
   },

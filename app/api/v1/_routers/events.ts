@@ -8,6 +8,7 @@ import { openEventStream } from '@/lib/pull/open-event-stream';
 import { readPullState, startOf } from '@/lib/pull/read-pull-state';
 import type { BotAuth } from '@/platform/http/request-context';
 import { ok } from '@/platform/http/respond';
+import { withStreamSeat } from '@/platform/realtime/stream-seats';
 
 export const eventsRouter = tsr.routerWithMiddleware(botContract.events)<{ bot: BotAuth }>({
   listEvents: async ({ query }, { request }) => {
@@ -24,12 +25,14 @@ export const eventsRouter = tsr.routerWithMiddleware(botContract.events)<{ bot: 
   streamEvents: async ({ query, headers }, { request }) => {
     const { accountId, userId } = request.bot;
     const resume = headers['last-event-id'];
-    const stream = await openEventStream(await getDb(), {
-      accountId,
-      vaUserId: userId,
-      cursor: resume ?? query.after,
-      field: resume !== undefined ? 'header.last-event-id' : 'query.after',
-    });
+    const stream = await withStreamSeat(async () =>
+      openEventStream(await getDb(), {
+        accountId,
+        vaUserId: userId,
+        cursor: resume ?? query.after,
+        field: resume !== undefined ? 'header.last-event-id' : 'query.after',
+      }),
+    );
     // An EventStream body is streamed by both entries (platform/http); the contract documents it as text/event-stream.
     return { status: 200 as const, body: stream };
   },

@@ -16,6 +16,7 @@ import { ApiError } from '@/platform/errors';
 import { createApiHandler } from '@/platform/http/create-api-handler';
 import type { WidgetVisitorAuth } from '@/platform/http/request-context';
 import { ok } from '@/platform/http/respond';
+import { withStreamSeat } from '@/platform/realtime/stream-seats';
 
 const widgetRouter = tsr.routerWithMiddleware(widgetContract)<{ widget: WidgetVisitorAuth }>({
   getApp: async ({ params }) => ok(4400, await getWidgetApp(await getDb(), { appId: params.app_id })),
@@ -40,7 +41,9 @@ const widgetRouter = tsr.routerWithMiddleware(widgetContract)<{ widget: WidgetVi
   streamChat: async ({ params, query, headers }, { request }) => {
     const resume = headers['last-event-id'];
     const after = resume !== undefined ? cursorOf(resume, 'header.last-event-id') : (query.after ?? 0);
-    const stream = await openWidgetStream(await getDb(), { visitor: request.widget, chatId: params.chat_id, after });
+    const stream = await withStreamSeat(async () =>
+      openWidgetStream(await getDb(), { visitor: request.widget, chatId: params.chat_id, after }),
+    );
     // An EventStream body is streamed by both entries (platform/http); the contract documents it as text/event-stream.
     return { status: 200 as const, body: stream };
   },
