@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, ne, not, or, sql } from 'drizzle-orm';
 import { chats, customers, skills, teamMemberships, teams, userSkills, users, virtualAgents } from '@/db/schema';
 import { assignedCause } from '@/lib/chats/assignment';
-import { openChatLoad, openChatLoads } from '@/lib/chats/open-chats';
+import { openChatCountOf, openChatLoad, openChatLoads } from '@/lib/chats/open-chats';
 import { startReplyClockOnAssign } from '@/lib/chats/reply-clock';
 import { enqueueEvent } from '@/lib/events/enqueue-event';
 import { noteChatChange, type OutboxTx } from '@/lib/events/with-outbox';
@@ -29,9 +29,11 @@ const isReady = and(eq(users.enabled, true), or(eq(users.kind, 'virtual_agent'),
  * goes to people only, and a chat a VA transferred away never straight back to that VA. Returns the new assignee, or null when
  * nobody can take the chat (it stays queued).
  *
- * Seats are counted under lock: every candidate's row is locked first, in one statement and in id
- * order, then the loads are read. Two assignments therefore cannot both take a user's last seat,
- * and cannot deadlock: each transaction takes all its user locks at once, in the same order.
+ * A pick that leaves more than AMPLE_SEATS free (a VA's) is made from the loads as last committed,
+ * without a lock, so a bot's team starts its chats side by side. Otherwise seats are counted under
+ * lock: every candidate's row is locked first, in one statement and in id order, then the loads are
+ * read. Two assignments therefore cannot both take a user's last seat, and cannot deadlock: each
+ * transaction takes all its user locks at once, in the same order.
  * `releasingUserId` is the user whose seat the same transaction frees and will offer with
  * `fillFreeSeats` afterwards (a re-queue or transfer): it is locked in that same statement, so the
  * transaction never asks for a user lock while holding others.
@@ -84,15 +86,38 @@ export async function assignQueuedChat(
         )
       : undefined,
   );
+  const fields = {
+    id: users.id,
+    loginId: users.loginId,
+    kind: users.kind,
+    capacity: users.capacity,
+    candidate: sql<boolean>`${isCandidate}`,
+    down: webhookDown,
+  };
+  const assign = async (chosen: Candidate) => {
+    const assignee: Candidate = { id: chosen.id, loginId: chosen.loginId, kind: chosen.kind, capacity: chosen.capacity };
+    await assignChat(tx, { accountId, chatId, user: assignee });
+    return assignee;
+  };
+
+  if (releasingUserId === null) {
+    // First without locks: the candidates and their loads as last committed. A pick with ample
+    // seats left (a VA's million, not a person's few) needs no lock; see AMPLE_SEATS.
+    const seen = await tx
+      .select({
+        ...fields,
+        load: openChatCountOf(tx, users.id),
+      })
+      .from(users)
+      .where(isCandidate)
+      .orderBy(asc(users.id));
+    if (!seen.length) return null;
+    const pick = choose(seen, new Map(seen.map((u) => [u.id, u.load])));
+    if (pick && pick.capacity - pick.load > AMPLE_SEATS) return assign(pick);
+  }
+
   const locked = await tx
-    .select({
-      id: users.id,
-      loginId: users.loginId,
-      kind: users.kind,
-      capacity: users.capacity,
-      candidate: sql<boolean>`${isCandidate}`,
-      down: webhookDown,
-    })
+    .select(fields)
     .from(users)
     .where(releasingUserId === null ? isCandidate : or(isCandidate, eq(users.id, releasingUserId)))
     .orderBy(asc(users.id))
@@ -104,14 +129,28 @@ export async function assignQueuedChat(
     tx,
     candidates.map((c) => c.id),
   );
-  const loadById = new Map(loads.map((l) => [l.id, l.load]));
-  const chosen = candidates
-    .filter((c) => (loadById.get(c.id) ?? 0) < c.capacity)
-    .sort((x, y) => Number(x.down) - Number(y.down) || (loadById.get(x.id) ?? 0) - (loadById.get(y.id) ?? 0) || x.id - y.id)[0];
-  if (!chosen) return null;
-  const assignee: Candidate = { id: chosen.id, loginId: chosen.loginId, kind: chosen.kind, capacity: chosen.capacity };
-  await assignChat(tx, { accountId, chatId, user: assignee });
-  return assignee;
+  const chosen = choose(candidates, new Map(loads.map((l) => [l.id as number, l.load])));
+  return chosen ? assign(chosen) : null;
+}
+
+/**
+ * Seats that must stay free after a pick for it to take no lock on its assignee. Counting seats
+ * under a lock held to the commit made every new chat of a team wait for the one before (one team
+ * took 34-52 new chats a second on a 2-core machine, docs/operations.md), although a VA's
+ * capacity (1,000,000 by default) is never near. Without the lock, the loads read miss only the
+ * assignments other transactions have made and not yet committed, each of which holds a database
+ * connection: to take a seat past capacity, more than this many of them would have to be in flight
+ * to one user at once. Near capacity (every person, whose capacity is a few chats) the pick is made
+ * again under the lock, exactly as before.
+ */
+const AMPLE_SEATS = 10_000;
+
+/** Who takes the chat: a VA whose webhook is down last, then the fewest open chats below capacity, then the lowest id. */
+function choose<T extends { id: number; capacity: number; down: boolean }>(candidates: T[], loadById: Map<number, number>): T | undefined {
+  const load = (c: T) => loadById.get(c.id) ?? 0;
+  return candidates
+    .filter((c) => load(c) < c.capacity)
+    .sort((x, y) => Number(x.down) - Number(y.down) || load(x) - load(y) || x.id - y.id)[0];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, inArray, sql } from 'drizzle-orm';
+import { and, type Column, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { CHAT_STATUSES } from '@/contracts/enums';
 import type { Db } from '@/db/client';
 import { chats } from '@/db/schema';
@@ -28,4 +28,12 @@ export function openChatLoads(db: Db, userIds: number[]) {
 export async function openChatLoad(db: Db, userId: number): Promise<number> {
   const [row] = await openChatLoads(db, [userId]);
   return row?.load ?? 0;
+}
+
+/** The chats the user in `userId` (a column of the outer query) holds open, as a correlated subquery: the same range of the assignee index. */
+export function openChatCountOf(db: Db, userId: Column): SQL<number> {
+  return sql<number>`(${db
+    .select({ n: sql`count(*)::int` })
+    .from(chats)
+    .where(and(eq(chats.assigneeId, userId), isOpenChat))})`;
 }

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import type postgres from 'postgres';
 import type { ScaleMeta } from '@/bench/scale-data';
 import type { Db } from '@/db/client';
+import { users } from '@/db/schema';
 import { env } from '@/env';
 import { lastCustomerMessageId } from '@/lib/chats/append-message';
 import { idleStreamsQuery } from '@/lib/chats/cut-streams';
-import { openChatLoads } from '@/lib/chats/open-chats';
+import { openChatCountOf, openChatLoads } from '@/lib/chats/open-chats';
 import { dueReplyClocksQuery } from '@/lib/chats/sweep-reply-clocks';
 import { idlePullChatsQuery } from '@/lib/pull/hand-over-idle-pull';
 import { eventPageQuery } from '@/lib/pull/read-event-page';
@@ -98,6 +99,21 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
     assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
     assert.match(plan.text, /Index Cond: .*status = ANY/, plan.text);
     assert.doesNotMatch(plan.text, /Rows Removed by Filter/, plan.text);
+  });
+
+  it("counts a VA's open chats in auto-assign's pick without a lock (a subquery per candidate) from the same range", async () => {
+    const plan = await p.explainAnalyze(
+      db
+        .select({ id: users.id, load: openChatCountOf(db, users.id) })
+        .from(users)
+        .where(eq(users.id, vaId))
+        .toSQL(),
+    );
+    // The plan database's users are a handful of rows, read whole; chats is the table that grows.
+    assert.ok(!plan.seqScans.includes('chats'), `sequential scans: ${plan.seqScans}`);
+    const count = plan.text.slice(plan.text.indexOf('SubPlan'));
+    assert.match(count, /Index Cond: .*assignee_id = users\.id.*status = ANY/, plan.text);
+    assert.doesNotMatch(count, /Rows Removed by Filter/, plan.text);
   });
 
   it("reads a widget's wake (a chat's messages after its cursor, open streams included) from the transcript index", async () => {
