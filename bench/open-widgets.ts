@@ -221,11 +221,15 @@ class Holders {
         child.off('exit', exited);
       };
       const on = (m: FromHolder) => {
-        const got = 'failed' in m ? undefined : pick(m);
-        if ('failed' in m) reject(new Error(`holder ${child.pid}: ${m.failed}`));
-        else if (got === undefined) return;
-        else resolve(got);
+        if ('failed' in m) {
+          done();
+          reject(new Error(`holder ${child.pid}: ${m.failed}`));
+          return;
+        }
+        const got = pick(m);
+        if (got === undefined) return;
         done();
+        resolve(got);
       };
       const exited = (code: number | null) => {
         done();

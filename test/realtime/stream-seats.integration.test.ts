@@ -19,20 +19,33 @@ import { type ApiServer, adminCall, adminSignIn, botCreateChat, startApiServer }
 
 const ADMIN = { email: `admin-${randomBytes(3).toString('hex')}@example.test`, password: 'correct horse battery staple 42' };
 
-type Opened = { status: number; headers: http.IncomingHttpHeaders; body: string; close: () => void; socketClosed: Promise<void> };
+/** Each test fails, naming itself, rather than hanging on an answer that never comes. */
+const BOUNDED = { timeout: 60_000 };
+
+type Opened = { status: number; headers: http.IncomingHttpHeaders; body: string; close: () => void; socketClosed: () => boolean };
 
 /** GETs a stream route; a 200 is held open (its first bytes read), anything else read whole. */
 function openStream(url: string, headers: Record<string, string>): Promise<Opened> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers: { accept: 'text/event-stream', ...headers }, agent: false });
     req.on('error', reject);
+    // An answer (or a 200's first frame) that does not come fails the test, naming the route.
+    const late = setTimeout(() => req.destroy(new Error(`GET ${url}: no answer within 10 s`)), 10_000);
+    req.on('close', () => clearTimeout(late));
     req.on('response', (res) => {
-      const socketClosed = new Promise<void>((done) => res.socket.once('close', () => done()));
+      let closed = false;
+      res.socket.once('close', () => {
+        closed = true;
+      });
+      const socketClosed = () => closed;
       const close = () => req.destroy();
       let body = '';
       res.setEncoding('utf8');
       if (res.statusCode === 200) {
-        res.once('data', (chunk: string) => resolve({ status: 200, headers: res.headers, body: chunk, close, socketClosed }));
+        res.once('data', (chunk: string) => {
+          clearTimeout(late);
+          resolve({ status: 200, headers: res.headers, body: chunk, close, socketClosed });
+        });
         res.on('error', () => {});
         return;
       }
@@ -83,7 +96,7 @@ describe('the live streams one instance holds', () => {
   const pulled = (headers: Record<string, string> = {}) => openStream(`${base}/api/v1/events/stream`, { access_token: token, ...headers });
   const chatPage = () => openStream(`${base}/api/admin/chats/${chatId}/stream`, { cookie });
 
-  it('refuses the stream past the cap with 2051, over every surface, and admits again once one ends', async () => {
+  it('refuses the stream past the cap with 2051, over every surface, and admits again once one ends', BOUNDED, async () => {
     const first = await pulled();
     assert.equal(first.status, 200);
     const second = await chatPage();
@@ -97,7 +110,7 @@ describe('the live streams one instance holds', () => {
     assert.match(refusal.description, /this instance holds 2 live streams \(EVENT_STREAMS_PER_INSTANCE: 2\)$/);
     assert.equal(over.headers['retry-after'], '10');
     assert.equal(over.headers.connection, 'close', 'a refused client does not keep a descriptor with keep-alive');
-    await over.socketClosed;
+    await until('the server to close the refused connection', over.socketClosed);
     const overPage = await chatPage();
     assert.equal(overPage.status, 503);
 
@@ -115,7 +128,7 @@ describe('the live streams one instance holds', () => {
     second.close();
   });
 
-  it('holds no seat for a stream its route refuses', async () => {
+  it('holds no seat for a stream its route refuses', BOUNDED, async () => {
     const held = await chatPage();
     assert.equal(held.status, 200);
     // Refused by the route (a cursor this service never gave): answered in the envelope, no seat kept.

@@ -13,12 +13,16 @@ import { env } from '@/env';
 import { assignQueuedChat } from '@/lib/chats/auto-assign';
 import { createChat } from '@/lib/chats/create-chat';
 import { withOutbox } from '@/lib/events/with-outbox';
+import { until } from '../delivery/helpers';
 import { setupTestDatabase } from '../support/db';
 import { describeOrSkip } from '../support/describe-or-skip';
 import { createTenant, type Tenant } from '../support/tenant';
 
 // PGlite has one connection and runs transactions one after another: nothing can be in flight beside another.
 const skip = env().DATABASE_URL ? false : 'needs PostgreSQL (set DATABASE_URL): PGlite runs one transaction at a time';
+
+/** Each test fails, naming itself, rather than hanging if a transaction is never answered. */
+const BOUNDED = { timeout: 60_000 };
 
 describeOrSkip('auto-assign to a VA with ample seats', skip, () => {
   const ctx = setupTestDatabase();
@@ -35,7 +39,7 @@ describeOrSkip('auto-assign to a VA with ample seats', skip, () => {
       body: { channel: 'sms', asset_id: t.assets.sms.id, customer: { destination_id: destination }, team_id: t.botTeam.id },
     });
 
-  it("assigns a new chat while another transaction's assignment to the same VA is uncommitted", async () => {
+  it("assigns a new chat while another transaction's assignment to the same VA is uncommitted", BOUNDED, async () => {
     const queued = await start('+15550001000');
     // Back to the queue, to be assigned again inside a transaction this test holds open.
     await ctx.db.update(chats).set({ assigneeId: null, status: 'queued' }).where(eq(chats.id, queued.chat.chat_id));
@@ -50,7 +54,14 @@ describeOrSkip('auto-assign to a VA with ample seats', skip, () => {
       // Held open until the other chat is started, or 10 s: a lock on the VA would keep it waiting that long.
       await Promise.race([released, new Promise((r) => setTimeout(r, 10_000))]);
     });
-    while (assignedInside === undefined) await new Promise((r) => setTimeout(r, 5));
+    let holderFailed: unknown;
+    holder.catch((err) => {
+      holderFailed = err;
+    });
+    await until('the held transaction to assign its chat', () => {
+      if (holderFailed) throw holderFailed;
+      return assignedInside !== undefined;
+    });
     assert.equal(assignedInside, t.bot.user.id);
 
     const startedAt = Date.now();
@@ -62,7 +73,7 @@ describeOrSkip('auto-assign to a VA with ample seats', skip, () => {
     assert.ok(waited < 5_000, `the second chat waited ${waited} ms for the first transaction's commit`);
   });
 
-  it('picks under the lock near capacity: a VA of capacity 1 takes one of several chats started at once', async () => {
+  it('picks under the lock near capacity: a VA of capacity 1 takes one of several chats started at once', BOUNDED, async () => {
     await ctx.db.update(chats).set({ status: 'closed' }).where(eq(chats.assigneeId, t.bot.user.id));
     await ctx.db.update(users).set({ capacity: 1 }).where(eq(users.id, t.bot.user.id));
     try {

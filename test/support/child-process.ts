@@ -131,15 +131,18 @@ export async function startApiServer({
   const database = await databaseForServer(dir, tag);
   const port = await freePort();
   let stopping = false;
+  let exitCode: number | null | undefined;
   const proc = startProcess(process.execPath, ['--import', 'tsx', SERVER_PROCESS], {
     ...apiServerEnv({ database: database.env, port, admin }),
     ...extraEnv,
   });
   void proc.exited.then((code) => {
+    exitCode = code;
     if (!stopping) console.log(`server exited (${code}):\n${proc.lines.join('\n')}`);
   });
   const deadline = Date.now() + 120_000;
   while (!proc.lines.some((l) => l.includes('"listening"'))) {
+    if (exitCode !== undefined) assert.fail(`the server exited (${exitCode}) before it listened:\n${proc.lines.join('\n')}`);
     if (Date.now() > deadline) assert.fail(`the server did not listen within 120 s:\n${proc.lines.join('\n')}`);
     await new Promise((r) => setTimeout(r, 25));
   }
