@@ -3,7 +3,18 @@ import { metrics } from '@/platform/metrics/registry';
 import { logger } from '@/platform/util/logger';
 import type { ClaimedEvent } from './claim-due-events';
 import { type AttemptResult, type FinishedAttempt, recordAttempts } from './record-attempts';
-import { sendWebhook } from './send-webhook';
+import { type SendOutcome, sendWebhook } from './send-webhook';
+
+/**
+ * How long an event whose call failed in this process (out of descriptors, ports or memory) waits
+ * before it is tried again: the attempt is recorded but not counted, as the bot was never reached.
+ */
+export const LOCAL_FAILURE_HOLD_MS = 5_000;
+
+/** What an attempt's outcome means for its event: a local failure is held, uncounted (above). */
+export function finishedAttempt(event: ClaimedEvent, outcome: SendOutcome): FinishedAttempt {
+  return outcome.local ? { event, outcome, uncountedHoldMs: LOCAL_FAILURE_HOLD_MS } : { event, outcome };
+}
 
 /** Sends a leased event once; what happened is recorded by `recordAttempts`. */
 export async function attemptDelivery({ event }: { event: ClaimedEvent }): Promise<FinishedAttempt> {
@@ -15,7 +26,7 @@ export async function attemptDelivery({ event }: { event: ClaimedEvent }): Promi
     transactionId: event.transactionId,
     body: event.body,
   });
-  return { event, outcome };
+  return finishedAttempt(event, outcome);
 }
 
 /** Counts a recorded attempt in the metrics and logs it at a level that matches what it means for the event. */
@@ -37,8 +48,10 @@ export function logAttempt({ event, outcome }: FinishedAttempt, result: AttemptR
     m.deliveryDuration.observe({ result: outcomeLabel }, outcome.durationMs / 1000);
   }
   if (!result.leaseHeld) logger.warn('webhook attempt finished after its lease ran out', fields);
+  if (outcome.local)
+    logger.warn('webhook attempt failed in this process (not counted against the bot)', { ...fields, error: outcome.error });
   if (result.status === 'failed') logger.warn('webhook delivery failed for good', { ...fields, error: outcome.error });
-  else if (result.status === 'pending')
+  else if (result.status === 'pending' && !outcome.local)
     logger.info('webhook attempt failed; will retry', { ...fields, error: outcome.error, retryInMs: result.retryInMs });
   else logger.debug('webhook delivered', fields);
 }

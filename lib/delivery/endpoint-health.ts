@@ -118,6 +118,8 @@ export class EndpointHealth {
     const e = this.get(vaId, url);
     e.inFlight = Math.max(0, e.inFlight - 1);
     const verdict: Verdict = { pauseUntil: null, opened: false, closed: false, recovered: false };
+    // Failed in this process before reaching the endpoint: says nothing about it.
+    if (outcome.local) return verdict;
     const status = outcome.httpStatus;
     const slowDown = status === 429 || status === 503;
     const failed = status === null || status >= 500 || status === 429;

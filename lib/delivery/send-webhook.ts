@@ -29,7 +29,25 @@ export type SendOutcome = {
   responseExcerpt: string | null;
   /** The answer's `Retry-After`, in ms (not clamped); null when absent or unreadable. */
   retryAfterMs?: number | null;
+  /**
+   * The call failed in this process before it reached the bot (out of file descriptors, ports or
+   * memory): nothing about the bot's endpoint, so it counts neither in the event's retry schedule
+   * nor in the endpoint's circuit.
+   */
+  local?: boolean;
 };
+
+/**
+ * System errors that say this process, not the endpoint, is out of something: descriptors (its
+ * own or the system's), local ports, kernel buffers or memory.
+ */
+const LOCAL_ERRNOS = new Set(['EMFILE', 'ENFILE', 'EADDRNOTAVAIL', 'ENOBUFS', 'ENOMEM']);
+
+/** Whether an error thrown or emitted by a call is one of this process's own (see `local`). */
+function isLocalFailure(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && LOCAL_ERRNOS.has(code);
+}
 
 /** Bytes of the answer read at most; the rest is dropped with the connection. */
 const READ_LIMIT = 4096;
@@ -106,7 +124,8 @@ export async function sendWebhook(input: SendInput): Promise<SendOutcome> {
 
     return done(await post({ url, host, pinned: resolved, headers, payload, deadline, timeoutError }));
   } catch (err) {
-    return done({ httpStatus: null, error: (err as Error).message || String(err), responseExcerpt: null });
+    const error = (err as Error).message || String(err);
+    return done({ httpStatus: null, error, responseExcerpt: null, ...(isLocalFailure(err) && { local: true }) });
   } finally {
     clearTimeout(timer);
   }
@@ -178,7 +197,12 @@ function post({
     // It may have passed between the lookup's answer and now.
     if (deadline.expired) deadline.onExpiry();
     req.on('error', (err) =>
-      finish({ httpStatus: null, error: deadline.expired ? timeoutError : describeError(err), responseExcerpt: null }),
+      finish({
+        httpStatus: null,
+        error: deadline.expired ? timeoutError : describeError(err),
+        responseExcerpt: null,
+        ...(!deadline.expired && isLocalFailure(err) && { local: true }),
+      }),
     );
     req.on('response', (res) => {
       const status = res.statusCode ?? null;
