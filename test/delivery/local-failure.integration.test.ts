@@ -17,13 +17,17 @@ import { startReceiver } from './receiver';
 
 const CHILD = path.join(import.meta.dirname, 'local-failure-process.ts');
 
-/** What a webhook call out of file descriptors reports, from a real call in a process under `ulimit -n 64`. */
+/** What a webhook call out of file descriptors reports, from a real call in a process under `ulimit -n 256`. */
 async function callsOutOfDescriptors() {
   const receiver = await startReceiver();
   try {
     const node = [process.execPath, ...INHERITED_NODE_FLAGS, '--import', 'tsx', CHILD, receiver.url].map((a) => `'${a}'`).join(' ');
     // Not spawnSync: the receiver answers from this process's event loop.
-    const run = await promisify(execFile)('bash', ['-c', `ulimit -n 64 && exec ${node}`], { cwd: ROOT, env: process.env, timeout: 60_000 });
+    const run = await promisify(execFile)('bash', ['-c', `ulimit -n 256 && exec ${node}`], {
+      cwd: ROOT,
+      env: process.env,
+      timeout: 60_000,
+    });
     const line = run.stdout.trim().split('\n').at(-1) ?? '';
     const out = JSON.parse(line) as { held: number; exhausted: SendOutcome; freed: SendOutcome };
     return { ...out, received: receiver.requests.length };
