@@ -13,7 +13,7 @@ import { pokeTurnCloser } from '@/lib/turns/turn-closer';
 import { ApiError, describeFields, type FieldError } from '@/platform/errors';
 import { type Idempotency, withIdempotency } from '@/platform/idempotency/with-idempotency';
 import { newTraceId } from '@/platform/util/ids';
-import { preparedInTransaction } from '@/platform/util/prepared';
+import { prepared, preparedInTransaction } from '@/platform/util/prepared';
 import { fillQuickReplyPayloads } from './fill-quick-reply-payloads';
 import { toMessageView } from './message-view';
 import { normalizeMessage } from './normalize-message';
@@ -47,6 +47,9 @@ export async function appendMessage(
   db: Db,
   { accountId, chatId, actorLoginId, actorUserId = null, input, idempotency, customerTyping }: AppendMessageInput,
 ): Promise<{ message: Message; replayed: boolean; stored?: StoredMessage }> {
+  if (!idempotency?.key && isPlainOutbound(input)) {
+    return appendPlainOutbound(db, { accountId, chatId, actorLoginId, actorUserId, input });
+  }
   let held = false;
   let written: StoredMessage | undefined;
   const out = await withOutbox(db, (tx) =>
@@ -213,3 +216,120 @@ function checkStreamOpening(input: Omit<MessageInput, 'stream'>): void {
     errors.push({ field: 'livechat_sub_type', message: 'a streamed reply carries text only' });
   if (errors.length) throw new ApiError(2020, { detail: describeFields(errors), errors });
 }
+
+/**
+ * A bot's everyday reply: outbound, text or an attachment, not streamed, naming no turn. Its body
+ * does not depend on the chat's channel (the fields that do are absent), so it is checked before
+ * the chat is read, and it is written in one statement (`appendPlainOutbound`).
+ */
+function isPlainOutbound(input: MessageInput): boolean {
+  if (input.type !== 'outbound' || input.stream || input.in_reply_to_turn !== undefined) return false;
+  for (const key of Object.keys(input)) if (!PLAIN_OUTBOUND_KEYS.has(key)) return false;
+  return true;
+}
+const PLAIN_OUTBOUND_KEYS = new Set(['type', 'text', 'attachment', 'timestamp', 'stream', 'in_reply_to_turn']);
+
+/**
+ * A plain outbound message (`isPlainOutbound`) in one statement, its own transaction: the chat
+ * locked, the message inserted and the chat's row touched (the reply clock stopped, typing off), as
+ * the general path does in a transaction of three round trips; a chat that cannot take it (none,
+ * closed, not the VA's) is read from the statement's answer and refused as there.
+ */
+async function appendPlainOutbound(
+  db: Db,
+  { accountId, chatId, actorLoginId, actorUserId, input }: Omit<AppendMessageInput, 'idempotency' | 'customerTyping'>,
+): Promise<{ message: Message; replayed: boolean; stored?: StoredMessage }> {
+  const { stream: _s, in_reply_to_turn: _t, ...rest } = input;
+  // The channel only matters to fields a plain message does not carry (normalizeMessage).
+  const body = normalizeMessage(rest, 'api');
+  const now = new Date();
+  const row = await withOutbox(
+    db,
+    async (tx) => {
+      const [r] = await plainOutboundStatement(db).execute({
+        chatId,
+        accountId,
+        actor: actorUserId ?? null,
+        transid: newTraceId(),
+        body: JSON.stringify(body),
+        authorLoginId: actorLoginId,
+        sentAt: (input.timestamp ? new Date(input.timestamp) : now).toISOString(),
+        at: now.toISOString(),
+      });
+      if (r?.id != null) {
+        const visible = { id: r.id, type: 'outbound', body: r.body, sentAt: new Date(r.sentAt) };
+        if (r.channel === 'livechat') {
+          noteChatChange(tx, chatId, accountId, {
+            kind: 'message',
+            message: visible,
+            prevId: Number(r.prevId),
+            typingOff: r.typingUntil !== null && new Date(r.typingUntil) > now,
+          });
+        } else noteChatChange(tx, chatId, accountId);
+      }
+      return r;
+    },
+    { oneStatement: true },
+  );
+  if (!row) throw new ApiError(2031);
+  if (row.id == null) {
+    if (row.status === 'closed') throw new ApiError(2040, { detail: 'only announcements can be added to a closed chat' });
+    requireHeld({ id: chatId, assigneeId: row.assigneeId }, actorUserId ?? null);
+    throw new Error(`chat ${chatId}: the message was not written and no reason was found`);
+  }
+  const stored = { id: row.id, type: 'outbound', body: row.body, sentAt: new Date(row.sentAt) };
+  const message = toMessageView({
+    transid: row.transid,
+    type: 'outbound',
+    body: row.body,
+    authorLoginId: row.authorLoginId,
+    sentAt: row.sentAt,
+  });
+  return { message, replayed: false, stored };
+}
+
+/**
+ * The statement of `appendPlainOutbound`. The chat's lock (`for update`) is taken before the insert
+ * (which reads the locked row), so messages of one chat are numbered in the order they commit, as
+ * under `lockChat`. The last message the customer saw before this one (the widget's hint, see
+ * `hinted` above) is read by `last_visible_message_before`, a volatile function with a snapshot
+ * of its own: this statement's snapshot was taken before it waited for the lock, and would miss the
+ * message of the transaction it waited for.
+ */
+export function plainOutboundQuery(db: Db) {
+  const p = sql.placeholder;
+  const chat = db.$with('chat', { id: sql<string>`id` }).as(sql`
+    select ${chats.id}, ${chats.status}, ${chats.channel}, ${chats.assigneeId}, ${chats.typingUntil} from ${chats}
+    where ${chats.id} = ${p('chatId')} and ${chats.accountId} = ${p('accountId')}
+    for update`);
+  const inserted = db.$with('inserted', { id: sql<number>`id` }).as(sql`
+    insert into ${messages} (chat_id, account_id, transid, type, body, author_login_id, sent_at)
+    select chat.id, ${p('accountId')}, ${p('transid')}, 'outbound', ${p('body')}::jsonb, ${p('authorLoginId')}, ${p('sentAt')}::timestamptz
+    from chat
+    where chat.status <> 'closed' and (${p('actor')}::int is null or chat.assignee_id = ${p('actor')}::int)
+    returning id, chat_id, transid, body, author_login_id, sent_at`);
+  // Unread by the select: a data-modifying WITH runs to its end all the same.
+  const touched = db.$with('touched', { id: sql<string>`id` }).as(sql`
+    update ${chats} set updated_at = ${p('at')}::timestamptz, awaiting_reply_since = null, reply_due_at = null,
+      typing_until = null, typing_status = null
+    from inserted where ${chats.id} = inserted.chat_id
+    returning ${chats.id}`);
+  return db
+    .with(chat, inserted, touched)
+    .select({
+      status: sql<string>`chat.status`,
+      channel: sql<string>`chat.channel`,
+      assigneeId: sql<number | null>`chat.assignee_id`,
+      typingUntil: sql<string | null>`chat.typing_until`,
+      id: sql<number | null>`inserted.id`.mapWith(Number),
+      transid: sql<string>`inserted.transid`,
+      body: sql<Record<string, unknown>>`inserted.body`.mapWith(messages.body),
+      authorLoginId: sql<string | null>`inserted.author_login_id`,
+      sentAt: sql<string>`inserted.sent_at`,
+      prevId: sql<number>`case when chat.channel = 'livechat' and inserted.id is not null
+        then last_visible_message_before(chat.id, inserted.id) else 0 end`,
+    })
+    .from(chat)
+    .leftJoin(inserted, sql`true`);
+}
+const plainOutboundStatement = prepared('append_plain_outbound', plainOutboundQuery);

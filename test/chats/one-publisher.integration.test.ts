@@ -1,28 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { messages } from '@/db/schema';
 import { lockChat } from '@/lib/chats/lock-chat';
-import { type ChatChange, subscribeChatChanges } from '@/lib/events/chat-changes';
 import { noteChatChange, withOutbox } from '@/lib/events/with-outbox';
 import { botApi } from '../support/api-client';
-import { newChat } from '../support/chats';
+import { chatChangesHeard, newChat } from '../support/chats';
 import { setupTestDatabase } from '../support/db';
 import { createTenant, type Tenant } from '../support/tenant';
 
 describe('one publisher for chat changes (withOutbox)', () => {
   const ctx = setupTestDatabase();
   let t: Tenant;
-  const heard: (ChatChange | undefined)[] = [];
-  const cleanups: (() => void)[] = [];
+  const { heard, listen } = chatChangesHeard();
   beforeEach(async () => {
     t = await createTenant(ctx.db);
-    heard.length = 0;
   });
-  after(() => {
-    for (const c of cleanups) c();
-  });
-  const listen = (chatId: string) => cleanups.push(subscribeChatChanges(chatId, (change) => heard.push(change)));
 
   it('publishes a noted change with its data after the commit, and nothing when the transaction fails', async () => {
     const chat = await newChat(t, { assignee: t.bot.user.loginId, channel: 'livechat' });

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eq, sql } from 'drizzle-orm';
+import { eq, fillPlaceholders, sql } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import type postgres from 'postgres';
 import type { ScaleMeta } from '@/bench/scale-data';
 import type { Db } from '@/db/client';
 import { users } from '@/db/schema';
 import { env } from '@/env';
-import { lastCustomerMessageId } from '@/lib/chats/append-message';
+import { lastCustomerMessageId, plainOutboundQuery } from '@/lib/chats/append-message';
 import { idleStreamsQuery } from '@/lib/chats/cut-streams';
 import { openChatCountOf, openChatLoads } from '@/lib/chats/open-chats';
 import { dueReplyClocksQuery } from '@/lib/chats/sweep-reply-clocks';
@@ -135,6 +135,33 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
     );
     assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
     assert.ok(plan.indexes.includes('messages_chat_idx'), plan.indexes.join(', '));
+  });
+
+  it('writes a plain outbound message in one statement that reads the chat by its key and the hint from the transcript index', async () => {
+    const [m] = await raw<{ chat_id: string }[]>`select chat_id from messages order by id desc limit 1`;
+    const q = plainOutboundQuery(db).toSQL();
+    const values = {
+      chatId: m.chat_id,
+      accountId: meta.accountId,
+      actor: vaId,
+      transid: 'plan',
+      body: '{"text":"x"}',
+      authorLoginId: null,
+    };
+    const at = new Date().toISOString();
+    const plan = await explain({ sql: q.sql, params: fillPlaceholders(q.params, { ...values, sentAt: at, at }) });
+    assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
+    // The chat locked, then updated, each found by its id through an index (the planner may take the
+    // id prefix index, which serves equality too, over the key).
+    assert.equal(plan.indexes.filter((i) => i.startsWith('chats_')).length, 2, plan.indexes.join(', '));
+    // The hint is read by a function (a snapshot of its own): its body, EXPLAINed as it stands.
+    const [fn] = await raw<{ body: string }[]>`select prosrc as body from pg_proc where proname = 'last_visible_message_before'`;
+    await raw.unsafe(`prepare last_visible(text, bigint) as ${fn.body}`);
+    const [row] = await raw.unsafe(`explain (format json) execute last_visible('${m.chat_id}', 9000000000000000000)`);
+    await raw.unsafe('deallocate last_visible');
+    const text = JSON.stringify(row['QUERY PLAN']);
+    assert.ok(text.includes('messages_chat_idx'), text);
+    assert.ok(!text.includes('Seq Scan'), text);
   });
 
   it("reads the bot-down fallback of pull VAs' waiting events from the VA's range of events_account_pending_idx", async () => {

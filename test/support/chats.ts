@@ -1,3 +1,5 @@
+import { after, beforeEach } from 'node:test';
+import { type ChatChange, subscribeChatChanges } from '@/lib/events/chat-changes';
 import { botApi } from './api-client';
 import type { Tenant } from './tenant';
 
@@ -20,4 +22,21 @@ export async function newChat(t: Tenant, overrides: Record<string, unknown> = {}
 
 export function patchChat(t: Tenant, chatId: string, body: unknown, teamId: number = t.botTeam.id, token = t.token) {
   return botApi('PATCH', `/chats/${chatId}`, { token, headers: { team_id: String(teamId) }, body });
+}
+
+/**
+ * The chat changes this process hears (lib/events/chat-changes.ts), for a `describe` block:
+ * `listen(chatId)` follows a chat, `heard` holds what came, emptied before each test; the
+ * listeners are removed after the block.
+ */
+export function chatChangesHeard() {
+  const heard: (ChatChange | undefined)[] = [];
+  const cleanups: (() => void)[] = [];
+  beforeEach(() => {
+    heard.length = 0;
+  });
+  after(() => {
+    for (const c of cleanups) c();
+  });
+  return { heard, listen: (chatId: string) => cleanups.push(subscribeChatChanges(chatId, (change) => heard.push(change))) };
 }
