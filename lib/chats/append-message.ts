@@ -243,6 +243,7 @@ async function appendPlainOutbound(
   // The channel only matters to fields a plain message does not carry (normalizeMessage).
   const body = normalizeMessage(rest, 'api');
   const now = new Date();
+  let stored: StoredMessage | undefined;
   const row = await withOutbox(
     db,
     async (tx) => {
@@ -257,11 +258,11 @@ async function appendPlainOutbound(
         at: now.toISOString(),
       });
       if (r?.id != null) {
-        const visible = { id: r.id, type: 'outbound', body: r.body, sentAt: new Date(r.sentAt) };
+        stored = { id: r.id, type: 'outbound', body: r.body, sentAt: new Date(r.sentAt) };
         if (r.channel === 'livechat') {
           noteChatChange(tx, chatId, accountId, {
             kind: 'message',
-            message: visible,
+            message: stored,
             prevId: Number(r.prevId),
             typingOff: r.typingUntil !== null && new Date(r.typingUntil) > now,
           });
@@ -272,12 +273,11 @@ async function appendPlainOutbound(
     { oneStatement: true },
   );
   if (!row) throw new ApiError(2031);
-  if (row.id == null) {
+  if (!stored) {
     if (row.status === 'closed') throw new ApiError(2040, { detail: 'only announcements can be added to a closed chat' });
     requireHeld({ id: chatId, assigneeId: row.assigneeId }, actorUserId ?? null);
     throw new Error(`chat ${chatId}: the message was not written and no reason was found`);
   }
-  const stored = { id: row.id, type: 'outbound', body: row.body, sentAt: new Date(row.sentAt) };
   const message = toMessageView({
     transid: row.transid,
     type: 'outbound',
