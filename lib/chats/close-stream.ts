@@ -6,6 +6,7 @@ import { notHeld } from '@/lib/chats/require-held';
 import { noteChatChange, withOutbox } from '@/lib/events/with-outbox';
 import { supersededStream } from '@/lib/turns/reply-turn';
 import { ApiError } from '@/platform/errors';
+import { prepared } from '@/platform/util/prepared';
 import { lastCustomerMessageId } from './append-message';
 import { toMessageView } from './message-view';
 import { heldBy, lookAtStream, streamReturning } from './stream-text';
@@ -27,24 +28,13 @@ export async function closeStream(
   const row = await withOutbox(
     db,
     async (tx) => {
-      const [closed] = await tx
-        .update(messages)
-        .set({
-          streamState: 'closed',
-          streamEnds: null,
-          streamTouchedAt: sql`now()`,
-          ...(text !== undefined ? { body: sql`jsonb_set(${messages.body}, '{text}', to_jsonb(${text}::text))` } : {}),
-        })
-        .where(
-          and(
-            eq(messages.transid, transid),
-            eq(messages.chatId, chatId),
-            eq(messages.accountId, accountId),
-            eq(messages.streamState, 'open'),
-            heldBy(chatId, actorUserId),
-          ),
-        )
-        .returning({ id: messages.id, ...streamReturning, lastId: lastCustomerMessageId(chatId) });
+      const [closed] = await closeStatements[text === undefined ? 0 : 1][actorUserId === null ? 0 : 1](db).execute({
+        transid,
+        chatId,
+        accountId,
+        text: text ?? null,
+        actor: actorUserId ?? 0,
+      });
       if (!closed) return undefined;
       const { lastId, ...message } = closed;
       // The live views send the finished message now (a widget with nothing after it, from this change).
@@ -76,3 +66,34 @@ export async function closeStream(
           : `message ${transid} is not a stream`,
   });
 }
+
+/**
+ * The close in one statement, prepared once per database handle in its four forms (with or without
+ * the final text; checked against the chat's holder or not): every streamed reply ends with it.
+ */
+function closeStatement(db: Db, withText: boolean, held: boolean) {
+  const p = sql.placeholder;
+  return db
+    .update(messages)
+    .set({
+      streamState: 'closed',
+      streamEnds: null,
+      streamTouchedAt: sql`now()`,
+      ...(withText ? { body: sql`jsonb_set(${messages.body}, '{text}', to_jsonb(${p('text')}::text))` } : {}),
+    })
+    .where(
+      and(
+        eq(messages.transid, p('transid')),
+        eq(messages.chatId, p('chatId')),
+        eq(messages.accountId, p('accountId')),
+        eq(messages.streamState, 'open'),
+        heldBy(p('chatId'), held ? p('actor') : null),
+      ),
+    )
+    .returning({ id: messages.id, ...streamReturning, lastId: lastCustomerMessageId(p('chatId')) });
+}
+const closeStatements = [false, true].map((withText) =>
+  [false, true].map((held) =>
+    prepared(`stream_close${withText ? '_text' : ''}${held ? '_held' : ''}`, (db) => closeStatement(db, withText, held)),
+  ),
+);

@@ -4,6 +4,8 @@ import type { Message } from '@/contracts/bot/schemas/message';
 import type { EventType } from '@/contracts/enums';
 import { assets, chats, events, users, virtualAgents } from '@/db/schema';
 import { newTraceId } from '@/platform/util/ids';
+import { preparedInTransaction, preparedSql } from '@/platform/util/prepared';
+import { rowsOf } from '@/platform/util/rows-of';
 import { buildEventBody, type EventChat, toEventEntry } from './event-body';
 import { HELD_XID, releaseOpenTurn } from './held-events';
 import { noteEvent, type OutboxTx } from './with-outbox';
@@ -57,36 +59,67 @@ type TurnOfEvent = {
 };
 
 /**
- * Writes an event for the VA `vaUserId` into the outbox, inside the caller's `withOutbox`
- * transaction (which wakes delivery after commit), if that user is an enabled VA subscribed to
- * the type. Returns the new event's id, or null.
- * The chat's `event_seq` is bumped in the same statement order, so the chat row lock the caller
- * holds also orders the events.
+ * What writing an event needs to know of its VA (and, for a customer's turn, its turn settings):
+ * one read by primary key, which `gatherTurn` makes once and hands to `enqueueEvent`.
  */
-export async function enqueueEvent(
-  tx: OutboxTx,
-  { accountId, chat, vaUserId, cause }: { accountId: number; chat: EventChat; vaUserId: number; cause: EventCause },
-): Promise<number | null> {
-  const [va] = await tx
+export type EventVa = {
+  subscriptions: string[];
+  deliveryMode: string;
+  enabled: boolean;
+  assetAddress: string | null;
+  windowMs: number;
+  capMs: number | null;
+  onNewTurn: 'continue' | 'supersede';
+};
+
+const p = sql.placeholder;
+
+const vaStatement = preparedInTransaction('event_va', (tx) =>
+  tx
     .select({
       subscriptions: virtualAgents.subscriptions,
       deliveryMode: virtualAgents.deliveryMode,
       enabled: users.enabled,
-      assetAddress: sql<string | null>`(select ${assets.address} from ${assets} where ${assets.id} = ${chat.assetId})`,
+      assetAddress: sql<string | null>`(select ${assets.address} from ${assets} where ${assets.id} = ${p('assetId')})`,
+      windowMs: virtualAgents.turnWindowMs,
+      capMs: virtualAgents.turnWindowMaxMs,
+      onNewTurn: virtualAgents.onNewTurn,
     })
     .from(virtualAgents)
     .innerJoin(users, eq(users.id, virtualAgents.userId))
-    .where(eq(virtualAgents.userId, vaUserId));
-  if (!va?.enabled || !(va.subscriptions.includes(cause.type) || ALWAYS_SENT.includes(cause.type))) return null;
-  // A held turn is always the chat's latest event for the VA: it closes before anything follows it.
-  await releaseOpenTurn(tx, { chatId: chat.id, vaUserId, reason: 'event' });
-  const held = cause.type === 'message.received' ? (cause.turn?.held ?? null) : null;
+    .where(eq(virtualAgents.userId, p('vaUserId'))),
+);
 
-  const [{ seq }] = await tx
-    .update(chats)
-    .set({ eventSeq: sql`${chats.eventSeq} + 1` })
-    .where(eq(chats.id, chat.id))
-    .returning({ seq: chats.eventSeq });
+/** The VA `vaUserId` as `enqueueEvent` reads it (undefined: no such VA); `assetId` is the chat's. */
+export async function eventVaOf(
+  tx: OutboxTx,
+  { vaUserId, assetId }: { vaUserId: number; assetId: number | null },
+): Promise<EventVa | undefined> {
+  const [va] = await vaStatement(tx).execute({ vaUserId, assetId });
+  return va;
+}
+
+/**
+ * Writes an event for the VA `vaUserId` into the outbox, inside the caller's `withOutbox`
+ * transaction (which wakes delivery after commit), if that user is an enabled VA subscribed to
+ * the type. Returns the new event's id, or null. `va`: the VA as `eventVaOf` read it in this
+ * transaction, when the caller already has it.
+ * The chat's `event_seq` is bumped in the event's own insert, so the chat row lock the caller
+ * holds also orders the events.
+ */
+export async function enqueueEvent(
+  tx: OutboxTx,
+  {
+    accountId,
+    chat,
+    vaUserId,
+    cause,
+    va: known,
+  }: { accountId: number; chat: EventChat; vaUserId: number; cause: EventCause; va?: EventVa },
+): Promise<number | null> {
+  const va = known ?? (await eventVaOf(tx, { vaUserId, assetId: chat.assetId }));
+  if (!va?.enabled || !(va.subscriptions.includes(cause.type) || ALWAYS_SENT.includes(cause.type))) return null;
+  const held = cause.type === 'message.received' ? (cause.turn?.held ?? null) : null;
   const transactionId = newTraceId();
   const body = buildEventBody(
     cause.type as EventType,
@@ -94,42 +127,63 @@ export async function enqueueEvent(
     transactionId,
     payloadOf(cause, chat, transactionId),
   );
-  const [row] = await tx
-    .insert(events)
-    .values({
+  // A held turn is always the chat's latest event for the VA: it closes before anything follows it.
+  // Its release and the insert go together (one round trip), and run in that order.
+  const [, inserted] = await Promise.all([
+    releaseOpenTurn(tx, { chatId: chat.id, vaUserId, reason: 'event' }),
+    insertEventStatement(tx).execute({
       transactionId,
       accountId,
       chatId: chat.id,
-      virtualAgentId: vaUserId,
+      vaUserId,
       eventType: cause.type,
-      seq,
-      body,
-      // Its place in the VA's pull order: this transaction's id, or the previous event of the chat
-      // for this VA if that one's is higher (the chat row lock orders them; see db/schema/events.ts).
-      streamXid: held
-        ? HELD_XID
-        : sql`greatest((pg_current_xact_id()::text)::bigint, (
-        select ${events.streamXid} from ${events}
-        where ${events.chatId} = ${chat.id} and ${events.virtualAgentId} = ${vaUserId}
-        order by ${events.seq} desc limit 1))`,
-      // Behind an event of this chat that waits for a retry, the new one cannot go before that
-      // retry: it starts parked there (the chat's latest event carries the latest such time), out
-      // of the due range that delivery scans. See lib/delivery/park-later-events.ts.
-      // A `pull` VA's events are never claimed: they wait out of the due range until read.
-      nextAttemptAt:
-        held || va.deliveryMode === 'pull'
-          ? PULL_PARKED
-          : sql`greatest(now(), (
-        select case when ${events.status} = 'pending' then ${events.nextAttemptAt} end from ${events}
-        where ${events.chatId} = ${chat.id} and ${events.virtualAgentId} = ${vaUserId}
-        order by ${events.seq} desc limit 1))`,
-      ...(cause.type === 'message.received' && cause.turn ? { turnId: cause.turn.id } : {}),
-      ...(held ? { heldUntil: held.until, heldCapAt: held.capAt, turnClosedBy: held.by } : {}),
-    })
-    .returning({ id: events.id });
-  noteEvent(tx, row.id, vaUserId);
-  return row.id;
+      body: JSON.stringify(body),
+      held: held !== null,
+      parked: held !== null || va.deliveryMode === 'pull',
+      turnId: cause.type === 'message.received' && cause.turn ? cause.turn.id : null,
+      heldUntil: held ? held.until.toISOString() : null,
+      heldCapAt: held ? held.capAt.toISOString() : null,
+      turnClosedBy: held ? held.by : null,
+    }),
+  ]);
+  const [row] = rowsOf<{ id: string | number }>(inserted);
+  if (!row) throw new Error(`chat ${chat.id}: no such chat to write its event`);
+  const id = Number(row.id);
+  noteEvent(tx, id, vaUserId);
+  return id;
 }
+
+/**
+ * The event's insert, with the chat's `event_seq` bumped in the same statement (its number), built
+ * once:
+ * - `stream_xid`, its place in the VA's pull order: this transaction's id, or the previous event of
+ *   the chat for this VA if that one's is higher (the chat row lock orders them; see
+ *   db/schema/events.ts); a held turn's is HELD_XID until its release;
+ * - `next_attempt_at`: behind an event of this chat that waits for a retry, the new one cannot go
+ *   before that retry, so it starts parked there (the chat's latest event carries the latest such
+ *   time), out of the due range that delivery scans (lib/delivery/park-later-events.ts). A `pull`
+ *   VA's events, and a held turn, wait out of the due range (`parked`) until read or released.
+ */
+const insertEventStatement = preparedSql(
+  'enqueue_event',
+  sql`
+    with seq as (update ${chats} set event_seq = event_seq + 1 where id = ${p('chatId')} returning event_seq)
+    insert into ${events} (transaction_id, account_id, chat_id, virtual_agent_id, event_type, seq, body, stream_xid,
+      next_attempt_at, turn_id, held_until, held_cap_at, turn_closed_by)
+    select ${p('transactionId')}, ${p('accountId')}::int, ${p('chatId')}, ${p('vaUserId')}::int, ${p('eventType')}::event_type,
+      seq.event_seq, ${p('body')}::jsonb,
+      case when ${p('held')}::boolean then ${sql.raw(String(HELD_XID))} else greatest((pg_current_xact_id()::text)::bigint, (
+        select prev.stream_xid from ${events} prev
+        where prev.chat_id = ${p('chatId')} and prev.virtual_agent_id = ${p('vaUserId')}::int
+        order by prev.seq desc limit 1)) end,
+      case when ${p('parked')}::boolean then ${PULL_PARKED} else greatest(now(), (
+        select case when prev.status = 'pending' then prev.next_attempt_at end from ${events} prev
+        where prev.chat_id = ${p('chatId')} and prev.virtual_agent_id = ${p('vaUserId')}::int
+        order by prev.seq desc limit 1)) end,
+      ${p('turnId')}, ${p('heldUntil')}::timestamptz, ${p('heldCapAt')}::timestamptz, ${p('turnClosedBy')}
+    from seq
+    returning id`,
+);
 
 function payloadOf(cause: EventCause, chat: EventChat, transactionId: string): Record<string, unknown> {
   switch (cause.type) {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { preparedSql } from '@/platform/util/prepared';
 import { rowsOf } from '@/platform/util/rows-of';
 import { noteEvent, type OutboxTx } from './with-outbox';
 
@@ -42,17 +43,21 @@ export async function releaseOpenTurn(
   tx: OutboxTx,
   { chatId, vaUserId, reason }: { chatId: string; vaUserId: number; reason: CloseReason },
 ): Promise<boolean> {
-  const rows = rowsOf<{ id: string | number }>(
-    await tx.execute(sql`
-      update events e set ${releaseSet(sql`${reason}`)}
-      where e.id = (select l.id from events l where l.chat_id = ${chatId} and l.virtual_agent_id = ${vaUserId}
-          order by l.seq desc limit 1)
-        and e.held_until is not null and e.status = 'pending'
-      returning e.id`),
-  );
+  const rows = rowsOf<{ id: string | number }>(await releaseOpenTurnStatement(tx).execute({ chatId, vaUserId, reason }));
   for (const row of rows) noteEvent(tx, Number(row.id), vaUserId);
   return rows.length > 0;
 }
+
+/** `releaseOpenTurn`'s statement: every event a VA is sent runs it first, so it is built once. */
+const releaseOpenTurnStatement = preparedSql(
+  'release_open_turn',
+  sql`
+    update events e set ${releaseSet(sql`${sql.placeholder('reason')}`)}
+    where e.id = (select l.id from events l where l.chat_id = ${sql.placeholder('chatId')} and l.virtual_agent_id = ${sql.placeholder('vaUserId')}
+        order by l.seq desc limit 1)
+      and e.held_until is not null and e.status = 'pending'
+    returning e.id`,
+);
 
 /**
  * The turn closer's work: releases up to `limit` held events whose window has closed, oldest due first,

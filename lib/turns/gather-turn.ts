@@ -1,10 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Message } from '@/contracts/bot/schemas/message';
-import { chats, messages, virtualAgents } from '@/db/schema';
-import { enqueueEvent } from '@/lib/events/enqueue-event';
+import { chats, messages } from '@/db/schema';
+import { enqueueEvent, eventVaOf } from '@/lib/events/enqueue-event';
 import { type EventChat, toEventEntry } from '@/lib/events/event-body';
 import { noteChatChangeUnsaid, type OutboxTx } from '@/lib/events/with-outbox';
 import { newTraceId } from '@/platform/util/ids';
+import { preparedInTransaction } from '@/platform/util/prepared';
 import { rowsOf } from '@/platform/util/rows-of';
 import { CUSTOMER_TYPING_TTL_MS, capOf, dueOf, type TurnChat, type TurnSettings } from './turn-rules';
 
@@ -44,10 +45,8 @@ export async function gatherTurn(
 ): Promise<GatheredTurn | null> {
   if (chat.assigneeId === null) return null;
   const vaUserId = chat.assigneeId;
-  const [va] = await tx
-    .select({ windowMs: virtualAgents.turnWindowMs, capMs: virtualAgents.turnWindowMaxMs, onNewTurn: virtualAgents.onNewTurn })
-    .from(virtualAgents)
-    .where(eq(virtualAgents.userId, vaUserId));
+  // The VA's turn settings and what its event needs, in one read, handed to enqueueEvent below.
+  const va = await eventVaOf(tx, { vaUserId, assetId: eventChat.assetId });
   if (!va) return null;
   const settings: TurnSettings = va;
   const typingCols = typing === undefined ? {} : { customerTypingUntil: typing ? new Date(now.getTime() + CUSTOMER_TYPING_TTL_MS) : null };
@@ -72,6 +71,7 @@ export async function gatherTurn(
     accountId,
     chat: eventChat,
     vaUserId,
+    va,
     cause: {
       type: 'message.received',
       message,
@@ -83,11 +83,10 @@ export async function gatherTurn(
     },
   });
   await Promise.all([
-    tx.update(messages).set({ turnId }).where(eq(messages.id, messageId)),
-    tx
-      .update(chats)
-      .set({ turnId, ...typingCols })
-      .where(eq(chats.id, chat.id)),
+    setMessageTurn(tx).execute({ turnId, messageId }),
+    typing === undefined
+      ? setChatTurn(tx).execute({ turnId, chatId: chat.id })
+      : setChatTurnTyping(tx).execute({ turnId, chatId: chat.id, typingUntil: typingCols.customerTypingUntil?.toISOString() ?? null }),
   ]);
   return { turnId, held: due !== null, supersedes: supersedes ? chat.turnId : null };
 }
@@ -136,14 +135,44 @@ async function joinOpenTurn(
  */
 async function supersedeReply(tx: OutboxTx, { chat, now }: { chat: TurnChat; now: Date }): Promise<boolean> {
   const typing = chat.typingUntil !== null && new Date(chat.typingUntil) > now;
-  const streams = await tx
-    .update(messages)
-    .set({ streamState: 'superseded', streamEnds: null, streamTouchedAt: now })
-    .where(and(eq(messages.chatId, chat.id), eq(messages.streamState, 'open')))
-    .returning({ id: messages.id });
+  const streams = await supersedeStreams(tx).execute({ chatId: chat.id, at: now.toISOString() });
   if (!typing && !streams.length) return false;
-  if (typing) await tx.update(chats).set({ typingUntil: null, typingStatus: null }).where(eq(chats.id, chat.id));
+  if (typing) await typingOff(tx).execute({ chatId: chat.id });
   // The live views read the chat again: a stream ended and typing may have gone off with this message.
   noteChatChangeUnsaid(tx, chat.id);
   return true;
 }
+
+// A customer's every turn runs these: built once (lib/events/enqueue-event.ts says why).
+const p = sql.placeholder;
+const setMessageTurn = preparedInTransaction('turn_message', (tx) =>
+  tx
+    .update(messages)
+    .set({ turnId: sql`${p('turnId')}` })
+    .where(eq(messages.id, p('messageId'))),
+);
+const setChatTurn = preparedInTransaction('turn_chat', (tx) =>
+  tx
+    .update(chats)
+    .set({ turnId: sql`${p('turnId')}` })
+    .where(eq(chats.id, p('chatId'))),
+);
+const setChatTurnTyping = preparedInTransaction('turn_chat_typing', (tx) =>
+  tx
+    .update(chats)
+    .set({ turnId: sql`${p('turnId')}`, customerTypingUntil: sql`${p('typingUntil')}::timestamptz` })
+    .where(eq(chats.id, p('chatId'))),
+);
+const supersedeStreams = preparedInTransaction('turn_supersede_streams', (tx) =>
+  tx
+    .update(messages)
+    .set({ streamState: 'superseded', streamEnds: null, streamTouchedAt: sql`${p('at')}::timestamptz` })
+    .where(and(eq(messages.chatId, p('chatId')), eq(messages.streamState, 'open')))
+    .returning({ id: messages.id }),
+);
+const typingOff = preparedInTransaction('turn_typing_off', (tx) =>
+  tx
+    .update(chats)
+    .set({ typingUntil: null, typingStatus: null })
+    .where(eq(chats.id, p('chatId'))),
+);

@@ -1,10 +1,11 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type Placeholder, sql } from 'drizzle-orm';
 import type { WidgetChat, WidgetMessage, WidgetTyping } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
 import { approvals, chats, customers, users } from '@/db/schema';
 import { displayNameOf } from '@/lib/agent/display-name';
 import { wellFormedBody } from '@/lib/chats/message-view';
 import { ApiError } from '@/platform/errors';
+import { prepared } from '@/platform/util/prepared';
 import type { WidgetVisitorAuth } from './types';
 
 /**
@@ -21,6 +22,20 @@ export async function loadOwnChat(db: Db, { visitor, chatId }: { visitor: Widget
  * chats_queue_idx) and whether an approval is pending (approvals_chat_idx). One row by primary key.
  */
 export function widgetChatQuery(db: Db, { visitor, chatId }: { visitor: WidgetVisitorAuth; chatId: string }) {
+  return widgetChatSelect(db, { chatId, accountId: visitor.accountId, assetId: visitor.assetId, livechatId: visitor.livechatId });
+}
+
+type Value<T> = T | Placeholder;
+
+function widgetChatSelect(
+  db: Db,
+  {
+    chatId,
+    accountId,
+    assetId,
+    livechatId,
+  }: { chatId: Value<string>; accountId: Value<number>; assetId: Value<number>; livechatId: Value<string> },
+) {
   return db
     .select({
       id: chats.id,
@@ -42,13 +57,23 @@ export function widgetChatQuery(db: Db, { visitor, chatId }: { visitor: WidgetVi
     .where(
       and(
         eq(chats.id, chatId),
-        eq(chats.accountId, visitor.accountId),
-        eq(chats.assetId, visitor.assetId),
+        eq(chats.accountId, accountId),
+        eq(chats.assetId, assetId),
         eq(chats.channel, 'livechat'),
-        eq(customers.destinationId, visitor.livechatId),
+        eq(customers.destinationId, livechatId),
       ),
     );
 }
+
+/** `widgetChatQuery` prepared once per database handle: every message a customer sends reads it. */
+const widgetChatStatement = prepared('widget_chat', (db) =>
+  widgetChatSelect(db, {
+    chatId: sql.placeholder('chatId'),
+    accountId: sql.placeholder('accountId'),
+    assetId: sql.placeholder('assetId'),
+    livechatId: sql.placeholder('livechatId'),
+  }),
+);
 
 /**
  * The customer's own chat with what the live view adds: the VA's typing indicator as the customer
@@ -58,7 +83,12 @@ export async function loadOwnChatLive(
   db: Db,
   { visitor, chatId, now = new Date() }: { visitor: WidgetVisitorAuth; chatId: string; now?: Date },
 ): Promise<{ chat: WidgetChat; typing: WidgetTyping }> {
-  const [row] = await widgetChatQuery(db, { visitor, chatId });
+  const [row] = await widgetChatStatement(db).execute({
+    chatId,
+    accountId: visitor.accountId,
+    assetId: visitor.assetId,
+    livechatId: visitor.livechatId,
+  });
   if (!row) throw new ApiError(2031, { detail: 'no such chat for this customer' });
   const chat = toWidgetChat(row);
   return { chat, typing: typingView(chat, row.typingUntil ? new Date(row.typingUntil) : null, row.typingStatus ?? null, now) };

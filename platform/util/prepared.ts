@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 
 /**
@@ -44,4 +45,23 @@ export function preparedInTransaction<P extends { execute: (...args: never[]) =>
     }
     return Object.create(base, { client: { value: session.client } }) as P;
   };
+}
+
+type RawPrepared = { execute: (values?: Record<string, unknown>) => Promise<unknown> };
+type RawBuilder = {
+  session: { prepareQuery: (query: unknown, fields: undefined, name: string, arrayMode: false) => RawPrepared };
+  dialect: { sqlToQuery: (query: SQL) => unknown };
+};
+
+/**
+ * Raw SQL with `sql.placeholder`s in place of its values, prepared as `preparedInTransaction` does
+ * (built once per process, run on whichever handle is given: a transaction's or the pool's), for
+ * statements Drizzle's builders cannot say. `execute` answers the driver's rows: read them with
+ * `rowsOf`.
+ */
+export function preparedSql(name: string, query: SQL): (tx: Db) => RawPrepared {
+  return preparedInTransaction(name, (tx) => {
+    const { session, dialect } = tx as unknown as RawBuilder;
+    return { prepare: (as: string) => session.prepareQuery(dialect.sqlToQuery(query), undefined, as, false) };
+  });
 }
