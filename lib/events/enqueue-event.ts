@@ -164,9 +164,7 @@ export async function enqueueEvent(
  *   time), out of the due range that delivery scans (lib/delivery/park-later-events.ts). A `pull`
  *   VA's events, and a held turn, wait out of the due range (`parked`) until read or released.
  */
-const insertEventStatement = preparedSql(
-  'enqueue_event',
-  sql`
+export const insertEventSql = sql`
     with seq as (update ${chats} set event_seq = event_seq + 1 where id = ${p('chatId')} returning event_seq)
     insert into ${events} (transaction_id, account_id, chat_id, virtual_agent_id, event_type, seq, body, stream_xid,
       next_attempt_at, turn_id, held_until, held_cap_at, turn_closed_by)
@@ -182,8 +180,8 @@ const insertEventStatement = preparedSql(
         order by prev.seq desc limit 1)) end,
       ${p('turnId')}, ${p('heldUntil')}::timestamptz, ${p('heldCapAt')}::timestamptz, ${p('turnClosedBy')}
     from seq
-    returning id`,
-);
+    returning id`;
+const insertEventStatement = preparedSql('enqueue_event', insertEventSql);
 
 function payloadOf(cause: EventCause, chat: EventChat, transactionId: string): Record<string, unknown> {
   switch (cause.type) {

@@ -49,15 +49,13 @@ export async function releaseOpenTurn(
 }
 
 /** `releaseOpenTurn`'s statement: every event a VA is sent runs it first, so it is built once. */
-const releaseOpenTurnStatement = preparedSql(
-  'release_open_turn',
-  sql`
+export const releaseOpenTurnSql = sql`
     update events e set ${releaseSet(sql`${sql.placeholder('reason')}`)}
     where e.id = (select l.id from events l where l.chat_id = ${sql.placeholder('chatId')} and l.virtual_agent_id = ${sql.placeholder('vaUserId')}
         order by l.seq desc limit 1)
       and e.held_until is not null and e.status = 'pending'
-    returning e.id`,
-);
+    returning e.id`;
+const releaseOpenTurnStatement = preparedSql('release_open_turn', releaseOpenTurnSql);
 
 /**
  * The turn closer's work: releases up to `limit` held events whose window has closed, oldest due first,

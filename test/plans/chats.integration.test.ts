@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eq, fillPlaceholders, sql } from 'drizzle-orm';
+import { eq, fillPlaceholders, type SQL, sql } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import type postgres from 'postgres';
 import type { ScaleMeta } from '@/bench/scale-data';
@@ -11,6 +11,8 @@ import { lastCustomerMessageId, plainOutboundQuery } from '@/lib/chats/append-me
 import { idleStreamsQuery } from '@/lib/chats/cut-streams';
 import { openChatCountOf, openChatLoads } from '@/lib/chats/open-chats';
 import { dueReplyClocksQuery } from '@/lib/chats/sweep-reply-clocks';
+import { insertEventSql } from '@/lib/events/enqueue-event';
+import { releaseOpenTurnSql } from '@/lib/events/held-events';
 import { idlePullChatsQuery } from '@/lib/pull/hand-over-idle-pull';
 import { eventPageQuery } from '@/lib/pull/read-event-page';
 import { latestReplyTimeoutsQuery, waitingOnVaQuery } from '@/lib/virtual-agents/list-va-replies';
@@ -189,6 +191,44 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
       `sequential scans: ${plan.seqScans}`,
     );
     assert.ok(plan.indexes.includes('events_va_stream_idx'), plan.indexes.join(', '));
+  });
+
+  it("writes an event (its seq from the chat's key, its place from the chat's latest event for the VA) and releases an open turn from events_chat_va_seq_idx", async () => {
+    const [c] = await raw<{ id: string }[]>`select chat_id as id from events where virtual_agent_id = ${vaId} limit 1`;
+    const dialect = (db as unknown as { dialect: PgDialect }).dialect;
+    const planOf = (query: SQL, values: Record<string, unknown>) => {
+      const q = dialect.sqlToQuery(query);
+      return explain({ sql: q.sql, params: fillPlaceholders(q.params, values) });
+    };
+    const insert = await planOf(insertEventSql, {
+      transactionId: 'plan-event',
+      accountId: meta.accountId,
+      chatId: c.id,
+      vaUserId: vaId,
+      eventType: 'message.received',
+      body: '{}',
+      held: false,
+      parked: false,
+      turnId: null,
+      heldUntil: null,
+      heldCapAt: null,
+      turnClosedBy: null,
+    });
+    assert.deepEqual(insert.seqScans, [], `sequential scans: ${insert.seqScans}`);
+    // The chat by its id: its key, or the id's prefix index (either reads the one row).
+    assert.ok(
+      insert.indexes.some((i) => i === 'chats_pkey' || i === 'chats_id_prefix_idx'),
+      insert.indexes.join(', '),
+    );
+    assert.ok(insert.indexes.includes('events_chat_va_seq_idx'), insert.indexes.join(', '));
+    const release = await planOf(releaseOpenTurnSql, { chatId: c.id, vaUserId: vaId, reason: 'event' });
+    // virtual_agents (a handful of rows) may be read whole for the VA's delivery mode.
+    assert.deepEqual(
+      release.seqScans.filter((t) => t !== 'virtual_agents'),
+      [],
+      `sequential scans: ${release.seqScans}`,
+    );
+    assert.ok(release.indexes.includes('events_chat_va_seq_idx'), release.indexes.join(', '));
   });
 
   it("closes a chat's open streams through the open-stream index, and a chunk finds its message by transid", async () => {
