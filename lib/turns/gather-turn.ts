@@ -143,7 +143,8 @@ async function supersedeReply(tx: OutboxTx, { chat, now }: { chat: TurnChat; now
   return true;
 }
 
-// A customer's every turn runs these: built once (lib/events/enqueue-event.ts says why).
+// A customer's every turn runs these, so they are built once: built anew on each turn, the
+// statements of a turn cost a fifth of the server's own CPU (docs/decisions.md, "49, eleventh pass").
 const p = sql.placeholder;
 const setMessageTurn = preparedInTransaction('turn_message', (tx) =>
   tx
