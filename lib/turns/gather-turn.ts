@@ -55,7 +55,7 @@ export async function gatherTurn(
     const joined = await joinOpenTurn(tx, { chatId: chat.id, vaUserId, message, windowMs: settings.windowMs, typing, now });
     if (joined) {
       await Promise.all([
-        tx.update(messages).set({ turnId: joined }).where(eq(messages.id, messageId)),
+        setMessageTurn(tx).execute({ turnId: joined, messageId }),
         typing === undefined ? null : tx.update(chats).set(typingCols).where(eq(chats.id, chat.id)),
       ]);
       return { turnId: joined, held: true, supersedes: null };
