@@ -3,8 +3,11 @@ import type { Db } from '@/db/client';
 import { notHeldXid } from '@/lib/events/held-events';
 import { serializeEvent } from '@/lib/events/serialize-event';
 import { signWebhook } from '@/lib/events/sign-webhook';
+import { preparedSql } from '@/platform/util/prepared';
 import { rowsOf } from '@/platform/util/rows-of';
 import { encodeCursor, type Position } from './cursor';
+
+const p = sql.placeholder;
 
 /** One pulled event: what GET /events and the stream give (the body signed as a delivery would be). */
 export type PulledItem = {
@@ -47,33 +50,25 @@ type Row = {
  * at least its own transaction's id, so all such rows are already visible and none can be
  * committed behind the returned position later. A later row still above the horizon (`ready`
  * false) stops the page and is reported as held back. One range scan of `events_va_stream_idx`.
+ *
+ * Prepared once per process (a pulling bot reads a page for every turn it is woken for); its
+ * values are `vaUserId`, `accountId`, `afterXid`, `afterId` and `limit`. The plan test reads it too.
  */
-export function eventPageQuery({
-  accountId,
-  vaUserId,
-  after,
-  limit,
-}: {
-  accountId: number;
-  vaUserId: number;
-  after: Position;
-  limit: number;
-}) {
-  return sql`
+export const eventPageSql = sql`
       select e.id, e.stream_xid, e.transaction_id, e.event_type, e.body,
         e.stream_xid < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint as ready,
         -- Uncorrelated: evaluated once per statement (an InitPlan), not per row.
-        (select signing_secret from virtual_agents where user_id = ${vaUserId} and account_id = ${accountId}) as current_secret,
+        (select signing_secret from virtual_agents where user_id = ${p('vaUserId')}::int and account_id = ${p('accountId')}::int) as current_secret,
         (select case when previous_signing_secret_expires_at > now() then previous_signing_secret end
-          from virtual_agents where user_id = ${vaUserId} and account_id = ${accountId}) as previous_secret
+          from virtual_agents where user_id = ${p('vaUserId')}::int and account_id = ${p('accountId')}::int) as previous_secret
       from events e
-      where e.virtual_agent_id = ${vaUserId} and e.account_id = ${accountId}
-        and (e.stream_xid, e.id) > (${after.xid}::bigint, ${after.id}::bigint)
+      where e.virtual_agent_id = ${p('vaUserId')}::int and e.account_id = ${p('accountId')}::int
+        and (e.stream_xid, e.id) > (${p('afterXid')}::bigint, ${p('afterId')}::bigint)
         -- A turn still held (lib/turns) is not in the order yet: its release gives it a place.
         and e.stream_xid < ${notHeldXid}
       order by e.stream_xid, e.id
-      limit ${limit}`;
-}
+      limit ${p('limit')}::int`;
+const eventPageStatement = preparedSql('event_page', eventPageSql);
 
 export async function readEventPage(
   db: Db,
@@ -85,7 +80,7 @@ export async function readEventPage(
     now = new Date(),
   }: { accountId: number; vaUserId: number; after: Position; limit: number; now?: Date },
 ): Promise<EventPage> {
-  const rows = rowsOf<Row>(await db.execute(eventPageQuery({ accountId, vaUserId, after, limit })));
+  const rows = rowsOf<Row>(await eventPageStatement(db).execute({ vaUserId, accountId, afterXid: after.xid, afterId: after.id, limit }));
   const ready: Row[] = [];
   let heldBack = false;
   for (const row of rows) {

@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { WidgetMessage } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
 import { messages } from '@/db/schema';
+import { preparedInTransaction } from '@/platform/util/prepared';
 import type { WidgetVisitorAuth } from './types';
 import { loadOwnChat, toWidgetMessage } from './widget-chat-view';
 
@@ -23,9 +24,10 @@ export async function listWidgetMessages(
 
 /**
  * The statement behind a page (and behind each push of the live stream): the transcript index on
- * (chat_id, id) read from the cursor, announcements skipped. The plan test reads it too.
+ * (chat_id, id) read from the cursor, announcements skipped. Prepared once per process: an open
+ * widget runs it whenever a change cannot be sent on without a read. The plan test reads it too.
  */
-export function widgetMessagesAfter(db: Db, { chatId, after, limit }: { chatId: string; after: number; limit: number }) {
+export function widgetMessagesQuery(db: Db) {
   return db
     .select({
       id: messages.id,
@@ -37,7 +39,18 @@ export function widgetMessagesAfter(db: Db, { chatId, after, limit }: { chatId: 
       streamEnds: messages.streamEnds,
     })
     .from(messages)
-    .where(and(eq(messages.chatId, chatId), gt(messages.id, after), inArray(messages.type, ['inbound', 'outbound'])))
+    .where(
+      and(
+        eq(messages.chatId, sql.placeholder('chatId')),
+        gt(messages.id, sql.placeholder('after')),
+        inArray(messages.type, ['inbound', 'outbound']),
+      ),
+    )
     .orderBy(asc(messages.id))
-    .limit(limit);
+    .limit(sql.placeholder('limit'));
+}
+const widgetMessagesStatement = preparedInTransaction('widget_messages_after', widgetMessagesQuery);
+
+export function widgetMessagesAfter(db: Db, values: { chatId: string; after: number; limit: number }) {
+  return widgetMessagesStatement(db).execute(values);
 }

@@ -14,9 +14,9 @@ import { dueReplyClocksQuery } from '@/lib/chats/sweep-reply-clocks';
 import { insertEventSql } from '@/lib/events/enqueue-event';
 import { releaseOpenTurnSql } from '@/lib/events/held-events';
 import { idlePullChatsQuery } from '@/lib/pull/hand-over-idle-pull';
-import { eventPageQuery } from '@/lib/pull/read-event-page';
+import { eventPageSql } from '@/lib/pull/read-event-page';
 import { latestReplyTimeoutsQuery, waitingOnVaQuery } from '@/lib/virtual-agents/list-va-replies';
-import { widgetMessagesAfter } from '@/lib/widget/list-widget-messages';
+import { widgetMessagesQuery } from '@/lib/widget/list-widget-messages';
 import { type PlanDatabase, planDatabase } from '../support/plans';
 
 const CHATS = 20_000;
@@ -121,7 +121,8 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
   it("reads a widget's wake (a chat's messages after its cursor, open streams included) from the transcript index", async () => {
     const [m] = await raw<{ chat_id: string; id: number }[]>`select chat_id, id from messages where stream_state = 'open' limit 1`;
     for (const after of [0, m.id - 1]) {
-      const plan = await explain(widgetMessagesAfter(db, { chatId: m.chat_id, after, limit: 100 }).toSQL());
+      const q = widgetMessagesQuery(db).toSQL();
+      const plan = await explain({ sql: q.sql, params: fillPlaceholders(q.params, { chatId: m.chat_id, after, limit: 100 }) });
       assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
       assert.ok(plan.indexes.includes('messages_chat_idx'), plan.indexes.join(', '));
     }
@@ -179,10 +180,9 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
   });
 
   it("reads a pulled page (GET /events, the stream) from the VA's range of events_va_stream_idx, the secrets once", async () => {
-    const q = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(
-      eventPageQuery({ accountId: meta.accountId, vaUserId: vaId, after: { xid: 0, id: 0 }, limit: 500 }),
-    );
-    const plan = await explain({ sql: q.sql, params: q.params });
+    const q = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(eventPageSql);
+    const values = { accountId: meta.accountId, vaUserId: vaId, afterXid: 0, afterId: 0, limit: 500 };
+    const plan = await explain({ sql: q.sql, params: fillPlaceholders(q.params, values) });
     // virtual_agents (one row per bot, a handful here) may be read whole for the two secrets; they
     // are InitPlans, read once per statement, not per event.
     assert.deepEqual(
