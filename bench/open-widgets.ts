@@ -19,7 +19,7 @@
  *   two: two instances on the one PostgreSQL, the streams and the POSTs spread over both.
  * BENCH_FANOUT_WARMUP_SECONDS (5) of POSTs at the same rate run first on the freshly started
  * servers and are reported apart (the cold start), then the measured BENCH_FANOUT_SECONDS.
- * BENCH_CASES=one (or two) runs one of them; BENCH_HOLD_SECONDS shortens the hold; BENCH_SAMPLES=<file> writes each message's timing (to <file>.<instances>); BENCH_WRITE=0
+ * BENCH_CASES=one (or two) runs one of them; BENCH_HOLD_SECONDS shortens the hold; BENCH_SAMPLES=<file> writes each message's timing (to <file>.<instances>) and the bench's own stalls (<file>.<instances>.stalls); BENCH_WRITE=0
  * prints only; BENCH_NODE_ARGS passes flags to the servers' node (a CPU profile). Needs the build (`npm run build`) and a PostgreSQL (DATABASE_URL, default local).
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
@@ -286,6 +286,17 @@ async function fanOut(
   const total = FANOUT_RATE * seconds;
   const cpu0 = pids.map((p) => processCpuMs(p) ?? Number.NaN);
   const t0 = nowMs();
+  // The monotonic clock at the first POST, in µs: the clock a server's `--cpu-prof` stamps its samples with.
+  const hr0 = Number(process.hrtime.bigint() / 1000n);
+  // The bench's own stalls (its timers late by more than 20 ms): a stall here delays the reading of
+  // answers and arrivals alike, and would pass for the server's. Written with the samples.
+  const stalls: [number, number][] = [];
+  let tick = t0;
+  const watch = setInterval(() => {
+    const now = nowMs();
+    if (now - tick > 25) stalls.push([Math.round(tick - t0), Math.round(now - tick - 5)]);
+    tick = now;
+  }, 5);
   await paced(
     total,
     FANOUT_RATE,
@@ -321,13 +332,15 @@ async function fanOut(
   );
   const took = (nowMs() - t0) / 1000;
   await Promise.all(waits);
+  clearInterval(watch);
   const cpuMs = pids.reduce((sum, p, k) => sum + ((processCpuMs(p) ?? Number.NaN) - cpu0[k]), 0);
-  // BENCH_SAMPLES=<file>: every message's timing, to see when in the run a tail happened.
-  if (process.env.BENCH_SAMPLES)
-    fs.writeFileSync(
-      `${process.env.BENCH_SAMPLES}.${bases.length}${cold ? '.cold' : ''}`,
-      JSON.stringify(samples.sort((a, b) => a[0] - b[0])),
-    );
+  // BENCH_SAMPLES=<file>: every message's timing, to see when in the run a tail happened; beside it
+  // (`.stalls`) the wall-clock and monotonic time of the first POST and the bench's own stalls ([after it, ms]).
+  if (process.env.BENCH_SAMPLES) {
+    const file = `${process.env.BENCH_SAMPLES}.${bases.length}${cold ? '.cold' : ''}`;
+    fs.writeFileSync(file, JSON.stringify(samples.sort((a, b) => a[0] - b[0])));
+    fs.writeFileSync(`${file}.stalls`, JSON.stringify({ t0: new Date(t0).toISOString(), monotonicMicros: hr0, stalls }));
+  }
   return {
     total,
     rate: total / took,

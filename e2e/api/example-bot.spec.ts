@@ -2,6 +2,29 @@ import { startBot } from '../../examples/bot/bot';
 import { expect, test } from '../servers';
 import { adminLogin } from '../support';
 
+/**
+ * The example bot's log, kept quiet and printed only when the test fails: a bot that acts after
+ * answering its delivery (the AI SDK mode) reports a refused call nowhere else.
+ */
+const botLog = (() => {
+  let lines: string[] = [];
+  return {
+    log: (line: string, fields?: Record<string, unknown>) => {
+      lines.push(`${new Date().toISOString()} ${line} ${JSON.stringify(fields ?? {})}`);
+    },
+    reset: () => {
+      lines = [];
+    },
+    lines: () => lines,
+  };
+})();
+
+test.beforeEach(() => botLog.reset());
+test.afterEach(() => {
+  const info = test.info();
+  if (info.status !== info.expectedStatus) console.log(`the example bot's log:\n${botLog.lines().join('\n')}`);
+});
+
 type Message = { type: string; text?: string; author: string | null };
 
 type Request = Parameters<Parameters<typeof test>[2]>[0]['request'];
@@ -67,7 +90,7 @@ test('the example bot catches up on start, answers a customer once and hands ove
     loginId: va.login_id,
     port: 0,
     handoverTeam: people.name,
-    log: () => {},
+    log: botLog.log,
   });
   try {
     const patched = await request.patch(`/api/admin/virtual-agents/${va.id}`, { data: { webhook_url: bot.url } });
@@ -131,7 +154,7 @@ test('the example bot on the AI SDK answers each delivery at once and each custo
     port: 0,
     handoverTeam: people.name,
     aiSdk: true,
-    log: () => {},
+    log: botLog.log,
   });
   try {
     // The catch-up answered it as the bot started; its event, delivered again, is not answered twice.

@@ -133,11 +133,18 @@ export async function startBot(options: BotOptions) {
         return;
       }
       modelReplies.add(idempotencyKey);
-      try {
-        const result = answerWithModel(question, text);
-        const sent = await sendReplyStream(api, chatId, result.toUIMessageStreamResponse(), {
+      const send = () =>
+        sendReplyStream(api, chatId, answerWithModel(question, text).toUIMessageStreamResponse(), {
           statusText: 'Thinking…',
           statusLabels: { lookupOrder: 'Looking up your order…' },
+        });
+      try {
+        const sent = await send().catch(async (err) => {
+          // Lost on the way (no answer came back): asked once more, after a pause. A refusal stands.
+          if (err instanceof BotApiError) throw err;
+          log('reply lost on the way; sending it again', { chat_id: chatId, ...errorFields(err) });
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          return send();
         });
         log('replied (AI SDK stream)', { chat_id: chatId, transid: sent.transid, chunks: sent.stream_seq });
       } catch (err) {
@@ -484,8 +491,14 @@ export async function startBot(options: BotOptions) {
   }
 }
 
+/** What went wrong, for the log: the envelope's code, or the error with its cause (fetch's "fetch failed" says why only there). */
 const errorFields = (err: unknown) =>
-  err instanceof BotApiError ? { status_code: err.statusCode, trxid: err.trxid } : { error: String(err) };
+  err instanceof BotApiError
+    ? { status_code: err.statusCode, trxid: err.trxid }
+    : {
+        error: String(err),
+        ...(err instanceof Error && err.cause ? { cause: String((err.cause as { code?: string }).code ?? err.cause) } : {}),
+      };
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
