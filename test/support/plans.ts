@@ -25,6 +25,12 @@ export type PlanDatabase = {
   /** EXPLAIN of `query`; `analyze` also runs it and returns the plan as text (for failure messages). */
   explain(query: Query): Promise<Plan>;
   explainAnalyze(query: Query): Promise<Plan & { text: string }>;
+  /**
+   * EXPLAIN of the generic plan PostgreSQL may settle on for a statement the application prepares
+   * once (after five runs it may stop planning for each call's values): the query prepared with
+   * `plan_cache_mode = force_generic_plan`, then run through EXPLAIN EXECUTE with `query`'s values.
+   */
+  explainGeneric(query: Query): Promise<Plan>;
   drop(): Promise<void>;
 };
 
@@ -50,6 +56,9 @@ export async function planDatabase(
   const read = async (query: Query): Promise<Plan & { sql: string; params: never[] }> => {
     const { sql, params } = 'toSQL' in query ? query.toSQL() : query;
     const [row] = await raw.unsafe(`EXPLAIN (FORMAT JSON) ${sql}`, params as never[]);
+    return { ...planOf(row), sql, params: params as never[] };
+  };
+  const planOf = (row: postgres.Row): Plan => {
     const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
     const all = nodes((row['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan);
     return {
@@ -58,10 +67,11 @@ export async function planDatabase(
         .map((n) => n['Relation Name'] ?? ''),
       sorts: all.filter((n) => n['Node Type'] === 'Sort' || n['Node Type'] === 'Incremental Sort').length,
       indexes: all.map((n) => n['Index Name']).filter((x): x is string => Boolean(x)),
-      sql,
-      params: params as never[],
     };
   };
+  /** A value as an SQL literal for EXECUTE's arguments (the statement's own types apply to it). */
+  const literal = (v: unknown) =>
+    v === null || v === undefined ? 'null' : `'${String(v instanceof Date ? v.toISOString() : v).replace(/'/g, "''")}'`;
 
   return {
     raw,
@@ -70,6 +80,18 @@ export async function planDatabase(
     explain: async (query) => {
       const { sql: _sql, params: _params, ...plan } = await read(query);
       return plan;
+    },
+    explainGeneric: async (query) => {
+      const { sql, params } = 'toSQL' in query ? query.toSQL() : query;
+      await raw.unsafe('set plan_cache_mode = force_generic_plan');
+      try {
+        await raw.unsafe(`prepare generic_plan as ${sql}`);
+        const [row] = await raw.unsafe(`EXPLAIN (FORMAT JSON) execute generic_plan(${params.map(literal).join(', ')})`);
+        return planOf(row);
+      } finally {
+        await raw.unsafe('deallocate generic_plan');
+        await raw.unsafe('reset plan_cache_mode');
+      }
     },
     explainAnalyze: async (query) => {
       const { sql, params, ...plan } = await read(query);
