@@ -70,7 +70,18 @@ const hostname = hostArg === -1 ? undefined : process.argv[hostArg + 1];
 
 if (process.argv.includes('--next')) {
   // Next's own server only, as on platforms that run `next start`: for comparing the two entries.
-  const args = ['node_modules/next/dist/bin/next', 'start', '-p', String(port), ...(hostname ? ['-H', hostname] : [])];
+  // Idle connections kept 65 s, as serve() keeps them: at Node's default (5 s, closed at 6) a client
+  // that does not read the Keep-Alive hint and sends on a connection idle about that long meets a
+  // reset (seen: Playwright's request client, 1 in 24 tries at 6 s).
+  const args = [
+    'node_modules/next/dist/bin/next',
+    'start',
+    '-p',
+    String(port),
+    '--keepAliveTimeout',
+    '65000',
+    ...(hostname ? ['-H', hostname] : []),
+  ];
   const child = spawn(process.execPath, args, { stdio: 'inherit', env: process.env });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -46,6 +46,18 @@ function boundedDelete(
     affected(await db.execute(sql`delete from ${sql.identifier(table)} where ctid = any(array(${pick(limit, now)})) and ${still(now)}`));
 }
 
+/** The job that deletes the rows of `table` whose `expires_at` has passed (tokens, sessions, limit windows). */
+function expiredRows(name: string, table: string): RetentionJob {
+  return {
+    name,
+    deleteBatch: boundedDelete(
+      table,
+      (limit, now) => sql`select ctid from ${sql.identifier(table)} where expires_at < ${now.toISOString()}::timestamptz limit ${limit}`,
+      (now) => sql`expires_at < ${now.toISOString()}::timestamptz`,
+    ),
+  };
+}
+
 /**
  * The bounded delete for events, which also raises each VA's retention floor (event_cursors) to
  * the newest event removed: a pull cursor before it has lost events and answers 410 (lib/pull).
@@ -169,39 +181,11 @@ export function retentionJobs(
         (now) => sql`created_at < ${ago(now, IDEMPOTENCY_KEY_HOURS * 3_600_000)}::timestamptz`,
       ),
     },
-    {
-      name: 'expired-access-tokens',
-      deleteBatch: boundedDelete(
-        'access_tokens',
-        (limit, now) => sql`select ctid from access_tokens where expires_at < ${now.toISOString()}::timestamptz limit ${limit}`,
-        (now) => sql`expires_at < ${now.toISOString()}::timestamptz`,
-      ),
-    },
-    {
-      name: 'expired-admin-sessions',
-      deleteBatch: boundedDelete(
-        'admin_sessions',
-        (limit, now) => sql`select ctid from admin_sessions where expires_at < ${now.toISOString()}::timestamptz limit ${limit}`,
-        (now) => sql`expires_at < ${now.toISOString()}::timestamptz`,
-      ),
-    },
-    {
-      name: 'expired-agent-sessions',
-      deleteBatch: boundedDelete(
-        'agent_sessions',
-        (limit, now) => sql`select ctid from agent_sessions where expires_at < ${now.toISOString()}::timestamptz limit ${limit}`,
-        (now) => sql`expires_at < ${now.toISOString()}::timestamptz`,
-      ),
-    },
-    {
-      // Windows of the shared rate limits (platform/limits) that ended: a later hit would start afresh anyway.
-      name: 'expired-rate-limits',
-      deleteBatch: boundedDelete(
-        'rate_limits',
-        (limit, now) => sql`select ctid from rate_limits where expires_at < ${now.toISOString()}::timestamptz limit ${limit}`,
-        (now) => sql`expires_at < ${now.toISOString()}::timestamptz`,
-      ),
-    },
+    expiredRows('expired-access-tokens', 'access_tokens'),
+    expiredRows('expired-admin-sessions', 'admin_sessions'),
+    expiredRows('expired-agent-sessions', 'agent_sessions'),
+    // Windows of the shared rate limits (platform/limits) that ended: a later hit would start afresh anyway.
+    expiredRows('expired-rate-limits', 'rate_limits'),
     {
       // Finished recoveries of failed events: kept as long as failed events are.
       name: 'finished-recoveries',
