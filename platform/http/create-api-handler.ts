@@ -168,8 +168,24 @@ async function* webChunks(reader: ReadableStreamDefaultReader<Uint8Array>): Asyn
       yield value;
     }
   } finally {
-    // Left early (a refusal, or the route stopped reading): the client stops sending.
-    void reader.cancel().catch(() => {});
+    void dropRest(reader);
+  }
+}
+
+/**
+ * Left early (a refusal, or the route has what it needs, such as a reply stream's `finish` with the
+ * client's `[DONE]` and the body's end still to come): the rest is read and dropped until the body
+ * ends, as `npm start`'s entry does, so the request completes and its connection serves the next
+ * one. Cancelling the body instead stopped Next from reading the connection at all: the bytes the
+ * client sent after it stayed unread, and the next request on that keep-alive connection was never
+ * answered. How long a client may go on sending is the server's request time limit. A body refused
+ * for its size or its slowness is cancelled (collectBody's `stop`), which ends this at once.
+ */
+async function dropRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // the client went away
   }
 }
 

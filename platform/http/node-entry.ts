@@ -134,8 +134,14 @@ function nodeChunks(req: IncomingMessage): AsyncIterable<Uint8Array> {
             wake = undefined;
           }
         },
-        // Leaving the loop early (a refusal) stops taking chunks, without destroying the request.
-        return: async () => ({ value: undefined, done: true }),
+        // Leaving the loop early (a refusal, or a reply stream's `finish`) drops what comes after,
+        // without destroying the request: it is still read to its end, so its connection serves
+        // the next request.
+        return: async () => {
+          onData = () => {};
+          queue.length = 0;
+          return { value: undefined, done: true };
+        },
       };
     },
   };

@@ -18,11 +18,17 @@ export function startProductionServer(
   onLine?: (line: string) => void,
   /**
    * `nodeArgs`: flags for node itself (a bench's `--cpu-prof`); `keepOutput: false` leaves `out`
-   * empty (long runs); `cwd`: another checkout to start (an earlier release, in drill:upgrade).
+   * empty (long runs); `cwd`: another checkout to start (an earlier release, in drill:upgrade);
+   * `next`: the same build under plain `next start` (`npm start -- --next`).
    */
-  { nodeArgs = [], keepOutput = true, cwd = ROOT }: { nodeArgs?: string[]; keepOutput?: boolean; cwd?: string } = {},
+  {
+    nodeArgs = [],
+    keepOutput = true,
+    cwd = ROOT,
+    next = false,
+  }: { nodeArgs?: string[]; keepOutput?: boolean; cwd?: string; next?: boolean } = {},
 ): ProductionServer {
-  const child = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs', '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs', '-H', '127.0.0.1', ...(next ? ['--next'] : [])], {
     cwd,
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
