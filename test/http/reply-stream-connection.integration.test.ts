@@ -58,6 +58,29 @@ async function botWithChat(base: string) {
   return { token, chatId: chat.body.response.chat_id as string };
 }
 
+/** A socket to the server, connected; fails (rather than hangs) when it cannot connect in 5 s. */
+async function connect(port: number): Promise<net.Socket> {
+  const socket = net.connect(port, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no connection to 127.0.0.1:${port} within 5 s`)), 5_000);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    socket.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+  socket.on('error', () => {});
+  return socket;
+}
+
+/** Polls `done` every 10 ms for at most `ms`; the caller asserts on what it then has. */
+async function poll(done: () => boolean, ms: number): Promise<void> {
+  for (let waited = 0; !done() && waited < ms; waited += 10) await sleep(10);
+}
+
 /** An HTTP answer received whole: its Content-Length read, or its last chunk. */
 function whole(text: string): boolean {
   const end = text.indexOf('\r\n\r\n');
@@ -71,13 +94,11 @@ function whole(text: string): boolean {
  * GET /api/health. Answers the two status lines (the second empty when it never came).
  */
 async function replyThenNext(port: number, token: string, chatId: string, afterMs: number): Promise<[string, string]> {
-  const socket = net.connect(port, '127.0.0.1');
+  const socket = await connect(port);
   let text = '';
   socket.on('data', (d) => {
     text += d.toString('latin1');
   });
-  socket.on('error', () => {});
-  await new Promise((r) => socket.once('connect', r));
   const chunk = (t: string) => `${Buffer.byteLength(t).toString(16)}\r\n${t}\r\n`;
   const event = (part: object) => chunk(`data: ${JSON.stringify(part)}\n\n`);
   try {
@@ -91,7 +112,7 @@ async function replyThenNext(port: number, token: string, chatId: string, afterM
     }
     socket.write(event({ type: 'text-end', id: 't' }) + event({ type: 'finish' }));
     // The answer, whole, before the client's last bytes.
-    for (let waited = 0; !whole(text) && waited < 10_000; waited += 10) await sleep(10);
+    await poll(() => whole(text), 10_000);
     const first = text.split('\r\n')[0];
     await sleep(afterMs);
     socket.write(chunk('data: [DONE]\n\n'));
@@ -100,7 +121,7 @@ async function replyThenNext(port: number, token: string, chatId: string, afterM
     text = '';
     await sleep(50);
     socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
-    for (let waited = 0; !text.includes('\r\n\r\n') && waited < 5_000; waited += 10) await sleep(10);
+    await poll(() => text.includes('\r\n\r\n'), 5_000);
     return [first, text.split('\r\n')[0]];
   } finally {
     socket.destroy();
@@ -113,7 +134,7 @@ async function replyThenNext(port: number, token: string, chatId: string, afterM
  * next request: answered (its status line), or the connection closed by the server; never a hang.
  */
 async function refusedThenNext(port: number): Promise<[string, string]> {
-  const socket = net.connect(port, '127.0.0.1');
+  const socket = await connect(port);
   let text = '';
   let closed = false;
   socket.on('data', (d) => {
@@ -122,8 +143,6 @@ async function refusedThenNext(port: number): Promise<[string, string]> {
   socket.on('close', () => {
     closed = true;
   });
-  socket.on('error', () => {});
-  await new Promise((r) => socket.once('connect', r));
   try {
     socket.write('POST /api/v1/authorize HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n');
     const chunk = `${(1000).toString(16)}\r\n${'x'.repeat(1000)}\r\n`;
@@ -131,13 +150,13 @@ async function refusedThenNext(port: number): Promise<[string, string]> {
       socket.write(chunk);
       await sleep(5);
     }
-    for (let waited = 0; !whole(text) && waited < 10_000; waited += 10) await sleep(10);
+    await poll(() => whole(text), 10_000);
     const first = text.split('\r\n')[0];
     if (!closed) socket.write('0\r\n\r\n');
     text = '';
     await sleep(50);
     if (!closed) socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
-    for (let waited = 0; !text.includes('\r\n\r\n') && !closed && waited < 5_000; waited += 10) await sleep(10);
+    await poll(() => text.includes('\r\n\r\n') || closed, 5_000);
     return [first, text ? text.split('\r\n')[0] : closed ? 'closed' : 'no answer'];
   } finally {
     socket.destroy();
@@ -179,15 +198,21 @@ for (const entry of [
     for (const afterMs of [0, 20, 200]) {
       it(`with [DONE] and the body's end ${afterMs} ms after the answer`, { timeout: 30_000 }, async () => {
         const [reply, next] = await replyThenNext(port, bot.token, bot.chatId, afterMs);
-        assert.match(reply, /^HTTP\/1\.1 201 /);
-        assert.match(next, /^HTTP\/1\.1 200 /, 'the next request on the connection was not answered');
+        assert.match(reply, /^HTTP\/1\.1 201 /, `the streamed reply was not answered 201 within 10 s (got "${reply}")`);
+        assert.match(next, /^HTTP\/1\.1 200 /, `the next request on the connection was not answered within 5 s (got "${next}")`);
       });
     }
 
-    it('a body refused for its size leaves a connection that answers the next request or is closed, never one that hangs', async () => {
+    it('a body refused for its size leaves a connection that answers the next request or is closed, never one that hangs', {
+      timeout: 30_000,
+    }, async () => {
       const [refused, next] = await refusedThenNext(port);
-      assert.match(refused, /^HTTP\/1\.1 413 /);
-      assert.match(next, /^(HTTP\/1\.1 200 |closed$)/);
+      assert.match(refused, /^HTTP\/1\.1 413 /, `the body was not refused 413 within 10 s (got "${refused}")`);
+      assert.match(
+        next,
+        /^(HTTP\/1\.1 200 |closed$)/,
+        `the connection neither answered the next request nor closed within 5 s (got "${next}")`,
+      );
     });
   });
 }
