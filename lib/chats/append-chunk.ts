@@ -1,45 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { Message } from '@/contracts/bot/schemas/message';
 import type { Db } from '@/db/client';
-import { messages } from '@/db/schema';
 import { notHeld } from '@/lib/chats/require-held';
 import { noteChatChange, withOutbox } from '@/lib/events/with-outbox';
 import { supersededStream } from '@/lib/turns/reply-turn';
 import { ApiError } from '@/platform/errors';
-import { prepared } from '@/platform/util/prepared';
+import { appendToStream } from './append-batch';
 import { toMessageView } from './message-view';
-import { heldBy, lookAtStream, MAX_TEXT_LENGTH, streamReturning } from './stream-text';
-
-/**
- * The append in one statement, prepared once per database handle: a chunk comes many times a second
- * per streaming chat, and building this statement anew was a tenth of the call's CPU.
- */
-function appendStatement(db: Db, held: boolean) {
-  const text = sql.placeholder('text');
-  const length = sql`${sql.placeholder('length')}::int`;
-  return db
-    .update(messages)
-    .set({
-      body: sql`jsonb_set(${messages.body}, '{text}', to_jsonb(coalesce(${messages.body}->>'text', '') || ${text}::text))`,
-      streamSeq: sql`${messages.streamSeq} + 1`,
-      streamEnds: sql`array_append(${messages.streamEnds}, ${messages.streamEnds}[cardinality(${messages.streamEnds})] + ${length})`,
-      streamTouchedAt: sql`now()`,
-    })
-    .where(
-      and(
-        eq(messages.transid, sql.placeholder('transid')),
-        eq(messages.chatId, sql.placeholder('chatId')),
-        eq(messages.accountId, sql.placeholder('accountId')),
-        eq(messages.streamState, 'open'),
-        eq(messages.streamSeq, sql.placeholder('after')),
-        sql`${messages.streamEnds}[cardinality(${messages.streamEnds})] + ${length} <= ${MAX_TEXT_LENGTH}`,
-        heldBy(sql.placeholder('chatId'), held ? sql.placeholder('actor') : null),
-      ),
-    )
-    .returning({ id: messages.id, ...streamReturning });
-}
-const appendHeld = prepared('stream_append_held', (db) => appendStatement(db, true));
-const appendAnyone = prepared('stream_append', (db) => appendStatement(db, false));
+import { lookAtStream, MAX_TEXT_LENGTH } from './stream-text';
 
 /**
  * Appends chunk `seq` to an open streamed reply in one statement: the text grows inside the
@@ -60,18 +27,18 @@ export async function appendChunk(
   }: { accountId: number; chatId: string; transid: string; actorUserId: number | null; seq: number; text: string },
 ): Promise<{ message: Message; appended: boolean }> {
   for (let round = 0; round < 3; round++) {
-    // One statement, its own transaction; the statement is prepared on the pool's handle (`db`).
+    // One statement, its own transaction or a batch's (lib/chats/append-batch.ts), on the pool's handle (`db`).
     const row = await withOutbox(
       db,
       async (tx) => {
-        const [appended] = await (actorUserId === null ? appendAnyone : appendHeld)(db).execute({
+        const appended = await appendToStream(db, {
           transid,
           chatId,
           accountId,
           after: seq - 1,
           text,
           length: text.length,
-          actor: actorUserId ?? 0,
+          actor: actorUserId,
         });
         // The chat's live views get the chunk itself: a widget following this stream sends it on
         // without reading the database (the others, and other instances, read as on any change).

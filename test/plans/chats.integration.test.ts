@@ -7,6 +7,7 @@ import type { ScaleMeta } from '@/bench/scale-data';
 import type { Db } from '@/db/client';
 import { users } from '@/db/schema';
 import { env } from '@/env';
+import { batchAppendQuery } from '@/lib/chats/append-batch';
 import { lastCustomerMessageId, plainOutboundQuery } from '@/lib/chats/append-message';
 import { idleStreamsQuery } from '@/lib/chats/cut-streams';
 import { openChatCountOf, openChatLoads } from '@/lib/chats/open-chats';
@@ -168,6 +169,33 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
     const text = JSON.stringify(row['QUERY PLAN']);
     assert.ok(text.includes('messages_chat_idx'), text);
     assert.ok(!text.includes('Seq Scan'), text);
+  });
+
+  it("appends the chunks of many streams in one statement, each message and its chat's holder found by an index", async () => {
+    const open = await raw<{ transid: string; chat_id: string }[]>`
+      select transid, chat_id from messages where stream_state = 'open' limit 50`;
+    assert.equal(open.length, 50);
+    const items = open.map((m, k) => ({
+      k,
+      transid: m.transid,
+      chat_id: m.chat_id,
+      account_id: meta.accountId,
+      after: 0,
+      text: ' chunk',
+      length: 6,
+      actor: k % 2 ? vaId : null,
+    }));
+    const q = batchAppendQuery(db).toSQL();
+    const query = { sql: q.sql, params: fillPlaceholders(q.params, { items: JSON.stringify(items) }) };
+    // Prepared once per process: its generic plan must read the indexes too.
+    for (const plan of [await explain(query), await p.explainGeneric(query)]) {
+      assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
+      // Each message by its transid, or by its chat among the chat's open streams (the partial index).
+      assert.ok(
+        plan.indexes.some((i) => i === 'messages_transid_unique' || i === 'messages_open_stream_chat_idx'),
+        plan.indexes.join(', '),
+      );
+    }
   });
 
   it("reads the bot-down fallback of pull VAs' waiting events from the VA's range of events_account_pending_idx", async () => {
