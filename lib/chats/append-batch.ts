@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
 import { prepared } from '@/platform/util/prepared';
+import { statementBatches } from '@/platform/util/statement-batches';
 import type { MessageRow } from './message-view';
 import { heldBy, MAX_TEXT_LENGTH, streamReturning } from './stream-text';
 
@@ -95,99 +96,38 @@ export function batchAppendQuery(db: Db) {
 }
 const appendBatch = prepared('stream_append_batch', batchAppendQuery);
 
-/**
- * Statements of appends in flight on one handle at once. An append that comes while they are all
- * in flight waits, and the ones waiting go together in the next statement when one comes back
- * (a commit's round trip and its WAL flush shared by many chunks). Below that, an append goes at
- * once and alone, as before batching.
- */
-const IN_FLIGHT = 2;
-/** The most appends one statement carries. */
-const MAX_BATCH = 100;
-
-/** Statements that carried several appends, and the appends they carried, in this process. */
-export const appendBatches = { statements: 0, appends: 0 };
-
-type Pending = { item: AppendItem; resolve: (row: AppendedRow | undefined) => void; reject: (err: unknown) => void };
-type Batcher = { waiting: Pending[]; inFlight: number };
-const batchers = new WeakMap<Db, Batcher>();
-
-/**
- * Appends a chunk, alone or in one statement with other streams' chunks (see IN_FLIGHT), and
- * answers the message as it left the append, or nothing when the append's conditions did not
- * hold (the caller reads why). Each append is its own commit's as before: a batch commits whole,
- * and when it fails (a deadlock with another writer, a database error, one item's text the
- * statement cannot take), each of its appends is tried again alone, so one cannot fail the others.
- */
-export function appendToStream(db: Db, item: AppendItem): Promise<AppendedRow | undefined> {
-  let b = batchers.get(db);
-  if (!b) {
-    b = { waiting: [], inFlight: 0 };
-    batchers.set(db, b);
-  }
-  const batcher = b;
-  return new Promise((resolve, reject) => {
-    batcher.waiting.push({ item, resolve, reject });
-    if (batcher.inFlight < IN_FLIGHT) send(db, batcher);
-  });
-}
-
-function send(db: Db, b: Batcher): void {
-  // One append per message in a statement (a message's later chunk waits for the next), in the
-  // order they came.
-  const batch: Pending[] = [];
-  const rest: Pending[] = [];
-  const messagesIn = new Set<string>();
-  for (const p of b.waiting) {
-    if (batch.length < MAX_BATCH && !messagesIn.has(p.item.transid)) {
-      messagesIn.add(p.item.transid);
-      batch.push(p);
-    } else rest.push(p);
-  }
-  b.waiting = rest;
-  b.inFlight++;
-  void run(db, batch).finally(() => {
-    b.inFlight--;
-    if (b.waiting.length) send(db, b);
-  });
-}
-
 /** Text JSON cannot carry to PostgreSQL's jsonb (a lone surrogate, NUL): such an append goes alone. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const forJsonb = (text: string) => !text.includes('\0') && !LONE_SURROGATE.test(text);
 
-async function run(db: Db, batch: Pending[]): Promise<void> {
-  const together = batch.length > 1 ? batch.filter((p) => forJsonb(p.item.text)) : [];
-  const alone = together.length > 1 ? batch.filter((p) => !together.includes(p)) : batch;
-  if (together.length > 1) {
-    try {
-      const items = together.map(({ item: i }, k) => ({
-        k,
-        transid: i.transid,
-        chat_id: i.chatId,
-        account_id: i.accountId,
-        after: i.after,
-        text: i.text,
-        length: i.length,
-        actor: i.actor,
-      }));
-      const rows = await appendBatch(db).execute({ items: JSON.stringify(items) });
-      appendBatches.statements++;
-      appendBatches.appends += together.length;
-      const byPlace = new Map(rows.map((r) => [r.k, r]));
-      for (const [k, p] of together.entries()) p.resolve(byPlace.get(k));
-    } catch {
-      alone.push(...together);
-    }
-  }
-  await Promise.all(alone.map((p) => appendAlone(db, p)));
-}
-
-async function appendAlone(db: Db, { item, resolve, reject }: Pending): Promise<void> {
-  try {
+/**
+ * Appends a chunk, alone or in one statement with other streams' chunks
+ * (platform/util/statement-batches.ts), and answers the message as it left the append, or nothing
+ * when the append's conditions did not hold (the caller reads why).
+ */
+export const streamAppends = statementBatches<AppendItem, AppendedRow | undefined>({
+  alone: async (db, item) => {
     const [row] = await (item.actor === null ? appendAnyone : appendHeld)(db).execute({ ...item, actor: item.actor ?? 0 });
-    resolve(row);
-  } catch (err) {
-    reject(err);
-  }
-}
+    return row;
+  },
+  together: async (db, items) => {
+    const rows = await appendBatch(db).execute({
+      items: JSON.stringify(
+        items.map((i, k) => ({
+          k,
+          transid: i.transid,
+          chat_id: i.chatId,
+          account_id: i.accountId,
+          after: i.after,
+          text: i.text,
+          length: i.length,
+          actor: i.actor,
+        })),
+      ),
+    });
+    const byPlace = new Map(rows.map((r) => [r.k, r]));
+    return items.map((_, k) => byPlace.get(k));
+  },
+  keyOf: (item) => item.transid,
+  shareable: (item) => forJsonb(item.text),
+});

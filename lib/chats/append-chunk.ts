@@ -4,7 +4,7 @@ import { notHeld } from '@/lib/chats/require-held';
 import { noteChatChange, withOutbox } from '@/lib/events/with-outbox';
 import { supersededStream } from '@/lib/turns/reply-turn';
 import { ApiError } from '@/platform/errors';
-import { appendToStream } from './append-batch';
+import { streamAppends } from './append-batch';
 import { toMessageView } from './message-view';
 import { lookAtStream, MAX_TEXT_LENGTH } from './stream-text';
 
@@ -31,7 +31,7 @@ export async function appendChunk(
     const row = await withOutbox(
       db,
       async (tx) => {
-        const appended = await appendToStream(db, {
+        const appended = await streamAppends.run(db, {
           transid,
           chatId,
           accountId,

@@ -13,10 +13,11 @@ import { pokeTurnCloser } from '@/lib/turns/turn-closer';
 import { ApiError, describeFields, type FieldError } from '@/platform/errors';
 import { type Idempotency, withIdempotency } from '@/platform/idempotency/with-idempotency';
 import { newTraceId } from '@/platform/util/ids';
-import { prepared, preparedInTransaction } from '@/platform/util/prepared';
+import { preparedInTransaction } from '@/platform/util/prepared';
 import { fillQuickReplyPayloads } from './fill-quick-reply-payloads';
 import { toMessageView } from './message-view';
 import { normalizeMessage } from './normalize-message';
+import { plainOutbounds } from './plain-outbound';
 
 export type AppendMessageInput = {
   accountId: number;
@@ -247,12 +248,12 @@ async function appendPlainOutbound(
   const row = await withOutbox(
     db,
     async (tx) => {
-      const [r] = await plainOutboundStatement(db).execute({
+      const r = await plainOutbounds.run(db, {
         chatId,
         accountId,
         actor: actorUserId ?? null,
         transid: newTraceId(),
-        body: JSON.stringify(body),
+        body,
         authorLoginId: actorLoginId,
         sentAt: (input.timestamp ? new Date(input.timestamp) : now).toISOString(),
         at: now.toISOString(),
@@ -287,49 +288,3 @@ async function appendPlainOutbound(
   });
   return { message, replayed: false, stored };
 }
-
-/**
- * The statement of `appendPlainOutbound`. The chat's lock (`for update`) is taken before the insert
- * (which reads the locked row), so messages of one chat are numbered in the order they commit, as
- * under `lockChat`. The last message the customer saw before this one (the widget's hint, see
- * `hinted` above) is read by `last_visible_message_before`, a volatile function with a snapshot
- * of its own: this statement's snapshot was taken before it waited for the lock, and would miss the
- * message of the transaction it waited for.
- */
-export function plainOutboundQuery(db: Db) {
-  const p = sql.placeholder;
-  const chat = db.$with('chat', { id: sql<string>`id` }).as(sql`
-    select ${chats.id}, ${chats.status}, ${chats.channel}, ${chats.assigneeId}, ${chats.typingUntil} from ${chats}
-    where ${chats.id} = ${p('chatId')} and ${chats.accountId} = ${p('accountId')}
-    for update`);
-  const inserted = db.$with('inserted', { id: sql<number>`id` }).as(sql`
-    insert into ${messages} (chat_id, account_id, transid, type, body, author_login_id, sent_at)
-    select chat.id, ${p('accountId')}, ${p('transid')}, 'outbound', ${p('body')}::jsonb, ${p('authorLoginId')}, ${p('sentAt')}::timestamptz
-    from chat
-    where chat.status <> 'closed' and (${p('actor')}::int is null or chat.assignee_id = ${p('actor')}::int)
-    returning id, chat_id, transid, body, author_login_id, sent_at`);
-  // Unread by the select: a data-modifying WITH runs to its end all the same.
-  const touched = db.$with('touched', { id: sql<string>`id` }).as(sql`
-    update ${chats} set updated_at = ${p('at')}::timestamptz, awaiting_reply_since = null, reply_due_at = null,
-      typing_until = null, typing_status = null
-    from inserted where ${chats.id} = inserted.chat_id
-    returning ${chats.id}`);
-  return db
-    .with(chat, inserted, touched)
-    .select({
-      status: sql<string>`chat.status`,
-      channel: sql<string>`chat.channel`,
-      assigneeId: sql<number | null>`chat.assignee_id`,
-      typingUntil: sql<string | null>`chat.typing_until`,
-      id: sql<number | null>`inserted.id`.mapWith(Number),
-      transid: sql<string>`inserted.transid`,
-      body: sql<Record<string, unknown>>`inserted.body`.mapWith(messages.body),
-      authorLoginId: sql<string | null>`inserted.author_login_id`,
-      sentAt: sql<string>`inserted.sent_at`,
-      prevId: sql<number>`case when chat.channel = 'livechat' and inserted.id is not null
-        then last_visible_message_before(chat.id, inserted.id) else 0 end`,
-    })
-    .from(chat)
-    .leftJoin(inserted, sql`true`);
-}
-const plainOutboundStatement = prepared('append_plain_outbound', plainOutboundQuery);

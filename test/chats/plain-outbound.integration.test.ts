@@ -12,7 +12,9 @@ import { chats, messages } from '@/db/schema';
 import { env } from '@/env';
 import { appendMessage } from '@/lib/chats/append-message';
 import { lockChat } from '@/lib/chats/lock-chat';
+import { plainOutbounds } from '@/lib/chats/plain-outbound';
 import { withOutbox } from '@/lib/events/with-outbox';
+import { ApiError } from '@/platform/errors';
 import { newTraceId } from '@/platform/util/ids';
 import { rowsOf } from '@/platform/util/rows-of';
 import { until } from '../delivery/helpers';
@@ -117,6 +119,74 @@ describe('a plain outbound message, written in one statement', () => {
     const sms = await newChat(t, { assignee: t.bot.user.loginId });
     const quick = await post(sms.chat_id, { type: 'outbound', text: 'hi', livechat_sub_type: 'text' });
     assert.equal(quick.body.status_code, 2020, 'livechat_sub_type on an sms chat is checked against the channel');
+  });
+
+  it('writes many chats’ messages at once in shared statements, each answered, ordered and hinted as alone', BOUNDED, async () => {
+    const many = await Promise.all(Array.from({ length: 20 }, () => newChat(t, { assignee: t.bot.user.loginId, channel: 'livechat' })));
+    for (const c of many) listen(c.chat_id);
+    const closed = await newChat(t, { assignee: t.bot.user.loginId });
+    await ctx.db.update(chats).set({ status: 'closed' }).where(eq(chats.id, closed.chat_id));
+    const unassigned = await newChat(t, { channel: 'livechat' });
+    heard.length = 0;
+    const before = { ...plainOutbounds.counts };
+    const send = (chatId: string, text: string) =>
+      appendMessage(ctx.db, {
+        accountId: t.account.id,
+        chatId,
+        actorLoginId: t.bot.user.loginId,
+        actorUserId: t.bot.user.id,
+        input: { type: 'outbound', text },
+      });
+    const codeOf = (p: Promise<unknown>) =>
+      p.then(
+        () => 'written',
+        (err) => (err instanceof ApiError ? String(err.code) : `not an API error: ${err}`),
+      );
+    const refused: Promise<string>[] = [];
+    // Each chat's four messages in order, all chats at once; beside them, two more to one chat at
+    // the same time, and messages no chat can take, which must be refused alone.
+    await Promise.all([
+      ...many.map(async (c, i) => {
+        for (let n = 1; n <= 4; n++) {
+          if (n === 2 && i % 5 === 0) {
+            refused.push(codeOf(send(closed.chat_id, 'late')), codeOf(send(unassigned.chat_id, 'not ours')));
+            refused.push(codeOf(send('CH-no-such-chat', 'nobody')));
+          }
+          await send(c.chat_id, `${i}.${n}`);
+        }
+      }),
+      send(many[0].chat_id, 'side 1'),
+      send(many[0].chat_id, 'side 2'),
+    ]);
+    assert.deepEqual((await Promise.all(refused)).sort(), [...Array(4).fill('2031'), ...Array(4).fill('2040'), ...Array(4).fill('2043')]);
+    const after = plainOutbounds.counts;
+    assert.ok(after.statements > before.statements, 'no messages went in a shared statement');
+    assert.ok(after.items - before.items >= 2 * (after.statements - before.statements));
+
+    for (const [i, c] of many.entries()) {
+      const rows = await ctx.db
+        .select({ id: messages.id, body: messages.body })
+        .from(messages)
+        .where(eq(messages.chatId, c.chat_id))
+        .orderBy(messages.id);
+      const texts = rows.map((r) => r.body.text);
+      const own = texts.filter((x) => !String(x).startsWith('side'));
+      assert.deepEqual(
+        own,
+        [1, 2, 3, 4].map((n) => `${i}.${n}`),
+        `chat ${i}`,
+      );
+      if (i === 0) assert.deepEqual(texts.filter((x) => String(x).startsWith('side')).sort(), ['side 1', 'side 2']);
+      // The widget's hint of each message is the message before it in the chat (0 for the first).
+      const changes = heard.filter((h) => h?.kind === 'message' && rows.some((r) => r.id === h.message.id));
+      assert.equal(changes.length, rows.length, `chat ${i}: a change for each message`);
+      for (const h of changes) {
+        if (h?.kind !== 'message') continue;
+        const at = rows.findIndex((r) => r.id === h.message.id);
+        assert.equal(h.prevId, at ? rows[at - 1].id : 0, `chat ${i}, message ${at}`);
+      }
+    }
+    for (const c of [closed, unassigned]) assert.equal(await messageCount(c.chat_id), 0, `nothing written to ${c.chat_id}`);
   });
 
   it('gives the widget the message it waited for as the one before (PostgreSQL: another writer holds the chat)', {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import { appendBatches } from '@/lib/chats/append-batch';
+import { streamAppends } from '@/lib/chats/append-batch';
 import { appendChunk } from '@/lib/chats/append-chunk';
 import { ApiError } from '@/platform/errors';
 import { botApi } from '../support/api-client';
@@ -33,7 +33,7 @@ describe('chunks of many streams at once', () => {
 
   it('lands every stream whole and in order, and refuses a wrong chunk alone', async () => {
     const streams = await Promise.all(Array.from({ length: 24 }, openStream));
-    const before = { ...appendBatches };
+    const before = { ...streamAppends.counts };
     // Each stream's five chunks in order (each waits for the one before), all streams at once; the
     // texts carry emoji (surrogate pairs), quotes and backslashes through the shared statement, and
     // one stream sends a lone surrogate, which goes alone.
@@ -54,8 +54,9 @@ describe('chunks of many streams at once', () => {
     const codes = await Promise.all(wrong);
     assert.deepEqual(codes.sort(), [...Array(4).fill('2043'), ...Array(4).fill('2045'), ...Array(4).fill('2046')].sort());
     // The shared statement was used (else this test proves nothing about it).
-    assert.ok(appendBatches.statements > before.statements, 'no chunks went in a shared statement');
-    assert.ok(appendBatches.appends - before.appends >= 2 * (appendBatches.statements - before.statements));
+    const after = streamAppends.counts;
+    assert.ok(after.statements > before.statements, 'no chunks went in a shared statement');
+    assert.ok(after.items - before.items >= 2 * (after.statements - before.statements));
 
     for (const [i, s] of streams.entries()) {
       const page = await botApi('GET', `/chats/${s.chatId}/messages`, { token: t.token });

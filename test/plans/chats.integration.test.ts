@@ -8,9 +8,10 @@ import type { Db } from '@/db/client';
 import { users } from '@/db/schema';
 import { env } from '@/env';
 import { batchAppendQuery } from '@/lib/chats/append-batch';
-import { lastCustomerMessageId, plainOutboundQuery } from '@/lib/chats/append-message';
+import { lastCustomerMessageId } from '@/lib/chats/append-message';
 import { idleStreamsQuery } from '@/lib/chats/cut-streams';
 import { openChatCountOf, openChatLoads } from '@/lib/chats/open-chats';
+import { plainOutboundBatchQuery, plainOutboundQuery } from '@/lib/chats/plain-outbound';
 import { dueReplyClocksQuery } from '@/lib/chats/sweep-reply-clocks';
 import { insertEventSql } from '@/lib/events/enqueue-event';
 import { releaseOpenTurnSql } from '@/lib/events/held-events';
@@ -169,6 +170,31 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
     const text = JSON.stringify(row['QUERY PLAN']);
     assert.ok(text.includes('messages_chat_idx'), text);
     assert.ok(!text.includes('Seq Scan'), text);
+  });
+
+  it('writes the plain outbound messages of many chats in one statement, each chat locked and touched by its key', async () => {
+    const some = await raw<{ id: string }[]>`select id from chats order by id desc limit 50`;
+    const at = new Date().toISOString();
+    const items = some.map((c, k) => ({
+      k,
+      chat_id: c.id,
+      account_id: meta.accountId,
+      actor: k % 2 ? vaId : null,
+      transid: `plan-${k}`,
+      body: { text: 'x' },
+      author_login_id: null,
+      sent_at: at,
+      at,
+    }));
+    const q = plainOutboundBatchQuery(db).toSQL();
+    const query = { sql: q.sql, params: fillPlaceholders(q.params, { items: JSON.stringify(items) }) };
+    // Prepared once per process: its generic plan must read the indexes too.
+    for (const plan of [await explain(query), await p.explainGeneric(query)]) {
+      assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
+      // The chats locked, then updated, each found by its id through an index (the key or the id
+      // prefix index, which serves equality too).
+      assert.equal(plan.indexes.filter((i) => i.startsWith('chats_')).length, 2, plan.indexes.join(', '));
+    }
   });
 
   it("appends the chunks of many streams in one statement, each message and its chat's holder found by an index", async () => {
