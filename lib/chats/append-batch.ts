@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { SAFE_TEXT_PATTERN } from '@/contracts/common';
 import type { Db } from '@/db/client';
 import { chats, messages } from '@/db/schema';
 import { prepared } from '@/platform/util/prepared';
@@ -96,10 +97,6 @@ export function batchAppendQuery(db: Db) {
 }
 const appendBatch = prepared('stream_append_batch', batchAppendQuery);
 
-/** Text JSON cannot carry to PostgreSQL's jsonb (a lone surrogate, NUL): such an append goes alone. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const forJsonb = (text: string) => !text.includes('\0') && !LONE_SURROGATE.test(text);
-
 /**
  * Appends a chunk, alone or in one statement with other streams' chunks
  * (platform/util/statement-batches.ts), and answers the message as it left the append, or nothing
@@ -129,5 +126,7 @@ export const streamAppends = statementBatches<AppendItem, AppendedRow | undefine
     return items.map((_, k) => byPlace.get(k));
   },
   keyOf: (item) => item.transid,
-  shareable: (item) => forJsonb(item.text),
+  // Text JSON cannot carry to jsonb (NUL, a lone surrogate) goes alone: the API refuses both, but a
+  // reply sent as one event stream is not checked against them.
+  shareable: (item) => SAFE_TEXT_PATTERN.test(item.text),
 });

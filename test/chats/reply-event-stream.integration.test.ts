@@ -249,6 +249,34 @@ describe('a reply sent as one event stream', () => {
     assert.match(labels.body.description, /status_labels/);
   });
 
+  it("stores a model's NUL and unpaired surrogates as U+FFFD, and keeps a pair split over two deltas whole", async () => {
+    const chat = await held();
+    const encoder = new TextEncoder();
+    const event = (e: object) => encoder.encode(`data: ${JSON.stringify(e)}\n\n`);
+    const [high, low] = '😀'.split('');
+    async function* body() {
+      // A NUL and a lone surrogate in one network read, then an emoji's halves in two deltas of the next.
+      yield event({ type: 'text-delta', id: 't', delta: 'a\u0000b\uD800c ' });
+      yield new Uint8Array([
+        ...event({ type: 'text-delta', id: 't', delta: `x${high}` }),
+        ...event({ type: 'text-delta', id: 't', delta: `${low}y` }),
+      ]);
+      yield event({ type: 'finish' });
+    }
+    const final = await takeReplyStream(ctx.db, {
+      accountId: t.account.id,
+      chatId: chat.chat_id,
+      actorUserId: t.bot.user.id,
+      actorLoginId: t.bot.user.loginId,
+      body: body(),
+      limits: { idleMs: 5_000, maxMs: 60_000, maxEventBytes: 1024, maxBytes: 1 << 20 },
+    });
+    assert.equal(final.text, 'a\uFFFDb\uFFFDc x😀y');
+    assert.equal(final.stream_state, 'closed');
+    const listed = await botApi('GET', `/chats/${chat.chat_id}/messages`, { token: t.token });
+    assert.equal(listed.body.response.messages.at(-1).text, 'a\uFFFDb\uFFFDc x😀y');
+  });
+
   it('a stream that goes quiet is cut short (2133) with what it holds', async () => {
     const chat = await held();
     const encoder = new TextEncoder();
