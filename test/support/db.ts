@@ -27,6 +27,18 @@ export function setupTestDatabase(): { readonly db: Db } {
 }
 
 /**
+ * The dump's bytes as PGlite reads a tarball: it asks only for `type` and `arrayBuffer()`. A real
+ * Blob of the 43 MB dump copies it and then reads it back in chunks, 0.5-0.6 s of CPU in every test
+ * file's process (profiled); this hands over the file's own buffer. Should PGlite read a tarball
+ * another way, every PGlite test file fails at its first query, not quietly.
+ */
+function tarball(bytes: Buffer): Blob {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const buffer = whole ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  return { type: 'application/x-tar', arrayBuffer: async () => buffer } as unknown as Blob;
+}
+
+/**
  * A fresh, migrated database for one test file, installed as the app's database: PGlite in memory,
  * or a new PostgreSQL database beside DATABASE_URL's (dropped when the file ends). On PostgreSQL
  * under `npm test` it is a copy of the template migrated once for the whole run (TEST_DB_TEMPLATE);
@@ -38,7 +50,7 @@ export async function openTestDatabase(): Promise<Db> {
   const { DATABASE_URL: url, TEST_DB_TEMPLATE: template, TEST_PGLITE_TEMPLATE: pgliteTemplate } = env();
   if (!url) {
     // Under `npm test`, a dump of a database migrated once for the whole run (TEST_PGLITE_TEMPLATE).
-    const loadDataDir = pgliteTemplate ? new Blob([await readFile(pgliteTemplate)]) : undefined;
+    const loadDataDir = pgliteTemplate ? tarball(await readFile(pgliteTemplate)) : undefined;
     setHandle(await openPglite(undefined, { loadDataDir }));
   } else {
     const { default: postgres } = await import('postgres');
