@@ -11,13 +11,12 @@ import { partsOf, type ReplyPart, sseDecoder } from './reply-stream-parts';
 
 /**
  * The text as a message can hold it: a NUL or an unpaired surrogate in a model's output (the API
- * refuses both in a chunk, 2000) becomes U+FFFD, one UTF-16 unit for one, so lengths are kept.
- * Applied to what is sent, not to each event's delta: a pair split over two deltas that arrive
- * together is whole again by then.
+ * refuses both in a chunk, 2000) becomes U+FFFD, one UTF-16 unit for one, so lengths are kept. The
+ * platform's `toWellFormed` replaces the unpaired surrogates; NUL, well formed but not storable in
+ * PostgreSQL's text, is ours. Applied to what is sent, not to each event's delta: a pair split over
+ * two deltas that arrive together is whole again by then.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what is replaced.
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const storable = (text: string) => text.replace(UNSTORABLE, '\uFFFD');
+const storable = (text: string) => text.toWellFormed().replaceAll('\u0000', '\uFFFD');
 
 export type ReplyStreamLimits = {
   /** No byte for this long cuts the reply short (2133): STREAM_IDLE_SECONDS, as between chunks. */
