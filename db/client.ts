@@ -224,7 +224,7 @@ export async function openPglite(dataDir: string | undefined, { loadDataDir }: {
   };
 }
 
-/** A migrated in-memory database, dumped (uncompressed tar) for `openPglite`'s `loadDataDir`. */
+/** A migrated in-memory database, dumped (uncompressed tar) for `openPglite`'s `loadDataDir` in the tests. */
 export async function dumpPgliteTemplate(): Promise<Blob> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -234,6 +234,10 @@ export async function dumpPgliteTemplate(): Promise<Blob> {
     await client.waitReady;
     const { applyMigrations } = await import('./migrate');
     await applyMigrations(drizzle(client, { schema }) as unknown as Db, MIGRATIONS);
+    // A test file's database holds little, and PostgreSQL's default 128 MB of shared buffers are
+    // touched as it starts: 16 MB saves each test file's process about 0.5 s of CPU (28,000 fewer
+    // page faults; measured with PGlite alone from this dump, 2.45 -> 1.95 s).
+    await client.exec(`ALTER SYSTEM SET shared_buffers = '16MB'`);
     return await client.dumpDataDir('none');
   } finally {
     await client.close();
