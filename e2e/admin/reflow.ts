@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
-import { describeTargets, TARGET_SIZE_RULE } from './axe';
+import { axeBuilder, describeTargets, TARGET_SIZE_RULE } from './axe';
 
 /**
  * What sticks out past the right edge of the viewport, in the page as drawn now. The document must
@@ -68,6 +67,6 @@ export async function expectReflows(page: Page, state: string) {
  * A page that axe checks anyway at this width checks this in the same run (`expectAccessible`).
  */
 export async function expectTargetSizes(page: Page, state: string) {
-  const res = await new AxeBuilder({ page }).withRules([TARGET_SIZE_RULE]).analyze();
+  const res = await axeBuilder(page).withRules([TARGET_SIZE_RULE]).analyze();
   expect.soft(describeTargets(res.violations), `${state} @${page.viewportSize()?.width}px: targets smaller than 24x24`).toEqual([]);
 }
