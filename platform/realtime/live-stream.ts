@@ -34,42 +34,65 @@ export function liveStream({
   signal?: AbortSignal;
   minGapMs?: number;
 }): EventStream {
-  const reads = metrics().liveViewReads;
   return sseStream({
     what,
     signal,
-    run: (sse) => {
-      const { send } = sse;
-      let reading = false;
-      let again = false;
-      const run = async () => {
-        if (reading) {
-          again = true;
-          return;
-        }
-        reading = true;
-        try {
-          do {
-            again = false;
-            const started = Date.now();
-            reads.inc({ view: what });
-            await read(send);
-            const wait = minGapMs - (Date.now() - started);
-            if (again && wait > 0 && !sse.closed) await new Promise((r) => setTimeout(r, wait));
-          } while (again && !sse.closed);
-        } catch (err) {
-          logger.warn(`${what} stream stopped`, { err });
-          sse.close();
-        } finally {
-          reading = false;
-        }
-      };
-      const wake = () => {
-        if (!sse.closed) void run();
-      };
-      for (const unsubscribe of subscribe(wake, send, () => reading)) sse.onClose(unsubscribe);
-      opening?.(send);
-      void run();
-    },
+    run: (sse) => new LiveView(sse, what, read, minGapMs).start(subscribe, opening),
   });
+}
+
+/**
+ * One live view's reads as an object (a held stream is mostly idle memory; fields cost less than
+ * the closures and scopes they replace): `wake` and `busy` are handed to the subscriptions.
+ */
+class LiveView {
+  private reading = false;
+  private again = false;
+
+  constructor(
+    private readonly sse: SseWriter,
+    private readonly what: string,
+    private readonly read: (send: SendEvent) => Promise<void>,
+    private readonly minGapMs: number,
+  ) {}
+
+  readonly wake = () => {
+    if (!this.sse.closed) void this.run();
+  };
+
+  readonly busy = () => this.reading;
+
+  start(
+    subscribe: (wake: () => void, send: SendEvent, busy: () => boolean) => (() => void)[],
+    opening: ((send: SendEvent) => void) | undefined,
+  ) {
+    const { sse } = this;
+    for (const unsubscribe of subscribe(this.wake, sse.send, this.busy)) sse.onClose(unsubscribe);
+    opening?.(sse.send);
+    void this.run();
+  }
+
+  private async run() {
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    const { sse, what, minGapMs } = this;
+    this.reading = true;
+    try {
+      do {
+        this.again = false;
+        const started = Date.now();
+        metrics().liveViewReads.inc({ view: what });
+        await this.read(sse.send);
+        const wait = minGapMs - (Date.now() - started);
+        if (this.again && wait > 0 && !sse.closed) await new Promise((r) => setTimeout(r, wait));
+      } while (this.again && !sse.closed);
+    } catch (err) {
+      logger.warn(`${what} stream stopped`, { err });
+      sse.close();
+    } finally {
+      this.reading = false;
+    }
+  }
 }

@@ -49,7 +49,8 @@ type PostgresClient = {
 };
 
 type Shared = {
-  topics: Map<string, Set<Listener>>;
+  /** Each topic's listeners: the listener itself while it is the only one (most topics: one chat's stream), a Set from the second on. */
+  topics: Map<string, Listener | Set<Listener>>;
   /** Hears every wake from another instance, whatever its topics (the delivery engine). */
   remote: Set<() => void>;
   pg?: PostgresClient;
@@ -70,18 +71,24 @@ const shared = store.__vaRealtime;
 const SELF = randomUUID();
 
 export function subscribe(topic: string, listener: Listener): () => void {
-  let set = shared.topics.get(topic);
-  if (!set) {
-    set = new Set();
-    shared.topics.set(topic, set);
-  }
-  set.add(listener);
+  const held = shared.topics.get(topic);
+  if (held === undefined) shared.topics.set(topic, listener);
+  else if (typeof held === 'function') shared.topics.set(topic, new Set([held, listener]));
+  else held.add(listener);
   return () => {
-    const s = shared.topics.get(topic);
-    if (!s) return;
-    s.delete(listener);
-    if (!s.size) shared.topics.delete(topic);
+    const now = shared.topics.get(topic);
+    if (now === listener) shared.topics.delete(topic);
+    else if (now instanceof Set) {
+      now.delete(listener);
+      if (!now.size) shared.topics.delete(topic);
+    }
   };
+}
+
+/** A copy of the topic's listeners (one may unsubscribe another while they run). */
+function listenersOf(topic: string): Listener[] {
+  const held = shared.topics.get(topic);
+  return held === undefined ? [] : typeof held === 'function' ? [held] : [...held];
 }
 
 /** Wakes of other instances, topics aside (the delivery engine's claim loop). */
@@ -129,9 +136,9 @@ function flushSoon(): void {
 
 function wakeLocal(topic: string, detail?: unknown): void {
   if (topic === ALL) {
-    for (const [name, set] of [...shared.topics]) if (name !== ALL) for (const listener of [...set]) safe(listener, name);
-  } else for (const listener of [...(shared.topics.get(topic) ?? [])]) safe(listener, topic, detail);
-  for (const listener of [...(shared.topics.get(ALL) ?? [])]) safe(listener, topic, detail);
+    for (const name of [...shared.topics.keys()]) if (name !== ALL) for (const listener of listenersOf(name)) safe(listener, name);
+  } else for (const listener of listenersOf(topic)) safe(listener, topic, detail);
+  for (const listener of listenersOf(ALL)) safe(listener, topic, detail);
 }
 
 function safe(listener: Listener, topic: string, detail?: unknown): void {

@@ -30,34 +30,25 @@ type Sink = {
 /**
  * A Server-Sent Events body as a route returns it. Nothing runs until an entry takes it: `toNode`
  * writes straight to node:http's answer (`npm start`'s entry: no web stream, reader and node
- * stream per open connection, about 2 KiB of a held widget stream's 32), `toWeb` gives the
- * ReadableStream a Fetch Response needs (the Next route). Either once.
+ * stream per open connection), `toWeb` gives the ReadableStream a Fetch Response needs (the Next
+ * route). Either once.
  */
 export class EventStream implements StreamedBody {
   #taken = false;
-  constructor(
-    private readonly state: {
-      begin: (sink: Sink) => void;
-      end: () => void;
-      wakeRoom: () => void;
-      onClose: (fn: () => void) => void;
-      bufferBytes: number;
-    },
-  ) {}
+  constructor(private readonly stream: Sse) {}
 
   /** Runs `fn` once when the stream ends, for whatever reason (a slot to give back). */
   onEnd(fn: () => void): this {
-    this.state.onClose(fn);
+    this.stream.onClose(fn);
     return this;
   }
 
   toWeb(): ReadableStream<Uint8Array> {
-    const { begin, end, wakeRoom, bufferBytes } = this.state;
-    this.take();
+    const stream = this.take();
     return new ReadableStream<Uint8Array>(
       {
         start(controller) {
-          begin({
+          stream.begin({
             write: (text) => controller.enqueue(encoder.encode(text)),
             full: () => (controller.desiredSize ?? 1) <= 0,
             end: () => {
@@ -69,40 +60,61 @@ export class EventStream implements StreamedBody {
             },
           });
         },
-        pull: wakeRoom,
-        cancel: end,
+        pull: stream.wakeRoom,
+        cancel: stream.end,
       },
-      { highWaterMark: bufferBytes, size: (chunk) => chunk.byteLength },
+      { highWaterMark: stream.bufferBytes, size: (chunk) => chunk.byteLength },
     );
   }
 
   /** Streams into `res`, whose head the caller has written. The client leaving ends the stream. */
   toNode(res: ServerResponse): void {
-    const { begin, end, wakeRoom, bufferBytes } = this.state;
-    this.take();
+    const stream = this.take();
     // The client left while the route prepared the stream: nothing to write, and its ends (a slot,
     // a seat) are given back now rather than at the first heartbeat's failed write.
     if (res.destroyed) {
-      end();
+      stream.end();
       return;
     }
-    res.on('drain', wakeRoom);
-    res.once('close', end);
-    res.on('error', end);
-    begin({
-      write: (text) => {
-        res.write(text);
-      },
-      full: () => res.writableLength >= bufferBytes,
-      end: () => res.end(),
-    });
+    res.on('drain', stream.wakeRoom);
+    res.once('close', stream.end);
+    res.on('error', stream.end);
+    stream.begin(new NodeSink(res, stream.bufferBytes));
   }
 
-  private take() {
+  private take(): Sse {
     if (this.#taken) throw new Error('an event stream is taken once');
     this.#taken = true;
+    return this.stream;
   }
 }
+
+/** node:http's answer as a stream's sink (one object per held stream, no closures). */
+class NodeSink implements Sink {
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly bufferBytes: number,
+  ) {}
+  write(text: string) {
+    this.res.write(text);
+  }
+  full() {
+    return this.res.writableLength >= this.bufferBytes;
+  }
+  end() {
+    this.res.end();
+  }
+}
+
+type SseOptions = {
+  what: string;
+  run: (sse: SseWriter) => void | Promise<void>;
+  signal?: AbortSignal;
+  retryMs?: number;
+  heartbeatMs?: number;
+  bufferBytes?: number;
+  stalledMs?: number;
+};
 
 /**
  * The one Server-Sent Events writer, for every stream route (the pull event stream and every live
@@ -113,99 +125,94 @@ export class EventStream implements StreamedBody {
  * it sends ids and reads the client's `Last-Event-ID` back as its cursor. `run` starts the body
  * once an entry takes the stream; the stream stays open after it returns until one of those ends comes.
  */
-export function sseStream({
-  what,
-  run,
-  signal,
-  retryMs = 2_000,
-  heartbeatMs = 25_000,
-  bufferBytes = 64 * 1024,
-  stalledMs = 60_000,
-}: {
-  what: string;
-  run: (sse: SseWriter) => void | Promise<void>;
-  signal?: AbortSignal;
-  retryMs?: number;
-  heartbeatMs?: number;
-  bufferBytes?: number;
-  stalledMs?: number;
-}): EventStream {
-  let closed = false;
-  let sink: Sink | undefined;
-  let room: (() => void) | undefined;
-  const cleanups: (() => void)[] = [];
-  const end = () => {
-    if (closed) return;
-    closed = true;
-    room?.();
-    for (const cleanup of cleanups.splice(0)) {
-      try {
-        cleanup();
-      } catch (err) {
-        logger.warn(`${what} stream cleanup failed`, { err });
-      }
-    }
-  };
-  const onClose = (fn: () => void) => {
-    if (closed) fn();
-    else cleanups.push(fn);
-  };
-  const write = (text: string) => {
-    if (!closed) sink?.write(text);
-  };
-  const close = () => {
-    if (closed) return;
-    end();
-    sink?.end();
-  };
-  // One shape for every stream (a literal with a getter would be a dictionary object per stream).
-  const sse = new Writer(
-    write,
-    close,
-    onClose,
-    () => closed,
-    async () => {
-      const since = Date.now();
-      while (!closed && sink?.full()) {
-        if (Date.now() - since > stalledMs) throw new Error('client stopped reading');
-        await new Promise<void>((resolve) => {
-          room = resolve;
-          setTimeout(resolve, 1_000).unref?.();
-        });
-      }
-    },
-  );
-  const begin = (s: Sink) => {
-    sink = s;
-    const heartbeat = setInterval(() => write(': keep-alive\n\n'), heartbeatMs);
-    // The server keeps the process alive, not an open stream (a stream left open by a failed test must not hang its run).
-    heartbeat.unref?.();
-    cleanups.push(() => clearInterval(heartbeat));
-    signal?.addEventListener('abort', close, { once: true });
-    write(`retry: ${retryMs}\n\n`);
-    Promise.resolve()
-      .then(() => run(sse))
-      .catch((err) => {
-        logger.warn(`${what} stream stopped`, { err });
-        close();
-      });
-  };
-  return new EventStream({ begin, end, wakeRoom: () => room?.(), onClose, bufferBytes });
+export function sseStream(options: SseOptions): EventStream {
+  return new EventStream(new Sse(options));
 }
 
-class Writer implements SseWriter {
-  constructor(
-    private readonly write: (text: string) => void,
-    readonly close: () => void,
-    readonly onClose: (fn: () => void) => void,
-    private readonly isClosed: () => boolean,
-    readonly room: () => Promise<void>,
-  ) {}
+/**
+ * A stream's state and its writer in one object: a held stream is mostly idle memory, and an
+ * object with fields costs a fraction of the closures and scopes the same state spread over
+ * functions did (bench:open-widgets reads the heap per held stream). Only what is handed out as a
+ * function (`send`, and the ends an answer or a signal calls) is bound.
+ */
+class Sse implements SseWriter {
+  closed = false;
+  readonly bufferBytes: number;
+  private sink: Sink | undefined;
+  private roomWaiter: (() => void) | undefined;
+  private readonly cleanups: (() => void)[] = [];
+  private heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: SseOptions) {
+    this.bufferBytes = options.bufferBytes ?? 64 * 1024;
+  }
 
   send = (event: string, data: unknown, id?: number | string) =>
     this.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
-  get closed() {
-    return this.isClosed();
+  /** The stream's end, whatever its cause: runs the cleanups once (the client left, or `close`). */
+  readonly end = () => {
+    if (this.closed) return;
+    this.closed = true;
+    this.roomWaiter?.();
+    clearInterval(this.heartbeat);
+    for (const cleanup of this.cleanups.splice(0)) {
+      try {
+        cleanup();
+      } catch (err) {
+        logger.warn(`${this.options.what} stream cleanup failed`, { err });
+      }
+    }
+  };
+
+  readonly close = () => {
+    if (this.closed) return;
+    this.end();
+    this.sink?.end();
+  };
+
+  /** The client's buffer has room again. */
+  readonly wakeRoom = () => this.roomWaiter?.();
+
+  onClose(fn: () => void) {
+    if (this.closed) fn();
+    else this.cleanups.push(fn);
   }
+
+  async room() {
+    const since = Date.now();
+    const stalledMs = this.options.stalledMs ?? 60_000;
+    while (!this.closed && this.sink?.full()) {
+      if (Date.now() - since > stalledMs) throw new Error('client stopped reading');
+      await new Promise<void>((resolve) => {
+        this.roomWaiter = resolve;
+        setTimeout(resolve, 1_000).unref?.();
+      });
+    }
+  }
+
+  write(text: string) {
+    if (!this.closed) this.sink?.write(text);
+  }
+
+  begin(sink: Sink) {
+    this.sink = sink;
+    const { what, run, signal, retryMs = 2_000, heartbeatMs = 25_000 } = this.options;
+    this.heartbeat = setInterval(beat, heartbeatMs, this);
+    // The server keeps the process alive, not an open stream (a stream left open by a failed test must not hang its run).
+    this.heartbeat.unref?.();
+    signal?.addEventListener('abort', this.close, { once: true });
+    this.write(`retry: ${retryMs}\n\n`);
+    Promise.resolve()
+      .then(() => run(this))
+      .catch((err) => {
+        logger.warn(`${what} stream stopped`, { err });
+        this.close();
+      });
+  }
+}
+
+/** A comment line, so proxies keep an idle connection. */
+function beat(stream: Sse) {
+  stream.write(': keep-alive\n\n');
 }
