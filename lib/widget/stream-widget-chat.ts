@@ -9,6 +9,9 @@ import type { WidgetVisitorAuth } from './types';
 import { loadOwnChatLive, sameWidgetChat, TYPING_OFF, toWidgetMessage, typingView } from './widget-chat-view';
 
 const BATCH = 100;
+/** Placeholders until `subscribe` hands the live stream's own over (shared: no function per stream). */
+const nothing = () => {};
+const notBusy = () => false;
 
 /** Reads made by this process's widget streams (tests and benches count them). */
 let reads = 0;
@@ -72,7 +75,10 @@ class WidgetChatView {
    * brings it, unless a read already held it before the close arrived: then the close reads too.
    */
   private heldBehind = false;
-  private wake: (() => void) | undefined;
+  /** The live stream's wake, writer and read-in-progress test, handed over by `subscribe`. */
+  private wake: () => void = nothing;
+  private send: SendEvent = nothing;
+  private busy: () => boolean = notBusy;
   /** The account's chat wakes, followed only while the chat waits (see `followQueue`). */
   private unsubscribeQueue: (() => void) | undefined;
   private ended = false;
@@ -90,12 +96,14 @@ class WidgetChatView {
 
   readonly subscribe = (wake: () => void, send: SendEvent, busy: () => boolean): (() => void)[] => {
     this.wake = wake;
+    this.send = send;
+    this.busy = busy;
     // While the chat waits, its place in the queue moves when any chat of the account changes
     // (one leaves the queue, is picked or moved): the same wake the workspace's lists follow,
     // on every instance. Followed only while it waits (a read notices the change of state), so
     // the account's busy chats do not call every other open widget; the read coalesces a burst.
     this.followQueue(isWaiting(this.state));
-    return [subscribeChatChanges(this.chatId, (change) => this.changed(change, wake, send, busy)), () => this.end()];
+    return [subscribeChatChanges(this.chatId, (change) => this.changed(change)), () => this.end()];
   };
 
   readonly opening = (send: SendEvent) => {
@@ -133,7 +141,8 @@ class WidgetChatView {
   };
 
   /** A wake of the chat's topic: sent on from the change where it can be, read otherwise. */
-  private changed(change: ChatChange | undefined, wake: () => void, send: SendEvent, busy: () => boolean) {
+  private changed(change: ChatChange | undefined) {
+    const { send, busy } = this;
     // A chunk appended in this process, next after the last one sent for its stream: sent on
     // as it is, with no read (nothing else changed). Anything else reads from the cursor.
     if (change?.kind === 'chunk' && this.sentSeq?.get(change.messageId) === change.seq - 1) {
@@ -178,7 +187,7 @@ class WidgetChatView {
         return;
       }
     }
-    wake();
+    this.wake();
   }
 
   private sendChunks(send: SendEvent, row: StreamRow) {
@@ -212,7 +221,7 @@ class WidgetChatView {
 
   /** Follows the account's chat wakes while `on` holds; nothing subscribes again once the stream ended. */
   private followQueue(on: boolean) {
-    if (on && !this.unsubscribeQueue && this.wake && !this.ended)
+    if (on && !this.unsubscribeQueue && this.wake !== nothing && !this.ended)
       this.unsubscribeQueue = subscribeAccountChats(this.visitor.accountId, this.wake);
     else if (!on && this.unsubscribeQueue) {
       this.unsubscribeQueue();

@@ -147,7 +147,7 @@ class Sse implements SseWriter {
     this.bufferBytes = options.bufferBytes ?? 64 * 1024;
   }
 
-  send = (event: string, data: unknown, id?: number | string) =>
+  readonly send = (event: string, data: unknown, id?: number | string) =>
     this.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
   /** The stream's end, whatever its cause: runs the cleanups once (the client left, or `close`). */
