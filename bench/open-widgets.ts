@@ -423,7 +423,15 @@ async function runCase(k: Case, dbUrl: string, prior: { customers: Customer[]; c
     };
     log(`${k.key}: opening ${list.length} streams at ${OPEN_RATE}/s from ${HOLDERS} holder processes`);
     holders = Holders.start(HOLDERS, hear);
+    const openCpu0 = pids.map((p) => processCpuMs(p) ?? Number.NaN);
+    const openPg0 = postgresCpu(new URL(dbUrl));
     await holders.open(streamsOf(bases, list), OPEN_RATE);
+    // What opening one stream costs, from the first open to the last answer: server and PostgreSQL CPU.
+    const opening = {
+      server: pids.reduce((sum, p, k) => sum + ((processCpuMs(p) ?? Number.NaN) - openCpu0[k]), 0) / list.length,
+      postgres: postgresCpuSince(new URL(dbUrl), openPg0) / list.length,
+    };
+    log(`${k.key}: opened; CPU ms a stream: server ${opening.server.toFixed(2)}, PostgreSQL ${opening.postgres.toFixed(2)}`);
     const bareRssBefore = rssMiB(bare.pid as number);
     const bareClients = await startBare(barePort, ['hold', String(list.length), String(ADDRESSES)]);
     await sleep(5_000);
@@ -477,6 +485,7 @@ async function runCase(k: Case, dbUrl: string, prior: { customers: Customer[]; c
       fan,
       cold,
       pgCpuPerMessage,
+      opening,
       load: `${load0} → ${loadNow()}`,
     };
   } finally {
@@ -512,6 +521,7 @@ function report(results: Result[], started: Date, pg: string): string {
     ...rows.map(({ r, ratio, perRatio }) =>
       [
         `- ${r.k.label}: memory within ${TARGET.memoryRatio}x of the bare server: whole process ${ratio.toFixed(2)}x (${met(ratio <= TARGET.memoryRatio)}), per stream ${perRatio.toFixed(2)}x (${met(perRatio <= TARGET.memoryRatio)});`,
+        `opening a stream: ${r.opening.server.toFixed(2)} ms server and ${r.opening.postgres.toFixed(2)} ms PostgreSQL CPU (at ${OPEN_RATE}/s asked);`,
         `every stream alive with heartbeats (${HEARTBEAT_S} s apart): ${met(r.ended === 0 && r.gaps.max < 2 * HEARTBEAT_S * 1000)};`,
         `p99 < ${TARGET.p99Ms} ms from the POST's start at ${FANOUT_RATE}/s: ${r.fan.rate < 0.95 * FANOUT_RATE ? `**not met**: ${f0(r.fan.rate)}/s achieved` : met(r.fan.start.p99 < TARGET.p99Ms && r.fan.missing === 0)}. Arrival calls the server asked to retry (429/503 with Retry-After), retried: ${f0(r.retried)}.`,
         r.cold

@@ -7,7 +7,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
+import postgres from 'postgres';
 import { teams } from '@/db/schema';
+import { env } from '@/env';
 import { refreshWidgetStreams } from '@/lib/widget/widget-stream-slots';
 import { rowsOf } from '@/platform/util/rows-of';
 import { ApiClient, botApi, widgetApi } from '../support/api-client';
@@ -163,5 +165,42 @@ describe('caps on open chat widget streams', () => {
     assert.deepEqual(statuses, [200, 200, 429, 429, 429, 429, 429, 429]);
     assert.ok(opened.filter((o) => o.status === 429).every((o) => o.refusal.status_code === 2066));
     for (const o of opened) await o.sse?.close();
+  });
+
+  it('counts the open streams of a customer and of a chat from their indexes among 20,000 rows (each statement of the admitting function, read with auto_explain)', {
+    skip: env().DATABASE_URL ? false : 'needs DATABASE_URL (PostgreSQL: plans mean nothing on PGlite)',
+  }, async () => {
+    const [{ name }] = rowsOf<{ name: string }>(await ctx.db.execute(sql`select current_database() as name`));
+    const url = new URL(env().DATABASE_URL as string);
+    url.pathname = `/${name}`;
+    const logged: string[] = [];
+    const raw = postgres(url.toString(), { max: 1, onnotice: (n) => logged.push(String(n.message)) });
+    try {
+      await raw`insert into widget_stream_instances (id) values ('plan-instance') on conflict (id) do update set seen_at = now()`;
+      await raw`insert into widget_streams (id, customer, chat_id, instance_id)
+          select 'plan-' || g, 'plan-customer-' || g, 'plan-chat-' || (g / 2), 'plan-instance' from generate_series(1, 20000) g`;
+      await raw`analyze widget_streams`;
+      await raw`load 'auto_explain'`;
+      await raw`set auto_explain.log_min_duration = 0`;
+      await raw`set auto_explain.log_nested_statements = on`;
+      await raw`set client_min_messages = log`;
+      // Seven calls: PL/pgSQL keeps its statements' plans, and after five may settle on a generic one.
+      for (let k = 0; k < 7; k++) {
+        // plan-chat-3 holds two streams (rows 6 and 7): both counts run, and the chat's cap refuses.
+        const [{ taken }] = await raw`select take_widget_stream_slot(${`plan-new-${k}`}, ${`plan-customer-${k}`}, 'plan-chat-3',
+            'plan-instance', 3, 2, 60) as taken`;
+        assert.equal(taken, 2);
+      }
+      const counts = logged.filter((m) => m.includes('count(*)'));
+      assert.equal(counts.length, 14, logged.join('\n'));
+      for (const [k, plan] of counts.entries()) {
+        assert.doesNotMatch(plan, /Seq Scan on widget_streams/, plan);
+        assert.match(plan, k % 2 ? /widget_streams_chat_idx/ : /widget_streams_customer_idx/, plan);
+      }
+    } finally {
+      await raw`delete from widget_streams where instance_id = 'plan-instance'`;
+      await raw`delete from widget_stream_instances where id = 'plan-instance'`;
+      await raw.end();
+    }
   });
 });
