@@ -54,12 +54,19 @@ export async function requireCursorWithin(db: Db, { chatId, after }: { chatId: s
     .where(eq(messages.chatId, chatId))
     .orderBy(desc(messages.id))
     .limit(1);
-  if (!newest || after > newest.id)
-    throw new ApiError(2087, {
-      detail: newest
-        ? `the cursor ${after} is past this chat's newest message (${newest.id})`
+  const refusal = cursorRefusal(after, newest?.id ?? null);
+  if (refusal) throw refusal;
+}
+
+/** `requireCursorWithin`'s answer for a newest message id read elsewhere (null: the chat has none): the 2087 to throw, or null. */
+export function cursorRefusal(after: number, newestId: number | null): ApiError | null {
+  if (after <= 0 || (newestId !== null && after <= newestId)) return null;
+  return new ApiError(2087, {
+    detail:
+      newestId !== null
+        ? `the cursor ${after} is past this chat's newest message (${newestId})`
         : `the cursor ${after} is given, but this chat has no message yet`,
-    });
+  });
 }
 
 /**

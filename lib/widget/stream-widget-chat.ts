@@ -1,6 +1,5 @@
 import type { WidgetChat, WidgetChunk, WidgetTyping } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
-import { requireCursorWithin } from '@/lib/chats/follow-transcript';
 import { type ChatChange, subscribeAccountChats, subscribeChatChanges } from '@/lib/events/chat-changes';
 import { liveStream, type SendEvent } from '@/platform/realtime/live-stream';
 import type { EventStream } from '@/platform/realtime/sse-stream';
@@ -44,8 +43,7 @@ export async function streamWidgetChat(
   db: Db,
   { visitor, chatId, after, signal }: { visitor: WidgetVisitorAuth; chatId: string; after: number; signal?: AbortSignal },
 ): Promise<EventStream> {
-  const { chat, typing } = await loadOwnChatLive(db, { visitor, chatId });
-  await requireCursorWithin(db, { chatId, after });
+  const { chat, typing } = await loadOwnChatLive(db, { visitor, chatId, after });
   const view = new WidgetChatView(db, visitor, chatId, after, chat, typing);
   return liveStream({
     what: 'widget',

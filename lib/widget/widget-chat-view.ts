@@ -1,8 +1,9 @@
 import { and, eq, type Placeholder, sql } from 'drizzle-orm';
 import type { WidgetChat, WidgetMessage, WidgetTyping } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
-import { approvals, chats, customers, users } from '@/db/schema';
+import { approvals, chats, customers, messages, users } from '@/db/schema';
 import { displayNameOf } from '@/lib/agent/display-name';
+import { cursorRefusal } from '@/lib/chats/follow-transcript';
 import { wellFormedBody } from '@/lib/chats/message-view';
 import { ApiError } from '@/platform/errors';
 import { prepared } from '@/platform/util/prepared';
@@ -27,69 +28,86 @@ export function widgetChatQuery(db: Db, { visitor, chatId }: { visitor: WidgetVi
 
 type Value<T> = T | Placeholder;
 
-function widgetChatSelect(
-  db: Db,
-  {
-    chatId,
-    accountId,
-    assetId,
-    livechatId,
-  }: { chatId: Value<string>; accountId: Value<number>; assetId: Value<number>; livechatId: Value<string> },
-) {
-  return db
-    .select({
-      id: chats.id,
-      status: chats.status,
-      assigneeKind: users.kind,
-      assigneeName: users.name,
-      assigneeDisplayName: users.displayName,
-      typingUntil: chats.typingUntil,
-      typingStatus: chats.typingStatus,
-      queuePosition: sql<number | null>`case when ${chats.status} = 'queued' and ${chats.assigneeId} is null then (
+type WidgetChatValues = { chatId: Value<string>; accountId: Value<number>; assetId: Value<number>; livechatId: Value<string> };
+
+const widgetChatFields = {
+  id: chats.id,
+  status: chats.status,
+  assigneeKind: users.kind,
+  assigneeName: users.name,
+  assigneeDisplayName: users.displayName,
+  typingUntil: chats.typingUntil,
+  typingStatus: chats.typingStatus,
+  queuePosition: sql<number | null>`case when ${chats.status} = 'queued' and ${chats.assigneeId} is null then (
         select count(*)::int + 1 from ${chats} q
         where q.team_id = ${chats.teamId} and q.status = 'queued' and q.assignee_id is null
           and (q.queued_at, q.id) < (${chats.queuedAt}, ${chats.id})) end`,
-      approvalPending: sql<boolean>`exists (select 1 from ${approvals} a where a.chat_id = ${chats.id} and a.status = 'pending')`,
+  approvalPending: sql<boolean>`exists (select 1 from ${approvals} a where a.chat_id = ${chats.id} and a.status = 'pending')`,
+};
+
+function widgetChatWhere({ chatId, accountId, assetId, livechatId }: WidgetChatValues) {
+  return and(
+    eq(chats.id, chatId),
+    eq(chats.accountId, accountId),
+    eq(chats.assetId, assetId),
+    eq(chats.channel, 'livechat'),
+    eq(customers.destinationId, livechatId),
+  );
+}
+
+function widgetChatSelect(db: Db, values: WidgetChatValues) {
+  return db
+    .select(widgetChatFields)
+    .from(chats)
+    .innerJoin(customers, eq(customers.id, chats.customerId))
+    .leftJoin(users, eq(users.id, chats.assigneeId))
+    .where(widgetChatWhere(values));
+}
+
+const widgetChatValues = {
+  chatId: sql.placeholder('chatId'),
+  accountId: sql.placeholder('accountId'),
+  assetId: sql.placeholder('assetId'),
+  livechatId: sql.placeholder('livechatId'),
+};
+
+/** `widgetChatQuery` prepared once per database handle: every message a customer sends reads it. */
+const widgetChatStatement = prepared('widget_chat', (db) => widgetChatSelect(db, widgetChatValues));
+
+/**
+ * The same with the chat's newest message id (`messages_chat_idx`, newest first), for a stream that
+ * resumes after a message: its cursor is checked in the same round trip as the chat.
+ */
+export function widgetChatResumeQuery(db: Db, values: WidgetChatValues = widgetChatValues) {
+  return db
+    .select({
+      ...widgetChatFields,
+      newestMessageId: sql<number | string | null>`(select max(m.id) from ${messages} m where m.chat_id = ${chats.id})`,
     })
     .from(chats)
     .innerJoin(customers, eq(customers.id, chats.customerId))
     .leftJoin(users, eq(users.id, chats.assigneeId))
-    .where(
-      and(
-        eq(chats.id, chatId),
-        eq(chats.accountId, accountId),
-        eq(chats.assetId, assetId),
-        eq(chats.channel, 'livechat'),
-        eq(customers.destinationId, livechatId),
-      ),
-    );
+    .where(widgetChatWhere(values));
 }
-
-/** `widgetChatQuery` prepared once per database handle: every message a customer sends reads it. */
-const widgetChatStatement = prepared('widget_chat', (db) =>
-  widgetChatSelect(db, {
-    chatId: sql.placeholder('chatId'),
-    accountId: sql.placeholder('accountId'),
-    assetId: sql.placeholder('assetId'),
-    livechatId: sql.placeholder('livechatId'),
-  }),
-);
+const widgetChatResumeStatement = prepared('widget_chat_resume', (db) => widgetChatResumeQuery(db));
 
 /**
  * The customer's own chat with what the live view adds: the VA's typing indicator as the customer
- * sees it (only while it is on and the chat is open). One read by primary key.
+ * sees it (only while it is on and the chat is open). One read by primary key. With `after` (a
+ * stream that resumes after that message), the same read also refuses a cursor past the chat's
+ * newest message (2087), after the chat is found to be theirs (2031 first).
  */
 export async function loadOwnChatLive(
   db: Db,
-  { visitor, chatId, now = new Date() }: { visitor: WidgetVisitorAuth; chatId: string; now?: Date },
+  { visitor, chatId, after = 0, now = new Date() }: { visitor: WidgetVisitorAuth; chatId: string; after?: number; now?: Date },
 ): Promise<{ chat: WidgetChat; typing: WidgetTyping }> {
-  const [row] = await widgetChatStatement(db).execute({
-    chatId,
-    accountId: visitor.accountId,
-    assetId: visitor.assetId,
-    livechatId: visitor.livechatId,
-  });
+  const values = { chatId, accountId: visitor.accountId, assetId: visitor.assetId, livechatId: visitor.livechatId };
+  const [row] = after > 0 ? await widgetChatResumeStatement(db).execute(values) : await widgetChatStatement(db).execute(values);
   if (!row) throw new ApiError(2031, { detail: 'no such chat for this customer' });
+  if ('newestMessageId' in row) {
+    const refusal = cursorRefusal(after, row.newestMessageId === null ? null : Number(row.newestMessageId));
+    if (refusal) throw refusal;
+  }
   const chat = toWidgetChat(row);
   return { chat, typing: typingView(chat, row.typingUntil ? new Date(row.typingUntil) : null, row.typingStatus ?? null, now) };
 }

@@ -19,6 +19,7 @@ import { idlePullChatsQuery } from '@/lib/pull/hand-over-idle-pull';
 import { eventPageSql } from '@/lib/pull/read-event-page';
 import { latestReplyTimeoutsQuery, waitingOnVaQuery } from '@/lib/virtual-agents/list-va-replies';
 import { widgetMessagesQuery } from '@/lib/widget/list-widget-messages';
+import { widgetChatResumeQuery } from '@/lib/widget/widget-chat-view';
 import { type PlanDatabase, planDatabase } from '../support/plans';
 
 const CHATS = 20_000;
@@ -130,6 +131,23 @@ describe('reply feature plans on large tables', { skip: url ? false : 'needs DAT
         assert.deepEqual(plan.seqScans, [], `sequential scans: ${plan.seqScans}`);
         assert.ok(plan.indexes.includes('messages_chat_idx'), plan.indexes.join(', '));
       }
+    }
+  });
+
+  it("reads a resuming widget stream's chat with its newest message id (the cursor's check) by the chat's key and the end of the transcript index", async () => {
+    const [c] = await raw<{ id: string; accountId: number; assetId: number; destinationId: string }[]>`
+      select c.id, c.account_id as "accountId", c.asset_id as "assetId", cu.destination_id as "destinationId"
+      from chats c join customers cu on cu.id = c.customer_id order by c.id desc limit 1`;
+    const q = widgetChatResumeQuery(db).toSQL();
+    const values = { chatId: c.id, accountId: c.accountId, assetId: c.assetId, livechatId: c.destinationId };
+    const query = { sql: q.sql, params: fillPlaceholders(q.params, values) };
+    // Prepared once per process: the generic plan PostgreSQL may settle on must read the indexes too.
+    // users and approvals are a handful of rows here, read whole at the planner's right (the
+    // workspace's plan suite reads the same chat fields on its own data); chats and messages grow.
+    for (const plan of [await explain(query), await p.explainGeneric(query)]) {
+      const big = plan.seqScans.filter((t) => ['chats', 'messages', 'customers'].includes(t));
+      assert.deepEqual(big, [], `sequential scans: ${plan.seqScans}`);
+      assert.ok(plan.indexes.includes('messages_chat_idx'), plan.indexes.join(', '));
     }
   });
 

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { NextRequest } from 'next/server';
 import { widgetApiHandler } from '@/app/api/widget/_routers';
 import { teams } from '@/db/schema';
+import { rowsOf } from '@/platform/util/rows-of';
 import { botApi, widgetApi } from '../support/api-client';
 import { setupTestDatabase } from '../support/db';
 import { newVisitor, openWidgetStream } from '../support/people';
@@ -101,5 +102,20 @@ describe('chat widget live stream (SSE)', () => {
     assert.equal((await past.json()).status_code, 2087);
     const pastQuery = await call({ authorization: `Bearer ${v.token}` }, '?after=999999999999');
     assert.equal((await pastQuery.json()).status_code, 2087);
+    // The bounds: the newest message's id resumes; one past it is refused, with the newest named.
+    const [{ id: newest }] = rowsOf<{ id: number }>(
+      await ctx.db.execute(`select max(id)::int as id from messages where chat_id = '${chatId}'`),
+    );
+    const atNewest = await openWidgetStream(chatId, v.token, { after: newest });
+    assert.equal(atNewest.res.status, 200);
+    await atNewest.close();
+    const onePast = await call({ authorization: `Bearer ${v.token}` }, `?after=${newest + 1}`);
+    assert.equal(onePast.status, 409);
+    const refusal = await onePast.json();
+    assert.equal(refusal.status_code, 2087);
+    assert.match(refusal.description, new RegExp(`\\(${newest}\\)`));
+    // Not their chat comes first, whatever the cursor.
+    const strangerPast = await call({ authorization: `Bearer ${other.token}` }, `?after=${newest + 1}`);
+    assert.equal((await strangerPast.json()).status_code, 2031);
   });
 });
