@@ -1,4 +1,4 @@
-import { and, eq, type Placeholder, sql } from 'drizzle-orm';
+import { and, eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { WidgetChat, WidgetMessage, WidgetTyping } from '@/contracts/widget/schemas';
 import type { Db } from '@/db/client';
 import { approvals, chats, customers, messages, users } from '@/db/schema';
@@ -45,23 +45,23 @@ const widgetChatFields = {
   approvalPending: sql<boolean>`exists (select 1 from ${approvals} a where a.chat_id = ${chats.id} and a.status = 'pending')`,
 };
 
-function widgetChatWhere({ chatId, accountId, assetId, livechatId }: WidgetChatValues) {
-  return and(
-    eq(chats.id, chatId),
-    eq(chats.accountId, accountId),
-    eq(chats.assetId, assetId),
-    eq(chats.channel, 'livechat'),
-    eq(customers.destinationId, livechatId),
-  );
-}
-
-function widgetChatSelect(db: Db, values: WidgetChatValues) {
+/** The chat's row by its key, only when it is this customer's livechat chat; `extra` adds columns. */
+function widgetChatSelect<Extra extends Record<string, SQL> = Record<never, never>>(db: Db, values: WidgetChatValues, extra?: Extra) {
+  const { chatId, accountId, assetId, livechatId } = values;
   return db
-    .select(widgetChatFields)
+    .select({ ...widgetChatFields, ...(extra as Extra) })
     .from(chats)
     .innerJoin(customers, eq(customers.id, chats.customerId))
     .leftJoin(users, eq(users.id, chats.assigneeId))
-    .where(widgetChatWhere(values));
+    .where(
+      and(
+        eq(chats.id, chatId),
+        eq(chats.accountId, accountId),
+        eq(chats.assetId, assetId),
+        eq(chats.channel, 'livechat'),
+        eq(customers.destinationId, livechatId),
+      ),
+    );
 }
 
 const widgetChatValues = {
@@ -79,15 +79,9 @@ const widgetChatStatement = prepared('widget_chat', (db) => widgetChatSelect(db,
  * resumes after a message: its cursor is checked in the same round trip as the chat.
  */
 export function widgetChatResumeQuery(db: Db, values: WidgetChatValues = widgetChatValues) {
-  return db
-    .select({
-      ...widgetChatFields,
-      newestMessageId: sql<number | string | null>`(select max(m.id) from ${messages} m where m.chat_id = ${chats.id})`,
-    })
-    .from(chats)
-    .innerJoin(customers, eq(customers.id, chats.customerId))
-    .leftJoin(users, eq(users.id, chats.assigneeId))
-    .where(widgetChatWhere(values));
+  return widgetChatSelect(db, values, {
+    newestMessageId: sql<number | string | null>`(select max(m.id) from ${messages} m where m.chat_id = ${chats.id})`,
+  });
 }
 const widgetChatResumeStatement = prepared('widget_chat_resume', (db) => widgetChatResumeQuery(db));
 
