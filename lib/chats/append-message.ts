@@ -5,7 +5,7 @@ import { chats, messages } from '@/db/schema';
 import { eventChatOf, lockChat } from '@/lib/chats/lock-chat';
 import { replyClockStart, replyClockStop } from '@/lib/chats/reply-clock';
 import { requireHeld } from '@/lib/chats/require-held';
-import { enqueueEvent } from '@/lib/events/enqueue-event';
+import { eventVaOf } from '@/lib/events/enqueue-event';
 import { noteChatChange, withOutbox } from '@/lib/events/with-outbox';
 import { gatherTurn } from '@/lib/turns/gather-turn';
 import { replyTurnOf } from '@/lib/turns/reply-turn';
@@ -77,7 +77,12 @@ export async function appendMessage(
       // not see its own rows), so this process's widget streams can send it on without a read
       // (ChatChange in chat-changes.ts).
       const hinted = chat.channel === 'livechat' && input.type !== 'announcement';
-      const [[row]] = await Promise.all([
+      // A customer's message to a chat someone holds also reads the assignee as a VA (its turn
+      // settings and what its event needs) in the same round trip: the chat is locked from here to
+      // the commit, and every round trip under the lock delays the pulling bots' next event
+      // (lib/pull/read-event-page.ts gives an event only once older transactions have ended).
+      const vaUserId = input.type === 'inbound' ? chat.assigneeId : null;
+      const [[row], , va] = await Promise.all([
         insertMessage[hinted ? 1 : 0](tx).execute({
           chatId,
           accountId,
@@ -97,6 +102,7 @@ export async function appendMessage(
           chatId,
           at: now.toISOString(),
         }),
+        vaUserId !== null ? eventVaOf(tx, { vaUserId, assetId: chat.assetId }) : undefined,
       ]);
       const { prevId, ...stored } = row;
       const visible = { id: stored.id, type: stored.type, body: stored.body, sentAt: stored.sentAt };
@@ -110,27 +116,21 @@ export async function appendMessage(
           typingOff: input.type === 'outbound' && chat.typingUntil !== null && new Date(chat.typingUntil) > now,
         });
       }
-      if (input.type === 'inbound' && chat.assigneeId !== null) {
+      // Held by a person (no such VA): no event and no turn.
+      if (vaUserId !== null && va) {
         const turn = await gatherTurn(tx, {
           accountId,
           chat,
+          vaUserId,
+          va,
           eventChat: eventChatOf(chat),
           message,
           messageId: stored.id,
           typing: customerTyping,
           now,
         });
-        if (turn) {
-          message.turn_id = turn.turnId;
-          held = turn.held;
-        } else {
-          await enqueueEvent(tx, {
-            accountId,
-            chat: eventChatOf(chat),
-            vaUserId: chat.assigneeId,
-            cause: { type: 'message.received', message },
-          });
-        }
+        message.turn_id = turn.turnId;
+        held = turn.held;
       }
       return message;
     }),

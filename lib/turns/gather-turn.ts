@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Message } from '@/contracts/bot/schemas/message';
 import { chats, messages } from '@/db/schema';
-import { enqueueEvent, eventVaOf } from '@/lib/events/enqueue-event';
+import { type EventVa, enqueueEvent } from '@/lib/events/enqueue-event';
 import { type EventChat, toEventEntry } from '@/lib/events/event-body';
 import { noteChatChangeUnsaid, type OutboxTx } from '@/lib/events/with-outbox';
 import { newTraceId } from '@/platform/util/ids';
@@ -21,7 +21,7 @@ export type GatheredTurn = { turnId: string; held: boolean; supersedes: string |
  *    the reply the bot had going for the previous turn (typing, an open stream) is superseded.
  * `typing` is whether the customer is still typing, from a channel that knows (the widget); undefined
  * for the others, which wait the fixed window.
- * Returns null when the chat's assignee is not a VA.
+ * `va` is the chat's assignee as a VA (`vaUserId`), read by the caller in this transaction.
  */
 export async function gatherTurn(
   tx: OutboxTx,
@@ -33,21 +33,21 @@ export async function gatherTurn(
     messageId,
     typing,
     now,
+    vaUserId,
+    va,
   }: {
     accountId: number;
     chat: TurnChat;
+    vaUserId: number;
+    /** The VA as `eventVaOf` read it. */
+    va: EventVa;
     eventChat: EventChat;
     message: Message;
     messageId: number;
     typing: boolean | undefined;
     now: Date;
   },
-): Promise<GatheredTurn | null> {
-  if (chat.assigneeId === null) return null;
-  const vaUserId = chat.assigneeId;
-  // The VA's turn settings and what its event needs, in one read, handed to enqueueEvent below.
-  const va = await eventVaOf(tx, { vaUserId, assetId: eventChat.assetId });
-  if (!va) return null;
+): Promise<GatheredTurn> {
   const settings: TurnSettings = va;
   const typingCols = typing === undefined ? {} : { customerTypingUntil: typing ? new Date(now.getTime() + CUSTOMER_TYPING_TTL_MS) : null };
 
@@ -67,22 +67,24 @@ export async function gatherTurn(
   const capAt = new Date(now.getTime() + capOf(settings));
   message.turn_id = turnId;
   const due = settings.windowMs > 0 ? dueOf({ now, capAt, windowMs: settings.windowMs, typing }) : null;
-  await enqueueEvent(tx, {
-    accountId,
-    chat: eventChat,
-    vaUserId,
-    va,
-    cause: {
-      type: 'message.received',
-      message,
-      turn: {
-        id: turnId,
-        supersedes: supersedes ? chat.turnId : null,
-        held: due ? { until: due.at, capAt, by: due.by } : null,
-      },
-    },
-  });
+  // The event and the turn's marks on the message and the chat are independent writes under the
+  // chat's lock: sent together, one round trip.
   await Promise.all([
+    enqueueEvent(tx, {
+      accountId,
+      chat: eventChat,
+      vaUserId,
+      va,
+      cause: {
+        type: 'message.received',
+        message,
+        turn: {
+          id: turnId,
+          supersedes: supersedes ? chat.turnId : null,
+          held: due ? { until: due.at, capAt, by: due.by } : null,
+        },
+      },
+    }),
     setMessageTurn(tx).execute({ turnId, messageId }),
     typing === undefined
       ? setChatTurn(tx).execute({ turnId, chatId: chat.id })
@@ -135,9 +137,11 @@ async function joinOpenTurn(
  */
 async function supersedeReply(tx: OutboxTx, { chat, now }: { chat: TurnChat; now: Date }): Promise<boolean> {
   const typing = chat.typingUntil !== null && new Date(chat.typingUntil) > now;
-  const streams = await supersedeStreams(tx).execute({ chatId: chat.id, at: now.toISOString() });
+  const [streams] = await Promise.all([
+    supersedeStreams(tx).execute({ chatId: chat.id, at: now.toISOString() }),
+    typing ? typingOff(tx).execute({ chatId: chat.id }) : null,
+  ]);
   if (!typing && !streams.length) return false;
-  if (typing) await typingOff(tx).execute({ chatId: chat.id });
   // The live views read the chat again: a stream ended and typing may have gone off with this message.
   noteChatChangeUnsaid(tx, chat.id);
   return true;

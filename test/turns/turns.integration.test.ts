@@ -280,6 +280,16 @@ describe('turns: a burst is one message.received, and a stale reply is stopped',
       all.every((e) => e.streamXid < 9_000_000_000_000_000),
       'nothing is left out of the pull order',
     );
+    // While the person holds it, a customer's message starts no turn and writes no event.
+    const later = await inbound(t, chat, 'hello, person');
+    assert.equal(later.turn_id, undefined, JSON.stringify(later));
+    const [stored] = await ctx.db.select({ turnId: messages.turnId }).from(messages).where(eq(messages.transid, later.transid));
+    assert.equal(stored.turnId, null);
+    assert.equal(
+      (await ctx.db.select().from(events).where(eq(events.chatId, chat))).length,
+      all.length,
+      'no event for the person-held chat',
+    );
   });
 
   it('admin API: the settings are read back, and a bad window or a cap below it is refused naming the field', async () => {
