@@ -117,6 +117,7 @@ export async function appendMessage(
         });
       }
       // Held by a person (no such VA): no event and no turn.
+      // gatherTurn names the turn on `message` itself.
       if (vaUserId !== null && va) {
         const turn = await gatherTurn(tx, {
           accountId,
@@ -129,7 +130,6 @@ export async function appendMessage(
           typing: customerTyping,
           now,
         });
-        message.turn_id = turn.turnId;
         held = turn.held;
       }
       return message;
