@@ -1,9 +1,10 @@
 import { defineConfig } from '@playwright/test';
 import { E2E_PORT, E2E_SERVERS, serverUrl } from './e2e/servers';
+import { startNodeFlags } from './test/support/production-server';
 
 // `npm start` (node:http entry in front of Next) by default; E2E_ENTRY=next runs the same build
 // under `next start` alone, so both entries pass the same suites.
-const START = process.env.E2E_ENTRY === 'next' ? 'node scripts/start.mjs --next' : 'node scripts/start.mjs';
+const START = ['node', ...startNodeFlags(), 'scripts/start.mjs', ...(process.env.E2E_ENTRY === 'next' ? ['--next'] : [])].join(' ');
 export const E2E_ADMIN = { email: 'e2e-admin@example.test', password: 'e2e-password-123' };
 
 /**

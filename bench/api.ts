@@ -59,6 +59,7 @@ import postgres from 'postgres';
 import { openPostgres } from '@/db/client';
 import { chats, customers, messages } from '@/db/schema';
 import { env } from '@/env';
+import { startNodeFlags } from '@/test/support/production-server';
 import { createTenant } from '@/test/support/tenant';
 import { writeSection } from './report';
 import { freePort, postgresCpu, processCpuMs, waitReady } from './servers';
@@ -159,7 +160,7 @@ const entryCase = (id: Key, title: string, variant: Record<string, string>): Api
     const server = startChild(
       `npm-start-${id}`,
       process.execPath,
-      [...s.probeFlags, ...s.profileFlags, ...extra, path.join(ROOT, 'scripts/start.mjs'), '-H', '127.0.0.1'],
+      [...startNodeFlags(), ...s.probeFlags, ...s.profileFlags, ...extra, path.join(ROOT, 'scripts/start.mjs'), '-H', '127.0.0.1'],
       { ...s.appEnv, ...variant, PORT: String(port) },
     );
     await waitReady(`http://127.0.0.1:${port}/api/health`, server);

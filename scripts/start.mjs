@@ -82,7 +82,8 @@ if (process.argv.includes('--next')) {
     '65000',
     ...(hostname ? ['-H', hostname] : []),
   ];
-  const child = spawn(process.execPath, args, { stdio: 'inherit', env: process.env });
+  // With this process's node flags (package.json's start script gives them).
+  const child = spawn(process.execPath, [...process.execArgv, ...args], { stdio: 'inherit', env: process.env });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {

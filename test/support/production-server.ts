@@ -1,8 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+/**
+ * The flags `npm start` gives node in `cwd`'s package.json (`node <flags> scripts/start.mjs`): the
+ * servers of the tests and benches run with them, as shipped.
+ */
+export function startNodeFlags(cwd = ROOT): string[] {
+  const start: string = JSON.parse(fs.readFileSync(path.join(cwd, 'package.json'), 'utf8')).scripts.start;
+  const flags = /^node((?: --\S+)*) scripts\/start\.mjs$/.exec(start);
+  if (!flags) throw new Error(`package.json's start script is not \`node [flags] scripts/start.mjs\`: ${start}`);
+  return flags[1].split(' ').filter(Boolean);
+}
 
 export type ProductionServer = { base: string; child: ChildProcess; out: string[]; exited: Promise<number | null> };
 
@@ -17,7 +29,8 @@ export function startProductionServer(
   env: Record<string, string | undefined>,
   onLine?: (line: string) => void,
   /**
-   * `nodeArgs`: flags for node itself (a bench's `--cpu-prof`); `keepOutput: false` leaves `out`
+   * `nodeArgs`: flags for node itself (a bench's `--cpu-prof`), after `npm start`'s own
+   * (`startNodeFlags`), so one given again overrides it; `keepOutput: false` leaves `out`
    * empty (long runs); `cwd`: another checkout to start (an earlier release, in drill:upgrade);
    * `next`: the same build under plain `next start` (`npm start -- --next`).
    */
@@ -28,11 +41,15 @@ export function startProductionServer(
     next = false,
   }: { nodeArgs?: string[]; keepOutput?: boolean; cwd?: string; next?: boolean } = {},
 ): ProductionServer {
-  const child = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs', '-H', '127.0.0.1', ...(next ? ['--next'] : [])], {
-    cwd,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...startNodeFlags(cwd), ...nodeArgs, 'scripts/start.mjs', '-H', '127.0.0.1', ...(next ? ['--next'] : [])],
+    {
+      cwd,
+      env: { ...process.env, NODE_ENV: 'production', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const out: string[] = [];
   const keep = (line: string) => {
     if (!line) return;
