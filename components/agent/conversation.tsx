@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type MutableRefObject, useEffect, useRef, useState } from 'react';
 import { failureOf } from '@/components/shared/errors';
-import { focusId } from '@/components/shared/focus';
+import { focusAfterAction, focusId } from '@/components/shared/focus';
 import { keys, type Message, type Profile, tsr } from './client';
 import { HandBack, HandoverCard } from './handover-card';
 
@@ -86,16 +86,18 @@ export function Conversation({
   const data = view.data?.body.response;
   const mineNow = data?.chat.assignee === me.login_id && data.chat.status !== 'closed';
 
-  const fail = (err: unknown) => {
+  const fail = (err: unknown, focus: (id: string) => void) => {
     setError(failureOf(err)?.description ?? null);
-    focusId('conversation-error');
+    focus('conversation-error');
   };
   /**
    * One action of the person's. `leaves`: the chat leaves this person (transferred, handed back,
    * closed): it is not read again, since it may now be outside their teams (2085). A refusal (any
-   * answer but 2xx) is thrown and shown.
+   * answer but 2xx) is thrown and shown. `after` gets the focus mover for the action's end: it
+   * leaves focus alone if the person has gone on to another field meanwhile.
    */
-  const act = async (work: () => Promise<{ status: number }>, after?: () => void, { leaves = false } = {}) => {
+  const act = async (work: () => Promise<{ status: number }>, after?: (focus: (id: string) => void) => void, { leaves = false } = {}) => {
+    const focus = focusAfterAction();
     setBusy(true);
     setError(null);
     try {
@@ -104,16 +106,16 @@ export function Conversation({
       if (leaves) {
         await qc.cancelQueries({ queryKey: keys.chat(chatId) });
         qc.invalidateQueries({ queryKey: keys.lists });
-        after?.();
+        after?.(focus);
         qc.removeQueries({ queryKey: keys.chat(chatId), exact: true });
         return;
       }
       await qc.invalidateQueries({ queryKey: keys.chat(chatId) });
       qc.invalidateQueries({ queryKey: keys.lists });
-      after?.();
+      after?.(focus);
     } catch (err) {
       qc.invalidateQueries({ queryKey: keys.chat(chatId) });
-      fail(err);
+      fail(err, focus);
     } finally {
       setBusy(false);
     }
@@ -189,9 +191,9 @@ export function Conversation({
     sent.current = true;
     void act(
       () => tsr.chats.reply.mutate({ params, body }),
-      () => {
+      (focus) => {
         form.reset();
-        focusId('reply-text');
+        focus('reply-text');
       },
     );
   };
@@ -200,9 +202,9 @@ export function Conversation({
     const form = e.currentTarget;
     void act(
       () => tsr.chats.note.mutate({ params, body: { text: String(new FormData(form).get('note') ?? '') } }),
-      () => {
+      (focus) => {
         form.reset();
-        focusId('note-text');
+        focus('note-text');
       },
     );
   };
@@ -213,16 +215,16 @@ export function Conversation({
     if (!tag) return;
     void act(
       () => tsr.chats.tags.mutate({ params, body: { add_tags: [tag] } }),
-      () => {
+      (focus) => {
         form.reset();
-        focusId('tag-input');
+        focus('tag-input');
       },
     );
   };
   const removeTag = (tag: string) =>
     act(
       () => tsr.chats.tags.mutate({ params, body: { remove_tags: [tag] } }),
-      () => focusId('tag-input'),
+      (focus) => focus('tag-input'),
     );
   const submitTransfer = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -240,7 +242,7 @@ export function Conversation({
   const pick = () =>
     act(
       () => tsr.chats.pick.mutate({ params }),
-      () => focusId('reply-text'),
+      (focus) => focus('reply-text'),
     );
 
   const teams = directory.data?.body.response.teams ?? [];

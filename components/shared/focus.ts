@@ -5,11 +5,17 @@ import { type RefObject, useEffect } from 'react';
 /**
  * Moves focus to an element once it exists and is shown: after a save re-renders a list, or a page
  * loads its data, the target may appear only after a slow request (and a message slot is hidden
- * while empty). Gives up after `ms` (10 s).
+ * while empty). Gives up after `ms` (10 s), or as soon as `still` says no.
  */
-export function focusWhenReady(find: () => HTMLElement | null | undefined, then?: (el: HTMLElement) => void, ms = 10_000): void {
+export function focusWhenReady(
+  find: () => HTMLElement | null | undefined,
+  then?: (el: HTMLElement) => void,
+  ms = 10_000,
+  still: () => boolean = () => true,
+): void {
   const deadline = performance.now() + ms;
   const tick = () => {
+    if (!still()) return;
     const el = find();
     if (el && el.getClientRects().length > 0) {
       if (!el.hasAttribute('tabindex') && !isFocusable(el)) el.setAttribute('tabindex', '-1');
@@ -29,6 +35,21 @@ function isFocusable(el: HTMLElement): boolean {
 /** Focuses the element with this id once it exists and is shown. */
 export function focusId(id: string): void {
   focusWhenReady(() => document.getElementById(id));
+}
+
+/**
+ * Takes note of where focus is now, when an action starts, and gives back the `focusId` for its
+ * end: that one moves focus only while it is still there (or was lost with a removed element). A
+ * person who went on to another field while the request was out, typing a note while a tag saved,
+ * keeps their place and their keystrokes.
+ */
+export function focusAfterAction(): (id: string) => void {
+  const since = document.activeElement;
+  const stayed = () => {
+    const now = document.activeElement;
+    return now === null || now === since || now === document.body || !now.isConnected;
+  };
+  return (id) => focusWhenReady(() => document.getElementById(id), undefined, undefined, stayed);
 }
 
 /** Calls `onEscape` when Escape is pressed while `active` (a menu or confirmation open). */

@@ -128,10 +128,29 @@ test('the whole loop: customer, bot, "agent please", a person picks and answers 
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await expect(transcript).toContainText('Thank you!');
 
+    // The person starts the note while the tag is still saving (its request held back a moment):
+    // the tag's end leaves focus, and what they type, in the note.
+    let releaseTag = () => {};
+    const tagHeld = new Promise<void>((resolve) => {
+      releaseTag = resolve;
+    });
+    await workspace.route('**/tags', async (route) => {
+      await tagHeld;
+      await route.continue();
+    });
     await workspace.getByRole('textbox', { name: 'Add a tag' }).fill('parcel');
     await workspace.getByRole('button', { name: 'Add', exact: true }).click();
+    const note = workspace.getByLabel('Note (people and administrators only)');
+    await note.fill('Parcel found, ');
+    releaseTag();
     await expect(workspace.getByText('parcel', { exact: true })).toBeVisible();
-    await workspace.getByLabel('Note (people and administrators only)').fill('Parcel found, handing back.');
+    await expect(workspace.getByRole('textbox', { name: 'Add a tag' })).toHaveValue('');
+    // The tag's end has run (its form is cleared); its focus move would land within a frame or two.
+    await workspace.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await expect(note).toBeFocused();
+    await workspace.keyboard.type('handing back.');
+    await expect(note).toHaveValue('Parcel found, handing back.');
+    await workspace.unroute('**/tags');
     await workspace.getByRole('button', { name: 'Add note' }).click();
     await expect(transcript).toContainText('Parcel found, handing back.');
     await expect(page.getByRole('log')).not.toContainText('Parcel found');
